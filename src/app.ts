@@ -1,0 +1,45 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Clock } from './clock.js';
+import type { DbHandle } from './db/create-db.js';
+import { createServices, type Services } from './services.js';
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  /** Pino options or `false`; tests pass `false`. */
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    readonly services: Services;
+  }
+}
+
+export type PatronApp = FastifyInstance;
+
+/**
+ * Builds the whole HTTP application. Every scope and module is registered here, in one
+ * explicit list, so that reading this function tells what the server serves.
+ */
+export async function buildApp(deps: AppDeps): Promise<PatronApp> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.config.bodyLimit,
+    // Public clients send bracketed and repeated keys; query parsing is ours (http/params).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const services = createServices(deps);
+  app.decorate('services', services);
+
+  // --- scopes, in order -----------------------------------------------------------
+
+  // Callers add nothing after this; main listens, tests inject (both call ready()).
+  return app;
+}

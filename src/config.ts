@@ -1,0 +1,102 @@
+import path from 'node:path';
+
+/**
+ * The only module that reads process.env. Everything else receives a frozen Config.
+ * Validation collects every bad variable before failing, so an operator fixes them
+ * all in one go instead of one restart per typo.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** undefined: embedded SQLite file in dataDir; otherwise a postgres:// URL. */
+  readonly databaseUrl: string | undefined;
+  /** undefined: generated on first start and stored hashed. */
+  readonly adminToken: string | undefined;
+  readonly logLevel: LogLevel;
+  /** Largest accepted request body, in bytes. */
+  readonly bodyLimit: number;
+  /** How many jobs one worker process runs at once. */
+  readonly workerConcurrency: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function readInt(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!Number.isInteger(value) || value < min || value > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    return fallback;
+  }
+  return value;
+}
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+
+  const port = readInt(env, 'PORT', 8080, 0, 65535, problems);
+  const host = env.HOST?.trim() || '0.0.0.0';
+
+  const dataDirRaw = env.PATRON_DATA_DIR?.trim() || './data';
+  const dataDir = path.resolve(cwd, dataDirRaw);
+
+  let databaseUrl: string | undefined;
+  const dbRaw = env.DATABASE_URL?.trim();
+  if (dbRaw) {
+    if (!/^postgres(ql)?:\/\//.test(dbRaw)) {
+      problems.push('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for SQLite)');
+    } else {
+      try {
+        new URL(dbRaw);
+        databaseUrl = dbRaw;
+      } catch {
+        problems.push('DATABASE_URL is not a valid URL');
+      }
+    }
+  }
+
+  let adminToken: string | undefined;
+  const tokenRaw = env.PATRON_ADMIN_TOKEN;
+  if (tokenRaw !== undefined && tokenRaw !== '') {
+    if (tokenRaw.length < 16 || /\s/.test(tokenRaw)) {
+      problems.push('PATRON_ADMIN_TOKEN must be at least 16 characters with no white space');
+    } else {
+      adminToken = tokenRaw;
+    }
+  }
+
+  let logLevel: LogLevel = 'info';
+  const levelRaw = env.LOG_LEVEL?.trim().toLowerCase();
+  if (levelRaw) {
+    if ((LOG_LEVELS as readonly string[]).includes(levelRaw)) logLevel = levelRaw as LogLevel;
+    else problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+
+  const bodyLimit = readInt(env, 'PATRON_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems);
+  const workerConcurrency = readInt(env, 'PATRON_WORKER_CONCURRENCY', 4, 1, 256, problems);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({ port, host, dataDir, databaseUrl, adminToken, logLevel, bodyLimit, workerConcurrency });
+}

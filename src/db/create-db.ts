@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Dialect } from './dialect.js';
+import type { Database } from './types.js';
+
+// int8 (bigint) columns hold millisecond timestamps and counters, all far below 2^53.
+pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
+
+export interface DbHandle {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  destroy(): Promise<void>;
+}
+
+export type DbOptions =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+
+export function dbOptionsFromConfig(config: { databaseUrl: string | undefined; dataDir: string }): DbOptions {
+  return config.databaseUrl
+    ? { kind: 'postgres', url: config.databaseUrl }
+    : { kind: 'sqlite', file: path.join(config.dataDir, 'patron.sqlite') };
+}
+
+export function createDb(options: DbOptions): DbHandle {
+  return options.kind === 'sqlite' ? createSqlite(options.file) : createPostgres(options);
+}
+
+function createSqlite(file: string): DbHandle {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const database = new SqliteDatabase(file);
+  // WAL lets readers run beside the writer; FULL makes every acknowledged commit
+  // survive power loss, and grouped commits keep that affordable.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: () => pingDb(db),
+    destroy: () => db.destroy(),
+  };
+}
+
+function createPostgres(options: { url: string; schema?: string; poolSize?: number }): DbHandle {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    ping: () => pingDb(db),
+    destroy: () => db.destroy(),
+  };
+}
+
+async function pingDb(db: Kysely<Database>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
