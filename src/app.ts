@@ -39,6 +39,11 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   app.decorate('services', services);
 
   // --- scopes, in order -----------------------------------------------------------
+  // 1. OpenAPI document and /docs (first, so that it sees every route registered after it)
+  // 2. observability: request metrics hook, /health, /ready, /metrics
+  // 3. admin scope under /admin/v1
+  // 4. public scope (interface.md)
+  // 5. unknown routes (404) and wrong methods (405), in the envelope of the path's scope
 
   // Callers add nothing after this; main listens, tests inject (both call ready()).
   return app;
