@@ -1,8 +1,14 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { adminApiPlugin } from './admin-api/plugin.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import type { DbHandle } from './db/create-db.js';
+import { openapiPlugin } from './docs/openapi.plugin.js';
+import { observabilityPlugin } from './observability/observability.plugin.js';
+import { notFoundPlugin } from './http/not-found.plugin.js';
+import { publicApiPlugin } from './public-api/plugin.js';
+import { PUBLIC_ROUTES } from './public-api/routes.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
@@ -40,10 +46,15 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
 
   // --- scopes, in order -----------------------------------------------------------
   // 1. OpenAPI document and /docs (first, so that it sees every route registered after it)
+  await app.register(openapiPlugin);
   // 2. observability: request metrics hook, /health, /ready, /metrics
+  await app.register(observabilityPlugin, { db: deps.db, jobs: services.jobs });
   // 3. admin scope under /admin/v1
+  await app.register(adminApiPlugin, { prefix: '/admin/v1' });
   // 4. public scope (interface.md)
+  await app.register(publicApiPlugin, { routes: PUBLIC_ROUTES });
   // 5. unknown routes (404) and wrong methods (405), in the envelope of the path's scope
+  await app.register(notFoundPlugin);
 
   // Callers add nothing after this; main listens, tests inject (both call ready()).
   return app;

@@ -19,7 +19,7 @@ export interface DbHandle {
 
 export type DbOptions =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string; schema?: string; poolSize?: number };
+  | { kind: 'postgres'; url: string; poolSize?: number };
 
 export function dbOptionsFromConfig(config: { databaseUrl: string | undefined; dataDir: string }): DbOptions {
   return config.databaseUrl
@@ -49,11 +49,10 @@ function createSqlite(file: string): DbHandle {
   };
 }
 
-function createPostgres(options: { url: string; schema?: string; poolSize?: number }): DbHandle {
+function createPostgres(options: { url: string; poolSize?: number }): DbHandle {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);

@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, CreateTableBuilder } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 
 /**
  * The few places where SQLite and PostgreSQL differ live here and nowhere else.
@@ -39,6 +39,26 @@ export function isUniqueViolation(error: unknown): boolean {
 /** Whether `SELECT … FOR UPDATE SKIP LOCKED` exists (SQLite serialises writers instead). */
 export function supportsSkipLocked(dialect: Dialect): boolean {
   return dialect === 'postgres';
+}
+
+/**
+ * Locks the selected rows and passes over rows other transactions hold, so concurrent
+ * claimers each take different rows (`FOR UPDATE SKIP LOCKED`). SQLite has one writer
+ * at a time, so there the statement that uses this subquery is already atomic as it is.
+ */
+export function lockSkippingLocked<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  dialect: Dialect,
+): SelectQueryBuilder<DB, TB, O> {
+  return supportsSkipLocked(dialect) ? query.forUpdate().skipLocked() : query;
+}
+
+/** The schema unqualified names resolve to (PostgreSQL's search_path); SQLite has none. */
+export async function currentSchema<DB>(db: Kysely<DB>, dialect: Dialect): Promise<string | undefined> {
+  if (dialect !== 'postgres') return undefined;
+  // current_schema() is null when no schema on the search_path exists.
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ?? undefined;
 }
 
 export function toFlag(value: boolean): 0 | 1 {

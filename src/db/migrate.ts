@@ -1,5 +1,6 @@
 import { Migrator, type MigrationResultSet } from 'kysely';
 import type { DbHandle } from './create-db.js';
+import { currentSchema } from './dialect.js';
 import { listMigrations } from './migrations/index.js';
 
 export interface MigrateOutcome {
@@ -12,6 +13,9 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrateOutcome>
   const migrator = new Migrator({
     db: handle.db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
+    // Kysely looks for its own tables in every schema unless told which one; a database
+    // holding several schemas (tests, a shared server) would otherwise skip creating them.
+    migrationTableSchema: await currentSchema(handle.db, handle.dialect),
   });
   const result: MigrationResultSet = await migrator.migrateToLatest();
   const failed = result.results?.find((r) => r.status === 'Error');

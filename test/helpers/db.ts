@@ -10,7 +10,9 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 /**
  * The dialect matrix: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
  * Each call gives a fresh, migrated database (a temp SQLite file, or a new PostgreSQL
- * schema) so test files never share state.
+ * database on the server of TEST_DATABASE_URL) so test files never share state. Whole
+ * databases rather than schemas: catalogue introspection (Kysely's migrator) reads every
+ * schema of a database and trips over another file's schema being dropped.
  */
 export const TEST_DIALECTS: readonly Dialect[] = process.env.TEST_DATABASE_URL
   ? ['sqlite', 'postgres']
@@ -18,14 +20,20 @@ export const TEST_DIALECTS: readonly Dialect[] = process.env.TEST_DATABASE_URL
 
 export interface TestDb extends DbHandle {
   readonly options: DbOptions;
-  /** Drops the schema or deletes the file, after destroying the connection. */
+  /** Drops the database or deletes the file, after destroying the connection. */
   cleanup(): Promise<void>;
 }
 
 export async function createTestDb(dialect: Dialect): Promise<TestDb> {
   const options = dialect === 'sqlite' ? await freshSqliteOptions() : await freshPostgresOptions();
   const handle = createDb(options);
-  await migrateToLatest(handle);
+  try {
+    await migrateToLatest(handle);
+  } catch (error) {
+    await handle.destroy();
+    await removeDatabase(options);
+    throw error;
+  }
   return {
     ...handle,
     options,
@@ -46,14 +54,9 @@ export async function removeDatabase(options: DbOptions): Promise<void> {
     fs.rmSync(path.dirname(options.file), { recursive: true, force: true });
     return;
   }
-  if (!options.schema) return;
-  const client = new pg.Client({ connectionString: options.url });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists "${options.schema}" cascade`);
-  } finally {
-    await client.end();
-  }
+  const name = new URL(options.url).pathname.slice(1);
+  if (!TEST_DB_NAME.test(name)) return;
+  await withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`));
 }
 
 async function freshSqliteOptions(): Promise<DbOptions> {
@@ -61,16 +64,24 @@ async function freshSqliteOptions(): Promise<DbOptions> {
   return { kind: 'sqlite', file: path.join(dir, 'patron.sqlite') };
 }
 
-async function freshPostgresOptions(): Promise<DbOptions> {
+const TEST_DB_NAME = /^patron_t_[0-9a-f]{12}$/;
+
+async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`create schema "${schema}"`);
+    return await work(client);
   } finally {
     await client.end();
   }
-  return { kind: 'postgres', url, schema, poolSize: 5 };
+}
+
+async function freshPostgresOptions(): Promise<DbOptions> {
+  const name = `patron_t_${crypto.randomBytes(6).toString('hex')}`;
+  await withAdminClient((client) => client.query(`create database "${name}"`));
+  const url = new URL(process.env.TEST_DATABASE_URL ?? '');
+  url.pathname = `/${name}`;
+  return { kind: 'postgres', url: url.toString(), poolSize: 5 };
 }

@@ -1,6 +1,8 @@
 import type { Migration } from 'kysely';
 import type { Dialect } from '../dialect.js';
 import { core } from './0001-core.js';
+import { jobs } from './0002-jobs.js';
+import { identity } from './0003-identity.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -9,6 +11,8 @@ import { core } from './0001-core.js';
  */
 const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migration]> = [
   ['0001-core', core],
+  ['0002-jobs', jobs],
+  ['0003-identity', identity],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

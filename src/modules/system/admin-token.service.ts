@@ -16,23 +16,18 @@ export type AdminTokenSource =
  * is generated on first start and only its hash is stored.
  */
 export class AdminTokenService {
-  private hash: string | undefined;
+  private readonly envHash: string | undefined;
 
   constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock; readonly envToken: string | undefined }) {
-    if (deps.envToken) this.hash = hashSecret(deps.envToken);
+    this.envHash = deps.envToken ? hashSecret(deps.envToken) : undefined;
   }
 
   /** Makes sure a token exists; safe to call from several processes at once. */
   async ensure(): Promise<AdminTokenSource> {
     if (this.deps.envToken) return { kind: 'environment' };
-    const stored = await readSetting(this.deps.db.db, TOKEN_HASH_KEY);
-    if (stored) {
-      this.hash = stored;
-      return { kind: 'stored' };
-    }
+    if (await readSetting(this.deps.db.db, TOKEN_HASH_KEY)) return { kind: 'stored' };
     const token = generateSecret();
     const wrote = await insertSettingIfAbsent(this.deps.db.db, TOKEN_HASH_KEY, hashSecret(token), this.deps.clock.now());
-    this.hash = wrote ? hashSecret(token) : await readSetting(this.deps.db.db, TOKEN_HASH_KEY);
     return wrote ? { kind: 'generated', token } : { kind: 'stored' };
   }
 
@@ -40,12 +35,16 @@ export class AdminTokenService {
   async rotate(): Promise<string> {
     const token = generateSecret();
     await writeSetting(this.deps.db.db, TOKEN_HASH_KEY, hashSecret(token), this.deps.clock.now());
-    this.hash = hashSecret(token);
     return token;
   }
 
-  /** Constant-time comparison; false until ensure() has run. */
-  verify(presented: string): boolean {
-    return this.hash !== undefined && secretMatches(presented, this.hash);
+  /**
+   * Constant-time comparison. Without an environment token the stored hash is read on
+   * every call (one primary-key read; admin traffic is light), so a rotation by
+   * `patron admin-token rotate` takes effect in every running process at once.
+   */
+  async verify(presented: string): Promise<boolean> {
+    const hash = this.envHash ?? (await readSetting(this.deps.db.db, TOKEN_HASH_KEY));
+    return hash !== undefined && secretMatches(presented, hash);
   }
 }

@@ -20,7 +20,13 @@ export const MAX_AMOUNT = 1000;
  * Characters that make an item id invalid. The contract names the backslash; control
  * characters cannot come from a real catalogue either.
  */
-const INVALID_ID_CHARS = /[\\\u0000-\u001f\u007f]/;
+function hasInvalidIdChar(id: string): boolean {
+  for (let i = 0; i < id.length; i += 1) {
+    const code = id.charCodeAt(i);
+    if (code === 0x5c || code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 
 function asText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
@@ -56,7 +62,7 @@ export function normalizeItem(raw: unknown): NormalizedItem {
   const id = asText(record.id)?.trim();
   if (id === undefined || id === '') return { ok: false, reason: 'id_missing' };
   if (id.length > MAX_ITEM_ID_LENGTH) return { ok: false, reason: 'id_too_long' };
-  if (INVALID_ID_CHARS.test(id)) return { ok: false, reason: 'id_invalid' };
+  if (hasInvalidIdChar(id)) return { ok: false, reason: 'id_invalid' };
 
   const item: { -readonly [K in keyof TrackedItem]: TrackedItem[K] } = {
     id,

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '../errors.js';
+import { customEventsRoutes } from './custom-events.routes.js';
+import { adminErrorHandler } from './error-handler.js';
+import { shopsRoutes } from './shops.routes.js';
+
+/**
+ * The admin scope, registered under /admin/v1 (admin-api.md). Encapsulated: its token
+ * check, error envelope and body parsers apply to its routes only, never to the public
+ * scope. Resource route files register inside it; a route that speaks another format
+ * (the XML feed) adds its parser in its own plugin.
+ */
+export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
+  app.setErrorHandler(adminErrorHandler);
+
+  // The admin API speaks JSON. text/plain (a Fastify default) would only turn a wrong
+  // Content-Type into a confusing schema error, so it is refused with 415 instead.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  // Tools often send `Content-Type: application/json` on a POST without a body (secret
+  // rotation); an empty body counts as no body rather than as malformed JSON.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') {
+      done(null, undefined);
+      return;
+    }
+    void parseJson(request, text, done);
+  });
+
+  // onRequest runs before the body is read: an unauthenticated caller costs no parsing.
+  app.addHook('onRequest', async (request) => {
+    const failure = await authenticationFailure(request.headers.authorization, (token) =>
+      app.services.adminToken.verify(token),
+    );
+    if (failure) throw failure;
+  });
+
+  await app.register(shopsRoutes);
+  await app.register(customEventsRoutes);
+};
+
+/** Undefined when the header carries the admin token; otherwise the 401 to answer. */
+async function authenticationFailure(
+  header: string | undefined,
+  verify: (token: string) => Promise<boolean>,
+): Promise<AppError | undefined> {
+  if (header === undefined || header.trim() === '') {
+    return new AppError('UNAUTHORIZED', 'Authorization header with a Bearer admin token is required.');
+  }
+  // RFC 7235: the scheme name is case-insensitive.
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  if (!match?.[1]) return new AppError('UNAUTHORIZED', 'Authorization must use the Bearer scheme with the admin token.');
+  if (!(await verify(match[1]))) return new AppError('UNAUTHORIZED', 'Admin token is not valid.');
+  return undefined;
+}

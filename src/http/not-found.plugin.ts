@@ -1,0 +1,52 @@
+import type { FastifyError, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { describeError } from './http-errors.js';
+import { errorBody } from './envelopes.js';
+
+/**
+ * Unknown routes (404) and wrong methods (405 with `Allow`), in the envelope of the
+ * path's scope: the admin error object under /admin/, the status envelope elsewhere
+ * (contract-notes, "Secrets and errors"). Fastify answers a wrong method with 404, so
+ * the handler asks the router whether another method serves the same path; the router
+ * matches concrete paths against every route, `:params` included, whenever it was
+ * registered. Route version/host constraints are not considered.
+ *
+ * Registered as its own encapsulated plugin so that the 404 context has its own body
+ * handling: the body of an unknown route is never parsed (a 404 is the answer whatever
+ * its content type), and its own error handler.
+ */
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+export const notFoundPlugin: FastifyPluginCallback = (scope, _options, done) => {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  scope.setErrorHandler((error: FastifyError, request, reply) => {
+    const view = describeError(error);
+    if (view.internal) request.log.error({ err: error }, 'request failed');
+    sendError(request, reply, view.status, view.code, view.message);
+  });
+
+  scope.setNotFoundHandler((request, reply) => {
+    const allowed = scope.supportedMethods.filter(
+      (method) => method !== request.method && scope.findRoute({ method, url: request.url }) !== null,
+    );
+    if (allowed.length === 0) {
+      sendError(request, reply, 404, 'NOT_FOUND', 'No endpoint exists at this path.');
+      return;
+    }
+    reply.header('allow', allowed.join(', '));
+    sendError(request, reply, 405, 'METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed for this endpoint.`);
+  });
+  done();
+};
+
+export function isAdminPath(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? '';
+  return path === '/admin' || path.startsWith('/admin/');
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string): void {
+  const body = isAdminPath(request.url) ? { error: { code, message } } : errorBody('status', message);
+  void reply.code(status).type(JSON_UTF8).send(body);
+}

@@ -1,0 +1,297 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { DbHandle } from '../db/create-db.js';
+import { lockSkippingLocked } from '../db/dialect.js';
+import type { Database, JobsTable } from '../db/types.js';
+import type { JobMap, JobName } from './job-map.js';
+
+/**
+ * The durable job queue: jobs live in the `jobs` table, so they survive restarts and
+ * are shared by every worker process on the database. Delivery is at least once: a job
+ * whose worker dies is claimed again once its lease expires, so handlers must be
+ * idempotent. The claim/finish statements below are used by JobRunner; services only
+ * enqueue and read.
+ */
+
+export type JobStatus = JobsTable['status'];
+export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'running', 'done', 'failed'];
+
+export interface JobRecord<P = unknown> {
+  readonly id: number;
+  readonly name: string;
+  readonly payload: P;
+  readonly status: JobStatus;
+  readonly idempotencyKey: string | null;
+  /** How many times the job has been claimed, including the current run. */
+  readonly attempts: number;
+  /** Not before this instant (ms since the epoch). */
+  readonly runAt: number;
+  readonly lockedBy: string | null;
+  readonly lockedUntil: number | null;
+  readonly lastError: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly finishedAt: number | null;
+}
+
+export interface EnqueueOptions {
+  /** When the job may run first (ms since the epoch); now by default. */
+  readonly runAt?: number;
+  /** A second enqueue with the same name and key returns the first job instead. */
+  readonly idempotencyKey?: string;
+  /**
+   * A transaction to enqueue in, so the job commits (or not) with the caller's writes.
+   * The local runner is woken at once all the same; if it looks before the commit, it
+   * finds the job at its next poll.
+   */
+  readonly executor?: Kysely<Database>;
+}
+
+export interface EnqueueResult<P> {
+  readonly job: JobRecord<P>;
+  /** False when the idempotency key matched an existing job, which is returned. */
+  readonly created: boolean;
+}
+
+export interface ClaimRequest {
+  readonly workerId: string;
+  /** Only jobs with these names are claimed (the ones the worker has handlers for). */
+  readonly names: readonly string[];
+  readonly limit: number;
+  readonly leaseMs: number;
+}
+
+/** A claimed job. Its payload stays JSON until the runner parses it, so that one bad row fails alone. */
+export interface ClaimedJob extends Omit<JobRecord, 'payload'> {
+  readonly payloadJson: string;
+}
+
+/** Identifies one claim of a job: a later claim (after a lease expiry) supersedes it. */
+export interface JobClaim {
+  readonly id: number;
+  readonly attempts: number;
+  readonly workerId: string;
+}
+
+export type JobCounts = Record<JobStatus, number>;
+
+type EnqueueListener = (name: string, runAt: number) => void;
+type JobRow = Selectable<JobsTable>;
+
+export class JobQueue<M extends object = JobMap> {
+  private readonly handle: DbHandle;
+  private readonly clock: Clock;
+  private readonly listeners = new Set<EnqueueListener>();
+
+  constructor(deps: { db: DbHandle; clock: Clock }) {
+    this.handle = deps.db;
+    this.clock = deps.clock;
+  }
+
+  async enqueue<N extends JobName<M>>(
+    name: N,
+    payload: M[N],
+    options: EnqueueOptions = {},
+  ): Promise<EnqueueResult<M[N]>> {
+    const db = options.executor ?? this.handle.db;
+    const now = this.clock.now();
+    const runAt = options.runAt ?? now;
+    const key = options.idempotencyKey ?? null;
+    const inserted = await db
+      .insertInto('jobs')
+      .values({
+        name,
+        payload: JSON.stringify(payload),
+        status: 'queued',
+        idempotency_key: key,
+        attempts: 0,
+        run_at: runAt,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+        finished_at: null,
+      })
+      // Dedup by the unique index, never check-then-write: concurrent enqueues with one
+      // key insert one row.
+      .onConflict((oc) => oc.columns(['name', 'idempotency_key']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) {
+      for (const listener of this.listeners) listener(name, runAt);
+      return { job: toRecord(inserted) as JobRecord<M[N]>, created: true };
+    }
+    if (key === null) throw new Error(`Job ${name} was not inserted although it has no idempotency key`);
+    const existing = await db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('name', '=', name)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirstOrThrow();
+    return { job: toRecord(existing) as JobRecord<M[N]>, created: false };
+  }
+
+  async get(id: number): Promise<JobRecord | undefined> {
+    const row = await this.handle.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** Queue depth by state, for metrics; every state is present. */
+  async countByState(): Promise<JobCounts> {
+    const rows = await this.handle.db
+      .selectFrom('jobs')
+      .select((eb) => ['status', eb.fn.countAll().as('count')])
+      .groupBy('status')
+      .execute();
+    const counts: JobCounts = { queued: 0, running: 0, done: 0, failed: 0 };
+    for (const row of rows) counts[row.status] = Number(row.count);
+    return counts;
+  }
+
+  /** Calls `listener` after each job this instance inserts; returns the unsubscribe. */
+  onEnqueued(listener: EnqueueListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Claims up to `limit` due jobs in one statement: queued jobs whose run_at has come,
+   * and running jobs whose lease expired (their worker died). Each claim counts as an
+   * attempt. A reclaimed job records why in last_error, which becomes its final error
+   * if it has no attempts left.
+   */
+  async claim(request: ClaimRequest): Promise<ClaimedJob[]> {
+    if (request.names.length === 0 || request.limit < 1) return [];
+    const now = this.clock.now();
+    const rows = await this.handle.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        attempts: eb('attempts', '+', 1),
+        locked_by: request.workerId,
+        locked_until: now + request.leaseMs,
+        updated_at: now,
+        // The right-hand side sees the row before this update: status and locked_by
+        // are those of the worker that lost the job.
+        last_error: eb
+          .case()
+          .when('status', '=', 'running')
+          .then(
+            sql<string>`'Lease expired: worker ' || coalesce(locked_by, '?')
+              || ' stopped during attempt ' || cast(attempts as text)`,
+          )
+          .else(eb.ref('last_error'))
+          .end(),
+      }))
+      .where('id', 'in', (eb) =>
+        lockSkippingLocked(
+          eb
+            .selectFrom('jobs')
+            .select('id')
+            .where('name', 'in', request.names)
+            .where((w) =>
+              w.or([
+                w.and([w('status', '=', 'queued'), w('run_at', '<=', now)]),
+                w.and([w('status', '=', 'running'), w('locked_until', '<=', now)]),
+              ]),
+            )
+            .orderBy('run_at')
+            .orderBy('id')
+            .limit(request.limit),
+          this.handle.dialect,
+        ),
+      )
+      .returningAll()
+      .execute();
+    return rows
+      .map((row) => ({ ...toFields(row), payloadJson: row.payload }))
+      .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
+  }
+
+  /** Extends the lease of a running job; false when the claim is no longer this worker's. */
+  async renewLease(claim: JobClaim, leaseMs: number): Promise<boolean> {
+    const now = this.clock.now();
+    return this.updateClaimed(claim, { locked_until: now + leaseMs, updated_at: now });
+  }
+
+  async complete(claim: JobClaim): Promise<boolean> {
+    const now = this.clock.now();
+    return this.updateClaimed(claim, {
+      status: 'done',
+      locked_by: null,
+      locked_until: null,
+      updated_at: now,
+      finished_at: now,
+    });
+  }
+
+  /** Puts a failed job back in the queue, to run again at `runAt`. */
+  async retry(claim: JobClaim, error: string, runAt: number): Promise<boolean> {
+    return this.updateClaimed(claim, {
+      status: 'queued',
+      run_at: runAt,
+      last_error: error,
+      locked_by: null,
+      locked_until: null,
+      updated_at: this.clock.now(),
+    });
+  }
+
+  /**
+   * Fails a job for good, keeping `error`. `attempts` corrects the count when the
+   * current claim never ran the handler (a reclaim past the attempt limit).
+   */
+  async fail(claim: JobClaim, error: string, attempts: number = claim.attempts): Promise<boolean> {
+    const now = this.clock.now();
+    return this.updateClaimed(claim, {
+      status: 'failed',
+      attempts,
+      last_error: error,
+      locked_by: null,
+      locked_until: null,
+      updated_at: now,
+      finished_at: now,
+    });
+  }
+
+  /**
+   * Every change to a claimed job is conditional on the claim still being current, so a
+   * worker that lost its lease cannot overwrite the state another worker now owns.
+   */
+  private async updateClaimed(
+    claim: JobClaim,
+    values: Partial<Omit<JobRow, 'id' | 'name' | 'payload' | 'created_at'>>,
+  ): Promise<boolean> {
+    const result = await this.handle.db
+      .updateTable('jobs')
+      .set(values)
+      .where('id', '=', claim.id)
+      .where('status', '=', 'running')
+      .where('attempts', '=', claim.attempts)
+      .where('locked_by', '=', claim.workerId)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}
+
+function toRecord(row: JobRow): JobRecord {
+  return { ...toFields(row), payload: JSON.parse(row.payload) as unknown };
+}
+
+function toFields(row: JobRow): Omit<JobRecord, 'payload'> {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    idempotencyKey: row.idempotency_key,
+    attempts: row.attempts,
+    runAt: row.run_at,
+    lockedBy: row.locked_by,
+    lockedUntil: row.locked_until,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+  };
+}

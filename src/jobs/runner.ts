@@ -1,0 +1,294 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { Clock } from '../clock.js';
+import { backoffPolicyProblem, retryDelayMs } from './backoff.js';
+import type { JobMap, JobName } from './job-map.js';
+import type { ClaimedJob, JobClaim, JobQueue } from './queue.js';
+
+export interface JobContext {
+  readonly jobId: number;
+  readonly name: string;
+  /** 1 on the first run. */
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  readonly workerId: string;
+  /**
+   * Aborted when this run should give up: its lease went to another worker, or stop()
+   * timed out. Long handlers pass it on to fetches and check it between steps.
+   */
+  readonly signal: AbortSignal;
+}
+
+export type JobHandler<P> = (payload: P, ctx: JobContext) => Promise<void>;
+
+export interface HandlerOptions {
+  /** Runs in all, the first included (default 5). */
+  readonly maxAttempts?: number;
+  /** Delay before the first retry; it doubles for every further retry (default 10 s). */
+  readonly backoffMs?: number;
+  /** The longest delay between retries (default 1 h). */
+  readonly maxBackoffMs?: number;
+}
+
+/** The subset of a pino logger the runner uses. */
+export interface RunnerLogger {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface JobRunnerOptions<M extends object> {
+  readonly queue: JobQueue<M>;
+  readonly clock: Clock;
+  /** Jobs this runner runs at once (default 4). */
+  readonly concurrency?: number;
+  /** Stored in locked_by; unique per runner (default host/pid/random). */
+  readonly workerId?: string;
+  /** How often an idle runner looks for due jobs (default 1 s). */
+  readonly pollIntervalMs?: number;
+  /** How long a claim holds a job before another worker may take it (default 60 s). */
+  readonly leaseMs?: number;
+  /** How often a running job's lease is renewed (default a third of leaseMs). */
+  readonly heartbeatMs?: number;
+  /** How long stop() waits for running jobs (default 10 s). */
+  readonly stopTimeoutMs?: number;
+  readonly logger?: RunnerLogger;
+}
+
+interface Registration {
+  readonly handler: JobHandler<unknown>;
+  readonly maxAttempts: number;
+  readonly baseMs: number;
+  readonly maxMs: number;
+}
+
+interface Running {
+  readonly controller: AbortController;
+  promise: Promise<void>;
+}
+
+const ERROR_MESSAGE_LIMIT = 2000;
+
+const consoleLogger: RunnerLogger = {
+  warn: (details, message) => console.warn(message, details),
+  error: (details, message) => console.error(message, details),
+};
+
+/**
+ * Runs the jobs of a JobQueue: claims due jobs with a lease, runs their handlers with at
+ * most `concurrency` at once, renews leases while handlers run, and records the outcome
+ * (done, retry with exponential backoff, or failed with the last error). Any number of
+ * runners, in any number of processes, may share one database.
+ */
+export class JobRunner<M extends object = JobMap> {
+  readonly workerId: string;
+  private readonly queue: JobQueue<M>;
+  private readonly clock: Clock;
+  private readonly concurrency: number;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+  private readonly heartbeatMs: number;
+  private readonly stopTimeoutMs: number;
+  private readonly logger: RunnerLogger;
+  private readonly handlers = new Map<string, Registration>();
+  private readonly running = new Set<Running>();
+  private started = false;
+  private stopping = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private claiming: Promise<void> | undefined;
+  private claimAgain = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(options: JobRunnerOptions<M>) {
+    this.queue = options.queue;
+    this.clock = options.clock;
+    this.concurrency = positiveInteger('concurrency', options.concurrency ?? 4);
+    this.workerId = options.workerId ?? `${os.hostname()}/${process.pid}/${crypto.randomBytes(3).toString('hex')}`;
+    this.pollIntervalMs = positiveInteger('pollIntervalMs', options.pollIntervalMs ?? 1000);
+    this.leaseMs = positiveInteger('leaseMs', options.leaseMs ?? 60_000);
+    this.heartbeatMs = positiveInteger('heartbeatMs', options.heartbeatMs ?? Math.max(1, Math.floor(this.leaseMs / 3)));
+    this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+    this.logger = options.logger ?? consoleLogger;
+  }
+
+  register<N extends JobName<M>>(name: N, handler: JobHandler<M[N]>, options: HandlerOptions = {}): this {
+    if (this.handlers.has(name)) throw new Error(`A handler for job ${name} is already registered`);
+    const maxAttempts = positiveInteger('maxAttempts', options.maxAttempts ?? 5);
+    const policy = { baseMs: options.backoffMs ?? 10_000, maxMs: options.maxBackoffMs ?? 3_600_000 };
+    const problem = backoffPolicyProblem(policy);
+    if (problem) throw new Error(`Job ${name}: ${problem}`);
+    this.handlers.set(name, { handler: handler as JobHandler<unknown>, maxAttempts, ...policy });
+    return this;
+  }
+
+  /** Starts polling; a job enqueued through the same queue instance wakes it at once. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.stopping = false;
+    this.unsubscribe = this.queue.onEnqueued((name, runAt) => {
+      if (this.handlers.has(name) && runAt <= this.clock.now()) this.wake();
+    });
+    this.wake();
+  }
+
+  /**
+   * Stops claiming and resolves once the running jobs have finished, or after the
+   * timeout: then their handlers are signalled to abort and their leases are no longer
+   * renewed, so once the leases expire other workers take the jobs over.
+   */
+  async stop(options: { timeoutMs?: number } = {}): Promise<{ unfinished: number }> {
+    if (!this.started) return { unfinished: this.running.size };
+    this.stopping = true;
+    clearTimeout(this.pollTimer);
+    this.unsubscribe?.();
+    const finished = (async () => {
+      await this.claiming;
+      await Promise.all([...this.running].map((run) => run.promise));
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, options.timeoutMs ?? this.stopTimeoutMs);
+    });
+    await Promise.race([finished, timedOut]);
+    clearTimeout(timer);
+    for (const run of this.running) run.controller.abort(new Error('The job runner stopped'));
+    this.started = false;
+    return { unfinished: this.running.size };
+  }
+
+  /**
+   * Runs every job that is due now, batch by batch, until none is left, and returns how
+   * many runs it made. For a runner that is not started (tests, one-shot commands).
+   */
+  async runDue(): Promise<number> {
+    if (this.started) throw new Error('runDue() is for a runner that is not started');
+    let runs = 0;
+    for (;;) {
+      const jobs = await this.claim(this.concurrency);
+      if (jobs.length === 0) return runs;
+      runs += jobs.length;
+      await Promise.all(jobs.map((job) => this.launch(job).promise));
+    }
+  }
+
+  /** Claims as many jobs as there are free slots, unless a claim is already under way. */
+  private wake(): void {
+    if (!this.started || this.stopping) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    this.claiming = this.fillSlots().finally(() => {
+      this.claiming = undefined;
+      if (this.claimAgain) {
+        this.claimAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async fillSlots(): Promise<void> {
+    clearTimeout(this.pollTimer);
+    try {
+      for (;;) {
+        const free = this.concurrency - this.running.size;
+        if (free <= 0 || this.stopping) break;
+        const jobs = await this.claim(free);
+        for (const job of jobs) this.launch(job);
+        if (jobs.length < free) break;
+      }
+    } catch (error) {
+      this.logger.error({ err: error, workerId: this.workerId }, 'Could not claim jobs');
+    }
+    if (!this.stopping) this.pollTimer = setTimeout(() => this.wake(), this.pollIntervalMs);
+  }
+
+  private claim(limit: number): Promise<ClaimedJob[]> {
+    const names = [...this.handlers.keys()];
+    return this.queue.claim({ workerId: this.workerId, names, limit, leaseMs: this.leaseMs });
+  }
+
+  private launch(job: ClaimedJob): Running {
+    const run: Running = { controller: new AbortController(), promise: Promise.resolve() };
+    this.running.add(run);
+    run.promise = this.execute(job, run.controller)
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, jobId: job.id, job: job.name }, 'Could not record the outcome of a job');
+      })
+      .finally(() => {
+        this.running.delete(run);
+        this.wake();
+      });
+    return run;
+  }
+
+  private async execute(job: ClaimedJob, controller: AbortController): Promise<void> {
+    const registration = this.handlers.get(job.name);
+    if (!registration) return; // claimed by name, so unreachable; the lease lets another worker take it
+    const claim: JobClaim = { id: job.id, attempts: job.attempts, workerId: this.workerId };
+    if (job.attempts > registration.maxAttempts) {
+      // Only a reclaim after an expired lease gets here: the previous run was the last.
+      await this.record(claim, this.queue.fail(claim, job.lastError ?? 'No attempts left', job.attempts - 1));
+      return;
+    }
+
+    const heartbeat = setInterval(() => void this.renewLease(claim, controller), this.heartbeatMs);
+    controller.signal.addEventListener('abort', () => clearInterval(heartbeat));
+    let failure: string | undefined;
+    try {
+      const payload: unknown = JSON.parse(job.payloadJson);
+      await registration.handler(payload, {
+        jobId: job.id,
+        name: job.name,
+        attempt: job.attempts,
+        maxAttempts: registration.maxAttempts,
+        workerId: this.workerId,
+        signal: controller.signal,
+      });
+    } catch (error) {
+      failure = errorMessage(error);
+    } finally {
+      clearInterval(heartbeat);
+    }
+
+    if (failure === undefined) {
+      await this.record(claim, this.queue.complete(claim));
+    } else if (job.attempts >= registration.maxAttempts) {
+      this.logger.warn({ jobId: job.id, job: job.name, error: failure }, 'Job failed for good');
+      await this.record(claim, this.queue.fail(claim, failure));
+    } else {
+      const delay = retryDelayMs(job.attempts, { baseMs: registration.baseMs, maxMs: registration.maxMs });
+      await this.record(claim, this.queue.retry(claim, failure, this.clock.now() + delay));
+    }
+  }
+
+  private async record(claim: JobClaim, update: Promise<boolean>): Promise<void> {
+    if (!(await update)) {
+      this.logger.warn(
+        { jobId: claim.id, attempt: claim.attempts, workerId: this.workerId },
+        'Job outcome not recorded: its lease had expired and another claim took over',
+      );
+    }
+  }
+
+  private async renewLease(claim: JobClaim, controller: AbortController): Promise<void> {
+    try {
+      if (!(await this.queue.renewLease(claim, this.leaseMs))) {
+        controller.abort(new Error('The job lease was lost to another worker'));
+      }
+    } catch (error) {
+      // The database may be back before the lease runs out; keep the job running.
+      this.logger.error({ err: error, jobId: claim.id }, 'Could not renew a job lease');
+    }
+  }
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message || error.name : String(error);
+  return message.length > ERROR_MESSAGE_LIMIT ? `${message.slice(0, ERROR_MESSAGE_LIMIT)}…` : message;
+}

@@ -1,0 +1,77 @@
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { InstallationService } from './modules/system/installation.service.js';
+import { describeDatabase, openMigratedDatabase } from './process/database.js';
+import { formatWelcome, localBaseUrl, prepareStartup } from './process/first-start.js';
+import { createJobRunner } from './process/job-runner.js';
+import { createLogger, loggerOptions, type Logger } from './process/logger.js';
+import { closeResources, installGracefulShutdown, type ProcessResources } from './process/shutdown.js';
+import { createServices } from './services.js';
+import { PATRON_VERSION } from './version.js';
+
+/**
+ * The long-running processes: `patron serve` (HTTP, plus job workers unless told not to)
+ * and `patron worker` (job workers alone). Start order: database → migrations → admin
+ * token and first-start demo → app → job runner → listen. SIGTERM/SIGINT close them in
+ * reverse (src/process/shutdown.ts).
+ */
+
+export async function runServer(config: Config, options: { worker: boolean }): Promise<void> {
+  const log = createLogger(config.logLevel);
+  await runProcess(log, async (resources) => {
+    log.info({ version: PATRON_VERSION, database: describeDatabase(config) }, 'Starting Patron');
+    const { db, applied } = await openMigratedDatabase(config);
+    resources.db = db;
+    if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
+
+    const app = await buildApp({ config, db, clock: systemClock, logger: loggerOptions(config.logLevel) });
+    resources.app = app;
+    const facts = await prepareStartup(app.services, new InstallationService({ db, clock: systemClock }));
+
+    if (options.worker) {
+      const runner = createJobRunner({ config, services: app.services, clock: systemClock, log });
+      resources.runner = runner;
+      runner.start();
+    }
+
+    await app.listen({ port: config.port, host: config.host });
+    const baseUrl = localBaseUrl(app.server.address(), config.host);
+    log.info({ url: baseUrl, worker: options.worker }, 'Patron is listening');
+    const welcome = formatWelcome(facts, baseUrl);
+    // Plain text on purpose: the token and curl lines are for a person, not a log shipper.
+    if (welcome) process.stdout.write(welcome);
+  });
+}
+
+export async function runWorker(config: Config): Promise<void> {
+  const log = createLogger(config.logLevel);
+  await runProcess(log, async (resources) => {
+    log.info({ version: PATRON_VERSION, database: describeDatabase(config) }, 'Starting Patron job worker');
+    const { db, applied } = await openMigratedDatabase(config);
+    resources.db = db;
+    if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
+
+    const services = createServices({ config, db, clock: systemClock });
+    const runner = createJobRunner({ config, services, clock: systemClock, log });
+    resources.runner = runner;
+    runner.start();
+    log.info({ workerId: runner.workerId, concurrency: config.workerConcurrency }, 'Job worker started');
+  });
+}
+
+/** Installs the signal handlers, then starts; a failed start closes what it opened and exits 1. */
+async function runProcess(log: Logger, start: (resources: ProcessResources) => Promise<void>): Promise<void> {
+  const resources: ProcessResources = {};
+  const shutdown = installGracefulShutdown(resources, { log });
+  try {
+    await start(resources);
+  } catch (error) {
+    // A signal during start-up closes the database under the start sequence; that
+    // failure is the shutdown's, which exits on its own.
+    if (shutdown.started) return;
+    log.fatal({ err: error }, 'Patron could not start');
+    await closeResources(resources, log);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,247 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database, DevicesTable, ProfileMergesTable, ProfilesTable } from '../../db/types.js';
+import type { IdentifierField } from './domain/identifiers.js';
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type ProfileRow = Selectable<ProfilesTable>;
+export type DeviceRow = Selectable<DevicesTable>;
+export type MergeRow = Selectable<ProfileMergesTable>;
+/** Identifier columns are named like the contract's parameters. */
+export type IdentifierColumns = Partial<Record<IdentifierField, string>>;
+
+// --- savepoints: the same statements on SQLite and PostgreSQL -------------------------
+
+/** `name` is made by the service from a counter, never from input. */
+export async function createSavepoint(trx: Transaction<Database>, name: string): Promise<void> {
+  await sql`savepoint ${sql.id(name)}`.execute(trx);
+}
+
+export async function rollbackToSavepoint(trx: Transaction<Database>, name: string): Promise<void> {
+  await sql`rollback to savepoint ${sql.id(name)}`.execute(trx);
+}
+
+export async function releaseSavepoint(trx: Transaction<Database>, name: string): Promise<void> {
+  await sql`release savepoint ${sql.id(name)}`.execute(trx);
+}
+
+// --- profiles -------------------------------------------------------------------------
+
+/** Inserts the profile; false when any unique key (an identifier, or the id) is taken. */
+export async function insertProfile(db: Executor, row: ProfileRow): Promise<boolean> {
+  const result = await db
+    .insertInto('profiles')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+/** Live profiles holding any of the given identifier values (at most one per column). */
+export async function findLiveProfilesByIdentifiers(
+  db: Executor,
+  shopId: string,
+  identifiers: IdentifierColumns,
+): Promise<ProfileRow[]> {
+  const entries = Object.entries(identifiers) as [IdentifierField, string][];
+  if (entries.length === 0) return [];
+  return db
+    .selectFrom('profiles')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where((eb) => eb.or(entries.map(([column, value]) => eb(column, '=', value))))
+    .where('merged_into', 'is', null)
+    .execute();
+}
+
+/** Live profiles matching every given criterion; `did` matches through the device. */
+export async function findLiveProfiles(
+  db: Executor,
+  shopId: string,
+  criteria: IdentifierColumns & { did?: string },
+): Promise<ProfileRow[]> {
+  const { did, ...identifiers } = criteria;
+  let query = db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('merged_into', 'is', null);
+  for (const [column, value] of Object.entries(identifiers) as [IdentifierField, string][]) {
+    query = query.where(column, '=', value);
+  }
+  if (did !== undefined) {
+    query = query.where('id', 'in', (eb) =>
+      eb.selectFrom('devices').select('profile_id').where('shop_id', '=', shopId).where('did', '=', did),
+    );
+  }
+  return query.orderBy('created_at').orderBy('id').execute();
+}
+
+/** The profile row, tombstone or not. */
+export async function findProfileRow(db: Executor, shopId: string, id: number): Promise<ProfileRow | undefined> {
+  return db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Locks a live profile for the rest of the transaction by touching it, and returns its
+ * newest version: an UPDATE locks the row on PostgreSQL and re-checks `merged_into` after
+ * waiting for a concurrent writer, and needs no dialect branch (SQLite has one writer).
+ */
+export async function lockLiveProfile(
+  db: Executor,
+  shopId: string,
+  id: number,
+  now: number,
+): Promise<ProfileRow | undefined> {
+  return db
+    .updateTable('profiles')
+    .set({ updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', id)
+    .where('merged_into', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Fills identifier slots and sets properties of a live profile; false when it is gone. */
+export async function updateLiveProfile(
+  db: Executor,
+  shopId: string,
+  id: number,
+  patch: IdentifierColumns & { properties?: string },
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('profiles')
+    .set({ ...patch, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', id)
+    .where('merged_into', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Turns a merged profile into a tombstone: its identifiers are released (so the survivor
+ * can take them under the unique indexes) and it points at the survivor.
+ */
+export async function tombstoneProfile(
+  db: Executor,
+  shopId: string,
+  fromId: number,
+  intoId: number,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('profiles')
+    .set({
+      merged_into: intoId,
+      email: null,
+      phone: null,
+      external_id: null,
+      loyalty_id: null,
+      telegram_id: null,
+      updated_at: now,
+    })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', fromId)
+    .where('merged_into', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Older tombstones of the merged profile point straight at the survivor (one hop, always). */
+export async function repointTombstones(db: Executor, shopId: string, fromId: number, intoId: number): Promise<void> {
+  await db
+    .updateTable('profiles')
+    .set({ merged_into: intoId })
+    .where('shop_id', '=', shopId)
+    .where('merged_into', '=', fromId)
+    .execute();
+}
+
+// --- devices --------------------------------------------------------------------------
+
+export async function findDeviceRow(db: Executor, shopId: string, did: string): Promise<DeviceRow | undefined> {
+  return db.selectFrom('devices').selectAll().where('shop_id', '=', shopId).where('did', '=', did).executeTakeFirst();
+}
+
+/** Inserts the device; false when the shop already has that did. */
+export async function insertDevice(db: Executor, row: DeviceRow): Promise<boolean> {
+  const result = await db
+    .insertInto('devices')
+    .values(row)
+    .onConflict((oc) => oc.columns(['shop_id', 'did']).doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+/** Sets last_seen_at and returns the row (locking it on PostgreSQL), or undefined when unknown. */
+export async function touchDevice(db: Executor, shopId: string, did: string, now: number): Promise<DeviceRow | undefined> {
+  return db
+    .updateTable('devices')
+    .set({ last_seen_at: now })
+    .where('shop_id', '=', shopId)
+    .where('did', '=', did)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Moves the device only if it still belongs to `fromId`. */
+export async function relinkDevice(
+  db: Executor,
+  shopId: string,
+  did: string,
+  fromId: number,
+  intoId: number,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('devices')
+    .set({ profile_id: intoId, last_seen_at: now })
+    .where('shop_id', '=', shopId)
+    .where('did', '=', did)
+    .where('profile_id', '=', fromId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function moveDevices(db: Executor, shopId: string, fromId: number, intoId: number): Promise<void> {
+  await db
+    .updateTable('devices')
+    .set({ profile_id: intoId })
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', fromId)
+    .execute();
+}
+
+export async function listDevicesOf(db: Executor, shopId: string, profileIds: readonly number[]): Promise<DeviceRow[]> {
+  if (profileIds.length === 0) return [];
+  return db
+    .selectFrom('devices')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', 'in', profileIds)
+    .orderBy('created_at')
+    .orderBy('did')
+    .execute();
+}
+
+// --- merge log ------------------------------------------------------------------------
+
+/** False when the random id is taken (the caller retries with another). */
+export async function insertMergeRecord(db: Executor, row: MergeRow): Promise<boolean> {
+  const result = await db
+    .insertInto('profile_merges')
+    .values(row)
+    .onConflict((oc) => oc.columns(['shop_id', 'id']).doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+/** Records where the profile is either side, oldest first. */
+export async function listMergeRecords(db: Executor, shopId: string, profileId: number): Promise<MergeRow[]> {
+  return db
+    .selectFrom('profile_merges')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where((eb) => eb.or([eb('from_profile_id', '=', profileId), eb('into_profile_id', '=', profileId)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,34 @@
+import crypto from 'node:crypto';
+
+/**
+ * Random identifiers of the identity module. Profile ids are random rather than serial
+ * because the primary key is (shop_id, id) and SQLite cannot auto-increment a column of
+ * a composite key; random ids also leak nothing about a shop's size. Below 2^53 they stay
+ * exact as JavaScript numbers. A collision (odds about n²/2^54 for n profiles of one
+ * shop) fails the primary key and the insert is retried with a new id.
+ */
+
+export function generateProfileId(): number {
+  // 53 random bits; 0 is skipped so that an id is always truthy.
+  for (;;) {
+    const id = Number(crypto.randomBytes(8).readBigUInt64BE() >> 11n);
+    if (id !== 0) return id;
+  }
+}
+
+const DEVICE_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const DEVICE_ID_LENGTH = 10;
+
+/**
+ * A device id (also the format of a session id): 10 characters of [A-Za-z0-9], uniform
+ * over the alphabet (bytes from 248 up are dropped so that 62 divides the range).
+ */
+export function generateDeviceId(): string {
+  let id = '';
+  while (id.length < DEVICE_ID_LENGTH) {
+    for (const byte of crypto.randomBytes(16)) {
+      if (byte < 248 && id.length < DEVICE_ID_LENGTH) id += DEVICE_ID_ALPHABET[byte % 62];
+    }
+  }
+  return id;
+}

@@ -1,0 +1,67 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+/** Anything that can count the job queue by state (the JobQueue does). */
+export interface JobDepthSource {
+  countByState(): Promise<Record<JobState, number>>;
+}
+
+/** The route label of requests that matched no route, so that raw URLs never become labels. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+export interface HttpMetrics {
+  readonly registry: Registry;
+  /** Records one finished request; `route` is the route pattern or UNMATCHED_ROUTE. */
+  observeRequest(labels: { method: string; route: string; status: number }, seconds: number): void;
+}
+
+/**
+ * One Registry per app rather than prom-client's global one, so that several apps can
+ * live in one process (tests build one per file) without "already registered" errors.
+ */
+export function createMetrics(options: { jobs?: JobDepthSource } = {}): HttpMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to finishing its response, by method and route pattern.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  const jobs = options.jobs;
+  if (jobs) {
+    new Gauge({
+      name: 'patron_jobs',
+      help: 'Jobs in the durable queue, by state (counted at scrape time).',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      // Counted on scrape rather than tracked in memory: the queue is shared by every
+      // process on the database, and only the database knows its depth.
+      async collect() {
+        // With the database away, report no samples rather than stale ones or a failed
+        // scrape: the process metrics still matter most then, and /ready tells the rest.
+        this.reset();
+        const counts = await jobs.countByState().catch(() => undefined);
+        for (const [state, count] of Object.entries(counts ?? {})) this.set({ state }, count);
+      },
+    });
+  }
+
+  return {
+    registry,
+    observeRequest(labels, seconds) {
+      requests.inc({ method: labels.method, route: labels.route, status: String(labels.status) });
+      duration.observe({ method: labels.method, route: labels.route }, seconds);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginCallback } from 'fastify';
+import fp from 'fastify-plugin';
+import type { DbHandle } from '../db/create-db.js';
+import { createMetrics, UNMATCHED_ROUTE, type JobDepthSource } from './metrics.js';
+
+export interface ObservabilityOptions {
+  /** /ready asks this handle whether the database answers. */
+  readonly db: Pick<DbHandle, 'ping'>;
+  /** Source of the `patron_jobs` gauge; the gauge is left out when absent. */
+  readonly jobs?: JobDepthSource;
+}
+
+const TAGS = ['system'];
+
+const HealthSchema = Type.Object({ status: Type.Literal('ok') });
+const ReadySchema = Type.Object({ status: Type.Literal('ready') });
+const UnavailableSchema = Type.Object({ status: Type.Literal('unavailable') });
+
+/**
+ * Request metrics for every route, and the three routes an orchestrator probes:
+ * /health (the process is alive; touches nothing), /ready (the database answers, so
+ * traffic may be sent) and /metrics (Prometheus text format).
+ */
+const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options, done) => {
+  const metrics = createMetrics(options.jobs ? { jobs: options.jobs } : {});
+
+  // The route pattern, never the raw URL: raw paths carry ids and would give every
+  // shop and every scanner's probe its own time series.
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
+    metrics.observeRequest(
+      { method: request.method, route, status: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Liveness: the process answers (the database is not consulted)',
+        response: { 200: HealthSchema },
+      },
+    },
+    (_request, reply) => reply.send({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Readiness: the database answers',
+        response: { 200: ReadySchema, 503: UnavailableSchema },
+      },
+    },
+    async (_request, reply) => {
+      if (await options.db.ping()) return { status: 'ready' as const };
+      return reply.code(503).send({ status: 'unavailable' as const });
+    },
+  );
+
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Prometheus metrics: requests, latency, job queue depth, process',
+        response: {
+          200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: Type.String() } } },
+        },
+      },
+    },
+    async (_request, reply) => {
+      const body = await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(body);
+    },
+  );
+  done();
+};
+
+export const observabilityPlugin = fp(observability, { name: 'patron-observability', fastify: '5.x' });

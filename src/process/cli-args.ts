@@ -1,0 +1,114 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** What the command line asked for. */
+export type Command =
+  | { readonly kind: 'serve'; readonly worker: boolean }
+  | { readonly kind: 'worker' }
+  | { readonly kind: 'migrate' }
+  | { readonly kind: 'shop-create'; readonly name: string; readonly currency?: string; readonly timezone?: string }
+  | { readonly kind: 'demo' }
+  | { readonly kind: 'admin-token-rotate' }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' };
+
+/** Bad usage: the CLI prints the message and exits with 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | undefined>;
+
+interface CommandSpec {
+  readonly words: readonly string[];
+  readonly options: Options;
+  build(values: Values): Command;
+}
+
+const COMMANDS: readonly CommandSpec[] = [
+  {
+    words: ['serve'],
+    options: { 'no-worker': { type: 'boolean' } },
+    build: (v) => ({ kind: 'serve', worker: v['no-worker'] !== true }),
+  },
+  { words: ['worker'], options: {}, build: () => ({ kind: 'worker' }) },
+  { words: ['migrate'], options: {}, build: () => ({ kind: 'migrate' }) },
+  {
+    words: ['shop', 'create'],
+    options: { name: { type: 'string' }, currency: { type: 'string' }, timezone: { type: 'string' } },
+    build: (v) => {
+      const name = stringValue(v.name);
+      if (name === undefined || name.trim() === '') throw new UsageError('patron shop create needs --name <name>.');
+      const currency = stringValue(v.currency);
+      const timezone = stringValue(v.timezone);
+      return {
+        kind: 'shop-create',
+        name,
+        ...(currency === undefined ? {} : { currency }),
+        ...(timezone === undefined ? {} : { timezone }),
+      };
+    },
+  },
+  { words: ['demo'], options: {}, build: () => ({ kind: 'demo' }) },
+  { words: ['admin-token', 'rotate'], options: {}, build: () => ({ kind: 'admin-token-rotate' }) },
+];
+
+export const USAGE = `Usage: patron <command> [options]
+
+Commands:
+  serve [--no-worker]   Run the HTTP server, with job workers in the same process
+                        unless --no-worker is given
+  worker                Run job workers alone, without HTTP
+  migrate               Apply pending database migrations
+  shop create --name <name> [--currency <ISO 4217>] [--timezone <IANA zone>]
+                        Create a shop and print its shop_id and shop_secret
+  demo                  Create the demo shop ("Demo shop") with sample data, once
+  admin-token rotate    Replace the admin token and print the new one, once
+
+Options:
+  -h, --help            Show this help
+  -v, --version         Print the version
+
+Settings come from environment variables: PORT, HOST, PATRON_DATA_DIR, DATABASE_URL,
+PATRON_ADMIN_TOKEN, LOG_LEVEL, PATRON_BODY_LIMIT, PATRON_WORKER_CONCURRENCY (see README.md).
+`;
+
+/** Parses argv (without node and the script): leading words pick the command, the rest are its options. */
+export function parseCommand(argv: readonly string[]): Command {
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return { kind: 'help' };
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return { kind: 'version' };
+  if (argv.length === 0) throw new UsageError('No command given.');
+
+  const firstOption = argv.findIndex((arg) => arg.startsWith('-'));
+  const words = firstOption === -1 ? argv : argv.slice(0, firstOption);
+  const spec = COMMANDS.find(
+    (c) => c.words.length <= words.length && c.words.every((word, i) => words[i] === word),
+  );
+  if (!spec) {
+    const group = COMMANDS.filter((c) => c.words.length > 1 && c.words[0] === words[0]);
+    if (group.length > 0 && words.length === 1) {
+      throw new UsageError(`patron ${words[0]} needs a subcommand: ${group.map((c) => c.words[1]).join(', ')}.`);
+    }
+    throw new UsageError(`Unknown command "${words.join(' ') || argv.join(' ')}".`);
+  }
+
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: argv.slice(spec.words.length),
+      options: spec.options,
+      strict: true,
+      allowPositionals: true,
+    }) as { values: Values; positionals: string[] };
+  } catch (error) {
+    throw new UsageError(`patron ${spec.words.join(' ')}: ${(error as Error).message}`);
+  }
+  if (parsed.positionals.length > 0) {
+    throw new UsageError(`patron ${spec.words.join(' ')}: unexpected argument "${parsed.positionals[0]}".`);
+  }
+  return spec.build(parsed.values);
+}
+
+function stringValue(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

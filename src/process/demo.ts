@@ -1,0 +1,44 @@
+import type { Shop } from '../modules/shops/domain/shop.js';
+import type { Services } from '../services.js';
+
+export const DEMO_SHOP_NAME = 'Demo shop';
+
+export interface DemoContext {
+  readonly services: Services;
+  readonly shop: Shop;
+}
+
+/** One module's sample data for the demo shop. */
+export interface DemoStep {
+  /** What the step adds, for the command's output ("custom event codes"). */
+  readonly name: string;
+  run(context: DemoContext): Promise<void>;
+}
+
+/**
+ * The demo shop's sample data, one step per module, run in this order once, right after
+ * the demo shop is created. A module with something to show (a catalog feed, sliders,
+ * a loyalty programme) appends its step here.
+ */
+export const DEMO_STEPS: readonly DemoStep[] = [
+  {
+    name: 'custom event codes',
+    async run({ services, shop }) {
+      await services.shops.createCustomEvent(shop.shopId, { code: 'newsletter_signup', name: 'Signed up for the newsletter' });
+      await services.shops.createCustomEvent(shop.shopId, { code: 'review_left', name: 'Left a product review' });
+    },
+  },
+];
+
+export type DemoOutcome =
+  | { readonly kind: 'created'; readonly shop: Shop; readonly secret: string; readonly steps: readonly string[] }
+  | { readonly kind: 'exists'; readonly shop: Shop };
+
+/** Creates the demo shop and its sample data, unless a shop with the demo name exists. */
+export async function seedDemo(services: Services, steps: readonly DemoStep[] = DEMO_STEPS): Promise<DemoOutcome> {
+  const existing = (await services.shops.listShops()).find((shop) => shop.name === DEMO_SHOP_NAME);
+  if (existing) return { kind: 'exists', shop: existing };
+  const { shop, secret } = await services.shops.createShop({ name: DEMO_SHOP_NAME });
+  for (const step of steps) await step.run({ services, shop });
+  return { kind: 'created', shop, secret, steps: steps.map((s) => s.name) };
+}

@@ -1,0 +1,77 @@
+import type { AddressInfo } from 'node:net';
+import type { AdminTokenSource } from '../modules/system/admin-token.service.js';
+import type { InstallationService } from '../modules/system/installation.service.js';
+import type { Services } from '../services.js';
+import { PATRON_VERSION } from '../version.js';
+import { seedDemo, type DemoOutcome } from './demo.js';
+
+export interface StartupFacts {
+  readonly adminToken: AdminTokenSource;
+  /** True on the first start of an empty installation (no shops yet). */
+  readonly firstStart: boolean;
+  /** The demo shop, when this start created it. */
+  readonly demo: Extract<DemoOutcome, { kind: 'created' }> | undefined;
+}
+
+/**
+ * Makes sure an admin token exists and, on the first start of an empty installation,
+ * creates the demo shop, so that a newcomer has something to call at once.
+ */
+export async function prepareStartup(
+  services: Services,
+  installation: InstallationService,
+): Promise<StartupFacts> {
+  const adminToken = await services.adminToken.ensure();
+  const firstStart = (await installation.claimFirstStart()) && (await services.shops.listShops()).length === 0;
+  const outcome = firstStart ? await seedDemo(services) : undefined;
+  return { adminToken, firstStart, demo: outcome?.kind === 'created' ? outcome : undefined };
+}
+
+/** The URL a person on this machine uses to reach the server (a wildcard host is not dialable). */
+export function localBaseUrl(address: AddressInfo | string | null, host: string): string {
+  if (address === null || typeof address === 'string') return `http://${host}`;
+  const wildcard = host === '0.0.0.0' || host === '::' || host === '';
+  const ip = wildcard ? (address.family === 'IPv6' ? '::1' : '127.0.0.1') : address.address;
+  return `http://${ip.includes(':') ? `[${ip}]` : ip}:${address.port}`;
+}
+
+/**
+ * The block printed after the first start: the generated admin token (shown this once),
+ * the demo shop's credentials and curl lines to try. Undefined when there is nothing new
+ * to tell, so later starts stay quiet.
+ */
+export function formatWelcome(facts: StartupFacts, baseUrl: string): string | undefined {
+  const generated = facts.adminToken.kind === 'generated' ? facts.adminToken.token : undefined;
+  if (!generated && !facts.firstStart) return undefined;
+
+  const bearer =
+    generated ??
+    (facts.adminToken.kind === 'environment' ? '$PATRON_ADMIN_TOKEN' : '<the admin token printed on first start>');
+  const auth = `-H "Authorization: Bearer ${bearer}"`;
+  const rule = '-'.repeat(72);
+  const lines = [rule, `Patron ${PATRON_VERSION} is running at ${baseUrl}`, ''];
+  if (generated) {
+    lines.push(
+      'Admin token (shown only this once: store it now; set PATRON_ADMIN_TOKEN to use your own):',
+      `  ${generated}`,
+      '',
+    );
+  }
+  if (facts.demo) {
+    lines.push(
+      `Demo shop "${facts.demo.shop.name}" (its secret is shown only this once):`,
+      `  shop_id      ${facts.demo.shop.shopId}`,
+      `  shop_secret  ${facts.demo.secret}`,
+      '',
+    );
+  }
+  lines.push(
+    'Try this:',
+    `  curl ${baseUrl}/health`,
+    `  curl ${auth} ${baseUrl}/admin/v1/shops`,
+    `  curl ${auth} -H "Content-Type: application/json" -d '{"name":"My shop"}' ${baseUrl}/admin/v1/shops`,
+    `  API documentation: ${baseUrl}/docs`,
+    rule,
+  );
+  return `${lines.join('\n')}\n`;
+}

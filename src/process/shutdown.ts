@@ -1,0 +1,97 @@
+import type { Logger } from './logger.js';
+
+/** What a running process holds open; filled in as start-up gets that far. */
+export interface ProcessResources {
+  app?: { close(): Promise<unknown> };
+  runner?: { stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }> };
+  db?: { destroy(): Promise<void> };
+}
+
+export interface ShutdownOptions {
+  readonly log: Logger;
+  /** Past this, the process exits with 1 whatever is still open. */
+  readonly totalTimeoutMs?: number;
+  /** How long running jobs may take to finish before their handlers are aborted. */
+  readonly jobWaitMs?: number;
+  /** process.exit, replaceable in tests. */
+  readonly exit?: (code: number) => void;
+}
+
+export const SHUTDOWN_TIMEOUT_MS = 30_000;
+export const JOB_WAIT_MS = 20_000;
+
+/**
+ * Closes what the process holds, in dependency order: stop accepting requests (Fastify
+ * then finishes the requests in flight) while the job runner stops claiming and waits
+ * for running jobs; then close the database both of them use. Returns false when a step
+ * failed (each failure is logged and the next step still runs).
+ */
+export async function closeResources(
+  resources: ProcessResources,
+  log: Logger,
+  jobWaitMs: number = JOB_WAIT_MS,
+): Promise<boolean> {
+  const results = await Promise.allSettled([
+    resources.app?.close(),
+    resources.runner?.stop({ timeoutMs: jobWaitMs }).then(({ unfinished }) => {
+      if (unfinished > 0) {
+        log.warn({ unfinished }, 'Jobs still running at shutdown were aborted; another worker retries them');
+      }
+    }),
+  ]);
+  const dbResult = await Promise.allSettled([resources.db?.destroy()]);
+  let ok = true;
+  for (const result of [...results, ...dbResult]) {
+    if (result.status === 'rejected') {
+      ok = false;
+      log.error({ err: result.reason as unknown }, 'A shutdown step failed');
+    }
+  }
+  return ok;
+}
+
+export interface GracefulShutdown {
+  /** True once a signal has started the shutdown. */
+  readonly started: boolean;
+  /** Runs the shutdown as a signal would (for a fatal start-up error, say). */
+  begin(reason: string, exitCode?: number): void;
+}
+
+/**
+ * SIGTERM or SIGINT closes the resources and exits 0; a second signal exits at once with
+ * 1 (an operator pressing Ctrl-C twice means it), and so does the total timeout.
+ */
+export function installGracefulShutdown(resources: ProcessResources, options: ShutdownOptions): GracefulShutdown {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const totalTimeoutMs = options.totalTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
+  let started = false;
+
+  const begin = (reason: string, exitCode = 0): void => {
+    if (started) {
+      options.log.warn({ reason }, 'Second signal: exiting without waiting');
+      exit(1);
+      return;
+    }
+    started = true;
+    options.log.info({ reason }, 'Shutting down');
+    const timer = setTimeout(() => {
+      options.log.error({ timeoutMs: totalTimeoutMs }, 'Shutdown took too long: exiting');
+      exit(1);
+    }, totalTimeoutMs);
+    timer.unref();
+    void closeResources(resources, options.log, options.jobWaitMs).then((ok) => {
+      clearTimeout(timer);
+      options.log.info('Stopped');
+      exit(ok ? exitCode : 1);
+    });
+  };
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => begin(signal));
+
+  return {
+    get started() {
+      return started;
+    },
+    begin,
+  };
+}

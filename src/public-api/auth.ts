@@ -1,0 +1,74 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import type { EnvelopeFamily } from '../http/envelopes.js';
+import type { Shop, ShopServingState } from '../modules/shops/domain/shop.js';
+
+/**
+ * Credential checks of the public scope, in the order of contract-notes "Secrets and
+ * errors" (the /push table): shop_id absent 401, malformed 422, unknown 404, secret
+ * missing or wrong 401, shop not serving 403.
+ *
+ * interface.md says shop_id is "30 hexadecimal characters" without a case; ids are
+ * issued in lower case, so upper-case hex is accepted and compared lower-cased.
+ */
+const SHOP_ID_FORMAT = /^[0-9a-fA-F]{30}$/;
+
+/** interface.md, "Errors": the wording differs by envelope family. */
+export const SECRET_MESSAGES: Readonly<Record<EnvelopeFamily, string>> = {
+  status: 'Invalid secret key',
+  bare: 'Invalid secret key',
+  success: 'API secret is not correct',
+};
+
+export const SHOP_NOT_FOUND_MESSAGE = 'Shop not found';
+
+const STATE_MESSAGES: Readonly<Record<Exclude<ShopServingState, 'serving'>, string>> = {
+  inactive: 'Shop is not active.',
+  restricted: 'Shop is restricted.',
+  unpaid: 'Shop payment has expired.',
+};
+
+/** The preValidation step for every public route; a no-op for `auth: 'none'`. */
+export async function authenticateShop(request: FastifyRequest): Promise<void> {
+  const { auth, envelope, deferShopState } = request.routeOptions.config;
+  if (auth === undefined || auth === 'none') return;
+  const shops = request.server.services.shops;
+
+  const shopId = request.input.shop_id;
+  if (shopId === undefined) throw new AppError('UNAUTHORIZED', 'Parameter `shop_id` is required.', { field: 'shop_id' });
+  if (typeof shopId !== 'string' || !SHOP_ID_FORMAT.test(shopId)) {
+    throw new AppError('VALIDATION_FAILED', 'Parameter `shop_id` must be 30 hexadecimal characters.', {
+      field: 'shop_id',
+    });
+  }
+  const credentials = await shops.findShopWithCredentials(shopId.toLowerCase());
+  if (!credentials) throw new AppError('NOT_FOUND', SHOP_NOT_FOUND_MESSAGE);
+
+  if (auth === 'shop+secret') {
+    const secret = request.input.shop_secret;
+    // verifySecret compares in constant time; a missing secret gets the same answer.
+    if (typeof secret !== 'string' || secret === '' || !shops.verifySecret(credentials, secret)) {
+      throw new AppError('UNAUTHORIZED', SECRET_MESSAGES[envelope ?? 'status']);
+    }
+  }
+
+  request.shop = credentials.shop;
+  if (!deferShopState) assertShopServing(request);
+}
+
+/** The shop of an authenticated public request; a programming error when there is none. */
+export function authenticatedShop(request: FastifyRequest): Shop {
+  if (!request.shop) throw new Error(`Route ${request.routeOptions.url ?? ''} has no authenticated shop (auth: none?).`);
+  return request.shop;
+}
+
+/**
+ * 403 unless the shop is active, not restricted and paid (interface.md, Authentication
+ * 4). Called by the auth step, or by a route with `deferShopState` at its own point.
+ */
+export function assertShopServing(request: FastifyRequest): Shop {
+  const shop = authenticatedShop(request);
+  const state = request.server.services.shops.servingState(shop);
+  if (state !== 'serving') throw new AppError('FORBIDDEN', STATE_MESSAGES[state]);
+  return shop;
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobQueue } from '../../src/jobs/queue.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createShopFixture } from '../helpers/factories.js';
+
+async function scrape(t: TestApp): Promise<string> {
+  const response = await t.app.inject({ method: 'GET', url: '/metrics' });
+  expect(response.statusCode).toBe(200);
+  return response.body;
+}
+
+/** The value of one sample line, or undefined when the series is absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('/metrics', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('serves the Prometheus text format with the process metrics', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(response.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(response.body).toMatch(/^process_cpu_user_seconds_total \d/m);
+    expect(response.body).toMatch(/^nodejs_heap_size_used_bytes \d/m);
+  });
+
+  it('counts requests by method, route and status, and times them', async () => {
+    await t.app.inject({ method: 'GET', url: '/health' });
+    await t.app.inject({ method: 'GET', url: '/health' });
+    const text = await scrape(t);
+    expect(sample(text, 'http_requests_total{method="GET",route="/health",status="200"}')).toBe(2);
+    expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/health"}')).toBe(2);
+    expect(sample(text, 'http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/health"}')).toBe(2);
+  });
+
+  it('labels a request with its route pattern, never with the ids in its URL', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    const found = await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}`, headers: t.adminHeaders });
+    expect(found.statusCode).toBe(200);
+    const missing = await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${'f'.repeat(30)}`, headers: t.adminHeaders });
+    expect(missing.statusCode).toBe(404);
+    const text = await scrape(t);
+    expect(sample(text, 'http_requests_total{method="GET",route="/admin/v1/shops/:shop_id",status="200"}')).toBe(1);
+    expect(sample(text, 'http_requests_total{method="GET",route="/admin/v1/shops/:shop_id",status="404"}')).toBe(1);
+    expect(text).not.toContain(shopId);
+  });
+
+  it('labels requests that match no route as unmatched', async () => {
+    await t.app.inject({ method: 'GET', url: '/wp-login.php?probe=1' });
+    await t.app.inject({ method: 'GET', url: '/no/such/page' });
+    const text = await scrape(t);
+    expect(sample(text, 'http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(2);
+    expect(text).not.toContain('wp-login');
+    expect(text).not.toContain('/no/such/page');
+  });
+
+  it('reports the job queue depth by state, counted when scraped', async () => {
+    const queue = new JobQueue<{ 'test.metrics': { n: number } }>({ db: t.db, clock: t.clock });
+    await queue.enqueue('test.metrics', { n: 1 });
+    await queue.enqueue('test.metrics', { n: 2 });
+    await queue.enqueue('test.metrics', { n: 3 });
+    await queue.claim({ workerId: 'metrics-test', names: ['test.metrics'], limit: 1, leaseMs: 60_000 });
+    const text = await scrape(t);
+    expect(sample(text, 'patron_jobs{state="queued"}')).toBe(2);
+    expect(sample(text, 'patron_jobs{state="running"}')).toBe(1);
+    expect(sample(text, 'patron_jobs{state="done"}')).toBe(0);
+    expect(sample(text, 'patron_jobs{state="failed"}')).toBe(0);
+  });
+
+  it('still serves the process metrics, without job samples, while the database is away', async () => {
+    const other = await createTestApp();
+    try {
+      await other.db.destroy();
+      const text = await scrape(other);
+      expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
+      expect(text).not.toMatch(/^patron_jobs\{/m);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps its own counters per app, so apps in one process do not mix', async () => {
+    const other = await createTestApp();
+    try {
+      await other.app.inject({ method: 'GET', url: '/ready' });
+      const mine = await scrape(t);
+      const theirs = await scrape(other);
+      expect(sample(theirs, 'http_requests_total{method="GET",route="/ready",status="200"}')).toBe(1);
+      expect(sample(theirs, 'http_requests_total{method="GET",route="/health",status="200"}')).toBeUndefined();
+      expect(sample(mine, 'http_requests_total{method="GET",route="/ready",status="200"}')).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import net from 'node:net';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbOptions } from '../../src/db/create-db.js';
+import { freshDbOptions, removeDatabase, TEST_DIALECTS } from '../helpers/db.js';
+import { CliProcess, databaseEnv, type Env } from './cli-harness.js';
+
+const run = promisify(execFile);
+const WELCOME = /-{72}\n[\s\S]*?-{72}\n/;
+
+interface ShopList {
+  shops: { shop_id: string; name: string }[];
+}
+
+/** Runs one line of the welcome block through a shell, exactly as a reader would paste it. */
+async function paste(line: string): Promise<unknown> {
+  const { stdout } = await run('sh', ['-c', `${line} --silent --show-error --fail --max-time 10`]);
+  return JSON.parse(stdout);
+}
+
+describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
+  let db: DbOptions;
+  let env: Env;
+  const processes: CliProcess[] = [];
+  let adminToken = '';
+  let demoShopId = '';
+
+  function start(args: string[] = ['serve']): CliProcess {
+    const child = CliProcess.start(args, env);
+    processes.push(child);
+    return child;
+  }
+
+  beforeAll(async () => {
+    db = await freshDbOptions(dialect);
+    env = { ...databaseEnv(db), PORT: '0', HOST: '127.0.0.1' };
+  });
+  afterAll(async () => {
+    for (const child of processes) child.kill();
+    await removeDatabase(db);
+  });
+
+  it('on first start prints the admin token once with curl lines that work, creates the demo shop, and exits 0 on SIGTERM', async () => {
+    const server = start();
+    const baseUrl = await server.waitUntilServing();
+    const welcome = (await server.waitForOutput(WELCOME))[0];
+
+    adminToken = /Admin token \(shown only this once[^\n]*\n {2}(\S+)\n/.exec(welcome)?.[1] ?? '';
+    expect(adminToken).toMatch(/^[A-Za-z0-9_-]{40}$/);
+    demoShopId = /shop_id {6}([0-9a-f]{30})\n/.exec(welcome)?.[1] ?? '';
+    expect(demoShopId).not.toBe('');
+    expect(welcome).toMatch(/shop_secret {2}\S{32,}\n/);
+
+    const curls = welcome.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
+    expect(curls).toHaveLength(3);
+    expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
+    const listed = (await paste(curls[1]!)) as ShopList;
+    expect(listed.shops.map((s) => [s.shop_id, s.name])).toEqual([[demoShopId, 'Demo shop']]);
+    expect(await paste(curls[2]!)).toMatchObject({ name: 'My shop', shop_id: expect.stringMatching(/^[0-9a-f]{30}$/) });
+
+    expect(welcome).toContain(`${baseUrl}/docs`);
+    const docs = await fetch(`${baseUrl}/docs/json`);
+    expect(docs.status).toBe(200);
+
+    server.signal('SIGTERM');
+    expect(await server.exit()).toBe(0);
+    expect(server.stdout).toContain('"msg":"Stopped"');
+  }, 90_000);
+
+  it('on a later start prints no new token, creates no second demo shop, and keeps the first token', async () => {
+    expect(adminToken).not.toBe('');
+    const server = start();
+    const baseUrl = await server.waitUntilServing();
+    const response = await fetch(`${baseUrl}/admin/v1/shops`, { headers: { authorization: `Bearer ${adminToken}` } });
+    expect(response.status).toBe(200);
+    const { shops } = (await response.json()) as ShopList;
+    expect(shops.filter((s) => s.name === 'Demo shop').map((s) => s.shop_id)).toEqual([demoShopId]);
+
+    server.signal('SIGINT');
+    expect(await server.exit()).toBe(0);
+    expect(server.stdout).not.toMatch(WELCOME);
+    expect(server.stdout).not.toContain('Admin token');
+  }, 90_000);
+
+  it('exits at once with 1 on a second signal while a request holds the shutdown up', async () => {
+    const server = start(['serve', '--no-worker']);
+    const baseUrl = await server.waitUntilServing();
+    const { port } = new URL(baseUrl);
+
+    // A request whose body never finishes arriving keeps app.close() waiting.
+    const socket = net.connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /admin/v1/shops HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${adminToken}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"na',
+    );
+    await new Promise((r) => setTimeout(r, 200));
+
+    server.signal('SIGTERM');
+    await server.waitForOutput(/"msg":"Shutting down"/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.stdout).not.toContain('"msg":"Stopped"');
+    server.signal('SIGTERM');
+    expect(await server.exit(10_000)).toBe(1);
+    expect(server.stdout).toContain('Second signal: exiting without waiting');
+    socket.destroy();
+  }, 90_000);
+
+  it('runs job workers alone with `patron worker` and stops on SIGTERM', async () => {
+    const worker = start(['worker']);
+    await worker.waitForOutput(/"msg":"Job worker started"/);
+    worker.signal('SIGTERM');
+    expect(await worker.exit()).toBe(0);
+    expect(worker.stdout).not.toContain('listening');
+  }, 90_000);
+});
