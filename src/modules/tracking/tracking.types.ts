@@ -1,0 +1,151 @@
+import type { TrackedItem } from './domain/items.js';
+import type { RecommendedBy } from './domain/source.js';
+
+/**
+ * The tracking module's contract with its callers (public-api routes, the admin read
+ * API, and subscribers in other modules). Inputs are already validated and normalised by
+ * the scope; the service decides and stores.
+ */
+
+/** contract-notes.md, "POST /push": the events of the endpoint. */
+export const PUSH_EVENTS = [
+  'view',
+  'category',
+  'search',
+  'cart',
+  'remove_from_cart',
+  'wish',
+  'remove_wish',
+  'purchase',
+] as const;
+export type PushEventName = (typeof PUSH_EVENTS)[number];
+
+/** Identifiers an event may carry beside the device (normalised by the identity service). */
+export interface EventIdentifiers {
+  readonly email?: string;
+  readonly phone?: string;
+  readonly external_id?: string;
+  readonly loyalty_id?: string;
+  readonly telegram_id?: string;
+}
+
+/** Where the event came from, stored for later attribution (interface.md, POST /push). */
+export interface EventAttribution {
+  readonly stream?: string;
+  readonly referer?: string;
+  readonly segment?: 'A' | 'B';
+  /** null when a `source` was given but ignored (source rule 2). */
+  readonly recommendedBy?: RecommendedBy | null;
+  readonly recommendedCode?: string | null;
+}
+
+export interface PurchaseDetails {
+  readonly orderId?: string;
+  /** Order total as sent by the client, in currency units. */
+  readonly orderPrice?: number;
+  readonly deliveryType?: string;
+  readonly paymentType?: string;
+  readonly promocode?: string;
+}
+
+export interface PushEventInput {
+  readonly shopId: string;
+  readonly did: string;
+  readonly sid?: string;
+  readonly event: PushEventName;
+  /** Normalised items (domain/items.ts); empty only for full_cart / full_wish replacement. */
+  readonly items: readonly TrackedItem[];
+  /** cart: replace the whole cart with `items`. */
+  readonly fullCart?: boolean;
+  /** wish: replace the whole wish list with `items`. */
+  readonly fullWish?: boolean;
+  /** event `category`. */
+  readonly categoryId?: string;
+  /** event `search`. */
+  readonly searchQuery?: string;
+  readonly purchase?: PurchaseDetails;
+  readonly attribution: EventAttribution;
+  readonly identifiers?: EventIdentifiers;
+}
+
+export type CustomVariableValue = string | number | boolean | ReadonlyArray<string | number | boolean>;
+
+export interface CustomEventInput {
+  readonly shopId: string;
+  readonly did?: string;
+  readonly sid?: string;
+  readonly identifiers: EventIdentifiers;
+  /** A code created for the shop in the admin API (checked by the service). */
+  readonly code: string;
+  readonly category?: string;
+  readonly label?: string;
+  readonly value?: number;
+  /** Milliseconds since the epoch; an event in the past. Default: now. */
+  readonly time?: number;
+  /** Extra `[a-z0-9_]+` parameters, passed to triggered chains. */
+  readonly variables: Readonly<Record<string, CustomVariableValue>>;
+  /** The JS SDK's `payload` object: scalars or arrays of scalars. */
+  readonly payload?: Readonly<Record<string, CustomVariableValue>>;
+}
+
+export interface InitInput {
+  readonly shopId: string;
+  readonly did?: string;
+  readonly sid?: string;
+  readonly stream?: string;
+  readonly tz?: string;
+  readonly referrer?: string;
+}
+
+export interface InitResult {
+  readonly did: string;
+  readonly sid: string;
+}
+
+/** One stored event, as subscribers and the admin read API see it. */
+export interface StoredEvent {
+  readonly id: number;
+  readonly shopId: string;
+  readonly profileId: number;
+  readonly did: string | null;
+  /** A PushEventName, or the custom event's code for custom events. */
+  readonly event: string;
+  readonly custom: boolean;
+  readonly time: number;
+  readonly items: readonly TrackedItem[];
+  /**
+   * The event's other parameters under their contract names (admin-api.md, Events):
+   * stream, segment, recommended_by, recommended_code, order_id, category_id,
+   * search_query, custom category, label, value and variables.
+   */
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A module that reacts to stored events (loyalty rewards, message chains). Delivery is
+ * at least once, through a job enqueued in the same transaction as the event, so a
+ * crash between commit and delivery loses nothing; `handle` must be idempotent (the
+ * event id is the natural key).
+ */
+export interface TrackingSubscriber {
+  readonly name: string;
+  accepts(event: StoredEvent): boolean;
+  handle(event: StoredEvent): Promise<void>;
+}
+
+export interface ProductCounterWindow {
+  readonly view: number;
+  readonly cart: number;
+  readonly purchase: number;
+}
+
+/** The tracking half of GET /products/counters: `now` is the last 30 minutes, `daily` 24 hours. */
+export interface ProductActivityCounters {
+  readonly now: ProductCounterWindow;
+  readonly daily: ProductCounterWindow;
+}
+
+export interface ProfileLists {
+  readonly cart: readonly TrackedItem[];
+  readonly wish: readonly TrackedItem[];
+}
