@@ -22,6 +22,8 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     readonly services: Services;
+    /** The injected clock, for scopes that validate times against now (POST /push/custom `time`). */
+    readonly clock: Clock;
   }
 }
 
@@ -43,6 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
 
   const services = createServices(deps);
   app.decorate('services', services);
+  app.decorate('clock', deps.clock);
 
   // --- scopes, in order -----------------------------------------------------------
   // 1. OpenAPI document and /docs (first, so that it sees every route registered after it)

@@ -27,6 +27,7 @@ export async function runServer(config: Config, options: { worker: boolean }): P
 
     const app = await buildApp({ config, db, clock: systemClock, logger: loggerOptions(config.logLevel) });
     resources.app = app;
+    resources.tracking = app.services.tracking;
     const facts = await prepareStartup(app.services, new InstallationService({ db, clock: systemClock }));
 
     if (options.worker) {

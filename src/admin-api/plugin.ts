@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
 import { customEventsRoutes } from './custom-events.routes.js';
 import { adminErrorHandler } from './error-handler.js';
+import { eventsRoutes } from './events.routes.js';
+import { profilesRoutes } from './profiles.routes.js';
 import { shopsRoutes } from './shops.routes.js';
 
 /**
@@ -38,6 +40,8 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
 
   await app.register(shopsRoutes);
   await app.register(customEventsRoutes);
+  await app.register(profilesRoutes);
+  await app.register(eventsRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

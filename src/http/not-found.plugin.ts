@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { answerPreflight } from './cors.js';
 import { describeError } from './http-errors.js';
 import { errorBody } from './envelopes.js';
 
@@ -8,7 +9,8 @@ import { errorBody } from './envelopes.js';
  * (contract-notes, "Secrets and errors"). Fastify answers a wrong method with 404, so
  * the handler asks the router whether another method serves the same path; the router
  * matches concrete paths against every route, `:params` included, whenever it was
- * registered. Route version/host constraints are not considered.
+ * registered. Route version/host constraints are not considered. OPTIONS on a known
+ * path outside /admin/ is a CORS preflight (204, http/cors.ts), not a wrong method.
  *
  * Registered as its own encapsulated plugin so that the 404 context has its own body
  * handling: the body of an unknown route is never parsed (a 404 is the answer whatever
@@ -33,6 +35,11 @@ export const notFoundPlugin: FastifyPluginCallback = (scope, _options, done) => 
     );
     if (allowed.length === 0) {
       sendError(request, reply, 404, 'NOT_FOUND', 'No endpoint exists at this path.');
+      return;
+    }
+    // Browser SDKs preflight their cross-origin calls (http/cors.ts); the admin API is same-origin.
+    if (request.method === 'OPTIONS' && !isAdminPath(request.url)) {
+      answerPreflight(request, reply, allowed);
       return;
     }
     reply.header('allow', allowed.join(', '));

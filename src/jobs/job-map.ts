@@ -5,8 +5,10 @@
  * name. Payloads are stored as JSON, so they hold plain data (ids, not rows): a handler
  * loads what it needs when it runs.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the modules that add jobs
-export interface JobMap {}
+export interface JobMap {
+  /** Tracking's outbox: one stored event for one subscriber (src/modules/tracking). */
+  'tracking.deliver': { shopId: string; eventId: number; subscriber: string };
+}
 
 /** The names of a job map (string keys only: names are stored in a text column). */
 export type JobName<M extends object> = keyof M & string;

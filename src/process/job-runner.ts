@@ -8,8 +8,7 @@ import type { Logger } from './logger.js';
  * The process's job runner over the services' queue (so that an enqueue in this process
  * wakes it at once). Every job's handler is registered here, in one explicit list: a
  * module that adds a job to src/jobs/job-map.ts registers its handler below, calling
- * its own service. There are no jobs yet, so the runner starts with none and claims
- * nothing.
+ * its own service.
  */
 export function createJobRunner(deps: {
   readonly config: Config;
@@ -23,5 +22,7 @@ export function createJobRunner(deps: {
     concurrency: deps.config.workerConcurrency,
     logger: deps.log.child({ component: 'jobs' }),
   });
+  // Tracking's outbox: a stored event for one subscriber; an unknown subscriber fails the job.
+  runner.register('tracking.deliver', (payload) => deps.services.tracking.deliver(payload));
   return runner;
 }

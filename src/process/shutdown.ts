@@ -3,6 +3,8 @@ import type { Logger } from './logger.js';
 /** What a running process holds open; filled in as start-up gets that far. */
 export interface ProcessResources {
   app?: { close(): Promise<unknown> };
+  /** Tracking's group commit: events that wait for their batch are committed before the database closes. */
+  tracking?: { drain(): Promise<void> };
   runner?: { stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }> };
   db?: { destroy(): Promise<void> };
 }
@@ -32,7 +34,14 @@ export async function closeResources(
   jobWaitMs: number = JOB_WAIT_MS,
 ): Promise<boolean> {
   const results = await Promise.allSettled([
-    resources.app?.close(),
+    // Once the server stops accepting, commit the events still waiting for their batch.
+    (async () => {
+      try {
+        await resources.app?.close();
+      } finally {
+        await resources.tracking?.drain();
+      }
+    })(),
     resources.runner?.stop({ timeoutMs: jobWaitMs }).then(({ unfinished }) => {
       if (unfinished > 0) {
         log.warn({ unfinished }, 'Jobs still running at shutdown were aborted; another worker retries them');

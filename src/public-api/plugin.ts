@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
+import { allowAnyOrigin } from '../http/cors.js';
 import { ENVELOPE_FAMILIES, errorBody, successBodyProblem } from '../http/envelopes.js';
 import { describeError } from '../http/http-errors.js';
 import { inputFromForm, isPlainObject, mergeInput, type PublicInput } from '../http/input.js';
@@ -40,6 +41,12 @@ export const publicApiPlugin: FastifyPluginAsync<PublicApiOptions> = async (inst
   await registerBodyParsers(scope, limits);
 
   scope.addHook('onRoute', checkRouteConfig);
+
+  // Browser SDKs read public answers cross-origin, errors included (http/cors.ts).
+  scope.addHook('onRequest', (_request, reply, done) => {
+    allowAnyOrigin(reply);
+    done();
+  });
 
   scope.addHook('preValidation', async (request) => {
     request.input = await readInput(request, limits);

@@ -34,6 +34,8 @@ describe('admin routes in the OpenAPI document', () => {
         'POST /admin/v1/shops/{shop_id}/custom-events',
         'GET /admin/v1/shops/{shop_id}/custom-events',
         'DELETE /admin/v1/shops/{shop_id}/custom-events/{code}',
+        'GET /admin/v1/shops/{shop_id}/profiles',
+        'GET /admin/v1/shops/{shop_id}/events',
       ]),
     );
     for (const { route, op } of operations) {

@@ -3,6 +3,7 @@ import type { Dialect } from '../dialect.js';
 import { core } from './0001-core.js';
 import { jobs } from './0002-jobs.js';
 import { identity } from './0003-identity.js';
+import { tracking } from './0004-tracking.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -13,6 +14,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0001-core', core],
   ['0002-jobs', jobs],
   ['0003-identity', identity],
+  ['0004-tracking', tracking],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

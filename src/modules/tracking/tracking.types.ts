@@ -149,3 +149,22 @@ export interface ProfileLists {
   readonly cart: readonly TrackedItem[];
   readonly wish: readonly TrackedItem[];
 }
+
+/** An order recorded from a purchase event (the platform's own order store). */
+export interface TrackedOrder {
+  readonly id: number;
+  /** null when the purchase had no order_id (an empty one counts as none). */
+  readonly orderId: string | null;
+  readonly eventId: number;
+  readonly profileId: number;
+  readonly did: string | null;
+  readonly items: readonly TrackedItem[];
+  readonly deliveryType: string | null;
+  readonly paymentType: string | null;
+  readonly promocode: string | null;
+  /** Minor units (kopecks): Σ price × amount, each price rounded to kopecks once. */
+  readonly itemsTotal: number;
+  /** Minor units: the client's order_price, when given. */
+  readonly orderPrice: number | null;
+  readonly createdAt: number;
+}

@@ -1,0 +1,104 @@
+import autocannon from 'autocannon';
+
+/**
+ * The push load: `cart` events from N keep-alive connections (no pipelining) for a fixed
+ * time, every request a fresh body. The did rotates over the prepared devices and the
+ * item id over a small catalogue, as a real shop's traffic would; each request carries a
+ * unique marker (the item's line_id) so that the events stored can be matched to the
+ * responses the client saw: autocannon drops the requests still in flight when the time
+ * is up, and the server may still commit those.
+ */
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly shopId: string;
+  readonly dids: readonly string[];
+  readonly connections: number;
+  readonly durationSec: number;
+  /** Prefix of the markers of this run, so that two runs against one shop never collide. */
+  readonly markerPrefix: string;
+  readonly catalogueSize?: number;
+}
+
+export interface LoadResult {
+  readonly durationSec: number;
+  readonly ok: number;
+  readonly non2xx: number;
+  readonly statusCodes: Readonly<Record<string, number>>;
+  readonly errors: number;
+  readonly timeouts: number;
+  /** Requests written but not answered when the time was up. */
+  readonly cutOff: number;
+  readonly eventsPerSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Markers of the requests answered 2xx. */
+  readonly acknowledged: ReadonlySet<string>;
+}
+
+interface RequestContext {
+  marker?: string;
+  startedAt?: number;
+}
+
+export async function runPushLoad(options: LoadOptions): Promise<LoadResult> {
+  const catalogue = options.catalogueSize ?? 500;
+  const acknowledged = new Set<string>();
+  const latencies: number[] = [];
+  let seq = 0;
+
+  const result = await autocannon({
+    url: `${options.url}/push`,
+    connections: options.connections,
+    pipelining: 1,
+    duration: options.durationSec,
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest(request, context: RequestContext) {
+          seq += 1;
+          const marker = `${options.markerPrefix}${seq}`;
+          context.marker = marker;
+          context.startedAt = performance.now();
+          request.body = JSON.stringify({
+            shop_id: options.shopId,
+            did: options.dids[seq % options.dids.length],
+            event: 'cart',
+            items: [{ id: `sku-${(seq * 7919) % catalogue}`, amount: 1 + (seq % 3), price: 100 + (seq % 50), line_id: marker }],
+          });
+          return request;
+        },
+        onResponse(status, _body, context: RequestContext) {
+          if (context.startedAt !== undefined) latencies.push(performance.now() - context.startedAt);
+          if (status >= 200 && status < 300 && context.marker !== undefined) acknowledged.add(context.marker);
+        },
+      },
+    ],
+  });
+
+  latencies.sort((a, b) => a - b);
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]),
+  );
+  const answered = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+  return {
+    durationSec: result.duration,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    statusCodes,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    cutOff: Math.max(0, result.requests.sent - answered),
+    eventsPerSec: result['2xx'] / result.duration,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    acknowledged,
+  };
+}
+
+function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Server processes under load: the real `patron serve` (src/cli.ts through tsx, as a
+ * developer runs it) and the bare Fastify ceiling (bare-app.ts), each in a child
+ * process so that both are measured alike, with the client in this process.
+ */
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CLI = path.join(ROOT, 'src/cli.ts');
+const BARE_APP = path.join(ROOT, 'bench/lib/bare-app.ts');
+
+export interface ServerProcess {
+  readonly pid: number;
+  readonly baseUrl: string;
+  /** SIGTERM and wait for a graceful exit (bounded); resolves with the exit code. */
+  stop(timeoutMs?: number): Promise<number | null>;
+  /** The last lines the process printed, for error messages. */
+  output(): string;
+}
+
+/** A port that was free a moment ago, on the loopback interface. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** `patron serve` on the database the environment names (PATRON_DATA_DIR or DATABASE_URL). */
+export async function startPatron(env: Record<string, string>, extraNodeArgs: readonly string[] = []): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', CLI, 'serve'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return ready(child, `http://127.0.0.1:${port}`, '/health');
+}
+
+/** The ceiling: Fastify parsing the same JSON body and answering `{"status":"success"}`. */
+export async function startBare(): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', BARE_APP], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return ready(child, `http://127.0.0.1:${port}`, '/health');
+}
+
+async function ready(child: ChildProcess, baseUrl: string, probe: string, timeoutMs = 30_000): Promise<ServerProcess> {
+  let out = '';
+  const keep = (chunk: Buffer): void => {
+    out = (out + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exitCode: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      exitCode = code;
+      resolve(code);
+    }),
+  );
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('the server process did not start');
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exitCode !== undefined) throw new Error(`The server exited with ${exitCode} before serving:\n${out}`);
+    const ok = await fetch(`${baseUrl}${probe}`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${baseUrl}${probe} did not answer within ${timeoutMs} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    pid,
+    baseUrl,
+    output: () => out,
+    async stop(stopTimeoutMs = 30_000) {
+      if (exitCode !== undefined) return exitCode;
+      child.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<null>((resolve) => {
+        timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve(null);
+        }, stopTimeoutMs);
+      });
+      try {
+        return await Promise.race([exited, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

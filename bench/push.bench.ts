@@ -1,0 +1,170 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { DbOptions } from '../src/db/create-db.js';
+import { createDevices, createShop, pushWorks } from './lib/fixture.js';
+import { runPushLoad, type LoadResult } from './lib/load.js';
+import { createBenchDatabase, dropBenchDatabase, postgresAnswers } from './lib/postgres.js';
+import { startBare, startPatron, type ServerProcess } from './lib/processes.js';
+import { describeRun, verdicts, type TargetRun } from './lib/report.js';
+import { processCpuSeconds, sampleRss } from './lib/rss.js';
+import { checkStored, countStoredMarkers } from './lib/stored.js';
+
+/**
+ * `npm run bench:push` (issue 3, part 7): cart events on POST /push from N connections
+ * for D seconds against the real server on SQLite and, when one answers on
+ * 127.0.0.1:5432, PostgreSQL; the same load against a bare Fastify app gives the
+ * ceiling. Loopback only; every run is bounded in time. A report, not a test: it exits
+ * 1 only when an answer was not 2xx or the stored events do not match the answers.
+ *
+ *   npm run bench:push -- [--duration 10] [--connections 50] [--only sqlite|postgres]
+ *                         [--warmup 2] [--devices 1000] [--cpu-prof DIR]
+ */
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    only: { type: 'string' },
+    warmup: { type: 'string', default: '2' },
+    devices: { type: 'string', default: '1000' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+
+function positive(name: string, raw: string, max: number): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`--${name} must be a number from 1 to ${max}`);
+  return n;
+}
+
+const DURATION = positive('duration', values.duration, 600);
+const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));
+const WARMUP = positive('warmup', values.warmup, 60);
+const DEVICES = Math.round(positive('devices', values.devices, 100_000));
+if (values.only !== undefined && values.only !== 'sqlite' && values.only !== 'postgres') {
+  throw new Error('--only must be sqlite or postgres');
+}
+const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
+
+interface Measured {
+  readonly load: LoadResult;
+  readonly warmup: LoadResult;
+  readonly peakRssMb: number | undefined;
+  readonly cpuUsPerEvent: number | undefined;
+}
+
+/** Warm-up, then the measured run, sampling the server's memory throughout. */
+async function measure(server: ServerProcess, shopId: string, dids: readonly string[]): Promise<Measured> {
+  const rss = sampleRss(server.pid);
+  const common = { url: server.baseUrl, shopId, dids, connections: CONNECTIONS };
+  const warmup = await runPushLoad({ ...common, durationSec: WARMUP, markerPrefix: 'w' });
+  const cpuBefore = processCpuSeconds(server.pid);
+  const load = await runPushLoad({ ...common, durationSec: DURATION, markerPrefix: 'm' });
+  const cpuAfter = processCpuSeconds(server.pid);
+  const cpuUsPerEvent =
+    cpuBefore === undefined || cpuAfter === undefined || load.ok === 0 ? undefined : ((cpuAfter - cpuBefore) / load.ok) * 1e6;
+  return { load, warmup, peakRssMb: rss.stop(), cpuUsPerEvent };
+}
+
+async function benchBare(): Promise<TargetRun> {
+  const server = await startBare();
+  try {
+    const { load, peakRssMb, cpuUsPerEvent } = await measure(server, '0'.repeat(30), ['0000000000']);
+    return { name: 'bare', load, peakRssMb, cpuUsPerEvent };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function benchPatron(name: 'sqlite' | 'postgres'): Promise<TargetRun> {
+  let dbOptions: DbOptions;
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  if (name === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-bench-'));
+    dbOptions = { kind: 'sqlite', file: path.join(dir, 'patron.sqlite') };
+    env = { PATRON_DATA_DIR: dir };
+    cleanup = () => fs.promises.rm(dir, { recursive: true, force: true });
+  } else {
+    const url = await createBenchDatabase();
+    dbOptions = { kind: 'postgres', url };
+    env = { DATABASE_URL: url };
+    cleanup = () => dropBenchDatabase(url);
+  }
+
+  try {
+    const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
+    const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, nodeArgs);
+    let measured: Measured;
+    let shopId: string;
+    try {
+      shopId = await createShop(server.baseUrl, ADMIN_TOKEN, `Bench shop (${name})`);
+      const dids = await createDevices(server.baseUrl, shopId, DEVICES);
+      if (!(await pushWorks(server.baseUrl, shopId, dids[0]!))) {
+        throw new Error('POST /push does not answer 200 {"status":"success"} for a device from GET /init');
+      }
+      measured = await measure(server, shopId, dids);
+    } finally {
+      const code = await server.stop();
+      if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
+    }
+
+    const acknowledged = new Set([...measured.warmup.acknowledged, ...measured.load.acknowledged]);
+    const stored = checkStored(
+      acknowledged,
+      await countStoredMarkers(dbOptions, shopId, ['w', 'm']),
+      measured.warmup.cutOff + measured.load.cutOff,
+    );
+    return { name, load: measured.load, peakRssMb: measured.peakRssMb, cpuUsPerEvent: measured.cpuUsPerEvent, stored };
+  } finally {
+    await cleanup();
+  }
+}
+
+async function main(): Promise<number> {
+  const names: Array<'sqlite' | 'postgres'> = [];
+  if (values.only !== 'postgres') names.push('sqlite');
+  if (values.only !== 'sqlite') {
+    if (await postgresAnswers()) names.push('postgres');
+    else console.log('PostgreSQL does not answer on 127.0.0.1:5432: skipped.');
+  }
+  console.log(
+    `POST /push cart events: ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up, ` +
+      `${DEVICES} devices; ${os.cpus().length} cores, Node ${process.version}\n`,
+  );
+
+  const ceiling = await benchBare();
+  console.log(describeRun(ceiling, undefined));
+  const runs: TargetRun[] = [ceiling];
+  for (const name of names) {
+    const run = await benchPatron(name);
+    runs.push(run);
+    console.log(describeRun(run, ceiling));
+  }
+
+  let failed = false;
+  console.log('\nTargets (issue 3, part 7):');
+  for (const run of runs) {
+    if (run.load.non2xx > 0 || run.load.ok === 0) {
+      failed = true;
+      console.log(`  FAIL  ${run.name}: ${run.load.non2xx} answers were not 2xx ${JSON.stringify(run.load.statusCodes)}`);
+    }
+    if (run.stored && !run.stored.ok) {
+      failed = true;
+      console.log(`  FAIL  ${run.name}: the stored events do not match the 2xx answers`);
+    }
+    for (const verdict of verdicts(run, ceiling)) console.log(`  ${verdict.pass ? 'PASS' : 'MISS'}  ${verdict.label}`);
+  }
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

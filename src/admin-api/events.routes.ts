@@ -1,0 +1,68 @@
+import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { StoredEvent } from '../modules/tracking/tracking.types.js';
+import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
+import { EventListQuerySchema, EventListSchema, type EventBody } from './events.schemas.js';
+
+const tags = ['events'];
+
+/** admin-api.md, Events (read). */
+export const eventsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => {
+  const profileView = app.services.profileView;
+
+  app.get(
+    '/shops/:shop_id/events',
+    {
+      schema: {
+        tags,
+        summary: "List a device's events",
+        description:
+          'The newest tracked events of the device, newest first, with their items as stored after ' +
+          'normalisation and their other parameters under the contract names. A device the shop does not ' +
+          'know has no events.',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        querystring: EventListQuerySchema,
+        response: withErrors({ 200: EventListSchema }, [404, 422]),
+      },
+      preValidation: (request, _reply, done) => {
+        integerQueryParameter(request, 'limit');
+        done();
+      },
+    },
+    async (request) => {
+      const { shop_id } = request.params;
+      const { did, limit } = request.query;
+      const events = await profileView.listDeviceEvents(shop_id, did, limit);
+      return { events: events.map(toEventBody) };
+    },
+  );
+
+  done();
+};
+
+/**
+ * The app validates without type coercion (app.ts: a number sent as a string in a body
+ * is an error), so an integer query parameter, which is always text, is read here: a
+ * decimal integer becomes a number and anything else stays text for the schema to refuse
+ * with a message naming the parameter.
+ */
+function integerQueryParameter(request: FastifyRequest, name: string): void {
+  const query = request.query as Record<string, unknown>;
+  const value = query[name];
+  if (typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value)) query[name] = Number(value);
+}
+
+function toEventBody(event: StoredEvent): EventBody {
+  return {
+    event: event.event,
+    time: new Date(event.time).toISOString(),
+    items: [...event.items],
+    params: presentParams(event.params),
+  };
+}
+
+/** admin-api.md: a parameter that was absent or ignored is left out. */
+function presentParams(params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined && value !== null));
+}

@@ -1,0 +1,59 @@
+import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
+import type { ProfileView } from '../modules/profile-view/profile-view.service.js';
+import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
+import { ProfileListSchema, ProfileQuerySchema, type ProfileBody } from './profiles.schemas.js';
+
+const tags = ['profiles'];
+
+/** admin-api.md, Profiles (read). */
+export const profilesRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => {
+  const profileView = app.services.profileView;
+
+  app.get(
+    '/shops/:shop_id/profiles',
+    {
+      schema: {
+        tags,
+        summary: 'Look up profiles',
+        description:
+          'Finds the live profiles holding every given identifier (at least one of email, phone, external_id, ' +
+          'loyalty_id, did), with their devices, segments, properties, cart and wish list. Identifiers are ' +
+          'normalised as everywhere (a phone `8 (912) 345-67-89` finds `79123456789`); an invalid one is a 422 ' +
+          'naming it. A merged profile appears only as the profile it merged into.',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        querystring: ProfileQuerySchema,
+        response: withErrors({ 200: ProfileListSchema }, [404, 422]),
+      },
+    },
+    async (request) => {
+      const { email, phone, external_id, loyalty_id, did } = request.query;
+      const profiles = await profileView.findProfiles(request.params.shop_id, {
+        email,
+        phone,
+        externalId: external_id,
+        loyaltyId: loyalty_id,
+        did,
+      });
+      return { profiles: profiles.map(toProfileBody) };
+    },
+  );
+
+  done();
+};
+
+function toProfileBody(profile: ProfileView): ProfileBody {
+  return {
+    id: profile.id,
+    email: profile.email,
+    phone: profile.phone,
+    external_id: profile.externalId,
+    loyalty_id: profile.loyaltyId,
+    telegram_id: profile.telegramId,
+    devices: [...profile.devices],
+    segments: [...profile.segments],
+    properties: { ...profile.properties },
+    cart: [...profile.cart],
+    wish: [...profile.wish],
+  };
+}

@@ -1,0 +1,111 @@
+import { AppError } from '../../errors.js';
+import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import { isValidDeviceId } from '../identity/domain/identifiers.js';
+import type { ProfileWithDevices } from '../identity/domain/profile.js';
+import type { ShopsService } from '../shops/shops.service.js';
+import type { TrackedItem } from '../tracking/domain/items.js';
+import type { ProfileLists, StoredEvent } from '../tracking/tracking.types.js';
+
+/**
+ * The read model behind the admin API's "Profiles (read)" and "Events (read)"
+ * (admin-api.md): a profile as an operator sees it, assembled from the modules that own
+ * its parts. It writes nothing and owns no table, so it sits above identity, tracking and
+ * (later) segments rather than inside one of them: identity cannot import tracking,
+ * which already depends on it.
+ *
+ * Each part comes through a narrow port, so a module that arrives later fills its part
+ * by being passed in where services are built (src/services.ts), without a change here
+ * or in the route: the segments module (issue 5) implements ProfileSegmentSource.
+ */
+
+/** What the view reads from tracking; TrackingService satisfies it. */
+export interface TrackingReads {
+  getLists(shopId: string, profileId: number): Promise<ProfileLists>;
+  /** Newest first; limit 1..1000. */
+  listEvents(shopId: string, did: string, limit: number): Promise<StoredEvent[]>;
+}
+
+/** Segment membership of profiles; the segments module provides it. */
+export interface ProfileSegmentSource {
+  /** Segment ids of each given live profile, ascending; a profile in no segment may be left out of the map. */
+  segmentIdsOf(shopId: string, profileIds: readonly number[]): Promise<ReadonlyMap<number, readonly number[]>>;
+}
+
+/** Until the segments module exists, no profile is in a segment. */
+export const NO_SEGMENTS: ProfileSegmentSource = {
+  segmentIdsOf: () => Promise.resolve(new Map()),
+};
+
+/** The identifiers an operator may look profiles up by (raw; identity normalises them). */
+export type ProfileLookup = Pick<IdentityInput, 'did' | 'email' | 'phone' | 'externalId' | 'loyaltyId'>;
+
+/** The lookup criteria under their contract names, in the order messages list them. */
+export const PROFILE_LOOKUP_PARAMETERS = ['email', 'phone', 'external_id', 'loyalty_id', 'did'] as const;
+
+export interface ProfileView extends ProfileWithDevices {
+  readonly segments: readonly number[];
+  readonly cart: readonly TrackedItem[];
+  readonly wish: readonly TrackedItem[];
+}
+
+export const DEFAULT_EVENT_LIMIT = 50;
+export const MAX_EVENT_LIMIT = 1000;
+
+export class ProfileViewService {
+  private readonly segments: ProfileSegmentSource;
+
+  constructor(
+    private readonly deps: {
+      readonly shops: Pick<ShopsService, 'requireShop'>;
+      readonly identity: Pick<IdentityService, 'findProfiles'>;
+      readonly tracking: TrackingReads;
+      readonly segments?: ProfileSegmentSource;
+    },
+  ) {
+    this.segments = deps.segments ?? NO_SEGMENTS;
+  }
+
+  /**
+   * Live profiles of the shop matching every given identifier (AND), oldest first. A
+   * merged profile is never shown: identity reads live profiles only, and its devices
+   * and identifiers now belong to the survivor. Identifiers are normalised by identity
+   * (an invalid one: AppError VALIDATION_FAILED naming it); an unknown shop: NOT_FOUND.
+   */
+  async findProfiles(shopId: string, lookup: ProfileLookup): Promise<ProfileView[]> {
+    if (Object.values(lookup).every((value) => value === undefined || value === null)) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `At least one of ${PROFILE_LOOKUP_PARAMETERS.map((p) => `\`${p}\``).join(', ')} is required.`,
+        { field: PROFILE_LOOKUP_PARAMETERS.join(',') },
+      );
+    }
+    await this.deps.shops.requireShop(shopId);
+    const profiles = await this.deps.identity.findProfiles(shopId, lookup);
+    if (profiles.length === 0) return [];
+    const segments = await this.segments.segmentIdsOf(
+      shopId,
+      profiles.map((p) => p.id),
+    );
+    return Promise.all(
+      profiles.map(async (profile) => {
+        const { cart, wish } = await this.deps.tracking.getLists(shopId, profile.id);
+        return { ...profile, segments: segments.get(profile.id) ?? [], cart, wish };
+      }),
+    );
+  }
+
+  /**
+   * The newest tracked events of a device, newest first. A well-formed did the shop does
+   * not know simply has no events; an unknown shop: NOT_FOUND.
+   */
+  async listDeviceEvents(shopId: string, did: string, limit = DEFAULT_EVENT_LIMIT): Promise<StoredEvent[]> {
+    if (!isValidDeviceId(did)) throw new AppError('VALIDATION_FAILED', 'Device ID is not valid.', { field: 'did' });
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENT_LIMIT) {
+      throw new AppError('VALIDATION_FAILED', `Parameter \`limit\` must be an integer from 1 to ${MAX_EVENT_LIMIT}.`, {
+        field: 'limit',
+      });
+    }
+    await this.deps.shops.requireShop(shopId);
+    return this.deps.tracking.listEvents(shopId, did, limit);
+  }
+}

@@ -1,0 +1,34 @@
+import type { PublicInput } from '../../http/input.js';
+import { readString } from '../../http/readers.js';
+import type { InitInput } from '../../modules/tracking/tracking.types.js';
+import { readOptionalId } from './common.params.js';
+
+/**
+ * GET /init?shop_id=…&v=3[&did][&sid][&stream][&tz][&referrer] (contract-notes,
+ * "Identifiers"). `v` (the SDK's protocol version) is required, as the notes write it
+ * outside brackets; its value is not interpreted. An empty did or sid counts as absent
+ * (a web SDK with an empty cookie), a malformed one is 422. stream, tz and referrer are
+ * optional texts; empty ones count as absent.
+ */
+
+export const MAX_INIT_TEXT_LENGTH = 255;
+export const MAX_REFERRER_LENGTH = 2048;
+
+export function toInitInput(input: PublicInput, shopId: string): InitInput {
+  readString(input, 'v', { nonEmpty: true, maxLength: 32 });
+  const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
+  const sid = readOptionalId(input, 'sid', { emptyIsAbsent: true });
+  const text = (name: string, maxLength: number) =>
+    input[name] === '' ? undefined : readString(input, name, { optional: true, maxLength });
+  const stream = text('stream', MAX_INIT_TEXT_LENGTH);
+  const tz = text('tz', 64);
+  const referrer = text('referrer', MAX_REFERRER_LENGTH);
+  return {
+    shopId,
+    ...(did !== undefined && { did }),
+    ...(sid !== undefined && { sid }),
+    ...(stream !== undefined && { stream }),
+    ...(tz !== undefined && { tz }),
+    ...(referrer !== undefined && { referrer }),
+  };
+}

@@ -1,0 +1,180 @@
+import { AppError } from '../../errors.js';
+import type { PublicInput } from '../../http/input.js';
+import { readBooleanish, readNumber, readString, validationError } from '../../http/readers.js';
+import { normalizeItems, type TrackedItem } from '../../modules/tracking/domain/items.js';
+import { interpretSource, isRecommendedBy, RECOMMENDED_BY_VALUES, type RecommendedBy } from '../../modules/tracking/domain/source.js';
+import {
+  PUSH_EVENTS,
+  type EventAttribution,
+  type PurchaseDetails,
+  type PushEventInput,
+  type PushEventName,
+} from '../../modules/tracking/tracking.types.js';
+import { readIdentifiers, readOptionalId, readOptionalText } from './common.params.js';
+
+/**
+ * POST /push after the did and shop-state checks: the rest of interface.md's status
+ * table, in its order (event; items, category_id or search_query; optional fields),
+ * mapped to the tracking service's input. Every failure is AppError VALIDATION_FAILED
+ * (422) with one sentence naming the parameter.
+ */
+
+/**
+ * Most items one event may carry (ours; interface.md sets no number). A real cart or
+ * order stays far below it, and it bounds the work and the row one request can cause.
+ */
+export const MAX_ITEMS_PER_EVENT = 1000;
+/** Lengths of our own choosing for the free-text fields (order_id's 255 is the contract's). */
+export const MAX_TEXT_LENGTH = 255;
+export const MAX_REFERER_LENGTH = 2048;
+export const MAX_SEARCH_QUERY_LENGTH = 1000;
+
+export const EVENT_NOT_VALID = 'Parameter `event` is not valid';
+
+const RECOMMENDED_BY_LIST = RECOMMENDED_BY_VALUES.map((value) => `\`${value}\``).join(', ');
+
+export function toPushEventInput(input: PublicInput, shopId: string, did: string): PushEventInput {
+  const event = readEvent(input);
+  const subject = readSubject(input, event);
+  const { sid, attribution } = readOptionalFields(input);
+  return {
+    shopId,
+    did,
+    ...(sid !== undefined && { sid }),
+    event,
+    ...subject,
+    attribution,
+    ...(event === 'purchase' && { purchase: readPurchase(input) }),
+    identifiers: readIdentifiers(input),
+  };
+}
+
+function readEvent(input: PublicInput): PushEventName {
+  const value = input.event;
+  if (value === undefined) throw new AppError('VALIDATION_FAILED', 'Parameter `event` is required.', { field: 'event' });
+  if (typeof value !== 'string' || !(PUSH_EVENTS as readonly string[]).includes(value)) {
+    throw new AppError('VALIDATION_FAILED', EVENT_NOT_VALID, { field: 'event' });
+  }
+  return value as PushEventName;
+}
+
+type Subject = Pick<PushEventInput, 'items' | 'fullCart' | 'fullWish' | 'categoryId' | 'searchQuery'>;
+
+/** What the event is about: items, or category_id for `category`, or search_query for `search`. */
+function readSubject(input: PublicInput, event: PushEventName): Subject {
+  switch (event) {
+    case 'category':
+      return { items: [], categoryId: readSubjectText(input, 'category_id', MAX_TEXT_LENGTH) };
+    case 'search':
+      return { items: [], searchQuery: readSubjectText(input, 'search_query', MAX_SEARCH_QUERY_LENGTH) };
+    case 'cart': {
+      const fullCart = readBooleanish(input, 'full_cart', { default: false });
+      return { items: readItems(input, fullCart), fullCart };
+    }
+    case 'wish': {
+      const fullWish = readBooleanish(input, 'full_wish', { default: false });
+      return { items: readItems(input, fullWish), fullWish };
+    }
+    default:
+      return { items: readItems(input, false) };
+  }
+}
+
+/** category_id and search_query: required, non-empty; a JSON number is read as its text. */
+function readSubjectText(input: PublicInput, name: string, maxLength: number): string {
+  const value = input[name];
+  if (value === undefined) throw validationError(name, 'is required');
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || text.trim() === '') throw validationError(name, 'must be a non-empty string');
+  if (text.length > maxLength) throw validationError(name, `must be at most ${maxLength} characters`);
+  return text;
+}
+
+/**
+ * The items rows of the table: absent, an empty scalar or an empty array is 422 unless
+ * the event replaces the whole list (`full_cart` / `full_wish` true), which then
+ * empties it; anything but an array (a string, an object) is 422; an array whose every
+ * item is dropped for its id is 422. Otherwise the items are normalised (domain/items).
+ */
+function readItems(input: PublicInput, replacesAll: boolean): TrackedItem[] {
+  const value = input.items;
+  const empty = value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+  if (empty) {
+    if (replacesAll) return [];
+    throw validationError('items', value === undefined ? 'is required' : 'must not be empty');
+  }
+  if (!Array.isArray(value)) throw validationError('items', 'must be an array of items');
+  if (value.length > MAX_ITEMS_PER_EVENT) {
+    throw validationError('items', `must have at most ${MAX_ITEMS_PER_EVENT} elements`);
+  }
+  const { items } = normalizeItems(value);
+  if (items.length === 0) {
+    throw validationError('items', 'has no item with a valid id (1 to 255 characters, no backslash)');
+  }
+  return items;
+}
+
+/**
+ * stream, sid, referer, segment, recommended_by, recommended_code and source, in the
+ * table's order: empty or not a string 422; sid well-formed (contract-notes,
+ * "Identifiers"); segment `A` or `B`; recommended_by an allowed value; then source rules
+ * 1–3 (interface.md, Events), which override or null the two fields.
+ */
+function readOptionalFields(input: PublicInput): { sid: string | undefined; attribution: EventAttribution } {
+  const nonEmpty = (name: string, maxLength: number) =>
+    readString(input, name, { optional: true, nonEmpty: true, maxLength });
+  const stream = nonEmpty('stream', MAX_TEXT_LENGTH);
+  const sid = readOptionalId(input, 'sid', { emptyIsAbsent: false });
+  const referer = nonEmpty('referer', MAX_REFERER_LENGTH);
+  const segment = nonEmpty('segment', MAX_TEXT_LENGTH);
+  if (segment !== undefined && segment !== 'A' && segment !== 'B') throw validationError('segment', 'must be `A` or `B`');
+  const recommendedByText = nonEmpty('recommended_by', MAX_TEXT_LENGTH);
+  if (recommendedByText !== undefined && !isRecommendedBy(recommendedByText)) {
+    throw validationError('recommended_by', `must be one of ${RECOMMENDED_BY_LIST}`);
+  }
+  let recommendedBy: RecommendedBy | undefined = recommendedByText;
+  let recommendedCode: string | undefined = nonEmpty('recommended_code', MAX_TEXT_LENGTH);
+
+  let sourceNulls = false;
+  if (input.source !== undefined) {
+    const outcome = interpretSource(input.source);
+    if (outcome.kind === 'invalid') {
+      throw validationError('source', 'must be a JSON object with `code` and `from`, or a string holding one');
+    }
+    if (outcome.kind === 'applied') {
+      recommendedBy = outcome.recommendedBy;
+      recommendedCode = outcome.recommendedCode.slice(0, MAX_TEXT_LENGTH);
+    } else {
+      sourceNulls = true;
+    }
+  }
+  const attribution: EventAttribution = {
+    ...(stream !== undefined && { stream }),
+    ...(referer !== undefined && { referer }),
+    ...(segment !== undefined && { segment }),
+    ...(sourceNulls
+      ? { recommendedBy: null, recommendedCode: null }
+      : {
+          ...(recommendedBy !== undefined && { recommendedBy }),
+          ...(recommendedCode !== undefined && { recommendedCode }),
+        }),
+  };
+  return { sid, attribution };
+}
+
+/** The purchase fields; empty order_id, delivery_type and payment_type count as absent (200). */
+function readPurchase(input: PublicInput): PurchaseDetails {
+  const orderId = readOptionalText(input, 'order_id', { maxLength: MAX_TEXT_LENGTH, numbers: true });
+  const deliveryType = readOptionalText(input, 'delivery_type', { maxLength: MAX_TEXT_LENGTH, numbers: true });
+  const paymentType = readOptionalText(input, 'payment_type', { maxLength: MAX_TEXT_LENGTH, numbers: true });
+  const promocode = readOptionalText(input, 'promocode', { maxLength: MAX_TEXT_LENGTH, numbers: true });
+  const orderPrice = input.order_price === '' ? undefined : readNumber(input, 'order_price', { optional: true });
+  if (orderPrice !== undefined && orderPrice < 0) throw validationError('order_price', 'must not be negative');
+  return {
+    ...(orderId !== undefined && { orderId }),
+    ...(orderPrice !== undefined && { orderPrice }),
+    ...(deliveryType !== undefined && { deliveryType }),
+    ...(paymentType !== undefined && { paymentType }),
+    ...(promocode !== undefined && { promocode }),
+  };
+}
