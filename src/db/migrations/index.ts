@@ -4,6 +4,7 @@ import { core } from './0001-core.js';
 import { jobs } from './0002-jobs.js';
 import { identity } from './0003-identity.js';
 import { tracking } from './0004-tracking.js';
+import { catalog } from './0005-catalog.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -15,6 +16,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0002-jobs', jobs],
   ['0003-identity', identity],
   ['0004-tracking', tracking],
+  ['0005-catalog', catalog],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
