@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Dialect } from './dialect.js';
 import type { Database } from './types.js';
@@ -40,12 +40,47 @@ function createSqlite(file: string): DbHandle {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return {
     db,
     dialect: 'sqlite',
     ping: () => pingDb(db),
     destroy: () => db.destroy(),
+  };
+}
+
+/** How many prepared statements one SQLite connection keeps (least recently used go first). */
+export const SQLITE_STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew, and on the hot path (a /push batch runs about ten
+ * statements) preparing costs as much as running. Statements are cached by their SQL
+ * text; Kysely compiles the same query shape to the same text with parameters apart, so
+ * the cache holds the service's query shapes, bounded for the multi-row inserts whose
+ * text varies with their row count. Kysely runs one query at a time on its one SQLite
+ * connection, so a cached statement is never in use twice; the `busy` check keeps that
+ * true should a caller ever iterate a statement outside Kysely.
+ */
+function withStatementCache(database: SqliteDatabase.Database, size = SQLITE_STATEMENT_CACHE_SIZE): KyselySqliteDatabase {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      const cached = cache.get(text);
+      if (cached) {
+        if (cached.busy) return database.prepare(text);
+        cache.delete(text);
+        cache.set(text, cached);
+        return cached;
+      }
+      const statement = database.prepare(text);
+      cache.set(text, statement);
+      if (cache.size > size) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+      return statement;
+    },
   };
 }
 

@@ -125,7 +125,9 @@ export class ShopsService {
   }
 
   servingState(shop: Shop): ShopServingState {
-    return shopServingState(shop, dateInTimezone(this.deps.clock.now(), shop.timezone));
+    // Today's date matters only against a payment limit.
+    const today = shop.paidTill === null ? '' : dateInTimezone(this.deps.clock.now(), shop.timezone);
+    return shopServingState(shop, today);
   }
 
   async listShops(): Promise<Shop[]> {

@@ -45,14 +45,21 @@ export function isValidCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/**
+ * Building an Intl.DateTimeFormat costs tens of microseconds, which the hottest path
+ * (the shop state check of every public request) cannot afford; one per timezone is
+ * kept. Timezones are a small fixed set (IANA), so the cache stays small.
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date of an instant in a timezone, as YYYY-MM-DD. */
 export function dateInTimezone(epochMs: number, timezone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(new Date(epochMs));
+  let format = dateFormats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dateFormats.set(timezone, format);
+  }
+  const parts = format.formatToParts(new Date(epochMs));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
