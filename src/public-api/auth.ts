@@ -41,18 +41,22 @@ export async function authenticateShop(request: FastifyRequest): Promise<void> {
       field: 'shop_id',
     });
   }
-  const credentials = await shops.findShopWithCredentials(shopId.toLowerCase());
-  if (!credentials) throw new AppError('NOT_FOUND', SHOP_NOT_FOUND_MESSAGE);
-
   if (auth === 'shop+secret') {
+    // Read afresh every time: a rotated secret stops working at once, in every process.
+    const credentials = await shops.findShopWithCredentials(shopId.toLowerCase());
+    if (!credentials) throw new AppError('NOT_FOUND', SHOP_NOT_FOUND_MESSAGE);
     const secret = request.input.shop_secret;
     // verifySecret compares in constant time; a missing secret gets the same answer.
     if (typeof secret !== 'string' || secret === '' || !shops.verifySecret(credentials, secret)) {
       throw new AppError('UNAUTHORIZED', SECRET_MESSAGES[envelope ?? 'status']);
     }
+    request.shop = credentials.shop;
+  } else {
+    const shop = await shops.findShopForPublicRead(shopId.toLowerCase());
+    if (!shop) throw new AppError('NOT_FOUND', SHOP_NOT_FOUND_MESSAGE);
+    request.shop = shop;
   }
 
-  request.shop = credentials.shop;
   if (!deferShopState) assertShopServing(request);
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { AppError } from '../../src/errors.js';
-import { ShopsService } from '../../src/modules/shops/shops.service.js';
+import { SHOP_CACHE_TTL_MS, ShopsService } from '../../src/modules/shops/shops.service.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../helpers/db.js';
 import { createShopFixture } from '../helpers/factories.js';
 
@@ -167,6 +167,33 @@ describe.each(TEST_DIALECTS)('ShopsService on %s', (dialect) => {
       const { shopId } = await createShopFixture(services());
       const shop = await shops.updateShop(shopId, { active: false, paidTill: '2020-01-01' });
       expect(shops.servingState(shop)).toBe('inactive');
+    });
+  });
+
+  describe('the cached shop of shop_id-only public reads', () => {
+    it('sees a change made through the same service at once', async () => {
+      const { shopId } = await createShopFixture(services());
+      expect((await shops.findShopForPublicRead(shopId))?.active).toBe(true);
+      await shops.updateShop(shopId, { active: false });
+      expect((await shops.findShopForPublicRead(shopId))?.active).toBe(false);
+    });
+
+    it('sees a change made by another process once SHOP_CACHE_TTL_MS has passed, never later', async () => {
+      const { shopId } = await createShopFixture(services());
+      const otherProcess = new ShopsService({ db, clock });
+      expect((await shops.findShopForPublicRead(shopId))?.restricted).toBe(false);
+      await otherProcess.updateShop(shopId, { restricted: true });
+      clock.advance(SHOP_CACHE_TTL_MS - 1);
+      expect((await shops.findShopForPublicRead(shopId))?.restricted).toBe(false);
+      clock.advance(1);
+      expect((await shops.findShopForPublicRead(shopId))?.restricted).toBe(true);
+    });
+
+    it('does not remember an unknown shop', async () => {
+      const otherProcess = new ShopsService({ db, clock });
+      const { shop } = await otherProcess.createShop({ name: 'Created elsewhere' });
+      expect(await shops.findShopForPublicRead('f'.repeat(30))).toBeUndefined();
+      expect((await shops.findShopForPublicRead(shop.shopId))?.name).toBe('Created elsewhere');
     });
   });
 

@@ -16,6 +16,7 @@ import {
 } from './domain/shop.js';
 import { generateSecret, generateShopId, hashSecret, secretMatches } from './secrets.js';
 import * as repo from './shops.repo.js';
+import { TtlCache } from '../../ttl-cache.js';
 
 export interface CreateShopInput {
   name: string;
@@ -58,10 +59,22 @@ function toShop(row: repo.ShopRow): Shop {
   };
 }
 
+/**
+ * How long a process may serve a shop_id-only public request from its cached shop row.
+ * A change made through this process is seen at once; one made through another process
+ * (several API processes on PostgreSQL) within this time. Secrets are never cached.
+ */
+export const SHOP_CACHE_TTL_MS = 2_000;
+const SHOP_CACHE_MAX = 10_000;
+
 export class ShopsService {
+  private readonly publicShops: TtlCache<string, Shop>;
+
   constructor(
     private readonly deps: { readonly db: DbHandle; readonly clock: Clock },
-  ) {}
+  ) {
+    this.publicShops = new TtlCache({ max: SHOP_CACHE_MAX, ttlMs: SHOP_CACHE_TTL_MS, clock: deps.clock });
+  }
 
   private get db() {
     return this.deps.db.db;
@@ -119,6 +132,22 @@ export class ShopsService {
     return row ? { shop: toShop(row), secretHash: row.secret_hash } : undefined;
   }
 
+  /**
+   * The shop for the public routes that take shop_id alone (/push and the other busy
+   * storefront calls), cached for SHOP_CACHE_TTL_MS: two database reads per event are
+   * the most expensive part of a request after the commit. Unknown ids are not cached, so
+   * a shop created by another process serves at once.
+   */
+  async findShopForPublicRead(shopId: string): Promise<Shop | undefined> {
+    const cached = this.publicShops.get(shopId);
+    if (cached) return cached;
+    const row = await repo.findShopRow(this.db, shopId);
+    if (!row) return undefined;
+    const shop = toShop(row);
+    this.publicShops.set(shopId, shop);
+    return shop;
+  }
+
   /** Constant-time check of a presented secret against the stored hash. */
   verifySecret(credentials: ShopWithCredentials, presented: string): boolean {
     return secretMatches(presented, credentials.secretHash);
@@ -156,6 +185,7 @@ export class ShopsService {
     const row = SHOP_ID_PATTERN.test(shopId)
       ? await repo.updateShopRow(this.db, shopId, patch, this.deps.clock.now())
       : undefined;
+    this.publicShops.delete(shopId);
     if (!row) throw new AppError('NOT_FOUND', 'Shop not found.');
     return toShop(row);
   }

@@ -3,6 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { fromFlag } from '../../db/dialect.js';
 import { GroupCommitter, type GroupCommitStats } from '../../db/group-commit.js';
 import { AppError } from '../../errors.js';
+import { TtlCache } from '../../ttl-cache.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { isValidDeviceId, normalizeIdentifiers } from '../identity/domain/identifiers.js';
@@ -38,6 +39,9 @@ export interface TrackingDeps {
 }
 
 export const MAX_EVENTS_LIMIT = 1000;
+/** Devices remembered as existing by one process (about 100 bytes each). */
+const KNOWN_DEVICES_MAX = 100_000;
+const KNOWN_DEVICES_TTL_MS = 60 * 60_000;
 /** How often one process deletes a shop's counter buckets that have left every window. */
 const COUNTER_PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -53,9 +57,11 @@ export class TrackingService {
   private readonly subscribers = new Map<string, TrackingSubscriber>();
   private readonly committer: GroupCommitter<EventDraft, StoredEvent>;
   private readonly lastPrune = new Map<string, number>();
+  private readonly knownDevices: TtlCache<string, true>;
 
   constructor(private readonly deps: TrackingDeps) {
     this.committer = new GroupCommitter((drafts) => this.commitBatch(drafts));
+    this.knownDevices = new TtlCache({ max: KNOWN_DEVICES_MAX, ttlMs: KNOWN_DEVICES_TTL_MS, clock: deps.clock });
     deps.identity.onMerge((trx, shopId, fromId, intoId) =>
       mergeTrackingData(trx, shopId, fromId, intoId, deps.clock.now()),
     );
@@ -78,9 +84,17 @@ export class TrackingService {
     return { did: device.did, sid };
   }
 
-  /** POST /push: the did must exist (the route answers 404 otherwise, before the shop state). */
+  /**
+   * POST /push: the did must exist (the route answers 404 otherwise, before the shop
+   * state). Devices are never deleted, so a device once found is remembered (bounded);
+   * an unknown one is looked up every time, as another process may have just issued it.
+   */
   async deviceExists(shopId: string, did: string): Promise<boolean> {
-    return (await this.deps.identity.findDevice(shopId, did)) !== undefined;
+    const key = `${shopId}/${did}`;
+    if (this.knownDevices.get(key)) return true;
+    const found = (await this.deps.identity.findDevice(shopId, did)) !== undefined;
+    if (found) this.knownDevices.set(key, true);
+    return found;
   }
 
   /** Resolves once the event is committed (group commit): a 200 means committed. */
