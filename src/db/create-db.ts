@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Dialect } from './dialect.js';
+import { WalSyncer } from './wal-sync.js';
 import type { Database } from './types.js';
 
 // int8 (bigint) columns hold millisecond timestamps and counters, all far below 2^53.
@@ -14,6 +15,11 @@ export interface DbHandle {
   readonly dialect: Dialect;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Resolves once every transaction committed before the call is on disk. PostgreSQL's
+   * commit is already durable; SQLite's WAL is fsynced off the event loop (wal-sync.ts).
+   */
+  durable(): Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -34,18 +40,24 @@ export function createDb(options: DbOptions): DbHandle {
 function createSqlite(file: string): DbHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SqliteDatabase(file);
-  // WAL lets readers run beside the writer; FULL makes every acknowledged commit
-  // survive power loss, and grouped commits keep that affordable.
+  // WAL lets readers run beside the writer. NORMAL: a commit survives a killed process
+  // but reaches the disk only through `durable()`, which fsyncs the WAL on the thread
+  // pool instead of stalling the event loop at every commit (wal-sync.ts).
   database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
+  database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const wal = file === ':memory:' ? undefined : new WalSyncer(`${file}-wal`);
   return {
     db,
     dialect: 'sqlite',
     ping: () => pingDb(db),
-    destroy: () => db.destroy(),
+    durable: () => wal?.sync() ?? Promise.resolve(),
+    async destroy() {
+      await wal?.close();
+      await db.destroy();
+    },
   };
 }
 
@@ -96,6 +108,7 @@ function createPostgres(options: { url: string; poolSize?: number }): DbHandle {
     db,
     dialect: 'postgres',
     ping: () => pingDb(db),
+    durable: () => Promise.resolve(),
     destroy: () => db.destroy(),
   };
 }

@@ -21,6 +21,12 @@ export type CommitBatch<T, R> = (items: readonly T[]) => Promise<readonly R[]>;
 export interface GroupCommitOptions {
   /** The most items one transaction takes (default 1,000). */
   readonly maxBatch?: number;
+  /**
+   * Resolves once what was committed before the call is on disk (DbHandle.durable). The
+   * callers of a batch are answered only after it; the next batch's transaction does not
+   * wait for it, so commits go on while the disk flushes.
+   */
+  readonly durable?: () => Promise<void>;
 }
 
 export interface GroupCommitStats {
@@ -50,6 +56,7 @@ export class GroupCommitter<T, R> {
   private running: Promise<void> | undefined;
   private scheduled = false;
   private closed = false;
+  private readonly flushing = new Set<Promise<void>>();
   private stats: { -readonly [K in keyof GroupCommitStats]: GroupCommitStats[K] } = {
     commits: 0,
     committed: 0,
@@ -65,7 +72,10 @@ export class GroupCommitter<T, R> {
     const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
     if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive integer, got ${maxBatch}`);
     this.maxBatch = maxBatch;
+    this.durable = options.durable;
   }
+
+  private readonly durable: (() => Promise<void>) | undefined;
 
   /** Resolves with the item's result after the commit that includes it; rejects with its own error. */
   submit(item: T): Promise<R> {
@@ -100,6 +110,7 @@ export class GroupCommitter<T, R> {
       this.start();
       await this.running;
     }
+    await Promise.allSettled([...this.flushing]);
   }
 
   private start(): void {
@@ -142,6 +153,16 @@ export class GroupCommitter<T, R> {
       for (const entry of batch) entry.reject(error);
       return;
     }
-    batch.forEach((entry, i) => entry.resolve(results[i] as R));
+    if (!this.durable) {
+      batch.forEach((entry, i) => entry.resolve(results[i] as R));
+      return;
+    }
+    const flushed = this.durable().then(
+      () => batch.forEach((entry, i) => entry.resolve(results[i] as R)),
+      // Committed but maybe not on disk: the callers must not report success.
+      (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+    );
+    this.flushing.add(flushed);
+    void flushed.finally(() => this.flushing.delete(flushed));
   }
 }

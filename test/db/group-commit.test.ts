@@ -127,6 +127,63 @@ describe('group committer', () => {
   });
 });
 
+describe('group committer with a durability step', () => {
+  it('answers a batch only once the flush after its commit has resolved', async () => {
+    const { commit } = recordingCommit();
+    const flush = deferred();
+    const committer = new GroupCommitter(commit, { durable: () => flush.promise });
+    let answered = false;
+    const result = committer.submit(1).then((r) => {
+      answered = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    flush.resolve();
+    expect(await result).toBe('done 1');
+  });
+
+  it('commits the next batch while the previous one is still flushing', async () => {
+    const { batches, commit } = recordingCommit();
+    const flushes: Deferred[] = [];
+    const committer = new GroupCommitter(commit, {
+      durable: () => {
+        const flush = deferred();
+        flushes.push(flush);
+        return flush.promise;
+      },
+    });
+    const first = committer.submit(1);
+    await waitFor(() => flushes.length === 1, { what: 'the first flush' });
+    const second = committer.submit(2);
+    await waitFor(() => batches.length === 2, { what: 'the second commit during the first flush' });
+    for (const flush of flushes) flush.resolve();
+    await waitFor(() => flushes.length === 2, { what: 'the second flush' });
+    flushes[1]!.resolve();
+    expect(await Promise.all([first, second])).toEqual(['done 1', 'done 2']);
+  });
+
+  it('fails the callers of a batch whose flush fails, and drain waits for flushes', async () => {
+    const { commit } = recordingCommit();
+    const flush = deferred();
+    const committer = new GroupCommitter(commit, { durable: () => flush.promise });
+    const outcome = committer.submit(1).then(
+      () => 'answered',
+      (error: unknown) => (error as Error).message,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    let drained = false;
+    const draining = committer.drain().then(() => {
+      drained = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(drained).toBe(false);
+    flush.reject(new Error('disk full'));
+    await draining;
+    expect(await outcome).toBe('disk full');
+  });
+});
+
 describe.each(TEST_DIALECTS)('group committer over real transactions on %s', (dialect) => {
   let db: TestDb;
   beforeAll(async () => {

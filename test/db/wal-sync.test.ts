@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WalSyncer } from '../../src/db/wal-sync.js';
+
+describe('WalSyncer', () => {
+  let dir: string;
+  let syncer: WalSyncer | undefined;
+
+  afterEach(async () => {
+    await syncer?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function open(withFile: boolean): string {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-wal-'));
+    const file = path.join(dir, 'db.sqlite-wal');
+    if (withFile) fs.writeFileSync(file, 'frames');
+    syncer = new WalSyncer(file, 0);
+    return file;
+  }
+
+  it('resolves without flushing while the log does not exist yet', async () => {
+    open(false);
+    await syncer!.sync();
+    expect(syncer!.flushes).toBe(0);
+  });
+
+  it('flushes the log once for a lone caller', async () => {
+    open(true);
+    await syncer!.sync();
+    expect(syncer!.flushes).toBe(1);
+  });
+
+  it('lets callers that arrive during a flush share the one after it', async () => {
+    open(true);
+    const first = syncer!.sync();
+    const waiting = Array.from({ length: 20 }, () => syncer!.sync());
+    await Promise.all([first, ...waiting]);
+    // The running flush may have started before their commits: they need one more, and share it.
+    expect(syncer!.flushes).toBe(2);
+  });
+
+  it('flushes a changed log in the background, and an unchanged one not again', async () => {
+    const file = open(true);
+    await syncer!.close();
+    syncer = new WalSyncer(file, 20);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const after = syncer.flushes;
+    expect(after).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(syncer.flushes).toBe(after);
+    fs.appendFileSync(file, 'more frames');
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(syncer.flushes).toBe(after + 1);
+  });
+});
