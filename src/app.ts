@@ -9,6 +9,7 @@ import { observabilityPlugin } from './observability/observability.plugin.js';
 import { notFoundPlugin } from './http/not-found.plugin.js';
 import { publicApiPlugin } from './public-api/plugin.js';
 import { PUBLIC_ROUTES } from './public-api/routes.js';
+import { imagesPlugin } from './public-api/images/images.plugin.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
@@ -56,6 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   await app.register(adminApiPlugin, { prefix: '/admin/v1' });
   // 4. public scope (interface.md)
   await app.register(publicApiPlugin, { routes: PUBLIC_ROUTES });
+  // 4b. product thumbnails under /images/ (files; no envelopes or credentials)
+  await app.register(imagesPlugin);
   // 5. unknown routes (404) and wrong methods (405), in the envelope of the path's scope
   await app.register(notFoundPlugin);
 

@@ -31,6 +31,10 @@ async function dispatch(command: Command, config: Config): Promise<string | unde
       return (await import('./process/commands.js')).demoCommand(config);
     case 'admin-token-rotate':
       return (await import('./process/commands.js')).adminTokenRotateCommand(config);
+    case 'import-feed':
+      return (await import('./process/import-feed.js')).importFeedCommand(config, command);
+    case 'import-audience':
+      return (await import('./process/import-audience.js')).importAudienceCommand(config, command);
     case 'help':
     case 'version':
       return undefined;

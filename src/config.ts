@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseAddressRange } from './net/ip-ranges.js';
 
 /**
  * The only module that reads process.env. Everything else receives a frozen Config.
@@ -21,6 +22,15 @@ export interface Config {
   readonly bodyLimit: number;
   /** How many jobs one worker process runs at once. */
   readonly workerConcurrency: number;
+  /** Largest product feed accepted (admin API upload, CLI, scheduled fetch), in bytes. */
+  readonly feedMaxBytes: number;
+  /**
+   * Which non-public addresses outbound fetches (feeds, pictures) may reach
+   * (net/safe-fetch.ts): none (false), all (true), or these addresses and CIDR ranges.
+   */
+  readonly fetchAllowPrivate: boolean | readonly string[];
+  /** This server's base URL as clients reach it, without a trailing slash (absolute picture links). */
+  readonly publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -50,6 +60,39 @@ function readInt(
     return fallback;
   }
   return value;
+}
+
+/** `true`/`false`, or a comma-separated list of addresses and CIDR ranges. */
+function readAllowPrivate(env: Env, problems: string[]): boolean | readonly string[] {
+  const name = 'PATRON_FETCH_ALLOW_PRIVATE';
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || ['0', 'false', 'no', 'off'].includes(raw)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 0 || entries.some((entry) => parseAddressRange(entry) === undefined)) {
+    problems.push(`${name} must be true, false or a comma-separated list of addresses and CIDR ranges, got "${env[name]}"`);
+    return false;
+  }
+  return Object.freeze(entries);
+}
+
+/** An http(s) base URL with no query or fragment; a path prefix (behind a proxy) is kept. */
+function readPublicUrl(env: Env, port: number, problems: string[]): string {
+  const fallback = `http://127.0.0.1:${port}`;
+  const raw = env.PATRON_PUBLIC_URL?.trim();
+  if (!raw) return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`PATRON_PUBLIC_URL is not a valid URL, got "${raw}"`);
+    return fallback;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '') {
+    problems.push(`PATRON_PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment, got "${raw}"`);
+    return fallback;
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -95,8 +138,23 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   const bodyLimit = readInt(env, 'PATRON_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems);
   const workerConcurrency = readInt(env, 'PATRON_WORKER_CONCURRENCY', 4, 1, 256, problems);
+  const feedMaxBytes = readInt(env, 'PATRON_FEED_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, problems);
+  const fetchAllowPrivate = readAllowPrivate(env, problems);
+  const publicUrl = readPublicUrl(env, port, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
-  return Object.freeze({ port, host, dataDir, databaseUrl, adminToken, logLevel, bodyLimit, workerConcurrency });
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    adminToken,
+    logLevel,
+    bodyLimit,
+    workerConcurrency,
+    feedMaxBytes,
+    fetchAllowPrivate,
+    publicUrl,
+  });
 }

@@ -2,9 +2,18 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import { JobQueue } from './jobs/queue.js';
+import { AudienceService } from './modules/audience/audience.service.js';
+import { CustomPropertiesService } from './modules/audience/custom-properties.service.js';
+import { SegmentsService } from './modules/audience/segments.service.js';
+import { CatalogService } from './modules/catalog/catalog.service.js';
+import { ProductsService } from './modules/catalog/products.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
+import { ImagesService } from './modules/images/images.service.js';
+import { ProductSubscriptionsService } from './modules/product-subscriptions/product-subscriptions.service.js';
 import { ProfileViewService } from './modules/profile-view/profile-view.service.js';
+import { SearchService } from './modules/search/search.service.js';
 import { ShopsService } from './modules/shops/shops.service.js';
+import { SlidersService } from './modules/sliders/sliders.service.js';
 import { AdminTokenService } from './modules/system/admin-token.service.js';
 import { TrackingService } from './modules/tracking/tracking.service.js';
 
@@ -20,6 +29,24 @@ export interface Services {
   readonly tracking: TrackingService;
   /** The admin read model: profiles with their devices, segments and lists; a device's events. */
   readonly profileView: ProfileViewService;
+  /** Segments of the admin API; the profile view's segment source. */
+  readonly segments: SegmentsService;
+  /** Custom user property codes and types (admin API), checked by audience imports. */
+  readonly customProperties: CustomPropertiesService;
+  /** Audience import (POST /import/audience, the CLI) and its import log. */
+  readonly audience: AudienceService;
+  /** The product feed: imports by generation; other modules register landed listeners on it. */
+  readonly catalog: CatalogService;
+  /** Sliders (banner sets) of the admin API and GET /slider. */
+  readonly sliders: SlidersService;
+  /** Product pictures: downloaded after each import, thumbnails served under /images/. */
+  readonly images: ImagesService;
+  /** The public catalog reads: products, counters, the category tree, hidden products. */
+  readonly products: ProductsService;
+  /** Back-in-stock and price-drop subscriptions; alerts recorded when an import lands. */
+  readonly productSubscriptions: ProductSubscriptionsService;
+  /** Product search over the served catalog, the search log and its no-result queries. */
+  readonly search: SearchService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -28,13 +55,31 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const identity = new IdentityService({ db, clock });
   const jobs = new JobQueue({ db, clock });
   const tracking = new TrackingService({ db, clock, identity, shops, jobs });
+  const segments = new SegmentsService({ db, clock, shops });
+  const customProperties = new CustomPropertiesService({ db, clock, shops });
+  const audience = new AudienceService({ db, clock, identity, jobs, shops, segments, properties: customProperties });
+  const catalog = new CatalogService({ db, clock, shops, jobs, config });
+  const images = new ImagesService({ db, clock, config, jobs, catalog });
+  const productSubscriptions = new ProductSubscriptionsService({ db, clock, identity, catalog });
+  const products = new ProductsService({ db, clock, catalog, tracking, triggers: productSubscriptions, images });
+  const search = new SearchService({ db, clock, catalog, products });
+  // The search event of POST /push feeds the search log.
+  tracking.subscribe(search.trackingSubscriber());
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
     identity,
     jobs,
     tracking,
-    // Segments (issue 5) join here as `segments:`, a ProfileSegmentSource.
-    profileView: new ProfileViewService({ shops, identity, tracking }),
+    profileView: new ProfileViewService({ shops, identity, tracking, segments }),
+    segments,
+    customProperties,
+    audience,
+    catalog,
+    sliders: new SlidersService({ db, clock, shops }),
+    images,
+    products,
+    productSubscriptions,
+    search,
   };
 }

@@ -1,11 +1,21 @@
+import fs from 'node:fs';
 import Fastify from 'fastify';
 
 /**
- * The ceiling of the push bench: the same framework, the same body parsed, no work.
+ * The ceiling of the benches: the same framework, the same body parsed, no work.
  * Run as its own process (processes.ts startBare) on PORT, on the loopback interface.
  */
 
 const app = Fastify({ logger: false });
+
+// The catalog bench's ceiling: the same answers as the real server's (read from files the
+// bench wrote from real responses), serialised from objects on every request.
+const product: unknown = process.env.BARE_PRODUCT_FILE ? JSON.parse(fs.readFileSync(process.env.BARE_PRODUCT_FILE, 'utf8')) : {};
+const categories: unknown = process.env.BARE_CATEGORIES_FILE
+  ? JSON.parse(fs.readFileSync(process.env.BARE_CATEGORIES_FILE, 'utf8'))
+  : [];
+app.get('/products/get', () => product);
+app.get('/products/categories', () => categories);
 
 app.get('/health', () => ({ status: 'ok' }));
 

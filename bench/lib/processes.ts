@@ -36,9 +36,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** `patron serve` on the database the environment names (PATRON_DATA_DIR or DATABASE_URL). */
-export async function startPatron(env: Record<string, string>, extraNodeArgs: readonly string[] = []): Promise<ServerProcess> {
+export async function startPatron(
+  env: Record<string, string>,
+  extraNodeArgs: readonly string[] = [],
+  serveArgs: readonly string[] = [],
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', CLI, 'serve'], {
+  const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', CLI, 'serve', ...serveArgs], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -54,11 +58,11 @@ export async function startPatron(env: Record<string, string>, extraNodeArgs: re
 }
 
 /** The ceiling: Fastify parsing the same JSON body and answering `{"status":"success"}`. */
-export async function startBare(): Promise<ServerProcess> {
+export async function startBare(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', BARE_APP], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return ready(child, `http://127.0.0.1:${port}`, '/health');

@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
 import { customEventsRoutes } from './custom-events.routes.js';
+import { customPropertiesRoutes } from './custom-properties.routes.js';
 import { adminErrorHandler } from './error-handler.js';
 import { eventsRoutes } from './events.routes.js';
+import { feedRoutes } from './feed.routes.js';
+import { importsRoutes } from './imports.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
+import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
+import { slidersRoutes } from './sliders.routes.js';
 
 /**
  * The admin scope, registered under /admin/v1 (admin-api.md). Encapsulated: its token
@@ -42,6 +47,11 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(customEventsRoutes);
   await app.register(profilesRoutes);
   await app.register(eventsRoutes);
+  await app.register(feedRoutes);
+  await app.register(slidersRoutes);
+  await app.register(segmentsRoutes);
+  await app.register(customPropertiesRoutes);
+  await app.register(importsRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

@@ -254,6 +254,190 @@ export interface CatalogProductsTable {
   widgetable: number;
 }
 
+export interface SlidersTable {
+  shop_id: string;
+  /** [A-Za-z0-9_-], 1 to 64 characters (modules/sliders/domain/slider.ts). */
+  code: string;
+  /** Pixels. */
+  width: number;
+  height: number;
+  /** JSON array of slides in display order (modules/sliders/sliders.repo.ts). */
+  slides: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProductImagesTable {
+  shop_id: string;
+  /** Hex SHA-256 of `link` (modules/images/domain/links.ts). */
+  link_hash: string;
+  link: string;
+  status: 'pending' | 'done' | 'failed';
+  /** The one-sentence image_downloading_error of a failed picture. */
+  error: string | null;
+  /** When a failed picture may be tried again (ms since the epoch). */
+  retry_at: number | null;
+  /** The last time a landed catalog showed this picture. */
+  seen_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProductSubscriptionsTable {
+  shop_id: string;
+  kind: 'back_in_stock' | 'price_drop';
+  item_id: string;
+  profile_id: number;
+  /** price_drop: minor units; null for back_in_stock. */
+  price: number | null;
+  status: 'active' | 'fired' | 'cancelled';
+  created_at: number;
+  updated_at: number;
+  fired_at: number | null;
+}
+
+export interface ProductAlertsTable {
+  shop_id: string;
+  /** The catalog generation whose landing fired the alert. */
+  generation: number;
+  kind: 'back_in_stock' | 'price_drop';
+  item_id: string;
+  profile_id: number;
+  /** Minor units. */
+  old_price: number | null;
+  new_price: number | null;
+  subscribed_price: number | null;
+  status: 'pending';
+  created_at: number;
+}
+
+export interface SearchQueriesTable {
+  shop_id: string;
+  /** Random, below 2^53, made by the search service. */
+  id: number;
+  time: number;
+  /** Normalised (modules/search/domain/query.ts): trimmed, lower-cased, whitespace collapsed. */
+  query: string;
+  type: 'full_search' | 'instant_search' | 'push';
+  /** Products found; null when unknown (the search event of POST /push). */
+  results: number | null;
+  did: string | null;
+  sid: string | null;
+  /** The tracking event a pushed query came from; unique per shop. */
+  event_id: number | null;
+}
+
+export interface AudienceSequencesTable {
+  shop_id: string;
+  /** 'segments' or 'imports'. */
+  name: string;
+  last_id: number;
+}
+
+export interface SegmentsTable {
+  shop_id: string;
+  /** Per shop, from audience_sequences. */
+  id: number;
+  name: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SegmentMembersTable {
+  shop_id: string;
+  segment_id: number;
+  profile_id: number;
+  created_at: number;
+}
+
+export interface CustomPropertiesTable {
+  shop_id: string;
+  /** [a-z0-9_], 1 to 64 characters (modules/audience/domain/custom-properties.ts). */
+  code: string;
+  type: 'string' | 'integer' | 'float' | 'boolean' | 'date' | 'datetime';
+  name: string | null;
+  created_at: number;
+}
+
+/** The audience record's fields beyond identifiers and custom properties; null = never given. */
+export interface AudienceProfilesTable {
+  shop_id: string;
+  profile_id: number;
+  first_name: string | null;
+  middle_name: string | null;
+  last_name: string | null;
+  /** 'm' or 'f'. */
+  gender: string | null;
+  /** YYYY-MM-DD. */
+  birthday: string | null;
+  location: string | null;
+  loyalty_card_location: string | null;
+  loyalty_status: string | null;
+  fb_id: string | null;
+  vk_id: string | null;
+  /** JSON array of {gender?, birthday?}. */
+  kids: string | null;
+  /** JSON array of {brand?, model?, vds?}. */
+  auto: string | null;
+  age: number | null;
+  loyalty_bonuses: number | null;
+  loyalty_bonuses_to_next_level: number | null;
+  /** Flags: 0/1. */
+  bought_something: number | null;
+  email_bulk: number | null;
+  email_chain: number | null;
+  email_transactional: number | null;
+  sms_bulk: number | null;
+  sms_chain: number | null;
+  sms_transactional: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProfilePushTokensTable {
+  shop_id: string;
+  token: string;
+  platform: 'ios' | 'android';
+  profile_id: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AudienceImportsTable {
+  shop_id: string;
+  /** Per shop, from audience_sequences. */
+  id: number;
+  kind: 'audience';
+  source: 'api' | 'cli';
+  segment_id: number | null;
+  /** 'receiving' while the CLI is still storing chunks; not listed until queued. */
+  status: 'receiving' | 'queued' | 'running' | 'done' | 'failed';
+  received: number;
+  chunks: number;
+  /** The cursor: the next chunk to process. */
+  next_chunk: number;
+  processed: number;
+  imported: number;
+  skipped: number;
+  profiles_created: number;
+  /** JSON object (modules/audience/domain/import-log.ts). */
+  log: string;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export interface AudienceImportChunksTable {
+  shop_id: string;
+  import_id: number;
+  seq: number;
+  first_index: number;
+  records: number;
+  /** The raw records' JSON texts, separated by commas (a JSON array without its brackets). */
+  body: string;
+}
+
 export interface Database {
   settings: SettingsTable;
   shops: ShopsTable;
@@ -274,4 +458,17 @@ export interface Database {
   catalog_categories: CatalogCategoriesTable;
   catalog_locations: CatalogLocationsTable;
   catalog_products: CatalogProductsTable;
+  sliders: SlidersTable;
+  product_images: ProductImagesTable;
+  product_subscriptions: ProductSubscriptionsTable;
+  product_alerts: ProductAlertsTable;
+  search_queries: SearchQueriesTable;
+  audience_sequences: AudienceSequencesTable;
+  segments: SegmentsTable;
+  segment_members: SegmentMembersTable;
+  custom_properties: CustomPropertiesTable;
+  audience_profiles: AudienceProfilesTable;
+  profile_push_tokens: ProfilePushTokensTable;
+  audience_imports: AudienceImportsTable;
+  audience_import_chunks: AudienceImportChunksTable;
 }

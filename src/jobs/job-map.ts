@@ -8,6 +8,12 @@
 export interface JobMap {
   /** Tracking's outbox: one stored event for one subscriber (src/modules/tracking). */
   'tracking.deliver': { shopId: string; eventId: number; subscriber: string };
+  /** Product pictures of a landed catalog generation (src/modules/images). */
+  'images.download': { shopId: string; generation: number };
+  /** One link of a shop's chain of scheduled feed fetches, due at `at` (src/modules/catalog). */
+  'catalog.fetch': { shopId: string; at: number };
+  /** An audience import, processed from its cursor to the end (src/modules/audience). */
+  'audience.import': { shopId: string; importId: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

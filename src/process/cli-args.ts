@@ -8,6 +8,14 @@ export type Command =
   | { readonly kind: 'shop-create'; readonly name: string; readonly currency?: string; readonly timezone?: string }
   | { readonly kind: 'demo' }
   | { readonly kind: 'admin-token-rotate' }
+  | { readonly kind: 'import-feed'; readonly source: string; readonly shopId: string; readonly format?: 'yml' | 'json' }
+  | {
+      readonly kind: 'import-audience';
+      readonly file: string;
+      readonly shopId: string;
+      readonly segmentId?: number;
+      readonly format?: 'csv' | 'jsonl';
+    }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' };
 
@@ -22,7 +30,9 @@ type Values = Record<string, string | boolean | undefined>;
 interface CommandSpec {
   readonly words: readonly string[];
   readonly options: Options;
-  build(values: Values): Command;
+  /** How many positional arguments the command takes (none unless given). */
+  readonly positionals?: number;
+  build(values: Values, positionals: readonly string[]): Command;
 }
 
 const COMMANDS: readonly CommandSpec[] = [
@@ -51,6 +61,48 @@ const COMMANDS: readonly CommandSpec[] = [
   },
   { words: ['demo'], options: {}, build: () => ({ kind: 'demo' }) },
   { words: ['admin-token', 'rotate'], options: {}, build: () => ({ kind: 'admin-token-rotate' }) },
+  {
+    words: ['import', 'feed'],
+    options: { shop: { type: 'string' }, format: { type: 'string' } },
+    positionals: 1,
+    build: (v, positionals) => {
+      const source = positionals[0];
+      if (source === undefined || source.trim() === '') throw new UsageError('patron import feed needs a FILE or URL.');
+      const shopId = stringValue(v.shop);
+      if (shopId === undefined || shopId.trim() === '') throw new UsageError('patron import feed needs --shop <shop_id>.');
+      const format = stringValue(v.format);
+      if (format !== undefined && format !== 'yml' && format !== 'json') {
+        throw new UsageError('patron import feed: --format must be yml or json.');
+      }
+      return { kind: 'import-feed', source, shopId: shopId.trim(), ...(format === undefined ? {} : { format }) };
+    },
+  },
+  {
+    words: ['import', 'audience'],
+    options: { shop: { type: 'string' }, segment: { type: 'string' }, format: { type: 'string' } },
+    positionals: 1,
+    build: (v, positionals) => {
+      const file = positionals[0];
+      if (file === undefined || file.trim() === '') throw new UsageError('patron import audience needs a FILE.');
+      const shopId = stringValue(v.shop);
+      if (shopId === undefined || shopId.trim() === '') throw new UsageError('patron import audience needs --shop <shop_id>.');
+      const segment = stringValue(v.segment);
+      if (segment !== undefined && !/^[1-9][0-9]{0,14}$/.test(segment)) {
+        throw new UsageError('patron import audience: --segment must be a segment id (a positive integer).');
+      }
+      const format = stringValue(v.format);
+      if (format !== undefined && format !== 'csv' && format !== 'jsonl') {
+        throw new UsageError('patron import audience: --format must be csv or jsonl.');
+      }
+      return {
+        kind: 'import-audience',
+        file,
+        shopId: shopId.trim(),
+        ...(segment === undefined ? {} : { segmentId: Number(segment) }),
+        ...(format === undefined ? {} : { format }),
+      };
+    },
+  },
 ];
 
 export const USAGE = `Usage: patron <command> [options]
@@ -64,6 +116,12 @@ Commands:
                         Create a shop and print its shop_id and shop_secret
   demo                  Create the demo shop ("Demo shop") with sample data, once
   admin-token rotate    Replace the admin token and print the new one, once
+  import feed FILE|URL --shop <shop_id> [--format yml|json]
+                        Import a product feed (YML or JSON) into the shop's catalog,
+                        with a progress bar on stderr
+  import audience FILE --shop <shop_id> [--segment <id>] [--format csv|jsonl]
+                        Import customers from a CSV (header row) or JSON Lines file,
+                        optionally into a segment, with a progress bar on stderr
 
 Options:
   -h, --help            Show this help
@@ -103,10 +161,10 @@ export function parseCommand(argv: readonly string[]): Command {
   } catch (error) {
     throw new UsageError(`patron ${spec.words.join(' ')}: ${(error as Error).message}`);
   }
-  if (parsed.positionals.length > 0) {
-    throw new UsageError(`patron ${spec.words.join(' ')}: unexpected argument "${parsed.positionals[0]}".`);
+  if (parsed.positionals.length > (spec.positionals ?? 0)) {
+    throw new UsageError(`patron ${spec.words.join(' ')}: unexpected argument "${parsed.positionals[spec.positionals ?? 0]}".`);
   }
-  return spec.build(parsed.values);
+  return spec.build(parsed.values, parsed.positionals);
 }
 
 function stringValue(value: string | boolean | undefined): string | undefined {

@@ -1,5 +1,6 @@
 import type { Shop } from '../modules/shops/domain/shop.js';
 import type { Services } from '../services.js';
+import { demoFeedYml } from './demo-catalog.js';
 
 export const DEMO_SHOP_NAME = 'Demo shop';
 
@@ -28,7 +29,28 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       await services.shops.createCustomEvent(shop.shopId, { code: 'review_left', name: 'Left a product review' });
     },
   },
+  {
+    name: 'a product catalog',
+    async run({ services, shop }) {
+      await services.catalog.importFeed({ shopId: shop.shopId, format: 'yml', body: demoFeedYml(), source: 'cli' });
+    },
+  },
+  {
+    name: 'a slider',
+    async run({ services, shop }) {
+      await services.sliders.putSlider(shop.shopId, DEMO_SLIDER_CODE, {
+        width: 800,
+        height: 300,
+        slides: [
+          { imageUrl: 'https://demo.patron.invalid/banners/sale.jpg', url: 'https://demo.patron.invalid/sale', content: 'Autumn sale', tags: ['sale'] },
+          { imageUrl: 'https://demo.patron.invalid/banners/kitchen.jpg', url: 'https://demo.patron.invalid/kitchen', content: 'New in the kitchen' },
+        ],
+      });
+    },
+  },
 ];
+
+export const DEMO_SLIDER_CODE = 'main_banner';
 
 export type DemoOutcome =
   | { readonly kind: 'created'; readonly shop: Shop; readonly secret: string; readonly steps: readonly string[] }

@@ -3,7 +3,7 @@ import type { AdminTokenSource } from '../modules/system/admin-token.service.js'
 import type { InstallationService } from '../modules/system/installation.service.js';
 import type { Services } from '../services.js';
 import { PATRON_VERSION } from '../version.js';
-import { seedDemo, type DemoOutcome } from './demo.js';
+import { DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
 
 export interface StartupFacts {
   readonly adminToken: AdminTokenSource;
@@ -70,8 +70,24 @@ export function formatWelcome(facts: StartupFacts, baseUrl: string): string | un
     `  curl ${baseUrl}/health`,
     `  curl ${auth} ${baseUrl}/admin/v1/shops`,
     `  curl ${auth} -H "Content-Type: application/json" -d '{"name":"My shop"}' ${baseUrl}/admin/v1/shops`,
-    `  API documentation: ${baseUrl}/docs`,
-    rule,
   );
+  if (facts.demo) lines.push('', 'The public API, with the demo shop (run these in order):', ...demoCurls(facts.demo, baseUrl));
+  lines.push(`  API documentation: ${baseUrl}/docs`, rule);
   return `${lines.join('\n')}\n`;
+}
+
+/** A device id for the demo lines: SDKs may invent their own, and /init then creates the device. */
+export const DEMO_DID = 'demo000001';
+
+/** Public API calls against the demo shop's sample data (process/demo.ts), pasteable in order. */
+function demoCurls(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: string): string[] {
+  const shop = demo.shop.shopId;
+  const push = JSON.stringify({ shop_id: shop, did: DEMO_DID, event: 'cart', items: [{ id: '1003', amount: 1 }] });
+  return [
+    `  curl "${baseUrl}/init?shop_id=${shop}&did=${DEMO_DID}&v=3"`,
+    `  curl -X POST ${baseUrl}/push -H "Content-Type: application/json" -d '${push}'`,
+    `  curl "${baseUrl}/products/get?shop_id=${shop}&item_id=1003"`,
+    `  curl "${baseUrl}/products/categories?shop_id=${shop}&shop_secret=${encodeURIComponent(demo.secret)}"`,
+    `  curl "${baseUrl}/slider?shop_id=${shop}&code=${DEMO_SLIDER_CODE}&did=${DEMO_DID}"`,
+  ];
 }

@@ -24,5 +24,15 @@ export function createJobRunner(deps: {
   });
   // Tracking's outbox: a stored event for one subscriber; an unknown subscriber fails the job.
   runner.register('tracking.deliver', (payload) => deps.services.tracking.deliver(payload));
+  // Product pictures after an import landed; resumable, so a retry skips finished pictures.
+  runner.register('images.download', async (payload, ctx) => {
+    await deps.services.images.downloadForShop(payload, ctx.signal);
+  });
+  // The shop's feed URL, fetched and imported; each run schedules the next (one chain per shop).
+  runner.register('catalog.fetch', (payload, ctx) => deps.services.catalog.runScheduledFetch(payload, ctx.signal));
+  // An audience import, from its cursor: each chunk commits with the cursor, so a retry resumes.
+  runner.register('audience.import', (payload, ctx) =>
+    deps.services.audience.runImport(payload, { signal: ctx.signal, finalAttempt: ctx.attempt >= ctx.maxAttempts }),
+  );
   return runner;
 }

@@ -1,3 +1,8 @@
+import { audienceRoutes } from './audience/audience.routes.js';
+import { productRoutes } from './catalog/products.routes.js';
+import { subscriptionRoutes } from './catalog/subscriptions.routes.js';
+import { searchRoutes } from './search/search.routes.js';
+import { sliderRoutes } from './sliders/slider.routes.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
 import type { PublicRouteModule } from './types.js';
 
@@ -5,4 +10,4 @@ import type { PublicRouteModule } from './types.js';
  * The route modules of the public API (interface.md), registered by app.ts through
  * publicApiPlugin. Each module declares `config.envelope` and `config.auth` per route.
  */
-export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [trackingRoutes];
+export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [trackingRoutes, sliderRoutes, productRoutes, subscriptionRoutes, searchRoutes, audienceRoutes];

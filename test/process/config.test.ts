@@ -22,6 +22,9 @@ describe('configuration', () => {
       logLevel: 'info',
       bodyLimit: 10 * 1024 * 1024,
       workerConcurrency: 4,
+      feedMaxBytes: 1024 * 1024 * 1024,
+      fetchAllowPrivate: false,
+      publicUrl: 'http://127.0.0.1:8080',
     });
   });
 

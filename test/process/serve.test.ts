@@ -53,11 +53,18 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(welcome).toMatch(/shop_secret {2}\S{32,}\n/);
 
     const curls = welcome.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
-    expect(curls).toHaveLength(3);
+    expect(curls).toHaveLength(8);
     expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
     const listed = (await paste(curls[1]!)) as ShopList;
     expect(listed.shops.map((s) => [s.shop_id, s.name])).toEqual([[demoShopId, 'Demo shop']]);
     expect(await paste(curls[2]!)).toMatchObject({ name: 'My shop', shop_id: expect.stringMatching(/^[0-9a-f]{30}$/) });
+    // The public API against the demo shop's sample data, in the printed order.
+    expect(await paste(curls[3]!)).toMatchObject({ did: 'demo000001', sid: expect.stringMatching(/^[A-Za-z0-9]{10}$/) });
+    expect(await paste(curls[4]!)).toEqual({ status: 'success' });
+    expect(await paste(curls[5]!)).toMatchObject({ id: '1003', discount: true, price_formatted: '1 490 ₽' });
+    const tree = (await paste(curls[6]!)) as { name: string; children: { name: string }[] }[];
+    expect(tree.map((node) => node.name)).toEqual(['Clothing', 'Home']);
+    expect(await paste(curls[7]!)).toMatchObject({ status: 'success', payload: { properties: { code: 'main_banner' } } });
 
     expect(welcome).toContain(`${baseUrl}/docs`);
     const docs = await fetch(`${baseUrl}/docs/json`);

@@ -5,6 +5,11 @@ import { jobs } from './0002-jobs.js';
 import { identity } from './0003-identity.js';
 import { tracking } from './0004-tracking.js';
 import { catalog } from './0005-catalog.js';
+import { sliders } from './0006-sliders.js';
+import { search } from './0007-search.js';
+import { productImages } from './0008-product-images.js';
+import { productSubscriptions } from './0009-product-subscriptions.js';
+import { audience } from './0010-audience.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -17,6 +22,11 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0003-identity', identity],
   ['0004-tracking', tracking],
   ['0005-catalog', catalog],
+  ['0006-sliders', sliders],
+  ['0007-search', search],
+  ['0008-product-images', productImages],
+  ['0009-product-subscriptions', productSubscriptions],
+  ['0010-audience', audience],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, DevicesTable, ProfileMergesTable, ProfilesTable } from '../../db/types.js';
+import { inListSlices, MAX_PARAMETERS, statementSlices } from '../../db/statement-slices.js';
 import type { IdentifierField } from './domain/identifiers.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -244,4 +245,114 @@ export async function listMergeRecords(db: Executor, shopId: string, profileId: 
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+}
+
+// --- set-wise statements of a batch resolution (batch-resolution.ts) -------------------
+
+/** Identifier values per column, many per column. */
+export type IdentifierValueSets = Partial<Record<IdentifierField, readonly string[]>>;
+
+/**
+ * Live profiles holding any of the given values: one SELECT per identifier column (and
+ * IN list slice), joined by UNION ALL into as few statements as the parameter bound
+ * allows. Each part uses its column's unique index; one OR over IN lists would make
+ * SQLite's planner walk every live profile of the shop instead. Tombstones hold no
+ * identifiers, so they never match.
+ */
+export async function findLiveProfilesByIdentifierSets(
+  db: Executor,
+  shopId: string,
+  sets: IdentifierValueSets,
+): Promise<ProfileRow[]> {
+  const parts = (Object.entries(sets) as [IdentifierField, readonly string[]][]).flatMap(([column, values]) =>
+    inListSlices([...new Set(values)]).map((slice) => ({ column, slice })),
+  );
+  const statements: (typeof parts)[] = [];
+  let current: typeof parts = [];
+  let parameters = 0;
+  for (const part of parts) {
+    if (current.length > 0 && parameters + part.slice.length > MAX_PARAMETERS) {
+      statements.push(current);
+      current = [];
+      parameters = 0;
+    }
+    current.push(part);
+    parameters += part.slice.length;
+  }
+  if (current.length > 0) statements.push(current);
+
+  const found = new Map<number, ProfileRow>();
+  for (const statement of statements) {
+    const [first, ...rest] = statement.map(({ column, slice }) =>
+      db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where(column, 'in', slice),
+    );
+    if (!first) continue;
+    const rows = await rest.reduce((query, part) => query.unionAll(part), first).execute();
+    for (const row of rows) if (row.merged_into === null) found.set(row.id, row);
+  }
+  return [...found.values()];
+}
+
+/**
+ * Locks live profiles for the rest of the transaction, set-wise (see lockLiveProfile),
+ * and returns their newest versions; a profile merged or gone meanwhile is missing.
+ */
+export async function lockLiveProfiles(
+  db: Executor,
+  shopId: string,
+  ids: readonly number[],
+  now: number,
+): Promise<ProfileRow[]> {
+  const rows = new Map<number, ProfileRow>();
+  for (const slice of inListSlices([...ids].sort((a, b) => a - b))) {
+    const locked = await db
+      .updateTable('profiles')
+      .set({ updated_at: now })
+      .where('shop_id', '=', shopId)
+      .where('id', 'in', slice)
+      .where('merged_into', 'is', null)
+      .returningAll()
+      .execute();
+    for (const row of locked) rows.set(row.id, row);
+  }
+  return [...rows.values()];
+}
+
+/** Inserts new profiles; returns how many were inserted (a row whose id or identifier is taken is not). */
+export async function insertProfiles(db: Executor, rows: readonly ProfileRow[]): Promise<number> {
+  let inserted = 0;
+  for (const slice of statementSlices(rows, 11)) {
+    const result = await db
+      .insertInto('profiles')
+      .values(slice)
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+  }
+  return inserted;
+}
+
+/**
+ * Writes the identifiers, properties and updated_at of existing profiles the caller has
+ * locked, set-wise: an upsert whose insert never happens (every row exists), because
+ * one multi-row UPDATE with per-row values has no syntax common to both dialects.
+ */
+export async function rewriteLockedProfiles(db: Executor, rows: readonly ProfileRow[]): Promise<void> {
+  for (const slice of statementSlices(rows, 11)) {
+    await db
+      .insertInto('profiles')
+      .values(slice)
+      .onConflict((oc) =>
+        oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+          email: eb.ref('excluded.email'),
+          phone: eb.ref('excluded.phone'),
+          external_id: eb.ref('excluded.external_id'),
+          loyalty_id: eb.ref('excluded.loyalty_id'),
+          telegram_id: eb.ref('excluded.telegram_id'),
+          properties: eb.ref('excluded.properties'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
 }

@@ -12,11 +12,14 @@ import {
 import { isNoopPlan, planResolution, type IgnoredIdentifier, type PlannedMerge } from './domain/plan-resolution.js';
 import { parseJsonObject, type Device, type MergeRecord, type Profile, type ProfileWithDevices } from './domain/profile.js';
 import type { LinkReason } from './domain/resolution-rules.js';
+import type { BatchPerson, BatchPlan } from './domain/plan-batch.js';
+import { executeBatch } from './batch-resolution.js';
 import { generateDeviceId } from './ids.js';
 import * as repo from './identity.repo.js';
 import { LostRace, ResolutionRun, toColumns, type MergeParticipant } from './resolution-run.js';
 
 export type { MergeParticipant } from './resolution-run.js';
+export type { BatchPerson, BatchPlan } from './domain/plan-batch.js';
 
 /** Raw identifiers as a scope received them; null and undefined both mean absent. */
 export type IdentityInput = { readonly did?: string | null } & {
@@ -142,6 +145,27 @@ export class IdentityService {
       } catch (error) {
         retryOrRethrow(error, attempt);
       }
+    }
+  }
+
+  /**
+   * Resolves many people at once, as resolveProfile would one by one in input order, in
+   * the caller's transaction and set-wise (batch-resolution.ts): an audience import's
+   * chunk. Identifiers must be normalised already (domain/identifiers.ts), at least one
+   * per person. When a concurrent writer changed a profile of the batch, AppError CONFLICT
+   * is thrown: the caller rolls its transaction back and runs the batch again.
+   */
+  async resolveBatch(shopId: string, people: readonly BatchPerson[], trx: Transaction<Database>): Promise<BatchPlan> {
+    if (people.some((person) => Object.keys(person.identifiers).length === 0)) {
+      throw new Error('resolveBatch needs at least one identifier per person');
+    }
+    try {
+      return await executeBatch(trx, shopId, people, { now: this.deps.clock.now(), participants: this.participants });
+    } catch (error) {
+      if (error instanceof LostRace) {
+        throw new AppError('CONFLICT', 'Profiles of the batch were changed by concurrent requests; try again.');
+      }
+      throw error;
     }
   }
 

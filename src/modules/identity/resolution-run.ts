@@ -173,7 +173,12 @@ export class ResolutionRun {
     return locked;
   }
 
-  private async merge(fromId: number, intoId: number, reason: LinkReason, identifiers: object): Promise<void> {
+  /**
+   * Merges a locked live profile into another (docs/identity.md, "What a merge moves"),
+   * except that the survivor's identifiers and properties are left to the caller: the
+   * participants, the devices, the tombstone and the merge log.
+   */
+  async merge(fromId: number, intoId: number, reason: LinkReason, identifiers: object): Promise<void> {
     for (const participant of this.participants) await participant(this.trx, this.shopId, fromId, intoId);
     await repo.moveDevices(this.trx, this.shopId, fromId, intoId);
     if (!(await repo.tombstoneProfile(this.trx, this.shopId, fromId, intoId, this.now))) throw new LostRace();

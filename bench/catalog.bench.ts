@@ -1,0 +1,249 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeYmlFeed, type GeneratedFeed } from './lib/feed-gen.js';
+import { runGetLoad, type GetLoadResult } from './lib/get-load.js';
+import { createBenchDatabase, dropBenchDatabase, postgresAnswers } from './lib/postgres.js';
+import { startBare, startPatron, type ServerProcess } from './lib/processes.js';
+import { sampleRss } from './lib/rss.js';
+
+/**
+ * `npm run bench:catalog` (issue 4, part 8): imports a generated YML feed of N offers
+ * (100,000 by default) through `PUT /admin/v1/shops/{id}/feed` into a real server, on
+ * SQLite and, when one answers on 127.0.0.1:5432, PostgreSQL, and reports offers/s and
+ * the server's peak RSS during the import. Then it loads GET /products/get (rotating
+ * over the catalog) and GET /products/categories from C connections for D seconds, and
+ * the same two answers from a bare Fastify app (the ceiling) in the same run. Loopback
+ * only, bounded in time. The server runs with --no-worker so that the picture downloads
+ * the import schedules do not run during the measurement. A report, not a test: it exits
+ * 1 only when an answer was not 2xx.
+ *
+ *   npm run bench:catalog -- [--offers 100000] [--duration 10] [--connections 50]
+ *                            [--warmup 2] [--only sqlite|postgres]
+ */
+
+const { values } = parseArgs({
+  options: {
+    offers: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '2' },
+    only: { type: 'string' },
+  },
+});
+
+function positive(name: string, raw: string, max: number): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`--${name} must be a number from 1 to ${max}`);
+  return n;
+}
+
+const OFFERS = Math.round(positive('offers', values.offers, 2_000_000));
+const DURATION = positive('duration', values.duration, 600);
+const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));
+const WARMUP = positive('warmup', values.warmup, 60);
+if (values.only !== undefined && values.only !== 'sqlite' && values.only !== 'postgres') {
+  throw new Error('--only must be sqlite or postgres');
+}
+const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
+
+interface Routes {
+  readonly productGet: (seq: number) => string;
+  readonly categories: (seq: number) => string;
+}
+
+interface ReadRun {
+  readonly product: GetLoadResult;
+  readonly categories: GetLoadResult;
+}
+
+interface ImportRun {
+  readonly seconds: number;
+  readonly products: number;
+  readonly peakRssMb: number | undefined;
+}
+
+const fmt = (n: number | undefined, digits = 1): string =>
+  n === undefined || !Number.isFinite(n) ? 'n/a' : n.toFixed(digits);
+
+async function measureReads(server: ServerProcess, routes: Routes): Promise<ReadRun> {
+  const load = async (pathFor: (seq: number) => string): Promise<GetLoadResult> => {
+    await runGetLoad({ url: server.baseUrl, pathFor, connections: CONNECTIONS, durationSec: WARMUP });
+    return runGetLoad({ url: server.baseUrl, pathFor, connections: CONNECTIONS, durationSec: DURATION });
+  };
+  return { product: await load(routes.productGet), categories: await load(routes.categories) };
+}
+
+async function adminJson(server: ServerProcess, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${server.baseUrl}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+async function importFeed(server: ServerProcess, shopId: string, file: string): Promise<ImportRun> {
+  const rss = sampleRss(server.pid, 100);
+  const started = performance.now();
+  const response = await fetch(`${server.baseUrl}/admin/v1/shops/${shopId}/feed`, {
+    method: 'PUT',
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      'content-type': 'application/xml',
+      'content-length': String(fs.statSync(file).size),
+    },
+    body: fs.createReadStream(file),
+    duplex: 'half',
+  });
+  const text = await response.text();
+  const seconds = (performance.now() - started) / 1000;
+  const peakRssMb = rss.stop();
+  if (!response.ok) throw new Error(`PUT feed answered ${response.status}: ${text.slice(0, 500)}`);
+  const result = JSON.parse(text) as { products: number };
+  return { seconds, products: result.products, peakRssMb };
+}
+
+async function fetchText(url: string): Promise<string> {
+  const response = await fetch(url);
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  return text;
+}
+
+interface PatronRun {
+  readonly name: 'sqlite' | 'postgres';
+  readonly imported: ImportRun;
+  readonly reads: ReadRun;
+  readonly samples: { readonly product: string; readonly categories: string };
+}
+
+async function benchPatron(name: 'sqlite' | 'postgres', feed: GeneratedFeed, feedFile: string): Promise<PatronRun> {
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  if (name === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-bench-'));
+    env = { PATRON_DATA_DIR: dir };
+    cleanup = () => fs.promises.rm(dir, { recursive: true, force: true });
+  } else {
+    const url = await createBenchDatabase();
+    env = { DATABASE_URL: url };
+    cleanup = () => dropBenchDatabase(url);
+  }
+  try {
+    const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, [], ['--no-worker']);
+    try {
+      const shop = await adminJson(server, 'POST', '/admin/v1/shops', { name: `Catalog bench (${name})` });
+      const shopId = String(shop.shop_id);
+      const secret = String(shop.shop_secret);
+      const imported = await importFeed(server, shopId, feedFile);
+      const routes: Routes = {
+        productGet: (seq) => `/products/get?shop_id=${shopId}&item_id=${feed.offerIds((seq * 7919) % feed.offers)}`,
+        categories: () => `/products/categories?shop_id=${shopId}&shop_secret=${encodeURIComponent(secret)}`,
+      };
+      const samples = {
+        product: await fetchText(`${server.baseUrl}${routes.productGet(1)}`),
+        categories: await fetchText(`${server.baseUrl}${routes.categories(1)}`),
+      };
+      const reads = await measureReads(server, routes);
+      return { name, imported, reads, samples };
+    } finally {
+      const code = await server.stop();
+      if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
+    }
+  } finally {
+    await cleanup();
+  }
+}
+
+async function benchBare(samples: PatronRun['samples'], dir: string): Promise<ReadRun> {
+  const productFile = path.join(dir, 'product.json');
+  const categoriesFile = path.join(dir, 'categories.json');
+  fs.writeFileSync(productFile, samples.product);
+  fs.writeFileSync(categoriesFile, samples.categories);
+  const server = await startBare({ BARE_PRODUCT_FILE: productFile, BARE_CATEGORIES_FILE: categoriesFile });
+  try {
+    return await measureReads(server, { productGet: () => '/products/get', categories: () => '/products/categories' });
+  } finally {
+    await server.stop();
+  }
+}
+
+function describeLoad(label: string, run: GetLoadResult, ceiling: GetLoadResult | undefined): string {
+  const ratio = ceiling ? `, ratio ${fmt(run.perSec / ceiling.perSec, 3)} of bare` : '';
+  const bad = run.non2xx > 0 || run.errors > 0 ? `; NON-2XX ${run.non2xx} ${JSON.stringify(run.statusCodes)}, errors ${run.errors}` : '';
+  return `  ${label.padEnd(22)} ${fmt(run.perSec, 0).padStart(7)} req/s, p50 ${fmt(run.p50Ms, 2)} ms, p99 ${fmt(run.p99Ms, 2)} ms${ratio}${bad}`;
+}
+
+async function main(): Promise<number> {
+  const names: Array<'sqlite' | 'postgres'> = [];
+  if (values.only !== 'postgres') names.push('sqlite');
+  if (values.only !== 'sqlite') {
+    if (await postgresAnswers()) names.push('postgres');
+    else console.log('PostgreSQL does not answer on 127.0.0.1:5432: skipped.');
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-catalog-bench-'));
+  try {
+    const feedFile = path.join(dir, 'feed.xml');
+    const feed = await writeYmlFeed(feedFile, OFFERS);
+    console.log(
+      `Catalog: a YML feed of ${feed.offers} offers in ${feed.categories} categories (${fmt(feed.bytes / 1e6)} MB); ` +
+        `reads from ${CONNECTIONS} connections, ${DURATION} s each after a ${WARMUP} s warm-up; ` +
+        `${os.cpus().length} cores, Node ${process.version}\n`,
+    );
+
+    const runs: PatronRun[] = [];
+    for (const name of names) runs.push(await benchPatron(name, feed, feedFile));
+    const first = runs[0];
+    const bare = first ? await benchBare(first.samples, dir) : undefined;
+    if (bare) {
+      console.log('bare:');
+      console.log(describeLoad('GET /products/get', bare.product, undefined));
+      console.log(describeLoad('GET /products/categories', bare.categories, undefined));
+    }
+
+    let failed = false;
+    const verdicts: string[] = [];
+    for (const run of runs) {
+      const offersPerSec = run.imported.products / run.imported.seconds;
+      console.log(`${run.name}:`);
+      console.log(
+        `  import                 ${run.imported.products} products in ${fmt(run.imported.seconds, 2)} s = ` +
+          `${fmt(offersPerSec, 0)} offers/s, peak RSS ${fmt(run.imported.peakRssMb)} MB`,
+      );
+      console.log(describeLoad('GET /products/get', run.reads.product, bare?.product));
+      console.log(describeLoad('GET /products/categories', run.reads.categories, bare?.categories));
+      for (const load of [run.reads.product, run.reads.categories]) if (load.non2xx > 0 || load.ok === 0) failed = true;
+      if (run.imported.products !== feed.offers) failed = true;
+      verdicts.push(`${offersPerSec >= 20_000 ? 'PASS' : 'MISS'}  ${run.name} import ${fmt(offersPerSec, 0)} offers/s >= 20000`);
+      const rss = run.imported.peakRssMb ?? Number.NaN;
+      verdicts.push(`${rss < 300 ? 'PASS' : 'MISS'}  ${run.name} import peak RSS ${fmt(rss)} MB < 300 MB`);
+      if (bare) {
+        for (const [label, load, ceiling] of [
+          ['products/get', run.reads.product, bare.product],
+          ['categories', run.reads.categories, bare.categories],
+        ] as const) {
+          const ratio = load.perSec / ceiling.perSec;
+          verdicts.push(`${ratio >= 0.6 ? 'PASS' : 'MISS'}  ${run.name} ${label} ratio ${fmt(ratio, 3)} >= 0.6`);
+        }
+      }
+    }
+    console.log('\nTargets (issue 4, part 8):');
+    for (const line of verdicts) console.log(`  ${line}`);
+    return failed ? 1 : 0;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

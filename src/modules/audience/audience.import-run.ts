@@ -1,0 +1,163 @@
+import type { Transaction } from 'kysely';
+import { toFlag } from '../../db/dialect.js';
+import type { Database } from '../../db/types.js';
+import type { IdentityService } from '../identity/identity.service.js';
+import { IDENTIFIER_FIELDS } from '../identity/domain/identifiers.js';
+import * as repo from './audience.repo.js';
+import type { ChunkReport, LogError, LogWarning } from './domain/import-log.js';
+import { checkRecord, type AudienceFields, type AudienceRecord, type RecordContext } from './domain/record.js';
+import * as segmentsRepo from './segments.repo.js';
+
+/**
+ * One chunk of an import, stored SET-WISE: a fixed number of statements whatever the
+ * chunk holds (on PostgreSQL every statement is a round trip, so per-record statements
+ * would cap the import at a few thousand records a second). In order, in the caller's
+ * transaction, after the records were checked outside it:
+ *
+ * 1. identity resolves every accepted record at once (identity.resolveBatch: one read,
+ *    one lock, one insert of new profiles, one rewrite of changed ones, and the rare
+ *    merges), so the same email twice, or an email tracking already knows, is one profile;
+ * 2. one multi-row upsert of the attributes, the records of one profile folded first;
+ * 3. one multi-row upsert of the push tokens;
+ * 4. with a segment: one read that it still exists, one multi-row insert of members.
+ */
+
+export interface CheckedChunk {
+  readonly accepted: readonly { readonly index: number; readonly record: AudienceRecord }[];
+  readonly report: ChunkReport;
+  readonly records: number;
+}
+
+/** Parses a stored chunk (records separated by commas) and checks each record; pure apart from JSON.parse. */
+export function checkChunk(body: string, firstIndex: number, context: RecordContext): CheckedChunk {
+  const raw = JSON.parse(`[${body}]`) as unknown[];
+  const accepted: { index: number; record: AudienceRecord }[] = [];
+  const skipped: LogError[] = [];
+  const warnings: LogWarning[] = [];
+  const unknown: string[] = [];
+  raw.forEach((value, offset) => {
+    const index = firstIndex + offset;
+    const check = checkRecord(value, context);
+    if (check.kind === 'skipped') {
+      skipped.push({ index, reason: check.reason, message: check.message });
+      return;
+    }
+    accepted.push({ index, record: check.record });
+    for (const problem of check.dropped) warnings.push({ index, field: problem.field, message: problem.reason });
+    unknown.push(...check.unknown);
+  });
+  return { accepted, report: { skipped, warnings, unknown }, records: raw.length };
+}
+
+export interface StoredChunk {
+  readonly report: ChunkReport;
+  readonly profilesCreated: number;
+}
+
+export interface StoreContext {
+  readonly identity: IdentityService;
+  readonly now: number;
+  readonly segmentId: number | null;
+}
+
+export async function storeChunk(
+  trx: Transaction<Database>,
+  shopId: string,
+  chunk: CheckedChunk,
+  context: StoreContext,
+): Promise<StoredChunk> {
+  const warnings = [...chunk.report.warnings];
+  if (chunk.accepted.length === 0) return { report: chunk.report, profilesCreated: 0 };
+
+  const plan = await context.identity.resolveBatch(
+    shopId,
+    chunk.accepted.map(({ record }) => ({
+      identifiers: record.identifiers,
+      ...(Object.keys(record.properties).length > 0 ? { properties: record.properties } : {}),
+    })),
+    trx,
+  );
+  plan.ignored.forEach((ignored, i) => {
+    const { index } = chunk.accepted[i] as CheckedChunk['accepted'][number];
+    for (const entry of ignored) {
+      const message =
+        entry.reason === 'held_by_other_profile'
+          ? 'is held by another profile, which holds different identifiers; it stays there'
+          : 'differs from the one the profile holds; the profile keeps its own';
+      warnings.push({ index, field: IDENTIFIER_FIELDS[entry.kind], message });
+    }
+  });
+
+  const attributes = new Map<number, AudienceFields>();
+  const tokens = new Map<string, repo.PushTokenRow>();
+  chunk.accepted.forEach(({ record }, i) => {
+    const profileId = plan.profileIds[i] as number;
+    if (Object.keys(record.fields).length > 0) {
+      // Later records of one profile win field by field, as if imported one after another.
+      attributes.set(profileId, { ...attributes.get(profileId), ...record.fields });
+    }
+    if (record.pushToken) {
+      const { token, platform } = record.pushToken;
+      tokens.set(token, { shop_id: shopId, token, platform, profile_id: profileId, created_at: context.now, updated_at: context.now });
+    }
+  });
+  await repo.upsertAttributes(
+    trx,
+    [...attributes].map(([profileId, fields]) => toAttributesRow(shopId, profileId, fields, context.now)),
+  );
+  await repo.upsertPushTokens(trx, [...tokens.values()]);
+
+  if (context.segmentId !== null) {
+    if (await segmentsRepo.findSegment(trx, shopId, context.segmentId)) {
+      await segmentsRepo.addMembers(
+        trx,
+        [...new Set(plan.profileIds)].map((profileId) => ({
+          shop_id: shopId,
+          segment_id: context.segmentId as number,
+          profile_id: profileId,
+          created_at: context.now,
+        })),
+      );
+    } else {
+      const first = chunk.accepted[0] as CheckedChunk['accepted'][number];
+      warnings.push({
+        index: first.index,
+        field: 'segment_id',
+        message: `segment ${context.segmentId} was deleted; the records from here on were imported without it`,
+      });
+    }
+  }
+  return { report: { ...chunk.report, warnings }, profilesCreated: plan.creates.length };
+}
+
+function toAttributesRow(shopId: string, profileId: number, f: AudienceFields, now: number): repo.AttributesRow {
+  const flag = (value: boolean | undefined) => (value === undefined ? null : toFlag(value));
+  return {
+    shop_id: shopId,
+    profile_id: profileId,
+    first_name: f.first_name ?? null,
+    middle_name: f.middle_name ?? null,
+    last_name: f.last_name ?? null,
+    gender: f.gender ?? null,
+    birthday: f.birthday ?? null,
+    location: f.location ?? null,
+    loyalty_card_location: f.loyalty_card_location ?? null,
+    loyalty_status: f.loyalty_status ?? null,
+    fb_id: f.fb_id ?? null,
+    vk_id: f.vk_id ?? null,
+    kids: f.kids === undefined ? null : JSON.stringify(f.kids),
+    auto: f.auto === undefined ? null : JSON.stringify(f.auto),
+    age: f.age ?? null,
+    loyalty_bonuses: f.loyalty_bonuses ?? null,
+    loyalty_bonuses_to_next_level: f.loyalty_bonuses_to_next_level ?? null,
+    bought_something: flag(f.bought_something),
+    email_bulk: flag(f.email_bulk),
+    email_chain: flag(f.email_chain),
+    email_transactional: flag(f.email_transactional),
+    sms_bulk: flag(f.sms_bulk),
+    sms_chain: flag(f.sms_chain),
+    sms_transactional: flag(f.sms_transactional),
+    created_at: now,
+    updated_at: now,
+  };
+}

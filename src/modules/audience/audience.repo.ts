@@ -1,0 +1,241 @@
+import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type {
+  AudienceImportChunksTable,
+  AudienceImportsTable,
+  AudienceProfilesTable,
+  Database,
+  ProfilePushTokensTable,
+} from '../../db/types.js';
+import { statementSlices } from '../../db/statement-slices.js';
+
+/** Kysely only: imports, their chunks, and what an import stores per profile. Scoped by shop_id. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type ImportRow = Selectable<AudienceImportsTable>;
+export type ChunkRow = Selectable<AudienceImportChunksTable>;
+export type AttributesRow = Selectable<AudienceProfilesTable>;
+export type PushTokenRow = Selectable<ProfilePushTokensTable>;
+
+// --- imports and chunks -----------------------------------------------------------------
+
+export async function insertImport(db: Executor, row: ImportRow): Promise<void> {
+  await db.insertInto('audience_imports').values(row).execute();
+}
+
+export async function findImport(db: Executor, shopId: string, id: number): Promise<ImportRow | undefined> {
+  return db.selectFrom('audience_imports').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Newest first; uploads still being received are not imports yet. */
+export async function listImports(db: Executor, shopId: string, limit: number): Promise<ImportRow[]> {
+  return db
+    .selectFrom('audience_imports')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('status', '!=', 'receiving')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function updateImport(
+  db: Executor,
+  shopId: string,
+  id: number,
+  patch: Updateable<AudienceImportsTable>,
+  onlyIfStatus?: readonly ImportRow['status'][],
+): Promise<boolean> {
+  let query = db.updateTable('audience_imports').set(patch).where('shop_id', '=', shopId).where('id', '=', id);
+  if (onlyIfStatus) query = query.where('status', 'in', onlyIfStatus);
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Moves the cursor from `chunk` to the next one and returns the import as it is now:
+ * undefined when the cursor is no longer at `chunk` (another worker processed it). On
+ * PostgreSQL this also locks the import row until the transaction ends, so two workers
+ * never write one chunk twice.
+ */
+export async function advanceCursor(
+  db: Executor,
+  shopId: string,
+  id: number,
+  chunk: number,
+  now: number,
+): Promise<ImportRow | undefined> {
+  return db
+    .updateTable('audience_imports')
+    .set({ next_chunk: chunk + 1, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', id)
+    .where('next_chunk', '=', chunk)
+    .where('status', '=', 'running')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Uploads (CLI) that were never sealed, older than `before`: their process died. */
+export async function deleteStaleUploads(db: Executor, shopId: string, before: number): Promise<void> {
+  await db
+    .deleteFrom('audience_imports')
+    .where('shop_id', '=', shopId)
+    .where('status', '=', 'receiving')
+    .where('updated_at', '<', before)
+    .execute();
+}
+
+export async function deleteImport(db: Executor, shopId: string, id: number): Promise<void> {
+  await db.deleteFrom('audience_imports').where('shop_id', '=', shopId).where('id', '=', id).execute();
+}
+
+export async function insertChunks(db: Executor, rows: readonly ChunkRow[]): Promise<void> {
+  // A chunk is large text: a few per statement keep each statement's size moderate.
+  for (let i = 0; i < rows.length; i += 20) await db.insertInto('audience_import_chunks').values(rows.slice(i, i + 20)).execute();
+}
+
+export async function findChunk(db: Executor, shopId: string, importId: number, seq: number): Promise<ChunkRow | undefined> {
+  return db
+    .selectFrom('audience_import_chunks')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('import_id', '=', importId)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+}
+
+/** The raw records are kept until the import is done; then they are only a copy. */
+export async function deleteChunks(db: Executor, shopId: string, importId: number): Promise<void> {
+  await db.deleteFrom('audience_import_chunks').where('shop_id', '=', shopId).where('import_id', '=', importId).execute();
+}
+
+// --- what an import stores per profile --------------------------------------------------
+
+/** The attribute columns (everything but the key and the times). */
+export const ATTRIBUTE_COLUMNS = [
+  'first_name',
+  'middle_name',
+  'last_name',
+  'gender',
+  'birthday',
+  'location',
+  'loyalty_card_location',
+  'loyalty_status',
+  'fb_id',
+  'vk_id',
+  'kids',
+  'auto',
+  'age',
+  'loyalty_bonuses',
+  'loyalty_bonuses_to_next_level',
+  'bought_something',
+  'email_bulk',
+  'email_chain',
+  'email_transactional',
+  'sms_bulk',
+  'sms_chain',
+  'sms_transactional',
+] as const satisfies readonly (keyof AudienceProfilesTable)[];
+
+/**
+ * Upserts attributes set-wise: a null column is "not given" and keeps what is stored;
+ * a given value replaces it. One row per profile (the caller folds duplicates).
+ */
+export async function upsertAttributes(db: Executor, rows: readonly AttributesRow[]): Promise<void> {
+  for (const slice of statementSlices(rows, ATTRIBUTE_COLUMNS.length + 4)) {
+    await db
+      .insertInto('audience_profiles')
+      .values(slice)
+      .onConflict((oc) =>
+        oc.columns(['shop_id', 'profile_id']).doUpdateSet((eb) => ({
+          ...Object.fromEntries(
+            ATTRIBUTE_COLUMNS.map((column) => [
+              column,
+              eb.fn.coalesce(eb.ref(`excluded.${column}`), eb.ref(`audience_profiles.${column}`)),
+            ]),
+          ),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+}
+
+export async function findAttributes(db: Executor, shopId: string, profileId: number): Promise<AttributesRow | undefined> {
+  return db
+    .selectFrom('audience_profiles')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .executeTakeFirst();
+}
+
+/** A token moves to the profile that sent it last (one token, one app install). */
+export async function upsertPushTokens(db: Executor, rows: readonly PushTokenRow[]): Promise<void> {
+  for (const slice of statementSlices(rows, 6)) {
+    await db
+      .insertInto('profile_push_tokens')
+      .values(slice)
+      .onConflict((oc) =>
+        oc.columns(['shop_id', 'token']).doUpdateSet((eb) => ({
+          platform: eb.ref('excluded.platform'),
+          profile_id: eb.ref('excluded.profile_id'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+}
+
+export async function listPushTokens(db: Executor, shopId: string, profileId: number): Promise<PushTokenRow[]> {
+  return db
+    .selectFrom('profile_push_tokens')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .orderBy('created_at')
+    .orderBy('token')
+    .execute();
+}
+
+/**
+ * A merge: the survivor keeps its own attributes and takes the merged profile's where it
+ * has none (the older profile wins, as for properties in docs/identity.md); the merged
+ * profile's tokens become the survivor's.
+ */
+export async function moveAttributes(db: Executor, shopId: string, fromId: number, intoId: number, now: number): Promise<void> {
+  await db
+    .insertInto('audience_profiles')
+    .columns(['shop_id', 'profile_id', ...ATTRIBUTE_COLUMNS, 'created_at', 'updated_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('audience_profiles')
+        .select([
+          'shop_id',
+          sql<number>`cast(${intoId} as bigint)`.as('profile_id'),
+          ...ATTRIBUTE_COLUMNS,
+          'created_at',
+          sql<number>`cast(${now} as bigint)`.as('updated_at'),
+        ])
+        .where('shop_id', '=', shopId)
+        .where('profile_id', '=', fromId),
+    )
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'profile_id']).doUpdateSet((eb) => ({
+        ...Object.fromEntries(
+          ATTRIBUTE_COLUMNS.map((column) => [
+            column,
+            eb.fn.coalesce(eb.ref(`audience_profiles.${column}`), eb.ref(`excluded.${column}`)),
+          ]),
+        ),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+  await db.deleteFrom('audience_profiles').where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
+  await db
+    .updateTable('profile_push_tokens')
+    .set({ profile_id: intoId, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', fromId)
+    .execute();
+}

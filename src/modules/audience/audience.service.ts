@@ -1,0 +1,369 @@
+import type { Clock } from '../../clock.js';
+import type { DbHandle } from '../../db/create-db.js';
+import { fromFlag, isTransientConflict } from '../../db/dialect.js';
+import { AppError, isAppError } from '../../errors.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { IdentityService } from '../identity/identity.service.js';
+import { dateInTimezone } from '../shops/domain/shop.js';
+import type { ShopsService } from '../shops/shops.service.js';
+import { checkChunk, storeChunk } from './audience.import-run.js';
+import { mergeAudienceData } from './audience.merge.js';
+import * as repo from './audience.repo.js';
+import type { AudienceImport, CustomerAttributes } from './audience.types.js';
+import type { CustomPropertiesService } from './custom-properties.service.js';
+import { addChunk, addStatus, addStop, emptyLog, parseLog, type ImportLog } from './domain/import-log.js';
+import { CHUNK_RECORDS } from './domain/limits.js';
+import type { AudienceFields, Car, Kid } from './domain/record.js';
+import { segmentNotFound, type SegmentsService } from './segments.service.js';
+import * as segmentsRepo from './segments.repo.js';
+
+/**
+ * Records of one import as a stored chunk: their JSON texts separated by commas (the
+ * inside of a JSON array, so that the request's bytes are stored as sent, without a copy
+ * to add brackets), and how many records that is.
+ */
+export interface RecordChunk {
+  readonly text: string;
+  readonly records: number;
+}
+
+export interface ImportRunOptions {
+  /** Aborted when the run should stop (the job's lease is lost, the process stops). */
+  readonly signal?: AbortSignal;
+  /** The last attempt of the job: a failure now fails the import for good. */
+  readonly finalAttempt?: boolean;
+  /** Called after each chunk is committed (a progress bar). */
+  readonly onProgress?: (progress: { readonly processed: number; readonly received: number }) => void;
+}
+
+/** Imports in one list answer. */
+export const MAX_IMPORTS_LISTED = 100;
+/** A CLI upload that was not sealed for this long was abandoned by a process that died. */
+const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
+/** Tries of one chunk that lost to a concurrent writer before the run gives up (the job retries later). */
+const CHUNK_ATTEMPTS = 5;
+
+type Deps = {
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly identity: IdentityService;
+  readonly jobs: JobQueue;
+  readonly shops: Pick<ShopsService, 'requireShop'>;
+  readonly segments: SegmentsService;
+  readonly properties: CustomPropertiesService;
+};
+
+/**
+ * Audience import (interface.md endpoint 11, docs/audience.md): the records of a request
+ * are stored durably as chunks before the request is answered, then an `audience.import`
+ * job processes them chunk by chunk. Each chunk is one transaction that also moves the
+ * import's cursor, so a run that stops anywhere resumes at the first chunk not written
+ * and nothing is imported twice.
+ */
+export class AudienceService {
+  constructor(private readonly deps: Deps) {
+    deps.identity.onMerge((trx, shopId, fromId, intoId) => mergeAudienceData(trx, shopId, fromId, intoId, deps.clock.now()));
+  }
+
+  private get db() {
+    return this.deps.db.db;
+  }
+
+  /**
+   * Stores an import and queues its job in one transaction, durably (the answer to the
+   * client promises the records are safe). An unknown segment: NOT_FOUND.
+   */
+  async submitImport(
+    shopId: string,
+    input: { readonly segmentId?: number; readonly chunks: readonly RecordChunk[] },
+  ): Promise<AudienceImport> {
+    await this.requireSegment(shopId, input.segmentId);
+    const now = this.deps.clock.now();
+    const received = input.chunks.reduce((n, c) => n + c.records, 0);
+    const row = await this.db.transaction().execute(async (trx) => {
+      const id = await segmentsRepo.allocateId(trx, shopId, 'imports');
+      const log = addStatus(emptyLog(), 'queued', now);
+      const row = newImportRow(shopId, id, 'api', input.segmentId, 'queued', now, log);
+      await repo.insertImport(trx, { ...row, received, chunks: input.chunks.length });
+      await repo.insertChunks(trx, chunkRows(shopId, id, 0, 0, input.chunks));
+      await this.deps.jobs.enqueue('audience.import', { shopId, importId: id }, { executor: trx, idempotencyKey: `${shopId}/${id}` });
+      return { ...row, received, chunks: input.chunks.length };
+    });
+    await this.deps.db.durable();
+    return toImport(row);
+  }
+
+  /** A CLI upload: an import that takes chunks until it is sealed (not listed before). */
+  async beginUpload(shopId: string, input: { readonly segmentId?: number }): Promise<number> {
+    await this.requireSegment(shopId, input.segmentId);
+    const now = this.deps.clock.now();
+    await repo.deleteStaleUploads(this.db, shopId, now - STALE_UPLOAD_MS);
+    return this.db.transaction().execute(async (trx) => {
+      const id = await segmentsRepo.allocateId(trx, shopId, 'imports');
+      await repo.insertImport(trx, newImportRow(shopId, id, 'cli', input.segmentId, 'receiving', now, emptyLog()));
+      return id;
+    });
+  }
+
+  /** Appends chunks to an upload, in one transaction. */
+  async appendUpload(shopId: string, importId: number, chunks: readonly RecordChunk[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await repo.findImport(trx, shopId, importId);
+      if (row?.status !== 'receiving') throw new AppError('CONFLICT', `Import ${importId} is not receiving records.`);
+      await repo.insertChunks(trx, chunkRows(shopId, importId, row.chunks, row.received, chunks));
+      await repo.updateImport(trx, shopId, importId, {
+        chunks: row.chunks + chunks.length,
+        received: row.received + chunks.reduce((n, c) => n + c.records, 0),
+        updated_at: this.deps.clock.now(),
+      });
+    });
+  }
+
+  /**
+   * Seals an upload: it becomes a queued import with its job. `runAt` delays the job, for
+   * a caller that processes the import itself (the CLI): the job then only finishes an
+   * import that caller left unfinished.
+   */
+  async sealUpload(shopId: string, importId: number, options: { readonly runAt?: number } = {}): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      const row = await repo.findImport(trx, shopId, importId);
+      if (row?.status !== 'receiving') throw new AppError('CONFLICT', `Import ${importId} is not receiving records.`);
+      const log = addStatus(parseLog(row.log), 'queued', now);
+      await repo.updateImport(trx, shopId, importId, { status: 'queued', log: JSON.stringify(log), created_at: now, updated_at: now });
+      await this.deps.jobs.enqueue(
+        'audience.import',
+        { shopId, importId },
+        { executor: trx, idempotencyKey: `${shopId}/${importId}`, ...(options.runAt === undefined ? {} : { runAt: options.runAt }) },
+      );
+    });
+    await this.deps.db.durable();
+  }
+
+  /** Drops an upload that will not be sealed (the CLI failed to read its file). */
+  async abandonUpload(shopId: string, importId: number): Promise<void> {
+    await repo.deleteImport(this.db, shopId, importId);
+  }
+
+  /** The import log, newest first (admin-api.md, "Import logs"). */
+  async listImports(shopId: string, limit = MAX_IMPORTS_LISTED): Promise<AudienceImport[]> {
+    await this.deps.shops.requireShop(shopId);
+    const rows = await repo.listImports(this.db, shopId, Math.min(Math.max(1, limit), MAX_IMPORTS_LISTED));
+    return rows.map(toImport);
+  }
+
+  async getImport(shopId: string, id: number): Promise<AudienceImport | undefined> {
+    const row = Number.isSafeInteger(id) ? await repo.findImport(this.db, shopId, id) : undefined;
+    return row && row.status !== 'receiving' ? toImport(row) : undefined;
+  }
+
+  /** What imports stored about a profile (a merged id leads to its survivor). */
+  async getCustomerAttributes(shopId: string, profileId: number): Promise<CustomerAttributes | undefined> {
+    const id = await this.deps.identity.currentProfileId(shopId, profileId);
+    if (id === undefined) return undefined;
+    const row = await repo.findAttributes(this.db, shopId, id);
+    const tokens = await repo.listPushTokens(this.db, shopId, id);
+    return {
+      fields: row ? toFields(row) : {},
+      pushTokens: tokens.map((t) => ({ token: t.token, platform: t.platform })),
+    };
+  }
+
+  /**
+   * The `audience.import` job: processes the import from its cursor to the end. A
+   * failure on the final attempt marks the import failed, saying where it stopped;
+   * before that the job is retried and resumes where it stopped.
+   */
+  async runImport(payload: { readonly shopId: string; readonly importId: number }, options: ImportRunOptions = {}): Promise<void> {
+    const { shopId, importId } = payload;
+    const row = await repo.findImport(this.db, shopId, importId);
+    if (!row || row.status === 'done' || row.status === 'failed' || row.status === 'receiving') return;
+    const now = this.deps.clock.now();
+    const log = addStatus(parseLog(row.log), 'running', now);
+    await repo.updateImport(
+      this.db,
+      shopId,
+      importId,
+      { status: 'running', started_at: row.started_at ?? now, updated_at: now, log: JSON.stringify(log) },
+      ['queued', 'running'],
+    );
+    try {
+      const shop = await this.deps.shops.requireShop(shopId);
+      const context = {
+        properties: await this.deps.properties.propertyTypes(shopId),
+        today: dateInTimezone(now, shop.timezone),
+      };
+      for (;;) {
+        options.signal?.throwIfAborted();
+        const step = await this.processNextChunk(shopId, importId, context);
+        if (step === 'finished') return;
+        if (step) options.onProgress?.(step);
+        // SQLite answers synchronously, so without this turn the whole import would run
+        // in microtasks and the process would serve no request until it ended.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (error) {
+      await this.recordFailure(shopId, importId, error, options.finalAttempt === true);
+      throw error;
+    }
+  }
+
+  private async processNextChunk(
+    shopId: string,
+    importId: number,
+    context: Parameters<typeof checkChunk>[2],
+  ): Promise<'finished' | { processed: number; received: number } | undefined> {
+    for (let attempt = 1; ; attempt += 1) {
+      const row = await repo.findImport(this.db, shopId, importId);
+      if (row?.status !== 'running') return 'finished';
+      if (row.next_chunk >= row.chunks) return this.finish(row);
+      const chunk = await repo.findChunk(this.db, shopId, importId, row.next_chunk);
+      if (!chunk) throw new Error(`Chunk ${row.next_chunk} of import ${importId} is missing`);
+      // Checked outside the transaction, so that the database is held only for the writes.
+      const checked = checkChunk(chunk.body, chunk.first_index, context);
+      try {
+        return await this.db.transaction().execute(async (trx) => {
+          const now = this.deps.clock.now();
+          const current = await repo.advanceCursor(trx, shopId, importId, row.next_chunk, now);
+          // Another run wrote this chunk meanwhile: nothing to do here.
+          if (!current) return undefined;
+          const stored = await storeChunk(trx, shopId, checked, {
+            identity: this.deps.identity,
+            now,
+            segmentId: current.segment_id,
+          });
+          const skipped = stored.report.skipped.length;
+          await repo.updateImport(trx, shopId, importId, {
+            processed: current.processed + checked.records,
+            imported: current.imported + (checked.records - skipped),
+            skipped: current.skipped + skipped,
+            profiles_created: current.profiles_created + stored.profilesCreated,
+            log: JSON.stringify(addChunk(parseLog(current.log), stored.report)),
+          });
+          return { processed: current.processed + checked.records, received: current.received };
+        });
+      } catch (error) {
+        const transient = isTransientConflict(error) || (isAppError(error) && error.code === 'CONFLICT');
+        if (!transient || attempt >= CHUNK_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async finish(row: repo.ImportRow): Promise<'finished'> {
+    const now = this.deps.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      const log = addStatus(parseLog(row.log), 'done', now);
+      const done = await repo.updateImport(
+        trx,
+        row.shop_id,
+        row.id,
+        { status: 'done', finished_at: now, updated_at: now, log: JSON.stringify(log) },
+        ['running'],
+      );
+      if (done) await repo.deleteChunks(trx, row.shop_id, row.id);
+    });
+    return 'finished';
+  }
+
+  private async recordFailure(shopId: string, importId: number, error: unknown, final: boolean): Promise<void> {
+    const row = await repo.findImport(this.db, shopId, importId).catch(() => undefined);
+    if (row?.status !== 'running') return;
+    const now = this.deps.clock.now();
+    const message = error instanceof Error ? error.message : String(error);
+    let log: ImportLog = parseLog(row.log);
+    if (final) log = addStatus(addStop(log, row.processed, message), 'failed', now);
+    else log = addStatus(log, 'queued', now);
+    await repo
+      .updateImport(
+        this.db,
+        shopId,
+        importId,
+        final
+          ? { status: 'failed', finished_at: now, updated_at: now, log: JSON.stringify(log) }
+          : { status: 'queued', updated_at: now, log: JSON.stringify(log) },
+        ['running'],
+      )
+      .catch(() => undefined);
+  }
+
+  private async requireSegment(shopId: string, segmentId: number | undefined): Promise<void> {
+    await this.deps.shops.requireShop(shopId);
+    if (segmentId !== undefined && !(await this.deps.segments.hasSegment(shopId, segmentId))) {
+      throw segmentNotFound(segmentId);
+    }
+  }
+}
+
+function newImportRow(
+  shopId: string,
+  id: number,
+  source: 'api' | 'cli',
+  segmentId: number | undefined,
+  status: 'queued' | 'receiving',
+  now: number,
+  log: ImportLog,
+): repo.ImportRow {
+  return {
+    shop_id: shopId,
+    id,
+    kind: 'audience',
+    source,
+    segment_id: segmentId ?? null,
+    status,
+    received: 0,
+    chunks: 0,
+    next_chunk: 0,
+    processed: 0,
+    imported: 0,
+    skipped: 0,
+    profiles_created: 0,
+    log: JSON.stringify(log),
+    created_at: now,
+    updated_at: now,
+    started_at: null,
+    finished_at: null,
+  };
+}
+
+function chunkRows(shopId: string, importId: number, firstSeq: number, firstIndex: number, chunks: readonly RecordChunk[]): repo.ChunkRow[] {
+  let index = firstIndex;
+  return chunks.map((chunk, i) => {
+    if (chunk.records > CHUNK_RECORDS) throw new Error(`A chunk holds at most ${CHUNK_RECORDS} records`);
+    const row = { shop_id: shopId, import_id: importId, seq: firstSeq + i, first_index: index, records: chunk.records, body: chunk.text };
+    index += chunk.records;
+    return row;
+  });
+}
+
+function toImport(row: repo.ImportRow): AudienceImport {
+  return {
+    id: row.id,
+    kind: row.kind,
+    source: row.source,
+    segmentId: row.segment_id,
+    status: row.status === 'receiving' ? 'queued' : row.status,
+    received: row.received,
+    processed: row.processed,
+    imported: row.imported,
+    skipped: row.skipped,
+    profilesCreated: row.profiles_created,
+    log: parseLog(row.log),
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+function toFields(row: repo.AttributesRow): AudienceFields {
+  const fields: Record<string, unknown> = {};
+  for (const column of repo.ATTRIBUTE_COLUMNS) {
+    const value = row[column];
+    if (value === null) continue;
+    if (column === 'kids') fields.kids = JSON.parse(value as string) as Kid[];
+    else if (column === 'auto') fields.auto = JSON.parse(value as string) as Car[];
+    else if (column === 'bought_something' || column.startsWith('email_') || column.startsWith('sms_')) {
+      fields[column] = fromFlag(value as number);
+    } else fields[column] = value;
+  }
+  return fields;
+}

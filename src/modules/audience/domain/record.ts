@@ -1,0 +1,301 @@
+import {
+  IDENTIFIER_FIELDS,
+  normalizeIdentifier,
+  type IdentifierKind,
+  type Identifiers,
+} from '../../identity/domain/identifiers.js';
+import { readPropertyValue, type CustomPropertyType, type PropertyValue } from './custom-properties.js';
+import {
+  asObject,
+  isAbsent,
+  readBirthday,
+  readFlag,
+  readGender,
+  readInteger,
+  readText,
+  type Read,
+} from './fields.js';
+
+/**
+ * One audience record (interface.md, "Audience user record") checked and normalised,
+ * pure. The decisions per field (docs/audience.md, "Bad input"):
+ * - the record is SKIPPED when it is not an object, has none of email, phone, loyalty_id,
+ *   external_id, or one of those four is invalid (an invalid key could put the data on
+ *   the wrong person);
+ * - any other bad value DROPS that field (or that kids / auto entry) and the rest is
+ *   stored; each drop is reported with its reason;
+ * - a key that is neither a field of the table nor a custom property of the shop is
+ *   reported as an unknown property and not stored.
+ */
+
+export const TEXT_FIELDS = [
+  'first_name',
+  'middle_name',
+  'last_name',
+  'location',
+  'loyalty_card_location',
+  'loyalty_status',
+  'fb_id',
+  'vk_id',
+] as const;
+export const FLAG_FIELDS = [
+  'bought_something',
+  'email_bulk',
+  'email_chain',
+  'email_transactional',
+  'sms_bulk',
+  'sms_chain',
+  'sms_transactional',
+] as const;
+/** Bonus balances of an external programme: whole bonuses, never negative. */
+export const MAX_BONUSES = 1_000_000_000;
+export const INTEGER_FIELDS = {
+  age: [0, 150],
+  loyalty_bonuses: [0, MAX_BONUSES],
+  loyalty_bonuses_to_next_level: [0, MAX_BONUSES],
+} as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+type FlagField = (typeof FLAG_FIELDS)[number];
+type IntegerField = keyof typeof INTEGER_FIELDS;
+
+export interface Kid {
+  readonly gender?: 'm' | 'f';
+  readonly birthday?: string;
+}
+export interface Car {
+  readonly brand?: string;
+  readonly model?: string;
+  readonly vds?: string;
+}
+
+/** The stored fields, under their contract names; absent = not given. */
+export type AudienceFields = Partial<Record<TextField, string>> &
+  Partial<Record<FlagField, boolean>> &
+  Partial<Record<IntegerField, number>> & {
+    gender?: 'm' | 'f';
+    birthday?: string;
+    kids?: readonly Kid[];
+    auto?: readonly Car[];
+  };
+
+export const PUSH_PLATFORMS = ['ios', 'android'] as const;
+export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
+export const PUSH_TOKEN_MAX_LENGTH = 4096;
+/** kids and auto entries kept per record; more is a list nobody keeps by hand. */
+export const MAX_LIST_ENTRIES = 20;
+/** Keys per record; a larger object is not a customer record. */
+export const MAX_RECORD_KEYS = 500;
+
+/** The identifiers that make a record importable (interface.md: at least one is required). */
+export const KEY_IDENTIFIERS: readonly IdentifierKind[] = ['email', 'phone', 'loyaltyId', 'externalId'];
+
+/** Every name the record table gives a meaning; custom property codes may not take one. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set<string>([
+  ...Object.values(IDENTIFIER_FIELDS),
+  ...TEXT_FIELDS,
+  ...FLAG_FIELDS,
+  ...Object.keys(INTEGER_FIELDS),
+  'gender',
+  'birthday',
+  'kids',
+  'auto',
+  'mobile_token',
+  'mobile_token_platform',
+]);
+
+export type SkipReason =
+  | 'not_an_object'
+  | 'too_many_fields'
+  | 'no_identifier'
+  | 'invalid_email'
+  | 'invalid_phone'
+  | 'invalid_loyalty_id'
+  | 'invalid_external_id';
+
+export interface FieldProblem {
+  /** The contract name, with the entry for kids and auto: `kids[2]`. */
+  readonly field: string;
+  readonly reason: string;
+}
+
+export interface AudienceRecord {
+  readonly identifiers: Identifiers;
+  readonly fields: AudienceFields;
+  readonly properties: Readonly<Record<string, PropertyValue>>;
+  readonly pushToken?: { readonly token: string; readonly platform: PushPlatform };
+}
+
+export type RecordCheck =
+  | { readonly kind: 'skipped'; readonly reason: SkipReason; readonly message: string }
+  | {
+      readonly kind: 'accepted';
+      readonly record: AudienceRecord;
+      readonly dropped: readonly FieldProblem[];
+      readonly unknown: readonly string[];
+    };
+
+export interface RecordContext {
+  /** The shop's custom properties: code → type. */
+  readonly properties: ReadonlyMap<string, CustomPropertyType>;
+  /** YYYY-MM-DD in the shop's time zone: the latest birthday. */
+  readonly today: string;
+}
+
+export function checkRecord(raw: unknown, context: RecordContext): RecordCheck {
+  const input = asObject(raw);
+  if (!input) return skip('not_an_object', 'a record must be a JSON object');
+  const keys = Object.keys(input);
+  if (keys.length > MAX_RECORD_KEYS) return skip('too_many_fields', `a record has at most ${MAX_RECORD_KEYS} fields`);
+
+  const identifiers: Identifiers = {};
+  const dropped: FieldProblem[] = [];
+  for (const kind of [...KEY_IDENTIFIERS, 'telegramId'] as const) {
+    const field = IDENTIFIER_FIELDS[kind];
+    const value = input[field];
+    if (isAbsent(value)) continue;
+    const read = readIdentifier(kind, value);
+    if (read.ok) identifiers[kind] = read.value;
+    else if (kind === 'telegramId') dropped.push({ field, reason: read.reason });
+    else return skip(`invalid_${field}` as SkipReason, `${field} ${read.reason}`);
+  }
+  if (!KEY_IDENTIFIERS.some((kind) => identifiers[kind] !== undefined)) {
+    return skip('no_identifier', 'none of email, phone, loyalty_id, external_id is given');
+  }
+
+  const fields: Record<string, unknown> = {};
+  const properties: Record<string, PropertyValue> = {};
+  const unknown: string[] = [];
+  for (const key of keys) {
+    const value = input[key];
+    if (isAbsent(value) || SEPARATE_KEYS.has(key)) continue;
+    const reader = FIELD_READERS.get(key);
+    if (reader) {
+      const read = reader(value, context.today, dropped);
+      if (read.ok) fields[key] = read.value;
+      else dropped.push({ field: key, reason: read.reason });
+      continue;
+    }
+    const type = context.properties.get(key);
+    if (type === undefined) {
+      unknown.push(key);
+      continue;
+    }
+    const read = readPropertyValue(type, value);
+    if (read.ok) properties[key] = read.value;
+    else dropped.push({ field: key, reason: read.reason });
+  }
+
+  const pushToken = readPushToken(input, dropped);
+  return {
+    kind: 'accepted',
+    record: { identifiers, fields, properties, ...(pushToken ? { pushToken } : {}) },
+    dropped,
+    unknown,
+  };
+}
+
+/** Keys read apart from the field loop: the identifiers and the push token pair. */
+const SEPARATE_KEYS: ReadonlySet<string> = new Set<string>([...Object.values(IDENTIFIER_FIELDS), 'mobile_token', 'mobile_token_platform']);
+
+type FieldReader = (value: unknown, today: string, dropped: FieldProblem[]) => Read<unknown>;
+
+/** The reader of each field of the record table (identifiers and the push token aside). */
+const FIELD_READERS: ReadonlyMap<string, FieldReader> = new Map<string, FieldReader>([
+  ...TEXT_FIELDS.map((field): [string, FieldReader] => [field, (value) => readText(value)]),
+  ...FLAG_FIELDS.map((field): [string, FieldReader] => [field, (value) => readFlag(value)]),
+  ...(Object.entries(INTEGER_FIELDS) as [IntegerField, readonly [number, number]][]).map(
+    ([field, [min, max]]): [string, FieldReader] => [field, (value) => readInteger(value, min, max)],
+  ),
+  ['gender', (value) => readGender(value)],
+  ['birthday', (value, today) => readBirthday(value, today)],
+  ['kids', (value, today, dropped) => readList(value, dropped, 'kids', (entry) => readKid(entry, today))],
+  ['auto', (value, _today, dropped) => readList(value, dropped, 'auto', readCar)],
+]);
+
+function skip(reason: SkipReason, message: string): RecordCheck {
+  return { kind: 'skipped', reason, message };
+}
+
+/** Identity's normal forms (docs/identity.md); a phone or an id may come as a JSON number. */
+function readIdentifier(kind: IdentifierKind, value: unknown): Read<string> {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) text = String(value);
+  else return { ok: false, reason: 'must be a string' };
+  const normalized = normalizeIdentifier(kind, text);
+  return normalized.ok ? normalized : { ok: false, reason: `is not valid: ${normalized.reason}` };
+}
+
+/**
+ * kids and auto: an array of objects. A bad entry is dropped on its own (reported as
+ * `kids[2]`), so one typo does not lose the others; `[]` stores an empty list.
+ */
+function readList<T>(
+  value: unknown,
+  dropped: FieldProblem[],
+  field: string,
+  readEntry: (entry: unknown) => Read<T>,
+): Read<T[]> {
+  if (!Array.isArray(value)) return { ok: false, reason: 'must be an array' };
+  if (value.length > MAX_LIST_ENTRIES) return { ok: false, reason: `must have at most ${MAX_LIST_ENTRIES} entries` };
+  const entries: T[] = [];
+  value.forEach((entry: unknown, index) => {
+    const read = readEntry(entry);
+    if (read.ok) entries.push(read.value);
+    else dropped.push({ field: `${field}[${index}]`, reason: read.reason });
+  });
+  return { ok: true, value: entries };
+}
+
+function readKid(entry: unknown, today: string): Read<Kid> {
+  const kid = asObject(entry);
+  if (!kid) return { ok: false, reason: 'must be an object with gender and birthday' };
+  const out: { gender?: 'm' | 'f'; birthday?: string } = {};
+  if (!isAbsent(kid.gender)) {
+    const gender = readGender(kid.gender);
+    if (!gender.ok) return { ok: false, reason: `gender ${gender.reason}` };
+    out.gender = gender.value;
+  }
+  if (!isAbsent(kid.birthday)) {
+    const birthday = readBirthday(kid.birthday, today);
+    if (!birthday.ok) return { ok: false, reason: `birthday ${birthday.reason}` };
+    out.birthday = birthday.value;
+  }
+  if (out.gender === undefined && out.birthday === undefined) return { ok: false, reason: 'has neither gender nor birthday' };
+  return { ok: true, value: out };
+}
+
+function readCar(entry: unknown): Read<Car> {
+  const car = asObject(entry);
+  if (!car) return { ok: false, reason: 'must be an object with brand, model and vds' };
+  const out: { brand?: string; model?: string; vds?: string } = {};
+  for (const key of ['brand', 'model', 'vds'] as const) {
+    if (isAbsent(car[key])) continue;
+    const text = readText(car[key]);
+    if (!text.ok) return { ok: false, reason: `${key} ${text.reason}` };
+    out[key] = text.value;
+  }
+  if (Object.keys(out).length === 0) return { ok: false, reason: 'has none of brand, model, vds' };
+  return { ok: true, value: out };
+}
+
+/** A token is bound to its platform's certificate (interface.md): without a valid platform it is useless. */
+function readPushToken(input: Record<string, unknown>, dropped: FieldProblem[]): AudienceRecord['pushToken'] {
+  const rawToken = input.mobile_token;
+  const rawPlatform = input.mobile_token_platform;
+  if (isAbsent(rawToken)) {
+    if (!isAbsent(rawPlatform)) dropped.push({ field: 'mobile_token_platform', reason: 'is given without mobile_token' });
+    return undefined;
+  }
+  const token = readText(rawToken, PUSH_TOKEN_MAX_LENGTH);
+  if (!token.ok) {
+    dropped.push({ field: 'mobile_token', reason: token.reason });
+    return undefined;
+  }
+  const platform = typeof rawPlatform === 'string' ? rawPlatform.trim().toLowerCase() : undefined;
+  if (platform !== 'ios' && platform !== 'android') {
+    dropped.push({ field: 'mobile_token', reason: 'needs mobile_token_platform ios or android' });
+    return undefined;
+  }
+  return { token: token.value, platform };
+}

@@ -1,0 +1,19 @@
+/**
+ * `url_handle`, `image_url_handle` and categories' `url_handle` (interface.md, "Product":
+ * "link without domain"): the link without its scheme and host, keeping path, query and
+ * fragment exactly as the feed spelled them (no percent-encoding, no normalisation), so
+ * a storefront can prefix its own host. Pure.
+ *
+ *   https://shop.example/p/1?color=red#top → /p/1?color=red#top
+ *   https://shop.example                   → /
+ *   //cdn.example/a.jpg                    → /a.jpg
+ *   /p/1 (already relative)                → /p/1
+ */
+const SCHEME_AND_HOST = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;
+
+export function linkHandle(link: string): string {
+  const match = SCHEME_AND_HOST.exec(link);
+  if (!match) return link;
+  const rest = link.slice(match[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}

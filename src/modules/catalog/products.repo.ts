@@ -1,0 +1,186 @@
+import type { Kysely, Selectable } from 'kysely';
+import { fromFlag } from '../../db/dialect.js';
+import type { CatalogProductsTable, Database } from '../../db/types.js';
+import type { TreeCategoryRecord } from './domain/category-tree.js';
+import type { CategoryRecord, LocationRecord, ProductRecord } from './domain/product-view.js';
+import type { ProductParam } from './domain/product.schema.js';
+
+/**
+ * Reads of the served catalog (GET /products/…, search results). Kysely only: rows in,
+ * rows out, JSON columns parsed here. Every statement names the shop and the generation
+ * the caller read from `catalogs`, so a reader never mixes two imports.
+ */
+export type Executor = Kysely<Database>;
+export type ProductRow = Selectable<CatalogProductsTable>;
+
+/** Ids per `in (…)` list: far under both dialects' bound-parameter limits. */
+const IN_LIST_CHUNK = 1000;
+
+function chunked<T>(values: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += IN_LIST_CHUNK) out.push(values.slice(i, i + IN_LIST_CHUNK));
+  return out;
+}
+
+export async function findProduct(
+  db: Executor,
+  shopId: string,
+  generation: number,
+  itemId: string,
+): Promise<ProductRecord | undefined> {
+  const row = await db
+    .selectFrom('catalog_products')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .where('id', '=', itemId)
+    .executeTakeFirst();
+  return row ? toProductRecord(row) : undefined;
+}
+
+/** The products of these ids that the generation holds, in no particular order. */
+export async function findProducts(
+  db: Executor,
+  shopId: string,
+  generation: number,
+  itemIds: readonly string[],
+): Promise<ProductRecord[]> {
+  const out: ProductRecord[] = [];
+  for (const ids of chunked([...new Set(itemIds)])) {
+    const rows = await db
+      .selectFrom('catalog_products')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where('generation', '=', generation)
+      .where('id', 'in', ids)
+      .execute();
+    for (const row of rows) out.push(toProductRecord(row));
+  }
+  return out;
+}
+
+/** A catalog_products row as the product view takes it (search reads rows of its own and maps them here). */
+export function toProductRecord(row: ProductRow): ProductRecord {
+  return {
+    id: row.id,
+    groupId: row.group_id,
+    available: fromFlag(row.available),
+    name: row.name,
+    description: row.description,
+    url: row.url,
+    price: row.price === null ? null : Number(row.price),
+    oldprice: row.oldprice === null ? null : Number(row.oldprice),
+    categoryIds: parseStringArray(row.category_ids),
+    pictures: parseStringArray(row.pictures),
+    vendor: row.vendor,
+    model: row.model,
+    vendorCode: row.vendor_code,
+    barcode: row.barcode,
+    params: parseParams(row.params),
+    locationIds: parseStringArray(row.location_ids),
+    deeplinkAndroid: row.deeplink_android,
+    deeplinkIos: row.deeplink_ios,
+    salesRate: row.sales_rate,
+    ignored: fromFlag(row.ignored),
+    widgetable: fromFlag(row.widgetable),
+  };
+}
+
+/** Every category of the generation as the product view takes it. */
+export async function listCategoryRecords(db: Executor, shopId: string, generation: number): Promise<CategoryRecord[]> {
+  const rows = await db
+    .selectFrom('catalog_categories')
+    .select(['external_id', 'id', 'parent_external_id', 'name', 'url'])
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .execute();
+  return rows.map((row) => ({
+    externalId: row.external_id,
+    id: Number(row.id),
+    parentExternalId: row.parent_external_id,
+    name: row.name,
+    url: row.url,
+  }));
+}
+
+/** Every location of the generation. */
+export async function listLocationRecords(db: Executor, shopId: string, generation: number): Promise<LocationRecord[]> {
+  return db
+    .selectFrom('catalog_locations')
+    .select(['id', 'name', 'type'])
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .execute();
+}
+
+/** Every category of the generation, siblings in the order of their stable ids (first seen first). */
+export async function listTreeCategories(db: Executor, shopId: string, generation: number): Promise<TreeCategoryRecord[]> {
+  const rows = await db
+    .selectFrom('catalog_categories')
+    .select(['id', 'external_id', 'parent_external_id', 'name', 'url', 'discount_product_count', 'location_ids'])
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    externalId: row.external_id,
+    parentExternalId: row.parent_external_id,
+    name: row.name,
+    url: row.url,
+    discountProductCount: Number(row.discount_product_count),
+    locationIds: parseStringArray(row.location_ids),
+  }));
+}
+
+export async function countNotWidgetable(db: Executor, shopId: string, generation: number): Promise<number> {
+  const row = await db
+    .selectFrom('catalog_products')
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .where('widgetable', '=', 0)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/** A page of the products hidden from the storefront, by offer id. */
+export async function listNotWidgetable(
+  db: Executor,
+  shopId: string,
+  generation: number,
+  page: { readonly limit: number; readonly offset: number },
+): Promise<ProductRecord[]> {
+  const rows = await db
+    .selectFrom('catalog_products')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .where('widgetable', '=', 0)
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map(toProductRecord);
+}
+
+function parseStringArray(text: string): string[] {
+  const value: unknown = JSON.parse(text);
+  return Array.isArray(value) ? value.filter((element): element is string => typeof element === 'string') : [];
+}
+
+function parseParams(text: string): ProductParam[] {
+  const value: unknown = JSON.parse(text);
+  if (!Array.isArray(value)) return [];
+  const out: ProductParam[] = [];
+  for (const entry of value as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { key, values } = entry as { key?: unknown; values?: unknown };
+    if (typeof key !== 'string' || !Array.isArray(values)) continue;
+    out.push({
+      key,
+      values: values.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number'),
+    });
+  }
+  return out;
+}

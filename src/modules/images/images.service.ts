@@ -1,0 +1,105 @@
+import type { Transaction } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { DbHandle } from '../../db/create-db.js';
+import type { Database } from '../../db/types.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { CatalogLanding } from '../catalog/catalog.types.js';
+import type { CatalogService } from '../catalog/catalog.service.js';
+import { hashLink, resizedLinks, type ThumbnailRef } from './domain/links.js';
+import { DEFAULT_DOWNLOAD_LIMITS, downloadShopPictures, type DownloadLimits } from './image-download.js';
+import { ImageStore, type StoredThumbnail } from './image-store.js';
+import * as repo from './images.repo.js';
+import type { ImageRunSummary, ProductImageView } from './images.types.js';
+
+export interface ImagesDeps {
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly config: Pick<Config, 'dataDir' | 'publicUrl' | 'fetchAllowPrivate'>;
+  readonly jobs: JobQueue;
+  readonly catalog: Pick<CatalogService, 'onLanded'>;
+  /** Tests lower these; production uses DEFAULT_DOWNLOAD_LIMITS. */
+  readonly limits?: Partial<DownloadLimits>;
+}
+
+/** Links looked up per statement: well under every driver's parameter limit. */
+const LOOKUP_CHUNK = 500;
+/** viewsFor serves pages of products, never a whole catalog. */
+export const MAX_VIEWS_PER_CALL = 10_000;
+
+/**
+ * Product pictures: after each import lands, a job downloads the pictures not stored yet
+ * and makes their square thumbnails (image-download.ts); the product mapper asks
+ * viewsFor for `image_url_resized` and `image_downloading_error`; GET /images/… serves
+ * the files.
+ */
+export class ImagesService {
+  private readonly store: ImageStore;
+  private readonly limits: DownloadLimits;
+
+  constructor(private readonly deps: ImagesDeps) {
+    this.store = ImageStore.inDataDir(deps.config.dataDir);
+    this.limits = { ...DEFAULT_DOWNLOAD_LIMITS, ...deps.limits };
+    deps.catalog.onLanded({ name: 'images', onLanded: (trx, landing) => this.enqueueDownload(trx, landing) });
+  }
+
+  /**
+   * Enqueued in the landing transaction, so the job exists exactly when the new catalog
+   * does; the key makes a replayed landing enqueue nothing new.
+   */
+  private async enqueueDownload(trx: Transaction<Database>, landing: CatalogLanding): Promise<void> {
+    await this.deps.jobs.enqueue(
+      'images.download',
+      { shopId: landing.shopId, generation: landing.generation },
+      { executor: trx, idempotencyKey: `${landing.shopId}:${landing.generation}` },
+    );
+  }
+
+  /** The `images.download` job. */
+  downloadForShop(job: { shopId: string; generation: number }, signal: AbortSignal): Promise<ImageRunSummary> {
+    return downloadShopPictures(
+      {
+        db: this.deps.db,
+        clock: this.deps.clock,
+        store: this.store,
+        allowPrivate: this.deps.config.fetchAllowPrivate,
+        limits: this.limits,
+      },
+      job,
+      signal,
+    );
+  }
+
+  /**
+   * What is known of each picture link (every link given gets an entry): thumbnails
+   * once done, the reason once failed, neither while pending or unknown.
+   */
+  async viewsFor(shopId: string, links: readonly string[]): Promise<Map<string, ProductImageView>> {
+    const unique = [...new Set(links)];
+    if (unique.length > MAX_VIEWS_PER_CALL) {
+      throw new Error(`viewsFor takes at most ${MAX_VIEWS_PER_CALL} links, got ${unique.length}`);
+    }
+    const byHash = new Map(unique.map((link) => [hashLink(link), link]));
+    const hashes = [...byHash.keys()];
+    const rows: repo.PictureRow[] = [];
+    for (let i = 0; i < hashes.length; i += LOOKUP_CHUNK) {
+      rows.push(...(await repo.findByHashes(this.deps.db.db, shopId, hashes.slice(i, i + LOOKUP_CHUNK))));
+    }
+    const views = new Map<string, ProductImageView>(unique.map((link) => [link, { resized: null, error: null }]));
+    for (const row of rows) {
+      const link = byHash.get(row.hash);
+      if (link === undefined) continue;
+      if (row.status === 'done') {
+        views.set(link, { resized: resizedLinks(this.deps.config.publicUrl, shopId, row.hash, link), error: null });
+      } else if (row.status === 'failed') {
+        views.set(link, { resized: null, error: row.error ?? 'The picture could not be downloaded.' });
+      }
+    }
+    return views;
+  }
+
+  /** The stored file of one thumbnail (GET /images/…), or undefined. */
+  findThumbnail(ref: ThumbnailRef): Promise<StoredThumbnail | undefined> {
+    return this.store.stat(ref);
+  }
+}

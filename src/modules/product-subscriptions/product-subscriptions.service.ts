@@ -1,0 +1,149 @@
+import type { Transaction } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { DbHandle } from '../../db/create-db.js';
+import type { Database } from '../../db/types.js';
+import type { CatalogLandedListener, CatalogLanding } from '../catalog/catalog.types.js';
+import { IDENTIFIER_KINDS } from '../identity/domain/identifiers.js';
+import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import * as repo from './product-subscriptions.repo.js';
+import type {
+  ProductAlert,
+  ProductSubscription,
+  SubscribeInput,
+  SubscribeResult,
+  SubscriptionKind,
+  UnsubscribeInput,
+} from './product-subscriptions.types.js';
+
+export interface ProductSubscriptionsDeps {
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findDevice' | 'findProfiles' | 'onMerge'>;
+  readonly catalog: {
+    currentGeneration(shopId: string): Promise<number>;
+    onLanded(listener: CatalogLandedListener): void;
+  };
+}
+
+export const MAX_ALERTS_LISTED = 1000;
+
+/**
+ * Back-in-stock and price-drop subscriptions (interface.md "Product counters",
+ * `triggers`; docs/catalog-read.md "Product subscriptions"). A customer subscribes to a
+ * product of the served catalog; the catalog landing that makes it available, or
+ * cheaper than the subscribed price, records one pending alert per subscription in the
+ * swap transaction and the subscription fires once. Messaging turns alerts into
+ * messages later.
+ */
+export class ProductSubscriptionsService {
+  constructor(private readonly deps: ProductSubscriptionsDeps) {
+    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileRows(trx, shopId, fromId, intoId));
+    deps.catalog.onLanded(this.landedListener());
+  }
+
+  private get db() {
+    return this.deps.db.db;
+  }
+
+  /**
+   * Subscribes the person the identifiers describe (identity resolves, links or creates
+   * the profile, as /push/custom does). Subscribing again re-arms the subscription with
+   * the new price. price_drop without a price takes the product's current price.
+   */
+  async subscribe(input: SubscribeInput): Promise<SubscribeResult> {
+    const { shopId, kind, itemId } = input;
+    const generation = await this.deps.catalog.currentGeneration(shopId);
+    const offer = generation === 0 ? undefined : await repo.findCatalogOffer(this.db, shopId, generation, itemId);
+    if (!offer) return { ok: false, reason: 'unknown_product' };
+    let price: number | null = null;
+    if (kind === 'price_drop') {
+      price = input.price ?? offer.price;
+      if (price === null) return { ok: false, reason: 'price_required' };
+    }
+    const now = this.deps.clock.now();
+    const profileId = await this.db.transaction().execute(async (trx) => {
+      const { profileId } = await this.deps.identity.resolveProfile(shopId, input.identity, trx);
+      await repo.upsertSubscription(trx, { shopId, kind, itemId, profileId, price, now });
+      return profileId;
+    });
+    return { ok: true, profileId };
+  }
+
+  /**
+   * Cancels the person's active subscriptions of this kind to these items (every item
+   * when none are given). Looks profiles up without creating any: an identifier nobody
+   * holds has nothing to cancel. Every profile one of the identifiers leads to counts.
+   */
+  async unsubscribe(input: UnsubscribeInput): Promise<{ cancelled: number }> {
+    const profileIds = await this.findProfileIds(input.shopId, input.identity);
+    const cancelled = await repo.cancelSubscriptions(
+      this.db,
+      input.shopId,
+      input.kind,
+      profileIds,
+      [...new Set(input.itemIds)],
+      this.deps.clock.now(),
+    );
+    return { cancelled };
+  }
+
+  /** `triggers` of GET /products/counters: active subscriptions of the item, by kind. */
+  countActive(shopId: string, itemId: string): Promise<Record<SubscriptionKind, number>> {
+    return repo.countActive(this.db, shopId, itemId);
+  }
+
+  async listSubscriptions(shopId: string, profileId: number): Promise<ProductSubscription[]> {
+    const rows = await repo.listSubscriptionsOf(this.db, shopId, profileId);
+    return rows.map((row) => ({
+      kind: row.kind,
+      itemId: row.item_id,
+      profileId: Number(row.profile_id),
+      price: row.price === null ? null : Number(row.price),
+      status: row.status,
+      createdAt: Number(row.created_at),
+      firedAt: row.fired_at === null ? null : Number(row.fired_at),
+    }));
+  }
+
+  /** Alerts of a shop, oldest first (messaging reads the pending ones). */
+  async listAlerts(shopId: string, options: { status?: string; limit?: number } = {}): Promise<ProductAlert[]> {
+    const limit = Math.min(options.limit ?? MAX_ALERTS_LISTED, MAX_ALERTS_LISTED);
+    const rows = await repo.listAlerts(this.db, shopId, { ...options, limit });
+    return rows.map((row) => ({
+      generation: Number(row.generation),
+      kind: row.kind,
+      itemId: row.item_id,
+      profileId: Number(row.profile_id),
+      oldPrice: row.old_price === null ? null : Number(row.old_price),
+      newPrice: row.new_price === null ? null : Number(row.new_price),
+      subscribedPrice: row.subscribed_price === null ? null : Number(row.subscribed_price),
+      status: row.status,
+      createdAt: Number(row.created_at),
+    }));
+  }
+
+  /** Runs inside the swap transaction, before the old generation's rows are deleted. */
+  private landedListener(): CatalogLandedListener {
+    return {
+      name: 'product-subscriptions',
+      onLanded: async (trx: Transaction<Database>, landing: CatalogLanding) => {
+        const written = await repo.insertLandingAlerts(trx, landing);
+        if (written > 0) await repo.markFired(trx, landing.shopId, landing.generation, landing.now);
+      },
+    };
+  }
+
+  private async findProfileIds(shopId: string, identity: IdentityInput): Promise<number[]> {
+    const ids = new Set<number>();
+    if (identity.did) {
+      const device = await this.deps.identity.findDevice(shopId, identity.did);
+      if (device) ids.add(device.profileId);
+    }
+    for (const kind of IDENTIFIER_KINDS) {
+      const value = identity[kind];
+      if (value === undefined || value === null) continue;
+      for (const profile of await this.deps.identity.findProfiles(shopId, { [kind]: value })) ids.add(profile.id);
+    }
+    return [...ids];
+  }
+}

@@ -1,0 +1,155 @@
+import crypto from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { DbHandle } from '../../db/create-db.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import { AppError } from '../../errors.js';
+import type { ProductRecord } from '../catalog/domain/product-view.js';
+import type { Product } from '../catalog/domain/product.schema.js';
+import type { Shop } from '../shops/domain/shop.js';
+import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
+import { normalizeQuery, searchTerms, type SearchType } from './domain/query.js';
+import {
+  entryFromSearchEvent,
+  MAX_NO_RESULT_QUERIES,
+  noResultWindowStart,
+  type NoResultQuery,
+  type SearchLogEntry,
+} from './domain/search-log.js';
+import * as repo from './search.repo.js';
+
+export type ShopCurrency = Pick<Shop, 'shopId' | 'currency'>;
+
+export interface SearchDeps {
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly catalog: { currentGeneration(shopId: string): Promise<number> };
+  /** The catalog's product view (ProductsService), so that results spell a product as GET /products/get does. */
+  readonly products: {
+    viewProducts(shop: ShopCurrency, generation: number, products: readonly ProductRecord[]): Promise<Product[]>;
+  };
+}
+
+export interface SearchInput {
+  readonly shop: ShopCurrency;
+  readonly type: SearchType;
+  /** As the client sent it: not empty after trimming, at most MAX_SEARCH_QUERY_LENGTH characters. */
+  readonly query: string;
+  /** Products returned at most, 1 to MAX_SEARCH_LIMIT. */
+  readonly limit: number;
+  /** Attribution of the logged query. */
+  readonly did?: string;
+  readonly sid?: string;
+}
+
+export interface SearchResult {
+  /** The query as given. */
+  readonly query: string;
+  /** Every matching product, beyond the page. */
+  readonly total: number;
+  /** The best matches, best first. */
+  readonly products: Product[];
+}
+
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 100;
+/** How often one process prunes a shop's log rows that have left the window. */
+const LOG_PRUNE_INTERVAL_MS = 10 * 60_000;
+/** Random ids that collide with an existing row are drawn again, this many times at most. */
+const ID_ATTEMPTS = 5;
+export const SEARCH_LOG_SUBSCRIBER = 'search-log';
+
+/**
+ * Product search over the shop's served catalog (GET /search), the search log, and the
+ * queries that found nothing (GET /search/no_result_queries). Rules: docs/search.md.
+ */
+export class SearchService {
+  private readonly lastPrune = new Map<string, number>();
+
+  constructor(private readonly deps: SearchDeps) {}
+
+  private get db() {
+    return this.deps.db.db;
+  }
+
+  /** Finds the products matching the query, best first, and logs the query with the count found. */
+  async search(input: SearchInput): Promise<SearchResult> {
+    const normalized = normalizeQuery(input.query);
+    if (normalized === '') {
+      throw new AppError('VALIDATION_FAILED', 'Parameter `search_query` must be a non-empty string.', {
+        field: 'search_query',
+      });
+    }
+    const limit = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.trunc(input.limit) || DEFAULT_SEARCH_LIMIT));
+    const { shopId } = input.shop;
+    const terms = searchTerms(normalized, input.type);
+    const generation = await this.deps.catalog.currentGeneration(shopId);
+    const matches =
+      generation === 0 || terms.length === 0
+        ? { total: 0, products: [] }
+        : await repo.findMatchingProducts(this.db, this.deps.db.dialect, { shopId, generation }, terms, limit);
+    const products = await this.deps.products.viewProducts(input.shop, generation, matches.products);
+    await this.record({
+      shopId,
+      time: this.deps.clock.now(),
+      query: normalized,
+      type: input.type,
+      results: matches.total,
+      did: input.did ?? null,
+      sid: input.sid ?? null,
+      eventId: null,
+    });
+    return { query: input.query, total: matches.total, products };
+  }
+
+  /** The full searches of the last two weeks that found nothing, most frequent first. */
+  async noResultQueries(shopId: string): Promise<NoResultQuery[]> {
+    const since = noResultWindowStart(this.deps.clock.now());
+    return repo.listNoResultQueries(this.db, shopId, since, MAX_NO_RESULT_QUERIES);
+  }
+
+  /**
+   * Logs the `search` event of POST /push, once per event: delivery is at least once,
+   * and a redelivered event finds its row and adds nothing. Answers whether it logged.
+   */
+  async recordSearchEvent(event: StoredEvent): Promise<boolean> {
+    const entry = entryFromSearchEvent(event);
+    return entry === undefined ? false : this.record(entry);
+  }
+
+  /** The tracking subscriber that feeds pushed search events to the log (services.ts registers it). */
+  trackingSubscriber(): TrackingSubscriber {
+    return {
+      name: SEARCH_LOG_SUBSCRIBER,
+      accepts: (event) => entryFromSearchEvent(event) !== undefined,
+      handle: async (event) => {
+        await this.recordSearchEvent(event);
+      },
+    };
+  }
+
+  private async record(entry: SearchLogEntry): Promise<boolean> {
+    await this.pruneIfDue(entry.shopId);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await repo.insertSearchLogEntry(this.db, generateLogId(), entry);
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= ID_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async pruneIfDue(shopId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    if (now - (this.lastPrune.get(shopId) ?? -Infinity) < LOG_PRUNE_INTERVAL_MS) return;
+    this.lastPrune.set(shopId, now);
+    await repo.pruneSearchLog(this.db, shopId, noResultWindowStart(now));
+  }
+}
+
+/** 53 random bits, never 0 (see modules/identity/ids.ts for the odds of a collision). */
+function generateLogId(): number {
+  for (;;) {
+    const id = Number(crypto.randomBytes(8).readBigUInt64BE() >> 11n);
+    if (id !== 0) return id;
+  }
+}

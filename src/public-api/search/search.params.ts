@@ -1,0 +1,44 @@
+import type { PublicInput } from '../../http/input.js';
+import { readInteger, readString, validationError } from '../../http/readers.js';
+import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES, type SearchType } from '../../modules/search/domain/query.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type SearchInput, type ShopCurrency } from '../../modules/search/search.service.js';
+import { readOptionalId } from '../tracking/common.params.js';
+
+/**
+ * Parameters of GET /search (docs/search.md), checked in this order after the
+ * credentials: type, search_query, limit, did, sid. Each bad one is 422 naming it.
+ */
+
+export function toSearchInput(input: PublicInput, shop: ShopCurrency): SearchInput {
+  const type = readSearchType(input);
+  const query = readSearchQuery(input);
+  const limit = input.limit === '' ? undefined : readInteger(input, 'limit', { optional: true, min: 1, max: MAX_SEARCH_LIMIT });
+  // Attribution only: an empty did or sid (an SDK without a cookie yet) counts as absent.
+  const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
+  const sid = readOptionalId(input, 'sid', { emptyIsAbsent: true });
+  return {
+    shop,
+    type,
+    query,
+    limit: limit ?? DEFAULT_SEARCH_LIMIT,
+    ...(did !== undefined && { did }),
+    ...(sid !== undefined && { sid }),
+  };
+}
+
+function readSearchType(input: PublicInput): SearchType {
+  const value = readString(input, 'type');
+  if (!(SEARCH_TYPES as readonly string[]).includes(value)) {
+    throw validationError('type', `must be one of ${SEARCH_TYPES.map((t) => `\`${t}\``).join(', ')}`);
+  }
+  return value as SearchType;
+}
+
+/** Required, not blank, at most MAX_SEARCH_QUERY_LENGTH characters; a JSON number is its text. */
+function readSearchQuery(input: PublicInput): string {
+  const value = input.search_query;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  const query = readString(input, 'search_query', { nonEmpty: true, maxLength: MAX_SEARCH_QUERY_LENGTH });
+  if (query.trim() === '') throw validationError('search_query', 'must be a non-empty string');
+  return query;
+}

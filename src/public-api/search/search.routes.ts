@@ -1,0 +1,78 @@
+import { statusSuccess } from '../../http/envelopes.js';
+import { authenticatedShop } from '../auth.js';
+import { wantsEnvelope } from '../catalog/products.params.js';
+import { noSchemaValidation } from '../tracking/tracking.schemas.js';
+import type { PublicRouteModule } from '../types.js';
+import { toSearchInput } from './search.params.js';
+import {
+  NoResultQueriesQuerySchema,
+  NoResultQueriesResponses,
+  SEARCH_TAGS,
+  SearchQuerySchema,
+  SearchResponses,
+  type SearchResultBody,
+} from './search.schemas.js';
+
+/**
+ * A plain JSON.stringify serialiser: the product view builds exactly the contract's
+ * fields, and the no-result answer's 200 schema is a union (bare or enveloped).
+ */
+function plainJson(): (data: unknown) => string {
+  return (data) => JSON.stringify(data);
+}
+
+/**
+ * Search of the public API: GET /search (products of the served catalog; shop_id only)
+ * and GET /search/no_result_queries (interface.md endpoint 12; shop_id and shop_secret).
+ * Both answer errors in the status envelope with the statuses of contract-notes
+ * "Secrets and errors". Decisions: docs/search.md.
+ */
+export const searchRoutes: PublicRouteModule = (scope) => {
+  const search = scope.services.search;
+
+  scope.get(
+    '/search',
+    {
+      config: { envelope: 'bare', auth: 'shop' },
+      validatorCompiler: noSchemaValidation,
+      serializerCompiler: plainJson,
+      schema: {
+        tags: SEARCH_TAGS,
+        summary: 'Search the products of the feed',
+        description:
+          'Products of the served catalog matching every word of `search_query` (with `instant_search`, the last ' +
+          'word may be unfinished), best first. Every query is logged. Bare answer; errors in the status envelope.',
+        querystring: SearchQuerySchema,
+        response: SearchResponses,
+      },
+    },
+    async (request): Promise<SearchResultBody> => {
+      const shop = authenticatedShop(request);
+      const result = await search.search(toSearchInput(request.input, shop));
+      return { search_query: result.query, products_total: result.total, products: result.products };
+    },
+  );
+
+  scope.get(
+    '/search/no_result_queries',
+    {
+      config: { envelope: 'bare', auth: 'shop+secret' },
+      validatorCompiler: noSchemaValidation,
+      serializerCompiler: plainJson,
+      schema: {
+        tags: SEARCH_TAGS,
+        summary: 'Search queries that found nothing',
+        description:
+          'Full searches of the last two weeks that found no product, with their counts, most frequent first. ' +
+          'A bare array; with `v=2` or `Accept-Version: 2`, the status envelope with payload.no_result_queries.',
+        querystring: NoResultQueriesQuerySchema,
+        response: NoResultQueriesResponses,
+      },
+    },
+    async (request) => {
+      const shop = authenticatedShop(request);
+      const queries = await search.noResultQueries(shop.shopId);
+      return wantsEnvelope(request) ? statusSuccess({ payload: { no_result_queries: queries } }) : queries;
+    },
+  );
+};

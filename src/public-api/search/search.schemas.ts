@@ -1,0 +1,76 @@
+// Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
+import type {} from '@fastify/swagger';
+import { Type, type Static } from '@sinclair/typebox';
+import { StatusErrorSchema } from '../../http/envelopes.js';
+import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
+import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES } from '../../modules/search/domain/query.js';
+import { MAX_NO_RESULT_QUERIES } from '../../modules/search/domain/search-log.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
+import { versionedResponses } from '../catalog/products.schemas.js';
+
+/**
+ * The OpenAPI description of GET /search and GET /search/no_result_queries. Parameters
+ * are checked by search.params.ts after the credentials, so these schemas document; the
+ * routes compile them with noSchemaValidation.
+ */
+
+export const SEARCH_TAGS = ['search'];
+
+const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
+const DeviceId = (description: string) => Type.String({ description, pattern: '^[A-Za-z0-9]{10}$' });
+
+export const SearchQuerySchema = Type.Object(
+  {
+    shop_id: ShopId,
+    type: Type.Union(
+      SEARCH_TYPES.map((t) => Type.Literal(t)),
+      { description: '`full_search`: every word must match. `instant_search`: the last word may be the start of a word.' },
+    ),
+    search_query: Type.String({
+      minLength: 1,
+      maxLength: MAX_SEARCH_QUERY_LENGTH,
+      description: `What the user typed: not blank, at most ${MAX_SEARCH_QUERY_LENGTH} characters.`,
+    }),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_SEARCH_LIMIT,
+        description: `Products returned at most (default ${DEFAULT_SEARCH_LIMIT}).`,
+      }),
+    ),
+    did: Type.Optional(DeviceId('Device id the query is logged for.')),
+    sid: Type.Optional(DeviceId('Session id the query is logged for (legacy alias `seance`).')),
+  },
+  { additionalProperties: true },
+);
+
+export const SearchResultSchema = Type.Object(
+  {
+    search_query: Type.String({ description: 'The query as given.' }),
+    products_total: Type.Integer({ description: 'Every matching product, beyond the ones returned.' }),
+    products: Type.Array(ProductSchema, { description: 'The best matches, best first.' }),
+  },
+  { description: 'Search results (no envelope).' },
+);
+export type SearchResultBody = Static<typeof SearchResultSchema>;
+
+export const SearchResponses = { 200: SearchResultSchema, '4xx': StatusErrorSchema, '5xx': StatusErrorSchema };
+
+export const NoResultQueriesQuerySchema = Type.Object(
+  {
+    shop_id: ShopId,
+    shop_secret: Type.String({ description: 'The secret API key.' }),
+    v: Type.Optional(Type.String({ description: '`2` answers in the standard envelope (or header `Accept-Version: 2`).' })),
+  },
+  { additionalProperties: true },
+);
+
+export const NoResultQuerySchema = Type.Object({
+  query: Type.String({ description: 'The query, normalised: trimmed, lower-cased, whitespace collapsed.' }),
+  quantity: Type.Integer({ description: 'Times it was searched with `full_search` and found nothing in the last two weeks.' }),
+});
+
+export const NoResultQueriesResponses = versionedResponses(
+  'no_result_queries',
+  Type.Array(NoResultQuerySchema, { description: `Most frequent first; at most ${MAX_NO_RESULT_QUERIES}.` }),
+);

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
+import { loadConfig } from '../../../src/config.js';
+import { createDb, type DbHandle } from '../../../src/db/create-db.js';
+import { CHUNK_RECORDS } from '../../../src/modules/audience/domain/limits.js';
+import { createJobRunner } from '../../../src/process/job-runner.js';
+import { createLogger } from '../../../src/process/logger.js';
+import { createServices, type Services } from '../../../src/services.js';
+import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { createShopFixture } from '../../helpers/factories.js';
+import { generatedRecords, toChunks } from './audience-fixture.js';
+
+/**
+ * An import stopped in the middle (the process stopped between chunks, a chunk failed
+ * half-written, two workers ran it at once) ends with every record imported exactly
+ * once, and the log says done; on the final attempt it fails, keeping what it imported
+ * and saying where it stopped.
+ */
+
+const config = loadConfig({ LOG_LEVEL: 'silent' });
+
+describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
+  let db: TestDb;
+  let clock: ManualClock;
+  let services: Services;
+  let shopId: string;
+  let segmentId: number;
+  const extraHandles: DbHandle[] = [];
+
+  /** A second "process" on the same database: its own connection and services. */
+  function otherProcess(): Services {
+    const handle = createDb(db.options);
+    extraHandles.push(handle);
+    return createServices({ config, db: handle, clock });
+  }
+
+  beforeAll(async () => {
+    db = await createTestDb(dialect);
+    clock = new ManualClock();
+    services = createServices({ config, db, clock });
+  });
+  afterAll(async () => {
+    for (const handle of extraHandles) await handle.destroy();
+    await db.cleanup();
+  });
+  beforeEach(async () => {
+    shopId = (await createShopFixture(services)).shopId;
+    segmentId = (await services.segments.createSegment(shopId, { name: 'All' })).id;
+    clock.advance(1000);
+  });
+
+  /**
+   * 3.5 chunks of records; the last chunk repeats the first ten emails (same people, new
+   * names) and one record of the third chunk links two stored profiles (a merge).
+   */
+  async function submit(): Promise<{ importId: number; received: number }> {
+    await services.audience.submitImport(shopId, { chunks: toChunks([{ email: 'stored@example.org' }, { phone: '79990000001', last_name: 'Stored' }]) });
+    const [stored] = await services.audience.listImports(shopId);
+    await services.audience.runImport({ shopId, importId: stored!.id });
+    clock.advance(1000);
+    const records: unknown[] = generatedRecords(3 * CHUNK_RECORDS);
+    records[2 * CHUNK_RECORDS + 5] = { email: 'stored@example.org', phone: '79990000001', first_name: 'Linked' };
+    records.push(...generatedRecords(10).map((r) => ({ email: r.email, first_name: 'Again' })), ...generatedRecords(CHUNK_RECORDS / 2 - 10, 1_000_000));
+    const submitted = await services.audience.submitImport(shopId, { chunks: toChunks(records), segmentId });
+    return { importId: submitted.id, received: records.length };
+  }
+
+  async function liveProfiles(): Promise<number> {
+    const row = await db.db
+      .selectFrom('profiles')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('shop_id', '=', shopId)
+      .where('merged_into', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Every record exactly once: the counts, the profiles, the segment, the one merge. */
+  async function expectImportedOnce(importId: number, received: number): Promise<void> {
+    const done = await services.audience.getImport(shopId, importId);
+    expect(done).toMatchObject({ status: 'done', received, processed: received, imported: received, skipped: 0 });
+    // Three chunks generated and half a chunk more, less the record the linked one replaced; plus the stored profile.
+    const people = 3 * CHUNK_RECORDS - 1 + (CHUNK_RECORDS / 2 - 10) + 1;
+    expect(done?.profilesCreated).toBe(people - 1);
+    expect(await liveProfiles()).toBe(people);
+    expect((await services.segments.getSegment(shopId, segmentId)).size).toBe(people);
+    const [linked] = await services.identity.findProfiles(shopId, { email: 'stored@example.org' });
+    expect(linked).toMatchObject({ phone: '79990000001' });
+    expect(await services.identity.listMerges(shopId, linked!.id)).toHaveLength(1);
+    expect((await services.audience.getCustomerAttributes(shopId, linked!.id))?.fields).toEqual({ first_name: 'Linked', last_name: 'Stored' });
+    const [again] = await services.identity.findProfiles(shopId, { email: 'customer3@example.org' });
+    expect((await services.audience.getCustomerAttributes(shopId, again!.id))?.fields).toEqual({ first_name: 'Again' });
+    const chunksLeft = await db.db.selectFrom('audience_import_chunks').select('seq').where('shop_id', '=', shopId).where('import_id', '=', importId).execute();
+    expect(chunksLeft).toEqual([]);
+  }
+
+  it('resumes in another process where a stopped run left off', async () => {
+    const { importId, received } = await submit();
+    const stop = new AbortController();
+    const run = services.audience.runImport(
+      { shopId, importId },
+      { signal: stop.signal, onProgress: ({ processed }) => processed >= 2 * CHUNK_RECORDS && stop.abort(new Error('SIGTERM')) },
+    );
+    await expect(run).rejects.toThrow('SIGTERM');
+    const stopped = await services.audience.getImport(shopId, importId);
+    expect(stopped).toMatchObject({ status: 'queued', processed: 2 * CHUNK_RECORDS, imported: 2 * CHUNK_RECORDS });
+    expect(await liveProfiles()).toBe(2 * CHUNK_RECORDS + 2);
+
+    await otherProcess().audience.runImport({ shopId, importId });
+    await expectImportedOnce(importId, received);
+    expect((await services.audience.getImport(shopId, importId))?.log.history.map((h) => h.status)).toEqual([
+      'queued',
+      'running',
+      'queued',
+      'running',
+      'done',
+    ]);
+  });
+
+  it('rolls a chunk that failed half-way back whole, and the job runner redoes it once', async () => {
+    const { importId, received } = await submit();
+    let failures = 1;
+    services.identity.onMerge(() => {
+      if (failures === 0) return Promise.resolve();
+      failures -= 1;
+      return Promise.reject(new Error('disk I/O error'));
+    });
+    const runner = createJobRunner({ config, services, clock, log: createLogger('silent') });
+
+    await runner.runDue();
+    const failed = await services.audience.getImport(shopId, importId);
+    expect(failed).toMatchObject({ status: 'queued', processed: 2 * CHUNK_RECORDS });
+    // Nothing of the third chunk is left: not its profiles, not the merge.
+    expect(await liveProfiles()).toBe(2 * CHUNK_RECORDS + 2);
+    expect(await services.identity.findProfiles(shopId, { email: `customer${2 * CHUNK_RECORDS + 1}@example.org` })).toEqual([]);
+
+    clock.advance(60_000);
+    expect(await runner.runDue()).toBeGreaterThanOrEqual(1);
+    await expectImportedOnce(importId, received);
+  });
+
+  it('writes each chunk once when two workers run the import at the same time', async () => {
+    const { importId, received } = await submit();
+    // PostgreSQL: two connections, truly at once. SQLite has one connection per process
+    // (a second one in this process would block the event loop while it waits for the
+    // lock), so there the second worker shares it and the two runs interleave chunk by chunk.
+    const second = dialect === 'postgres' ? otherProcess() : createServices({ config, db, clock });
+    await Promise.all([
+      services.audience.runImport({ shopId, importId }),
+      second.audience.runImport({ shopId, importId }),
+    ]);
+    await expectImportedOnce(importId, received);
+  });
+
+  it('fails on the final attempt, keeping what it imported and saying where it stopped', async () => {
+    const { importId, received } = await submit();
+    const broken = otherProcess();
+    broken.identity.onMerge(() => Promise.reject(new Error('disk I/O error')));
+    await expect(broken.audience.runImport({ shopId, importId }, { finalAttempt: true })).rejects.toThrow('disk I/O error');
+    const failed = await services.audience.getImport(shopId, importId);
+    expect(failed).toMatchObject({ status: 'failed', received, processed: 2 * CHUNK_RECORDS, imported: 2 * CHUNK_RECORDS, finishedAt: clock.now() });
+    expect(failed?.log.errors.at(-1)).toEqual({ index: 2 * CHUNK_RECORDS, reason: 'stopped', message: 'disk I/O error' });
+    expect(failed?.log.history.at(-1)).toMatchObject({ status: 'failed' });
+    expect(await liveProfiles()).toBe(2 * CHUNK_RECORDS + 2);
+    // A failed import stays failed: a later run does nothing.
+    await services.audience.runImport({ shopId, importId });
+    expect((await services.audience.getImport(shopId, importId))?.status).toBe('failed');
+  });
+});

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as productsRepo from '../../../src/modules/catalog/products.repo.js';
+import { catalogFeed } from '../../contract/catalog-fixtures.js';
+import { createTestApp, type TestApp } from '../../helpers/app.js';
+import { TEST_DIALECTS } from '../../helpers/db.js';
+import { createShopFixture, type ShopFixture } from '../../helpers/factories.js';
+import { importTestFeed } from '../../helpers/feed-builder.js';
+
+/** ProductsService.viewProducts, the batch that search results go through, with real imports. */
+describe.each(TEST_DIALECTS)('ProductsService.viewProducts on %s', (dialect) => {
+  let t: TestApp;
+  let shop: ShopFixture;
+  let generation: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+    shop = await createShopFixture(t.app.services);
+    generation = (await importTestFeed(t.app.services, shop.shopId, catalogFeed())).generation;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('maps products in the order given, each with its own categories and locations', async () => {
+    const records = await productsRepo.findProducts(t.db.db, shop.shopId, generation, ['sku-6', 'sku-1', 'sku-3']);
+    const byId = new Map(records.map((r) => [r.id, r]));
+    const ordered = ['sku-6', 'sku-1', 'sku-3'].map((id) => byId.get(id)!);
+    const views = await t.app.services.products.viewProducts(shop.shop, generation, ordered);
+    expect(views.map((v) => [v.id, v.categories.map((c) => c.id), Object.keys(v.locations)])).toEqual([
+      ['sku-6', ['5', '7'], ['spb']],
+      ['sku-1', ['1', '2', '3'], ['msk']],
+      ['sku-3', ['4', '1', '2'], []],
+    ]);
+    expect(views[0]).toMatchObject({ price: 12345, price_full: 12345.67, price_full_formatted: '12 345.67 ₽', discount_percent: 38 });
+    expect(await t.app.services.products.viewProducts(shop.shop, generation, [])).toEqual([]);
+  });
+
+  it('reads the categories of a batch naming more than a thousand of them', async () => {
+    const other = await createShopFixture(t.app.services);
+    // c0…c999 are roots; c1000…c1499 are children of c0…c499.
+    const categories = Array.from({ length: 1500 }, (_, i) => ({ id: `c${i}`, name: `C${i}`, ...(i >= 1000 && { parentId: `c${i - 1000}` }) }));
+    // 30 products of 50 categories each: 1,500 distinct category ids in one batch.
+    const offers = Array.from({ length: 30 }, (_, o) => ({
+      id: `p${o}`,
+      name: `P${o}`,
+      url: `https://x.example/p${o}`,
+      price: 1,
+      categoryIds: Array.from({ length: 50 }, (_, c) => `c${o * 50 + c}`),
+    }));
+    const landed = await importTestFeed(t.app.services, other.shopId, { categories, offers });
+    const records = await productsRepo.findProducts(t.db.db, other.shopId, landed.generation, offers.map((o) => o.id));
+    const views = await t.app.services.products.viewProducts(other.shop, landed.generation, records);
+    const sizes = new Map(views.map((v) => [v.id, v.categories.length]));
+    expect(offers.map((o, i) => sizes.get(o.id) === (i < 20 ? 50 : 100))).not.toContain(false);
+    const last = views.find((v) => v.id === 'p29')!;
+    expect(last.categories.slice(-2)).toEqual([
+      expect.objectContaining({ id: 'c499', level: '1' }),
+      expect.objectContaining({ id: 'c1499', level: '2', parent_id: 'c499', name_with_parent: 'C499 - C1499' }),
+    ]);
+  });
+});

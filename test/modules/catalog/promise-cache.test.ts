@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
+import { PromiseCache } from '../../../src/modules/catalog/promise-cache.js';
+
+function cache(options: { maxEntries?: number; maxWeight?: number } = {}) {
+  const clock = new ManualClock();
+  const computed: string[] = [];
+  const c = new PromiseCache<string[]>({
+    clock,
+    ttlMs: 60_000,
+    maxEntries: options.maxEntries ?? 100,
+    maxWeight: options.maxWeight ?? 1_000,
+    weigh: (value) => value.length,
+  });
+  const get = (key: string, value: string[] = [key]) =>
+    c.getOrCompute(key, () => {
+      computed.push(key);
+      return Promise.resolve(value);
+    });
+  return { c, clock, computed, get };
+}
+
+/** Lets the cache's bookkeeping of settled computations run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('PromiseCache', () => {
+  it('serves a key from the cache until its time to live has passed', async () => {
+    const { clock, computed, get } = cache();
+    await get('a');
+    clock.advance(59_999);
+    await get('a');
+    expect(computed).toEqual(['a']);
+    clock.advance(1);
+    await get('a');
+    expect(computed).toEqual(['a', 'a']);
+  });
+
+  it('shares one computation between concurrent misses of a key', async () => {
+    const { computed, get } = cache();
+    const [first, second] = await Promise.all([get('a'), get('a')]);
+    expect(first).toBe(second);
+    expect(computed).toEqual(['a']);
+  });
+
+  it('forgets a computation that failed', async () => {
+    const { c } = cache();
+    await expect(c.getOrCompute('a', () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    await settle();
+    await expect(c.getOrCompute('a', () => Promise.resolve(['ok']))).resolves.toEqual(['ok']);
+  });
+
+  it('keeps at most maxEntries, dropping the oldest first', async () => {
+    const { c, computed, get } = cache({ maxEntries: 2 });
+    await get('a');
+    await get('b');
+    await get('c');
+    await settle();
+    expect(c.size).toBe(2);
+    await get('b');
+    await get('c');
+    await get('a');
+    expect(computed).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('keeps the total weight under maxWeight, and does not keep a value heavier than all of it', async () => {
+    const { c, computed, get } = cache({ maxWeight: 5 });
+    await get('a', ['1', '2', '3']);
+    await get('b', ['1', '2']);
+    await settle();
+    expect(c.size).toBe(2);
+    await get('c', ['1']);
+    await settle();
+    expect(c.size).toBe(2);
+    await get('huge', ['1', '2', '3', '4', '5', '6']);
+    await settle();
+    await get('huge', ['1', '2', '3', '4', '5', '6']);
+    expect(computed.filter((key) => key === 'huge')).toHaveLength(2);
+    expect(c.size).toBeLessThanOrEqual(2);
+  });
+});
