@@ -58,6 +58,13 @@ interface CatalogLookups {
   readonly locations: ReadonlyMap<string, LocationRecord>;
 }
 
+/**
+ * Product answers of GET /products/get, per (shop, generation, item): at most this long,
+ * so a thumbnail made after the import shows within a minute.
+ */
+export const PRODUCT_VIEW_TTL_MS = 60_000;
+const PRODUCT_VIEW_MAX_ENTRIES = 20_000;
+
 /** Category and location maps per (shop, generation): bounded by rows held in all. */
 const LOOKUPS_TTL_MS = 10 * 60_000;
 const LOOKUPS_MAX_ENTRIES = 256;
@@ -79,6 +86,7 @@ export const PRODUCT_NOT_FOUND = 'Product not found';
 export class ProductsService {
   private readonly treeCache: PromiseCache<CategoryTreeNode[]>;
   private readonly lookups: PromiseCache<CatalogLookups>;
+  private readonly productViews: PromiseCache<Product | undefined>;
 
   constructor(private readonly deps: ProductsDeps) {
     this.treeCache = new PromiseCache<CategoryTreeNode[]>({
@@ -87,6 +95,12 @@ export class ProductsService {
       maxEntries: CATEGORY_CACHE_MAX_ENTRIES,
       maxWeight: CATEGORY_CACHE_MAX_NODES,
       weigh: countNodes,
+    });
+    this.productViews = new PromiseCache<Product | undefined>({
+      clock: deps.clock,
+      ttlMs: PRODUCT_VIEW_TTL_MS,
+      maxEntries: PRODUCT_VIEW_MAX_ENTRIES,
+      maxWeight: PRODUCT_VIEW_MAX_ENTRIES,
     });
     this.lookups = new PromiseCache<CatalogLookups>({
       clock: deps.clock,
@@ -104,10 +118,17 @@ export class ProductsService {
   /** GET /products/get: the Product of an offer id; NOT_FOUND when the served catalog lacks it. */
   async getProduct(shop: ShopCurrency, itemId: string): Promise<Product> {
     const generation = await this.deps.catalog.currentGeneration(shop.shopId);
-    const product = generation === 0 ? undefined : await repo.findProduct(this.db, shop.shopId, generation, itemId);
-    if (!product) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item_id' });
-    const [view] = await this.viewProducts(shop, generation, [product]);
-    return view!;
+    if (generation === 0) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item_id' });
+    // The busiest catalog read: a product's answer is kept per generation for a short
+    // while (the only thing that changes within a generation is a thumbnail coming in).
+    // The currency is part of the key because the answer carries its symbol.
+    const key = JSON.stringify([shop.shopId, generation, shop.currency, itemId]);
+    const view = await this.productViews.getOrCompute(key, async () => {
+      const product = await repo.findProduct(this.db, shop.shopId, generation, itemId);
+      return product ? (await this.viewProducts(shop, generation, [product]))[0] : undefined;
+    });
+    if (!view) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item_id' });
+    return view;
   }
 
   /**

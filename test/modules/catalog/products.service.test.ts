@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as productsRepo from '../../../src/modules/catalog/products.repo.js';
+import { PRODUCT_VIEW_TTL_MS } from '../../../src/modules/catalog/products.service.js';
 import { catalogFeed } from '../../contract/catalog-fixtures.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { TEST_DIALECTS } from '../../helpers/db.js';
@@ -57,5 +58,51 @@ describe.each(TEST_DIALECTS)('ProductsService.viewProducts on %s', (dialect) => 
       expect.objectContaining({ id: 'c499', level: '1' }),
       expect.objectContaining({ id: 'c1499', level: '2', parent_id: 'c499', name_with_parent: 'C499 - C1499' }),
     ]);
+  });
+});
+
+describe.each(TEST_DIALECTS)('ProductsService.getProduct cache on %s', (dialect) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const feed = (price: number) => ({
+    categories: [{ id: 'c1', name: 'Cups' }],
+    offers: [{ id: 'cup', name: 'Cup', url: 'https://x.example/cup', price, categoryIds: ['c1'] }],
+  });
+
+  it('answers a re-imported product from the new catalog at once', async () => {
+    const { shop, shopId } = await createShopFixture(t.app.services);
+    await importTestFeed(t.app.services, shopId, feed(100));
+    expect((await t.app.services.products.getProduct(shop, 'cup')).price).toBe(100);
+    await importTestFeed(t.app.services, shopId, feed(90));
+    expect((await t.app.services.products.getProduct(shop, 'cup')).price).toBe(90);
+  });
+
+  it('keeps an answer no longer than PRODUCT_VIEW_TTL_MS within one catalog', async () => {
+    const { shop, shopId } = await createShopFixture(t.app.services);
+    const { generation } = await importTestFeed(t.app.services, shopId, feed(100));
+    expect((await t.app.services.products.getProduct(shop, 'cup')).name).toBe('Cup');
+    // A change within the generation (as a thumbnail coming in would be) shows after the TTL.
+    await t.db.db
+      .updateTable('catalog_products')
+      .set({ name: 'Mug' })
+      .where('shop_id', '=', shopId)
+      .where('generation', '=', generation)
+      .execute();
+    expect((await t.app.services.products.getProduct(shop, 'cup')).name).toBe('Cup');
+    t.clock.advance(PRODUCT_VIEW_TTL_MS);
+    expect((await t.app.services.products.getProduct(shop, 'cup')).name).toBe('Mug');
+  });
+
+  it('answers NOT_FOUND for a product the catalog lacks', async () => {
+    const { shop, shopId } = await createShopFixture(t.app.services);
+    await importTestFeed(t.app.services, shopId, feed(100));
+    await expect(t.app.services.products.getProduct(shop, 'plate')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
