@@ -1,3 +1,4 @@
+import type { ProductDraft } from './feed-offer.js';
 import { THUMBNAIL_SIZES, type ProductImageView } from '../../images/images.types.js';
 import { discountOf, priceFields } from './price.js';
 import {
@@ -15,32 +16,13 @@ import { linkHandle } from './link-handle.js';
  * same mapper, so both answers spell a product alike. Decisions: docs/catalog-read.md.
  */
 
-/** A catalog product as the repository reads it (JSON columns parsed, prices in minor units). */
-export interface ProductRecord {
-  readonly id: string;
-  readonly groupId: string | null;
-  readonly available: boolean;
-  readonly name: string | null;
-  readonly description: string | null;
-  readonly url: string | null;
-  /** Minor units (kopecks); null when the offer has no usable price. */
-  readonly price: number | null;
-  readonly oldprice: number | null;
-  /** The feed's category ids (external), in feed order. */
-  readonly categoryIds: readonly string[];
-  /** Picture links, the first being the product's picture. */
-  readonly pictures: readonly string[];
-  readonly vendor: string | null;
-  readonly model: string | null;
-  readonly vendorCode: string | null;
-  readonly barcode: string | null;
+/**
+ * A catalog product as the repository reads it: the staged product (feed-offer.ts) with
+ * its `widgetable` flag, JSON columns parsed, prices in minor units; the view shows
+ * params without their unit.
+ */
+export interface ProductRecord extends Omit<ProductDraft, 'currencyId' | 'params'> {
   readonly params: readonly ProductParam[];
-  /** Location ids where the offer is sold; empty = everywhere. */
-  readonly locationIds: readonly string[];
-  readonly deeplinkAndroid: string | null;
-  readonly deeplinkIos: string | null;
-  readonly salesRate: number | null;
-  readonly ignored: boolean;
   readonly widgetable: boolean;
 }
 
