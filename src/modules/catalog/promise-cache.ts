@@ -66,13 +66,15 @@ export class PromiseCache<V> {
     this.totalWeight = 0;
   }
 
+  /**
+   * Map iteration is insertion order and every entry lives the same TTL, so the expired
+   * entries are a prefix: the walk stops at the first live one (a full scan at every
+   * miss made a large cache cost more than the reads it saved).
+   */
   private evict(now: number): void {
     for (const [key, entry] of this.entries) {
-      if (entry.expiresAt <= now) this.remove(key, entry);
-    }
-    // Map iteration is insertion order: the oldest entries leave first.
-    for (const [key, entry] of this.entries) {
-      if (this.entries.size <= this.options.maxEntries && this.totalWeight <= this.options.maxWeight) break;
+      const over = this.entries.size > this.options.maxEntries || this.totalWeight > this.options.maxWeight;
+      if (entry.expiresAt > now && !over) break;
       this.remove(key, entry);
     }
   }
