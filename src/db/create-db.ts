@@ -63,6 +63,8 @@ function createSqlite(file: string): DbHandle {
 
 /** How many prepared statements one SQLite connection keeps (least recently used go first). */
 export const SQLITE_STATEMENT_CACHE_SIZE = 500;
+/** Statements longer than this (in characters of SQL) are prepared afresh each time. */
+export const SQLITE_CACHED_SQL_MAX_LENGTH = 4_096;
 
 /**
  * Kysely prepares every query anew, and on the hot path (a /push batch runs about ten
@@ -86,6 +88,9 @@ function withStatementCache(database: SqliteDatabase.Database, size = SQLITE_STA
         return cached;
       }
       const statement = database.prepare(text);
+      // A long text is a multi-row statement whose row count varies: preparing it is cheap
+      // next to running it, and keeping every size would hold megabytes of statements.
+      if (text.length > SQLITE_CACHED_SQL_MAX_LENGTH) return statement;
       cache.set(text, statement);
       if (cache.size > size) {
         const oldest = cache.keys().next();

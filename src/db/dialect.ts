@@ -56,6 +56,23 @@ export function isTransientConflict(error: unknown): boolean {
   return code === '40P01' || code === '40001' || code.startsWith('SQLITE_BUSY') || isUniqueViolation(error);
 }
 
+/**
+ * Brings the planner's statistics of a table up to date, for a writer that grows it fast
+ * (an audience import adds a million profiles in minutes, long before autovacuum's next
+ * look): PostgreSQL plans the lookup of many identifiers from the table's statistics,
+ * and with those of an empty table it walks every profile of the shop instead of probing
+ * the unique indexes. SQLite's planner needs none here (and its ANALYZE reads the whole
+ * table): a no-op there. `table` is a name from the code, never from input.
+ */
+export async function refreshPlannerStatistics<DB>(db: Kysely<DB>, dialect: Dialect, table: string): Promise<void> {
+  if (dialect === 'postgres') await sql`analyze ${sql.table(table)}`.execute(db);
+}
+
+/** A column of raw bytes: SQLite `blob`, PostgreSQL `bytea`; both drivers read and write Node Buffers. */
+export function bytesColumnType(dialect: Dialect): 'blob' | 'bytea' {
+  return dialect === 'postgres' ? 'bytea' : 'blob';
+}
+
 /** Whether `SELECT … FOR UPDATE SKIP LOCKED` exists (SQLite serialises writers instead). */
 export function supportsSkipLocked(dialect: Dialect): boolean {
   return dialect === 'postgres';

@@ -434,8 +434,8 @@ export interface AudienceImportChunksTable {
   seq: number;
   first_index: number;
   records: number;
-  /** The raw records' JSON texts, separated by commas (a JSON array without its brackets). */
-  body: string;
+  /** UTF-8: the raw records' JSON texts, separated by commas (a JSON array without its brackets). */
+  body: Buffer;
 }
 
 export interface Database {

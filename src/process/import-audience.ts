@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { RecordChunk } from '../modules/audience/audience.service.js';
 import type { AudienceImport } from '../modules/audience/audience.types.js';
 import { CsvError, CsvReader, csvRecord } from '../modules/audience/domain/csv.js';
-import { CHUNK_RECORDS } from '../modules/audience/domain/limits.js';
+import { ChunkBuilder, type RecordChunk } from '../modules/audience/domain/chunks.js';
 import { createServices } from '../services.js';
 import { openMigratedDatabase } from './database.js';
 import { formatBytes, type ProgressStream } from './progress.js';
@@ -123,15 +122,12 @@ async function* readChunks(file: string, format: AudienceFileFormat, onBytes: (b
   let header: string[] | undefined;
   let carry = '';
   let lineNumber = 0;
-  let batch: unknown[] = [];
+  const builder = new ChunkBuilder();
   let first = true;
   const take = function* (records: unknown[]): Generator<RecordChunk> {
     for (const record of records) {
-      batch.push(record);
-      if (batch.length === CHUNK_RECORDS) {
-        yield { text: JSON.stringify(batch).slice(1, -1), records: batch.length };
-        batch = [];
-      }
+      const chunk = builder.add(JSON.stringify(record));
+      if (chunk) yield chunk;
     }
   };
   const fromCsv = (rows: { cells: string[]; line: number }[]): unknown[] => {
@@ -177,7 +173,8 @@ async function* readChunks(file: string, format: AudienceFileFormat, onBytes: (b
     stream.destroy();
   }
   if (format === 'csv' && header === undefined) throw new ImportAudienceError(`${file} has no header row.`);
-  if (batch.length > 0) yield { text: JSON.stringify(batch).slice(1, -1), records: batch.length };
+  const last = builder.flush();
+  if (last) yield last;
 }
 
 function describe(command: ImportAudienceCommand, result: AudienceImport): string {

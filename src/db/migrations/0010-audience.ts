@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../dialect.js';
+import { bytesColumnType, type Dialect } from '../dialect.js';
 
 /**
  * Audience import and segments (src/modules/audience, docs/audience.md; interface.md
@@ -18,8 +18,14 @@ import type { Dialect } from '../dialect.js';
  * - `audience_imports` (the import log) and `audience_import_chunks`: the raw records of
  *   an import, stored before the request is answered, in chunks that the job processes in
  *   order; `next_chunk` is the cursor, advanced in the transaction that writes the chunk.
+ *
+ * The tables keyed by profile id have no foreign key to `profiles`: profiles are never
+ * deleted (a merge leaves a tombstone, and the merge participant moves these rows), and
+ * on PostgreSQL a key check per inserted row runs a plan cached by the connection, made
+ * while `profiles` was still small (a sequential scan), which made a large import slower
+ * with every batch. They reference the shop, which is what deletes them.
  */
-export function audience(_dialect: Dialect) {
+export function audience(dialect: Dialect) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
@@ -42,15 +48,12 @@ export function audience(_dialect: Dialect) {
 
       await db.schema
         .createTable('segment_members')
-        .addColumn('shop_id', 'text', (c) => c.notNull())
+        .addColumn('shop_id', 'text', (c) => c.notNull().references('shops.shop_id').onDelete('cascade'))
         .addColumn('segment_id', 'bigint', (c) => c.notNull())
         .addColumn('profile_id', 'bigint', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('segment_members_pk', ['shop_id', 'segment_id', 'profile_id'])
         .addForeignKeyConstraint('segment_members_segment_fk', ['shop_id', 'segment_id'], 'segments', ['shop_id', 'id'], (fk) =>
-          fk.onDelete('cascade'),
-        )
-        .addForeignKeyConstraint('segment_members_profile_fk', ['shop_id', 'profile_id'], 'profiles', ['shop_id', 'id'], (fk) =>
           fk.onDelete('cascade'),
         )
         .execute();
@@ -72,7 +75,7 @@ export function audience(_dialect: Dialect) {
 
       let attributes = db.schema
         .createTable('audience_profiles')
-        .addColumn('shop_id', 'text', (c) => c.notNull())
+        .addColumn('shop_id', 'text', (c) => c.notNull().references('shops.shop_id').onDelete('cascade'))
         .addColumn('profile_id', 'bigint', (c) => c.notNull());
       for (const column of TEXT_COLUMNS) attributes = attributes.addColumn(column, 'text');
       for (const column of INTEGER_COLUMNS) attributes = attributes.addColumn(column, 'bigint');
@@ -80,23 +83,17 @@ export function audience(_dialect: Dialect) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('audience_profiles_pk', ['shop_id', 'profile_id'])
-        .addForeignKeyConstraint('audience_profiles_profile_fk', ['shop_id', 'profile_id'], 'profiles', ['shop_id', 'id'], (fk) =>
-          fk.onDelete('cascade'),
-        )
         .execute();
 
       await db.schema
         .createTable('profile_push_tokens')
-        .addColumn('shop_id', 'text', (c) => c.notNull())
+        .addColumn('shop_id', 'text', (c) => c.notNull().references('shops.shop_id').onDelete('cascade'))
         .addColumn('token', 'text', (c) => c.notNull())
         .addColumn('platform', 'text', (c) => c.notNull())
         .addColumn('profile_id', 'bigint', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('profile_push_tokens_pk', ['shop_id', 'token'])
-        .addForeignKeyConstraint('profile_push_tokens_profile_fk', ['shop_id', 'profile_id'], 'profiles', ['shop_id', 'id'], (fk) =>
-          fk.onDelete('cascade'),
-        )
         .execute();
       await db.schema
         .createIndex('profile_push_tokens_shop_profile_idx')
@@ -142,8 +139,9 @@ export function audience(_dialect: Dialect) {
         // Position of the chunk's first record in the import (0-based).
         .addColumn('first_index', 'bigint', (c) => c.notNull())
         .addColumn('records', 'integer', (c) => c.notNull())
-        // The raw records, exactly as received: their JSON texts separated by commas.
-        .addColumn('body', 'text', (c) => c.notNull())
+        // The raw records, the bytes exactly as received: their JSON texts separated by
+        // commas. Bytes, not text, so that a request's body is stored without being decoded.
+        .addColumn('body', bytesColumnType(dialect), (c) => c.notNull())
         .addPrimaryKeyConstraint('audience_import_chunks_pk', ['shop_id', 'import_id', 'seq'])
         .addForeignKeyConstraint(
           'audience_import_chunks_import_fk',

@@ -9,9 +9,10 @@ import { checkRecord, type AudienceFields, type AudienceRecord, type RecordConte
 import * as segmentsRepo from './segments.repo.js';
 
 /**
- * One chunk of an import, stored SET-WISE: a fixed number of statements whatever the
- * chunk holds (on PostgreSQL every statement is a round trip, so per-record statements
- * would cap the import at a few thousand records a second). In order, in the caller's
+ * One batch of an import (a few stored chunks), stored SET-WISE: a fixed number of
+ * statements whatever the batch holds (on PostgreSQL every statement is a round trip, so
+ * per-record statements would cap the import at a few thousand records a second; slices
+ * of at most 128 rows aside, db/statement-slices.ts). In order, in the caller's
  * transaction, after the records were checked outside it:
  *
  * 1. identity resolves every accepted record at once (identity.resolveBatch: one read,
@@ -22,34 +23,45 @@ import * as segmentsRepo from './segments.repo.js';
  * 4. with a segment: one read that it still exists, one multi-row insert of members.
  */
 
-export interface CheckedChunk {
+export interface CheckedBatch {
   readonly accepted: readonly { readonly index: number; readonly record: AudienceRecord }[];
   readonly report: ChunkReport;
   readonly records: number;
 }
 
-/** Parses a stored chunk (records separated by commas) and checks each record; pure apart from JSON.parse. */
-export function checkChunk(body: string, firstIndex: number, context: RecordContext): CheckedChunk {
-  const raw = JSON.parse(`[${body}]`) as unknown[];
+/**
+ * Parses stored chunks (each the records' JSON separated by commas) and checks each
+ * record; pure apart from JSON.parse. Each chunk is parsed on its own, so that no string
+ * larger than a chunk is ever built.
+ */
+export function checkBatch(
+  chunks: readonly { readonly body: Buffer; readonly first_index: number }[],
+  context: RecordContext,
+): CheckedBatch {
   const accepted: { index: number; record: AudienceRecord }[] = [];
   const skipped: LogError[] = [];
   const warnings: LogWarning[] = [];
   const unknown: string[] = [];
-  raw.forEach((value, offset) => {
-    const index = firstIndex + offset;
-    const check = checkRecord(value, context);
-    if (check.kind === 'skipped') {
-      skipped.push({ index, reason: check.reason, message: check.message });
-      return;
-    }
-    accepted.push({ index, record: check.record });
-    for (const problem of check.dropped) warnings.push({ index, field: problem.field, message: problem.reason });
-    unknown.push(...check.unknown);
-  });
-  return { accepted, report: { skipped, warnings, unknown }, records: raw.length };
+  let records = 0;
+  for (const chunk of chunks) {
+    const raw = JSON.parse(`[${chunk.body.toString('utf8')}]`) as unknown[];
+    records += raw.length;
+    raw.forEach((value, offset) => {
+      const index = chunk.first_index + offset;
+      const check = checkRecord(value, context);
+      if (check.kind === 'skipped') {
+        skipped.push({ index, reason: check.reason, message: check.message });
+        return;
+      }
+      accepted.push({ index, record: check.record });
+      for (const problem of check.dropped) warnings.push({ index, field: problem.field, message: problem.reason });
+      unknown.push(...check.unknown);
+    });
+  }
+  return { accepted, report: { skipped, warnings, unknown }, records };
 }
 
-export interface StoredChunk {
+export interface StoredBatch {
   readonly report: ChunkReport;
   readonly profilesCreated: number;
 }
@@ -60,25 +72,25 @@ export interface StoreContext {
   readonly segmentId: number | null;
 }
 
-export async function storeChunk(
+export async function storeBatch(
   trx: Transaction<Database>,
   shopId: string,
-  chunk: CheckedChunk,
+  batch: CheckedBatch,
   context: StoreContext,
-): Promise<StoredChunk> {
-  const warnings = [...chunk.report.warnings];
-  if (chunk.accepted.length === 0) return { report: chunk.report, profilesCreated: 0 };
+): Promise<StoredBatch> {
+  const warnings = [...batch.report.warnings];
+  if (batch.accepted.length === 0) return { report: batch.report, profilesCreated: 0 };
 
   const plan = await context.identity.resolveBatch(
     shopId,
-    chunk.accepted.map(({ record }) => ({
+    batch.accepted.map(({ record }) => ({
       identifiers: record.identifiers,
       ...(Object.keys(record.properties).length > 0 ? { properties: record.properties } : {}),
     })),
     trx,
   );
   plan.ignored.forEach((ignored, i) => {
-    const { index } = chunk.accepted[i] as CheckedChunk['accepted'][number];
+    const { index } = batch.accepted[i] as CheckedBatch['accepted'][number];
     for (const entry of ignored) {
       const message =
         entry.reason === 'held_by_other_profile'
@@ -90,7 +102,7 @@ export async function storeChunk(
 
   const attributes = new Map<number, AudienceFields>();
   const tokens = new Map<string, repo.PushTokenRow>();
-  chunk.accepted.forEach(({ record }, i) => {
+  batch.accepted.forEach(({ record }, i) => {
     const profileId = plan.profileIds[i] as number;
     if (Object.keys(record.fields).length > 0) {
       // Later records of one profile win field by field, as if imported one after another.
@@ -119,7 +131,7 @@ export async function storeChunk(
         })),
       );
     } else {
-      const first = chunk.accepted[0] as CheckedChunk['accepted'][number];
+      const first = batch.accepted[0] as CheckedBatch['accepted'][number];
       warnings.push({
         index: first.index,
         field: 'segment_id',
@@ -127,7 +139,7 @@ export async function storeChunk(
       });
     }
   }
-  return { report: { ...chunk.report, warnings }, profilesCreated: plan.creates.length };
+  return { report: { ...batch.report, warnings }, profilesCreated: plan.creates.length };
 }
 
 function toAttributesRow(shopId: string, profileId: number, f: AudienceFields, now: number): repo.AttributesRow {

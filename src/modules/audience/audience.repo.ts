@@ -6,7 +6,7 @@ import type {
   Database,
   ProfilePushTokensTable,
 } from '../../db/types.js';
-import { statementSlices } from '../../db/statement-slices.js';
+import { BulkStatement } from '../../db/statement-slices.js';
 
 /** Kysely only: imports, their chunks, and what an import stores per profile. Scoped by shop_id. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -51,8 +51,8 @@ export async function updateImport(
 }
 
 /**
- * Moves the cursor from `chunk` to the next one and returns the import as it is now:
- * undefined when the cursor is no longer at `chunk` (another worker processed it). On
+ * Moves the cursor from chunk `from` to `to` and returns the import as it is now:
+ * undefined when the cursor is no longer at `from` (another worker processed it). On
  * PostgreSQL this also locks the import row until the transaction ends, so two workers
  * never write one chunk twice.
  */
@@ -60,16 +60,17 @@ export async function advanceCursor(
   db: Executor,
   shopId: string,
   id: number,
-  chunk: number,
+  from: number,
+  to: number,
   now: number,
 ): Promise<ImportRow | undefined> {
   return db
     .updateTable('audience_imports')
-    .set({ next_chunk: chunk + 1, updated_at: now })
+    .set({ next_chunk: to, status: 'running', updated_at: now })
     .where('shop_id', '=', shopId)
     .where('id', '=', id)
-    .where('next_chunk', '=', chunk)
-    .where('status', '=', 'running')
+    .where('next_chunk', '=', from)
+    .where('status', 'in', ['queued', 'running'])
     .returningAll()
     .executeTakeFirst();
 }
@@ -93,14 +94,44 @@ export async function insertChunks(db: Executor, rows: readonly ChunkRow[]): Pro
   for (let i = 0; i < rows.length; i += 20) await db.insertInto('audience_import_chunks').values(rows.slice(i, i + 20)).execute();
 }
 
-export async function findChunk(db: Executor, shopId: string, importId: number, seq: number): Promise<ChunkRow | undefined> {
+export type ChunkSize = Pick<ChunkRow, 'seq' | 'records'>;
+
+/** How many records the next `limit` chunks from `fromSeq` on hold (their bodies are not read). */
+export async function findChunkSizes(
+  db: Executor,
+  shopId: string,
+  importId: number,
+  fromSeq: number,
+  limit: number,
+): Promise<ChunkSize[]> {
+  return db
+    .selectFrom('audience_import_chunks')
+    .select(['seq', 'records'])
+    .where('shop_id', '=', shopId)
+    .where('import_id', '=', importId)
+    .where('seq', '>=', fromSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+/** The chunks `fromSeq` to `toSeq` (exclusive), in order. */
+export async function findChunks(
+  db: Executor,
+  shopId: string,
+  importId: number,
+  fromSeq: number,
+  toSeq: number,
+): Promise<ChunkRow[]> {
   return db
     .selectFrom('audience_import_chunks')
     .selectAll()
     .where('shop_id', '=', shopId)
     .where('import_id', '=', importId)
-    .where('seq', '=', seq)
-    .executeTakeFirst();
+    .where('seq', '>=', fromSeq)
+    .where('seq', '<', toSeq)
+    .orderBy('seq')
+    .execute();
 }
 
 /** The raw records are kept until the import is done; then they are only a copy. */
@@ -136,28 +167,26 @@ export const ATTRIBUTE_COLUMNS = [
   'sms_transactional',
 ] as const satisfies readonly (keyof AudienceProfilesTable)[];
 
+const UPSERT_ATTRIBUTES = new BulkStatement<AttributesRow>(ATTRIBUTE_COLUMNS.length + 4, (db, rows) =>
+  db
+    .insertInto('audience_profiles')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'profile_id']).doUpdateSet((eb) => ({
+        ...Object.fromEntries(
+          ATTRIBUTE_COLUMNS.map((column) => [column, eb.fn.coalesce(eb.ref(`excluded.${column}`), eb.ref(`audience_profiles.${column}`))]),
+        ),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    ),
+);
+
 /**
  * Upserts attributes set-wise: a null column is "not given" and keeps what is stored;
  * a given value replaces it. One row per profile (the caller folds duplicates).
  */
 export async function upsertAttributes(db: Executor, rows: readonly AttributesRow[]): Promise<void> {
-  for (const slice of statementSlices(rows, ATTRIBUTE_COLUMNS.length + 4)) {
-    await db
-      .insertInto('audience_profiles')
-      .values(slice)
-      .onConflict((oc) =>
-        oc.columns(['shop_id', 'profile_id']).doUpdateSet((eb) => ({
-          ...Object.fromEntries(
-            ATTRIBUTE_COLUMNS.map((column) => [
-              column,
-              eb.fn.coalesce(eb.ref(`excluded.${column}`), eb.ref(`audience_profiles.${column}`)),
-            ]),
-          ),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-  }
+  await UPSERT_ATTRIBUTES.execute(db, rows);
 }
 
 export async function findAttributes(db: Executor, shopId: string, profileId: number): Promise<AttributesRow | undefined> {
@@ -169,21 +198,22 @@ export async function findAttributes(db: Executor, shopId: string, profileId: nu
     .executeTakeFirst();
 }
 
+const UPSERT_PUSH_TOKENS = new BulkStatement<PushTokenRow>(6, (db, rows) =>
+  db
+    .insertInto('profile_push_tokens')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'token']).doUpdateSet((eb) => ({
+        platform: eb.ref('excluded.platform'),
+        profile_id: eb.ref('excluded.profile_id'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    ),
+);
+
 /** A token moves to the profile that sent it last (one token, one app install). */
 export async function upsertPushTokens(db: Executor, rows: readonly PushTokenRow[]): Promise<void> {
-  for (const slice of statementSlices(rows, 6)) {
-    await db
-      .insertInto('profile_push_tokens')
-      .values(slice)
-      .onConflict((oc) =>
-        oc.columns(['shop_id', 'token']).doUpdateSet((eb) => ({
-          platform: eb.ref('excluded.platform'),
-          profile_id: eb.ref('excluded.profile_id'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-  }
+  await UPSERT_PUSH_TOKENS.execute(db, rows);
 }
 
 export async function listPushTokens(db: Executor, shopId: string, profileId: number): Promise<PushTokenRow[]> {

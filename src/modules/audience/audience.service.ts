@@ -1,38 +1,31 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
-import { fromFlag, isTransientConflict } from '../../db/dialect.js';
+import { fromFlag, isTransientConflict, refreshPlannerStatistics } from '../../db/dialect.js';
 import { AppError, isAppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import { dateInTimezone } from '../shops/domain/shop.js';
 import type { ShopsService } from '../shops/shops.service.js';
-import { checkChunk, storeChunk } from './audience.import-run.js';
+import { checkBatch, storeBatch } from './audience.import-run.js';
 import { mergeAudienceData } from './audience.merge.js';
 import * as repo from './audience.repo.js';
 import type { AudienceImport, CustomerAttributes } from './audience.types.js';
 import type { CustomPropertiesService } from './custom-properties.service.js';
 import { addChunk, addStatus, addStop, emptyLog, parseLog, type ImportLog } from './domain/import-log.js';
-import { CHUNK_RECORDS } from './domain/limits.js';
-import type { AudienceFields, Car, Kid } from './domain/record.js';
+import type { RecordChunk } from './domain/chunks.js';
+import { BATCH_CHUNKS, BATCH_RECORDS, CHUNK_RECORDS } from './domain/limits.js';
+import type { AudienceFields, Car, Kid, RecordContext } from './domain/record.js';
 import { segmentNotFound, type SegmentsService } from './segments.service.js';
 import * as segmentsRepo from './segments.repo.js';
 
-/**
- * Records of one import as a stored chunk: their JSON texts separated by commas (the
- * inside of a JSON array, so that the request's bytes are stored as sent, without a copy
- * to add brackets), and how many records that is.
- */
-export interface RecordChunk {
-  readonly text: string;
-  readonly records: number;
-}
+export type { RecordChunk } from './domain/chunks.js';
 
 export interface ImportRunOptions {
   /** Aborted when the run should stop (the job's lease is lost, the process stops). */
   readonly signal?: AbortSignal;
   /** The last attempt of the job: a failure now fails the import for good. */
   readonly finalAttempt?: boolean;
-  /** Called after each chunk is committed (a progress bar). */
+  /** Called after each batch is committed (a progress bar). */
   readonly onProgress?: (progress: { readonly processed: number; readonly received: number }) => void;
 }
 
@@ -40,7 +33,9 @@ export interface ImportRunOptions {
 export const MAX_IMPORTS_LISTED = 100;
 /** A CLI upload that was not sealed for this long was abandoned by a process that died. */
 const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
-/** Tries of one chunk that lost to a concurrent writer before the run gives up (the job retries later). */
+/** Records a run imports between two refreshes of the planner's statistics of profiles (PostgreSQL). */
+const STATISTICS_EVERY_RECORDS = 25_000;
+/** Tries of one batch that lost to a concurrent writer before the run gives up (the job retries later). */
 const CHUNK_ATTEMPTS = 5;
 
 type Deps = {
@@ -56,8 +51,8 @@ type Deps = {
 /**
  * Audience import (interface.md endpoint 11, docs/audience.md): the records of a request
  * are stored durably as chunks before the request is answered, then an `audience.import`
- * job processes them chunk by chunk. Each chunk is one transaction that also moves the
- * import's cursor, so a run that stops anywhere resumes at the first chunk not written
+ * job processes them in batches of whole chunks. Each batch is one transaction that also
+ * moves the import's cursor, so a run that stops anywhere resumes at the first chunk not written
  * and nothing is imported twice.
  */
 export class AudienceService {
@@ -193,11 +188,19 @@ export class AudienceService {
         properties: await this.deps.properties.propertyTypes(shopId),
         today: dateInTimezone(now, shop.timezone),
       };
+      let sinceStatistics = Number.POSITIVE_INFINITY;
       for (;;) {
         options.signal?.throwIfAborted();
-        const step = await this.processNextChunk(shopId, importId, context);
+        if (sinceStatistics >= STATISTICS_EVERY_RECORDS) {
+          await refreshPlannerStatistics(this.db, this.deps.db.dialect, 'profiles');
+          sinceStatistics = 0;
+        }
+        const step = await this.processNextBatch(shopId, importId, context);
         if (step === 'finished') return;
-        if (step) options.onProgress?.(step);
+        if (step) {
+          sinceStatistics += step.records;
+          options.onProgress?.(step);
+        }
         // SQLite answers synchronously, so without this turn the whole import would run
         // in microtasks and the process would serve no request until it ended.
         await new Promise((resolve) => setImmediate(resolve));
@@ -208,26 +211,30 @@ export class AudienceService {
     }
   }
 
-  private async processNextChunk(
+  private async processNextBatch(
     shopId: string,
     importId: number,
-    context: Parameters<typeof checkChunk>[2],
-  ): Promise<'finished' | { processed: number; received: number } | undefined> {
+    context: RecordContext,
+  ): Promise<'finished' | { processed: number; received: number; records: number } | undefined> {
     for (let attempt = 1; ; attempt += 1) {
       const row = await repo.findImport(this.db, shopId, importId);
-      if (row?.status !== 'running') return 'finished';
+      // `queued` while this run is alive: another run of the same import failed meanwhile.
+      if (row?.status !== 'running' && row?.status !== 'queued') return 'finished';
       if (row.next_chunk >= row.chunks) return this.finish(row);
-      const chunk = await repo.findChunk(this.db, shopId, importId, row.next_chunk);
-      if (!chunk) throw new Error(`Chunk ${row.next_chunk} of import ${importId} is missing`);
+      const batch = takeBatch(await repo.findChunkSizes(this.db, shopId, importId, row.next_chunk, BATCH_CHUNKS));
+      const chunks = await repo.findChunks(this.db, shopId, importId, row.next_chunk, row.next_chunk + batch);
+      if (batch === 0 || chunks.length !== batch || chunks[0]?.seq !== row.next_chunk) {
+        throw new Error(`Chunks from ${row.next_chunk} of import ${importId} are missing`);
+      }
       // Checked outside the transaction, so that the database is held only for the writes.
-      const checked = checkChunk(chunk.body, chunk.first_index, context);
+      const checked = checkBatch(chunks, context);
       try {
         return await this.db.transaction().execute(async (trx) => {
           const now = this.deps.clock.now();
-          const current = await repo.advanceCursor(trx, shopId, importId, row.next_chunk, now);
-          // Another run wrote this chunk meanwhile: nothing to do here.
+          const current = await repo.advanceCursor(trx, shopId, importId, row.next_chunk, row.next_chunk + chunks.length, now);
+          // Another run wrote these chunks meanwhile: nothing to do here.
           if (!current) return undefined;
-          const stored = await storeChunk(trx, shopId, checked, {
+          const stored = await storeBatch(trx, shopId, checked, {
             identity: this.deps.identity,
             now,
             segmentId: current.segment_id,
@@ -240,7 +247,7 @@ export class AudienceService {
             profiles_created: current.profiles_created + stored.profilesCreated,
             log: JSON.stringify(addChunk(parseLog(current.log), stored.report)),
           });
-          return { processed: current.processed + checked.records, received: current.received };
+          return { processed: current.processed + checked.records, received: current.received, records: checked.records };
         });
       } catch (error) {
         const transient = isTransientConflict(error) || (isAppError(error) && error.code === 'CONFLICT');
@@ -258,7 +265,7 @@ export class AudienceService {
         row.shop_id,
         row.id,
         { status: 'done', finished_at: now, updated_at: now, log: JSON.stringify(log) },
-        ['running'],
+        ['running', 'queued'],
       );
       if (done) await repo.deleteChunks(trx, row.shop_id, row.id);
     });
@@ -292,6 +299,18 @@ export class AudienceService {
       throw segmentNotFound(segmentId);
     }
   }
+}
+
+/** How many of these consecutive chunks make up at most BATCH_RECORDS records (at least one). */
+function takeBatch(chunks: readonly repo.ChunkSize[]): number {
+  let taken = 0;
+  let records = 0;
+  for (const chunk of chunks) {
+    if (taken > 0 && records + chunk.records > BATCH_RECORDS) break;
+    taken += 1;
+    records += chunk.records;
+  }
+  return taken;
 }
 
 function newImportRow(
@@ -329,7 +348,7 @@ function chunkRows(shopId: string, importId: number, firstSeq: number, firstInde
   let index = firstIndex;
   return chunks.map((chunk, i) => {
     if (chunk.records > CHUNK_RECORDS) throw new Error(`A chunk holds at most ${CHUNK_RECORDS} records`);
-    const row = { shop_id: shopId, import_id: importId, seq: firstSeq + i, first_index: index, records: chunk.records, body: chunk.text };
+    const row = { shop_id: shopId, import_id: importId, seq: firstSeq + i, first_index: index, records: chunk.records, body: chunk.body };
     index += chunk.records;
     return row;
   });

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SegmentMembersTable, SegmentsTable } from '../../db/types.js';
-import { inListSlices, statementSlices } from '../../db/statement-slices.js';
+import { BulkStatement, inListSlices } from '../../db/statement-slices.js';
 
 /** Kysely only: segments and their members. Every statement is scoped by shop_id. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -56,15 +56,16 @@ export async function countMembers(db: Executor, shopId: string, segmentIds: rea
   return new Map(rows.map((r) => [r.segment_id, Number(r.size)]));
 }
 
+const ADD_MEMBERS = new BulkStatement<MemberRow>(4, (db, rows) =>
+  db
+    .insertInto('segment_members')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['shop_id', 'segment_id', 'profile_id']).doNothing()),
+);
+
 /** Adds members; one that is already a member stays as it was. */
 export async function addMembers(db: Executor, rows: readonly MemberRow[]): Promise<void> {
-  for (const slice of statementSlices(rows, 4)) {
-    await db
-      .insertInto('segment_members')
-      .values(slice)
-      .onConflict((oc) => oc.columns(['shop_id', 'segment_id', 'profile_id']).doNothing())
-      .execute();
-  }
+  await ADD_MEMBERS.execute(db, rows);
 }
 
 export async function findMemberships(

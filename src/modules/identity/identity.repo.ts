@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, DevicesTable, ProfileMergesTable, ProfilesTable } from '../../db/types.js';
-import { inListSlices, MAX_PARAMETERS, statementSlices } from '../../db/statement-slices.js';
+import { BulkStatement, inListSlices, MAX_PARAMETERS } from '../../db/statement-slices.js';
 import type { IdentifierField } from './domain/identifiers.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -318,19 +318,34 @@ export async function lockLiveProfiles(
   return [...rows.values()];
 }
 
+const INSERT_PROFILES = new BulkStatement<ProfileRow>(11, (db, rows) =>
+  db
+    .insertInto('profiles')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing()),
+);
+
 /** Inserts new profiles; returns how many were inserted (a row whose id or identifier is taken is not). */
 export async function insertProfiles(db: Executor, rows: readonly ProfileRow[]): Promise<number> {
-  let inserted = 0;
-  for (const slice of statementSlices(rows, 11)) {
-    const result = await db
-      .insertInto('profiles')
-      .values(slice)
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
-  }
-  return inserted;
+  return INSERT_PROFILES.execute(db, rows);
 }
+
+const REWRITE_PROFILES = new BulkStatement<ProfileRow>(11, (db, rows) =>
+  db
+    .insertInto('profiles')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+        email: eb.ref('excluded.email'),
+        phone: eb.ref('excluded.phone'),
+        external_id: eb.ref('excluded.external_id'),
+        loyalty_id: eb.ref('excluded.loyalty_id'),
+        telegram_id: eb.ref('excluded.telegram_id'),
+        properties: eb.ref('excluded.properties'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    ),
+);
 
 /**
  * Writes the identifiers, properties and updated_at of existing profiles the caller has
@@ -338,21 +353,6 @@ export async function insertProfiles(db: Executor, rows: readonly ProfileRow[]):
  * one multi-row UPDATE with per-row values has no syntax common to both dialects.
  */
 export async function rewriteLockedProfiles(db: Executor, rows: readonly ProfileRow[]): Promise<void> {
-  for (const slice of statementSlices(rows, 11)) {
-    await db
-      .insertInto('profiles')
-      .values(slice)
-      .onConflict((oc) =>
-        oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
-          email: eb.ref('excluded.email'),
-          phone: eb.ref('excluded.phone'),
-          external_id: eb.ref('excluded.external_id'),
-          loyalty_id: eb.ref('excluded.loyalty_id'),
-          telegram_id: eb.ref('excluded.telegram_id'),
-          properties: eb.ref('excluded.properties'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-  }
+  await REWRITE_PROFILES.execute(db, rows);
 }
+

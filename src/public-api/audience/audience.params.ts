@@ -1,8 +1,8 @@
 import { AppError } from '../../errors.js';
 import type { PublicInput } from '../../http/input.js';
 import { validationError } from '../../http/readers.js';
-import { CHUNK_RECORDS, MAX_RECORDS_PER_REQUEST } from '../../modules/audience/domain/limits.js';
-import type { RecordChunk } from '../../modules/audience/audience.service.js';
+import { toChunks, type RecordChunk } from '../../modules/audience/domain/chunks.js';
+import { MAX_RECORDS_PER_REQUEST } from '../../modules/audience/domain/limits.js';
 import { AudienceRecords } from './audience-body.js';
 
 /**
@@ -34,22 +34,12 @@ function readAudience(value: unknown): RecordChunk[] {
   // A JSON body: the records as the scanner cut them (audience-body.ts).
   if (value instanceof AudienceRecords) {
     if (value.count > MAX_RECORDS_PER_REQUEST) throw tooMany();
-    let left = value.count;
-    return value.chunks.map((text) => {
-      const records = Math.min(CHUNK_RECORDS, left);
-      left -= records;
-      return { text, records };
-    });
+    return [...value.chunks];
   }
   // A form body (`audience[][email]=…`): already parsed, and bounded by the form limits.
   if (!Array.isArray(value)) throw validationError('audience', 'must be an array');
   if (value.length > MAX_RECORDS_PER_REQUEST) throw tooMany();
-  const chunks: RecordChunk[] = [];
-  for (let i = 0; i < value.length; i += CHUNK_RECORDS) {
-    const slice = value.slice(i, i + CHUNK_RECORDS);
-    chunks.push({ text: JSON.stringify(slice).slice(1, -1), records: slice.length });
-  }
-  return chunks;
+  return toChunks(value);
 }
 
 /** An integer, or a string of digits from a form; absent or empty: no segment. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { statusSuccess } from '../../http/envelopes.js';
-import { AUDIENCE_BODY_LIMIT, CHUNK_RECORDS, MAX_RECORDS_PER_REQUEST } from '../../modules/audience/domain/limits.js';
+import { AUDIENCE_BODY_LIMIT, CHUNK_BYTES, CHUNK_RECORDS, MAX_RECORDS_PER_REQUEST } from '../../modules/audience/domain/limits.js';
 import { authenticatedShop } from '../auth.js';
 import { noSchemaValidation, statusResponses, StatusOkSchema } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
@@ -29,7 +29,7 @@ export const audienceRoutes: PublicRouteModule = (scope) => {
   scope.removeContentTypeParser(JSON_TYPES);
   scope.addContentTypeParser(JSON_TYPES, async (request: FastifyRequest, payload: IncomingMessage) => {
     const body = await readBoundedBody(payload, request.headers['content-length'], bodyLimit);
-    return scanAudienceBody(body, { chunkRecords: CHUNK_RECORDS, maxRecords: MAX_RECORDS_PER_REQUEST });
+    return scanAudienceBody(body, { chunkRecords: CHUNK_RECORDS, chunkBytes: CHUNK_BYTES, maxRecords: MAX_RECORDS_PER_REQUEST });
   });
 
   scope.post(

@@ -1,17 +1,8 @@
-import { CHUNK_RECORDS } from '../../../src/modules/audience/domain/limits.js';
+import { toChunks } from '../../../src/modules/audience/domain/chunks.js';
 import type { AudienceImport } from '../../../src/modules/audience/audience.types.js';
-import type { RecordChunk } from '../../../src/modules/audience/audience.service.js';
 import type { Services } from '../../../src/services.js';
 
-/** Records as the chunks an import stores (what the public route and the CLI hand over). */
-export function toChunks(records: readonly unknown[], size = CHUNK_RECORDS): RecordChunk[] {
-  const chunks: RecordChunk[] = [];
-  for (let i = 0; i < records.length; i += size) {
-    const slice = records.slice(i, i + size);
-    chunks.push({ text: JSON.stringify(slice).slice(1, -1), records: slice.length });
-  }
-  return chunks;
-}
+export { toChunks };
 
 /** Submits an import and runs its job to the end, as the worker would; returns the log entry. */
 export async function importRecords(

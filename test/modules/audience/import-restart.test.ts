@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { loadConfig } from '../../../src/config.js';
 import { createDb, type DbHandle } from '../../../src/db/create-db.js';
-import { CHUNK_RECORDS } from '../../../src/modules/audience/domain/limits.js';
+import { BATCH_RECORDS } from '../../../src/modules/audience/domain/limits.js';
 import { createJobRunner } from '../../../src/process/job-runner.js';
 import { createLogger } from '../../../src/process/logger.js';
 import { createServices, type Services } from '../../../src/services.js';
@@ -49,18 +49,23 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
     clock.advance(1000);
   });
 
+  /** Where the record that links the two stored profiles sits: in the third batch or later. */
+  const LINKED = 2 * BATCH_RECORDS + 5;
+  const GENERATED = 3 * BATCH_RECORDS;
+  const EXTRA = 490;
+
   /**
-   * 3.5 chunks of records; the last chunk repeats the first ten emails (same people, new
-   * names) and one record of the third chunk links two stored profiles (a merge).
+   * Three batches of generated records and more; one record links two stored profiles (a
+   * merge), and ten records at the end repeat the first ten emails with new names.
    */
   async function submit(): Promise<{ importId: number; received: number }> {
     await services.audience.submitImport(shopId, { chunks: toChunks([{ email: 'stored@example.org' }, { phone: '79990000001', last_name: 'Stored' }]) });
     const [stored] = await services.audience.listImports(shopId);
     await services.audience.runImport({ shopId, importId: stored!.id });
     clock.advance(1000);
-    const records: unknown[] = generatedRecords(3 * CHUNK_RECORDS);
-    records[2 * CHUNK_RECORDS + 5] = { email: 'stored@example.org', phone: '79990000001', first_name: 'Linked' };
-    records.push(...generatedRecords(10).map((r) => ({ email: r.email, first_name: 'Again' })), ...generatedRecords(CHUNK_RECORDS / 2 - 10, 1_000_000));
+    const records: unknown[] = generatedRecords(GENERATED);
+    records[LINKED] = { email: 'stored@example.org', phone: '79990000001', first_name: 'Linked' };
+    records.push(...generatedRecords(10).map((r) => ({ email: r.email, first_name: 'Again' })), ...generatedRecords(EXTRA, 1_000_000));
     const submitted = await services.audience.submitImport(shopId, { chunks: toChunks(records), segmentId });
     return { importId: submitted.id, received: records.length };
   }
@@ -79,8 +84,8 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
   async function expectImportedOnce(importId: number, received: number): Promise<void> {
     const done = await services.audience.getImport(shopId, importId);
     expect(done).toMatchObject({ status: 'done', received, processed: received, imported: received, skipped: 0 });
-    // Three chunks generated and half a chunk more, less the record the linked one replaced; plus the stored profile.
-    const people = 3 * CHUNK_RECORDS - 1 + (CHUNK_RECORDS / 2 - 10) + 1;
+    // The generated people, less the one the linked record replaced, and the extras; plus the stored profile.
+    const people = GENERATED - 1 + EXTRA + 1;
     expect(done?.profilesCreated).toBe(people - 1);
     expect(await liveProfiles()).toBe(people);
     expect((await services.segments.getSegment(shopId, segmentId)).size).toBe(people);
@@ -99,12 +104,18 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
     const stop = new AbortController();
     const run = services.audience.runImport(
       { shopId, importId },
-      { signal: stop.signal, onProgress: ({ processed }) => processed >= 2 * CHUNK_RECORDS && stop.abort(new Error('SIGTERM')) },
+      { signal: stop.signal, onProgress: ({ processed }) => processed >= BATCH_RECORDS && stop.abort(new Error('SIGTERM')) },
     );
     await expect(run).rejects.toThrow('SIGTERM');
     const stopped = await services.audience.getImport(shopId, importId);
-    expect(stopped).toMatchObject({ status: 'queued', processed: 2 * CHUNK_RECORDS, imported: 2 * CHUNK_RECORDS });
-    expect(await liveProfiles()).toBe(2 * CHUNK_RECORDS + 2);
+    expect(stopped).toMatchObject({ status: 'queued' });
+    const processed = stopped!.processed;
+    expect(processed).toBeGreaterThanOrEqual(BATCH_RECORDS);
+    expect(processed).toBeLessThan(LINKED);
+    expect(stopped).toMatchObject({ imported: processed, profilesCreated: processed });
+    // Every record read so far made its profile; none of the rest did.
+    expect(await liveProfiles()).toBe(processed + 2);
+    expect(await services.identity.findProfiles(shopId, { email: `customer${processed}@example.org` })).toEqual([]);
 
     await otherProcess().audience.runImport({ shopId, importId });
     await expectImportedOnce(importId, received);
@@ -129,10 +140,13 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
 
     await runner.runDue();
     const failed = await services.audience.getImport(shopId, importId);
-    expect(failed).toMatchObject({ status: 'queued', processed: 2 * CHUNK_RECORDS });
-    // Nothing of the third chunk is left: not its profiles, not the merge.
-    expect(await liveProfiles()).toBe(2 * CHUNK_RECORDS + 2);
-    expect(await services.identity.findProfiles(shopId, { email: `customer${2 * CHUNK_RECORDS + 1}@example.org` })).toEqual([]);
+    expect(failed).toMatchObject({ status: 'queued' });
+    // The batch of the linked record failed whole: none of its profiles, no merge.
+    expect(failed!.processed).toBeLessThanOrEqual(LINKED);
+    expect(await liveProfiles()).toBe(failed!.processed + 2);
+    expect(await services.identity.findProfiles(shopId, { email: `customer${LINKED - 1}@example.org` })).toEqual([]);
+    const [storedPhone] = await services.identity.findProfiles(shopId, { phone: '79990000001' });
+    expect(storedPhone?.email).toBeNull();
 
     clock.advance(60_000);
     expect(await runner.runDue()).toBeGreaterThanOrEqual(1);
@@ -158,10 +172,13 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
     broken.identity.onMerge(() => Promise.reject(new Error('disk I/O error')));
     await expect(broken.audience.runImport({ shopId, importId }, { finalAttempt: true })).rejects.toThrow('disk I/O error');
     const failed = await services.audience.getImport(shopId, importId);
-    expect(failed).toMatchObject({ status: 'failed', received, processed: 2 * CHUNK_RECORDS, imported: 2 * CHUNK_RECORDS, finishedAt: clock.now() });
-    expect(failed?.log.errors.at(-1)).toEqual({ index: 2 * CHUNK_RECORDS, reason: 'stopped', message: 'disk I/O error' });
+    const processed = failed!.processed;
+    expect(processed).toBeGreaterThanOrEqual(2 * BATCH_RECORDS - 1000);
+    expect(processed).toBeLessThanOrEqual(LINKED);
+    expect(failed).toMatchObject({ status: 'failed', received, imported: processed, finishedAt: clock.now() });
+    expect(failed?.log.errors.at(-1)).toEqual({ index: processed, reason: 'stopped', message: 'disk I/O error' });
     expect(failed?.log.history.at(-1)).toMatchObject({ status: 'failed' });
-    expect(await liveProfiles()).toBe(2 * CHUNK_RECORDS + 2);
+    expect(await liveProfiles()).toBe(processed + 2);
     // A failed import stays failed: a later run does nothing.
     await services.audience.runImport({ shopId, importId });
     expect((await services.audience.getImport(shopId, importId))?.status).toBe('failed');

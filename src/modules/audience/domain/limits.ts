@@ -7,11 +7,24 @@
 export const MAX_RECORDS_PER_REQUEST = 100_000;
 
 /**
- * Records per stored chunk, and so per processing transaction: large enough that the
- * per-transaction cost vanishes, small enough that a chunk's statements stay well under
- * the bound-parameter limits and a retried chunk redoes little.
+ * A stored chunk holds at most this many records and, unless one record alone is
+ * larger, this much text. Small enough that a chunk's text stays below V8's large-object
+ * size, so the strings of a running import die young instead of piling up in the old
+ * generation until a full collection (the bench's memory target).
  */
-export const CHUNK_RECORDS = 2500;
+export const CHUNK_RECORDS = 500;
+export const CHUNK_BYTES = 60 * 1024;
+
+/**
+ * Records per processing transaction (one or more stored chunks). Larger batches save
+ * little once the statements are set-wise, and a batch's objects (parsed records, the
+ * resolution plan, statement parameters) then outlive two young-generation collections
+ * and are promoted, growing the old generation: 500 keeps the bench near 310 MB RSS at
+ * about the speed of 2,500 (docs/audience.md, "Speed").
+ */
+export const BATCH_RECORDS = 500;
+/** Stored chunks one transaction reads at most. */
+export const BATCH_CHUNKS = 64;
 
 /**
  * The body limit of POST /import/audience (the rest of the public API keeps

@@ -5,16 +5,19 @@ import {
   type Identifiers,
 } from '../../identity/domain/identifiers.js';
 import { readPropertyValue, type CustomPropertyType, type PropertyValue } from './custom-properties.js';
+import { asObject, isAbsent, readBirthday, readFlag, readGender, readInteger, readText, type Read } from './fields.js';
 import {
-  asObject,
-  isAbsent,
-  readBirthday,
-  readFlag,
-  readGender,
-  readInteger,
-  readText,
-  type Read,
-} from './fields.js';
+  readCar,
+  readKid,
+  readList,
+  readPushToken,
+  type Car,
+  type FieldProblem,
+  type Kid,
+  type PushPlatform,
+} from './record-parts.js';
+
+export { MAX_LIST_ENTRIES, PUSH_PLATFORMS, type Car, type FieldProblem, type Kid, type PushPlatform } from './record-parts.js';
 
 /**
  * One audience record (interface.md, "Audience user record") checked and normalised,
@@ -58,16 +61,6 @@ type TextField = (typeof TEXT_FIELDS)[number];
 type FlagField = (typeof FLAG_FIELDS)[number];
 type IntegerField = keyof typeof INTEGER_FIELDS;
 
-export interface Kid {
-  readonly gender?: 'm' | 'f';
-  readonly birthday?: string;
-}
-export interface Car {
-  readonly brand?: string;
-  readonly model?: string;
-  readonly vds?: string;
-}
-
 /** The stored fields, under their contract names; absent = not given. */
 export type AudienceFields = Partial<Record<TextField, string>> &
   Partial<Record<FlagField, boolean>> &
@@ -78,11 +71,6 @@ export type AudienceFields = Partial<Record<TextField, string>> &
     auto?: readonly Car[];
   };
 
-export const PUSH_PLATFORMS = ['ios', 'android'] as const;
-export type PushPlatform = (typeof PUSH_PLATFORMS)[number];
-export const PUSH_TOKEN_MAX_LENGTH = 4096;
-/** kids and auto entries kept per record; more is a list nobody keeps by hand. */
-export const MAX_LIST_ENTRIES = 20;
 /** Keys per record; a larger object is not a customer record. */
 export const MAX_RECORD_KEYS = 500;
 
@@ -111,12 +99,6 @@ export type SkipReason =
   | 'invalid_phone'
   | 'invalid_loyalty_id'
   | 'invalid_external_id';
-
-export interface FieldProblem {
-  /** The contract name, with the entry for kids and auto: `kids[2]`. */
-  readonly field: string;
-  readonly reason: string;
-}
 
 export interface AudienceRecord {
   readonly identifiers: Identifiers;
@@ -226,76 +208,3 @@ function readIdentifier(kind: IdentifierKind, value: unknown): Read<string> {
   return normalized.ok ? normalized : { ok: false, reason: `is not valid: ${normalized.reason}` };
 }
 
-/**
- * kids and auto: an array of objects. A bad entry is dropped on its own (reported as
- * `kids[2]`), so one typo does not lose the others; `[]` stores an empty list.
- */
-function readList<T>(
-  value: unknown,
-  dropped: FieldProblem[],
-  field: string,
-  readEntry: (entry: unknown) => Read<T>,
-): Read<T[]> {
-  if (!Array.isArray(value)) return { ok: false, reason: 'must be an array' };
-  if (value.length > MAX_LIST_ENTRIES) return { ok: false, reason: `must have at most ${MAX_LIST_ENTRIES} entries` };
-  const entries: T[] = [];
-  value.forEach((entry: unknown, index) => {
-    const read = readEntry(entry);
-    if (read.ok) entries.push(read.value);
-    else dropped.push({ field: `${field}[${index}]`, reason: read.reason });
-  });
-  return { ok: true, value: entries };
-}
-
-function readKid(entry: unknown, today: string): Read<Kid> {
-  const kid = asObject(entry);
-  if (!kid) return { ok: false, reason: 'must be an object with gender and birthday' };
-  const out: { gender?: 'm' | 'f'; birthday?: string } = {};
-  if (!isAbsent(kid.gender)) {
-    const gender = readGender(kid.gender);
-    if (!gender.ok) return { ok: false, reason: `gender ${gender.reason}` };
-    out.gender = gender.value;
-  }
-  if (!isAbsent(kid.birthday)) {
-    const birthday = readBirthday(kid.birthday, today);
-    if (!birthday.ok) return { ok: false, reason: `birthday ${birthday.reason}` };
-    out.birthday = birthday.value;
-  }
-  if (out.gender === undefined && out.birthday === undefined) return { ok: false, reason: 'has neither gender nor birthday' };
-  return { ok: true, value: out };
-}
-
-function readCar(entry: unknown): Read<Car> {
-  const car = asObject(entry);
-  if (!car) return { ok: false, reason: 'must be an object with brand, model and vds' };
-  const out: { brand?: string; model?: string; vds?: string } = {};
-  for (const key of ['brand', 'model', 'vds'] as const) {
-    if (isAbsent(car[key])) continue;
-    const text = readText(car[key]);
-    if (!text.ok) return { ok: false, reason: `${key} ${text.reason}` };
-    out[key] = text.value;
-  }
-  if (Object.keys(out).length === 0) return { ok: false, reason: 'has none of brand, model, vds' };
-  return { ok: true, value: out };
-}
-
-/** A token is bound to its platform's certificate (interface.md): without a valid platform it is useless. */
-function readPushToken(input: Record<string, unknown>, dropped: FieldProblem[]): AudienceRecord['pushToken'] {
-  const rawToken = input.mobile_token;
-  const rawPlatform = input.mobile_token_platform;
-  if (isAbsent(rawToken)) {
-    if (!isAbsent(rawPlatform)) dropped.push({ field: 'mobile_token_platform', reason: 'is given without mobile_token' });
-    return undefined;
-  }
-  const token = readText(rawToken, PUSH_TOKEN_MAX_LENGTH);
-  if (!token.ok) {
-    dropped.push({ field: 'mobile_token', reason: token.reason });
-    return undefined;
-  }
-  const platform = typeof rawPlatform === 'string' ? rawPlatform.trim().toLowerCase() : undefined;
-  if (platform !== 'ios' && platform !== 'android') {
-    dropped.push({ field: 'mobile_token', reason: 'needs mobile_token_platform ios or android' });
-    return undefined;
-  }
-  return { token: token.value, platform };
-}
