@@ -21,13 +21,19 @@ export interface JobContext {
 
 export type JobHandler<P> = (payload: P, ctx: JobContext) => Promise<void>;
 
-export interface HandlerOptions {
+export interface HandlerOptions<P = unknown> {
   /** Runs in all, the first included (default 5). */
   readonly maxAttempts?: number;
   /** Delay before the first retry; it doubles for every further retry (default 10 s). */
   readonly backoffMs?: number;
   /** The longest delay between retries (default 1 h). */
   readonly maxBackoffMs?: number;
+  /**
+   * Called when the job fails for good without its handler having run for the last time:
+   * its worker died during the final attempt and the lease expired. A handler that keeps
+   * state of its own (an import's log) records the failure here.
+   */
+  readonly onGiveUp?: (payload: P, error: string) => Promise<void>;
 }
 
 /** The subset of a pino logger the runner uses. */
@@ -59,6 +65,7 @@ interface Registration {
   readonly maxAttempts: number;
   readonly baseMs: number;
   readonly maxMs: number;
+  readonly onGiveUp: ((payload: unknown, error: string) => Promise<void>) | undefined;
 }
 
 interface Running {
@@ -110,13 +117,18 @@ export class JobRunner<M extends object = JobMap> {
     this.logger = options.logger ?? consoleLogger;
   }
 
-  register<N extends JobName<M>>(name: N, handler: JobHandler<M[N]>, options: HandlerOptions = {}): this {
+  register<N extends JobName<M>>(name: N, handler: JobHandler<M[N]>, options: HandlerOptions<M[N]> = {}): this {
     if (this.handlers.has(name)) throw new Error(`A handler for job ${name} is already registered`);
     const maxAttempts = positiveInteger('maxAttempts', options.maxAttempts ?? 5);
     const policy = { baseMs: options.backoffMs ?? 10_000, maxMs: options.maxBackoffMs ?? 3_600_000 };
     const problem = backoffPolicyProblem(policy);
     if (problem) throw new Error(`Job ${name}: ${problem}`);
-    this.handlers.set(name, { handler: handler as JobHandler<unknown>, maxAttempts, ...policy });
+    this.handlers.set(name, {
+      handler: handler as JobHandler<unknown>,
+      maxAttempts,
+      ...policy,
+      onGiveUp: options.onGiveUp as Registration['onGiveUp'],
+    });
     return this;
   }
 
@@ -228,7 +240,13 @@ export class JobRunner<M extends object = JobMap> {
     const claim: JobClaim = { id: job.id, attempts: job.attempts, workerId: this.workerId };
     if (job.attempts > registration.maxAttempts) {
       // Only a reclaim after an expired lease gets here: the previous run was the last.
-      await this.record(claim, this.queue.fail(claim, job.lastError ?? 'No attempts left', job.attempts - 1));
+      const error = job.lastError ?? 'No attempts left';
+      if (registration.onGiveUp) {
+        await registration.onGiveUp(JSON.parse(job.payloadJson), error).catch((giveUpError: unknown) => {
+          this.logger.error({ err: giveUpError, jobId: job.id, job: job.name }, 'A job could not record that it gave up');
+        });
+      }
+      await this.record(claim, this.queue.fail(claim, error, job.attempts - 1));
       return;
     }
 

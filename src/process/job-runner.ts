@@ -31,8 +31,12 @@ export function createJobRunner(deps: {
   // The shop's feed URL, fetched and imported; each run schedules the next (one chain per shop).
   runner.register('catalog.fetch', (payload, ctx) => deps.services.catalog.runScheduledFetch(payload, ctx.signal));
   // An audience import, from its cursor: each chunk commits with the cursor, so a retry resumes.
-  runner.register('audience.import', (payload, ctx) =>
-    deps.services.audience.runImport(payload, { signal: ctx.signal, finalAttempt: ctx.attempt >= ctx.maxAttempts }),
+  runner.register(
+    'audience.import',
+    (payload, ctx) =>
+      deps.services.audience.runImport(payload, { signal: ctx.signal, finalAttempt: ctx.attempt >= ctx.maxAttempts }),
+    // A worker killed during the last attempt: the import's log must still say it failed.
+    { onGiveUp: (payload, error) => deps.services.audience.recordGaveUp(payload, error) },
   );
   return runner;
 }

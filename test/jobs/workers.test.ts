@@ -143,6 +143,25 @@ describe.each(TEST_DIALECTS)('job workers sharing a %s database', (dialect) => {
     });
   });
 
+  it('tells the handler’s onGiveUp when a job fails for good without a last run of its own', async () => {
+    const dead = openWorker('dead-worker');
+    const live = openWorker('live-worker');
+    const gaveUp: Array<[{ n: number }, string]> = [];
+    live.runner.register('work', async () => undefined, {
+      maxAttempts: 1,
+      onGiveUp: async (payload, error) => {
+        gaveUp.push([payload, error]);
+      },
+    });
+    const { job } = await dead.queue.enqueue('work', { n: 7 });
+    await dead.queue.claim({ workerId: 'dead-worker', names: ['work'], limit: 1, leaseMs: 1000 });
+    clock.advance(1000);
+
+    expect(await live.runner.runDue()).toBe(1);
+    expect(gaveUp).toEqual([[{ n: 7 }, 'Lease expired: worker dead-worker stopped during attempt 1']]);
+    expect(await live.queue.get(job.id)).toMatchObject({ status: 'failed', attempts: 1 });
+  });
+
   it('keeps queued jobs across a restart', async () => {
     const before = openWorker('before');
     const due = await before.queue.enqueue('work', { n: 1 });

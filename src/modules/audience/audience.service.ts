@@ -272,6 +272,11 @@ export class AudienceService {
     return 'finished';
   }
 
+  /** The job gave up without a last run of its own (runner onGiveUp): the import failed where it stood. */
+  async recordGaveUp(payload: { readonly shopId: string; readonly importId: number }, error: string): Promise<void> {
+    await this.recordFailure(payload.shopId, payload.importId, new Error(error), true);
+  }
+
   private async recordFailure(shopId: string, importId: number, error: unknown, final: boolean): Promise<void> {
     const row = await repo.findImport(this.db, shopId, importId).catch(() => undefined);
     if (row?.status !== 'running') return;

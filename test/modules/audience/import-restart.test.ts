@@ -183,4 +183,20 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
     await services.audience.runImport({ shopId, importId });
     expect((await services.audience.getImport(shopId, importId))?.status).toBe('failed');
   });
+
+  it('records a failure when its worker died during the last attempt and the runner gives up', async () => {
+    const { importId } = await submit();
+    const stop = new AbortController();
+    // The run stops mid-way, as a killed worker's would; the import stays running.
+    const run = services.audience.runImport(
+      { shopId, importId },
+      { signal: stop.signal, onProgress: ({ processed }) => processed >= BATCH_RECORDS && stop.abort(new Error('killed')) },
+    );
+    await expect(run).rejects.toThrow('killed');
+    await db.db.updateTable('audience_imports').set({ status: 'running' }).where('shop_id', '=', shopId).where('id', '=', importId).execute();
+    await services.audience.recordGaveUp({ shopId, importId }, 'Lease expired: worker w1 stopped during attempt 5');
+    const failed = await services.audience.getImport(shopId, importId);
+    expect(failed).toMatchObject({ status: 'failed' });
+    expect(failed?.log.errors.at(-1)).toMatchObject({ reason: 'stopped', message: 'Lease expired: worker w1 stopped during attempt 5' });
+  });
 });
