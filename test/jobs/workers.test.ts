@@ -147,10 +147,11 @@ describe.each(TEST_DIALECTS)('job workers sharing a %s database', (dialect) => {
     const dead = openWorker('dead-worker');
     const live = openWorker('live-worker');
     const gaveUp: Array<[{ n: number }, string]> = [];
-    live.runner.register('work', async () => undefined, {
+    live.runner.register('work', () => Promise.resolve(), {
       maxAttempts: 1,
-      onGiveUp: async (payload, error) => {
+      onGiveUp: (payload, error) => {
         gaveUp.push([payload, error]);
+        return Promise.resolve();
       },
     });
     const { job } = await dead.queue.enqueue('work', { n: 7 });
