@@ -1,10 +1,8 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { audienceBody, createShopWithSegment, listImports, segmentSize, type BenchShop, type ImportEntry } from './lib/audience.js';
-import { createBenchDatabase, dropBenchDatabase, postgresAnswers } from './lib/postgres.js';
+import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startPatron, type ServerProcess } from './lib/processes.js';
 import { sampleRss } from './lib/rss.js';
 
@@ -96,20 +94,10 @@ async function load(server: ServerProcess, shop: BenchShop): Promise<Omit<Run, '
   return { seconds, recordsPerSec: total / seconds, ackMs, imports, segmentSize: size, problems };
 }
 
-async function bench(name: 'sqlite' | 'postgres'): Promise<Run> {
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-  if (name === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-bench-'));
-    env = { PATRON_DATA_DIR: dir };
-    cleanup = () => fs.promises.rm(dir, { recursive: true, force: true });
-  } else {
-    const url = await createBenchDatabase();
-    env = { DATABASE_URL: url };
-    cleanup = () => dropBenchDatabase(url);
-  }
+async function bench(name: BenchDatabaseName): Promise<Run> {
+  const database = await openBenchDatabase(name);
   try {
-    const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN });
+    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN });
     try {
       const shop = await createShopWithSegment(server.baseUrl, ADMIN_TOKEN, `Bench shop (${name})`);
       const rss = sampleRss(server.pid);
@@ -120,7 +108,7 @@ async function bench(name: 'sqlite' | 'postgres'): Promise<Run> {
       if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
     }
   } finally {
-    await cleanup();
+    await database.cleanup();
   }
 }
 
@@ -139,12 +127,7 @@ function describe(run: Run): string {
 }
 
 async function main(): Promise<number> {
-  const names: Array<'sqlite' | 'postgres'> = [];
-  if (values.only !== 'postgres') names.push('sqlite');
-  if (values.only !== 'sqlite') {
-    if (await postgresAnswers()) names.push('postgres');
-    else console.log('PostgreSQL does not answer on 127.0.0.1:5432: skipped.');
-  }
+  const names = await benchTargets(values.only);
   console.log(
     `POST /import/audience: ${REQUESTS} requests of ${RECORDS} records into a segment, until the log says done; ` +
       `${os.cpus().length} cores, Node ${process.version}\n`,

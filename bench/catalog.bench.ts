@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeYmlFeed, type GeneratedFeed } from './lib/feed-gen.js';
 import { runGetLoad, type GetLoadResult } from './lib/get-load.js';
-import { createBenchDatabase, dropBenchDatabase, postgresAnswers } from './lib/postgres.js';
+import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { sampleRss } from './lib/rss.js';
 
@@ -44,9 +44,6 @@ const OFFERS = Math.round(positive('offers', values.offers, 2_000_000));
 const DURATION = positive('duration', values.duration, 600);
 const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));
 const WARMUP = positive('warmup', values.warmup, 60);
-if (values.only !== undefined && values.only !== 'sqlite' && values.only !== 'postgres') {
-  throw new Error('--only must be sqlite or postgres');
-}
 const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
 
 interface Routes {
@@ -116,26 +113,16 @@ async function fetchText(url: string): Promise<string> {
 }
 
 interface PatronRun {
-  readonly name: 'sqlite' | 'postgres';
+  readonly name: BenchDatabaseName;
   readonly imported: ImportRun;
   readonly reads: ReadRun;
   readonly samples: { readonly product: string; readonly categories: string };
 }
 
-async function benchPatron(name: 'sqlite' | 'postgres', feed: GeneratedFeed, feedFile: string): Promise<PatronRun> {
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-  if (name === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-bench-'));
-    env = { PATRON_DATA_DIR: dir };
-    cleanup = () => fs.promises.rm(dir, { recursive: true, force: true });
-  } else {
-    const url = await createBenchDatabase();
-    env = { DATABASE_URL: url };
-    cleanup = () => dropBenchDatabase(url);
-  }
+async function benchPatron(name: BenchDatabaseName, feed: GeneratedFeed, feedFile: string): Promise<PatronRun> {
+  const database = await openBenchDatabase(name);
   try {
-    const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, [], ['--no-worker']);
+    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, [], ['--no-worker']);
     try {
       const shop = await adminJson(server, 'POST', '/admin/v1/shops', { name: `Catalog bench (${name})` });
       const shopId = String(shop.shop_id);
@@ -156,7 +143,7 @@ async function benchPatron(name: 'sqlite' | 'postgres', feed: GeneratedFeed, fee
       if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
     }
   } finally {
-    await cleanup();
+    await database.cleanup();
   }
 }
 
@@ -180,12 +167,7 @@ function describeLoad(label: string, run: GetLoadResult, ceiling: GetLoadResult 
 }
 
 async function main(): Promise<number> {
-  const names: Array<'sqlite' | 'postgres'> = [];
-  if (values.only !== 'postgres') names.push('sqlite');
-  if (values.only !== 'sqlite') {
-    if (await postgresAnswers()) names.push('postgres');
-    else console.log('PostgreSQL does not answer on 127.0.0.1:5432: skipped.');
-  }
+  const names = await benchTargets(values.only);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-catalog-bench-'));
   try {
     const feedFile = path.join(dir, 'feed.xml');

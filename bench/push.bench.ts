@@ -1,12 +1,10 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { DbOptions } from '../src/db/create-db.js';
 import { createDevices, createShop, pushWorks } from './lib/fixture.js';
 import { runPushLoad, type LoadResult } from './lib/load.js';
-import { createBenchDatabase, dropBenchDatabase, postgresAnswers } from './lib/postgres.js';
+import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { describeRun, verdicts, type TargetRun } from './lib/report.js';
 import { processCpuSeconds, sampleRss } from './lib/rss.js';
@@ -44,9 +42,6 @@ const DURATION = positive('duration', values.duration, 600);
 const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));
 const WARMUP = positive('warmup', values.warmup, 60);
 const DEVICES = Math.round(positive('devices', values.devices, 100_000));
-if (values.only !== undefined && values.only !== 'sqlite' && values.only !== 'postgres') {
-  throw new Error('--only must be sqlite or postgres');
-}
 const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
 
 interface Measured {
@@ -79,22 +74,10 @@ async function benchBare(): Promise<TargetRun> {
   }
 }
 
-async function benchPatron(name: 'sqlite' | 'postgres'): Promise<TargetRun> {
-  let dbOptions: DbOptions;
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-  if (name === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-bench-'));
-    dbOptions = { kind: 'sqlite', file: path.join(dir, 'patron.sqlite') };
-    env = { PATRON_DATA_DIR: dir };
-    cleanup = () => fs.promises.rm(dir, { recursive: true, force: true });
-  } else {
-    const url = await createBenchDatabase();
-    dbOptions = { kind: 'postgres', url };
-    env = { DATABASE_URL: url };
-    cleanup = () => dropBenchDatabase(url);
-  }
-
+async function benchPatron(name: BenchDatabaseName): Promise<TargetRun> {
+  const database = await openBenchDatabase(name);
+  const dbOptions = database.options;
+  const env = database.env;
   try {
     const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
     const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, nodeArgs);
@@ -120,17 +103,12 @@ async function benchPatron(name: 'sqlite' | 'postgres'): Promise<TargetRun> {
     );
     return { name, load: measured.load, peakRssMb: measured.peakRssMb, cpuUsPerEvent: measured.cpuUsPerEvent, stored };
   } finally {
-    await cleanup();
+    await database.cleanup();
   }
 }
 
 async function main(): Promise<number> {
-  const names: Array<'sqlite' | 'postgres'> = [];
-  if (values.only !== 'postgres') names.push('sqlite');
-  if (values.only !== 'sqlite') {
-    if (await postgresAnswers()) names.push('postgres');
-    else console.log('PostgreSQL does not answer on 127.0.0.1:5432: skipped.');
-  }
+  const names = await benchTargets(values.only);
   console.log(
     `POST /push cart events: ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up, ` +
       `${DEVICES} devices; ${os.cpus().length} cores, Node ${process.version}\n`,
