@@ -1,4 +1,5 @@
-import sharp, { type OutputInfo } from 'sharp';
+import type SharpFactory from 'sharp';
+import type { OutputInfo } from 'sharp';
 import { THUMBNAIL_SIZES, type ThumbnailSize } from './images.types.js';
 import { sniffPictureFormat, SUPPORTED_FORMATS_TEXT } from './domain/image-format.js';
 
@@ -16,6 +17,18 @@ import { sniffPictureFormat, SUPPORTED_FORMATS_TEXT } from './domain/image-forma
  */
 
 const WHITE = { r: 255, g: 255, b: 255, alpha: 1 };
+
+let loading: Promise<typeof SharpFactory> | undefined;
+
+/**
+ * sharp (libvips) adds about 20 MB to a process once loaded: it is loaded on the first
+ * thumbnail, so API processes that never make one (and `patron serve` until an import
+ * brings pictures) do not carry it.
+ */
+function loadSharp(): Promise<typeof SharpFactory> {
+  loading ??= import('sharp').then((module) => module.default);
+  return loading;
+}
 const JPEG_QUALITY = 82;
 const LARGEST = Math.max(...THUMBNAIL_SIZES);
 
@@ -27,6 +40,7 @@ export async function makeThumbnails(input: Buffer, options: { maxPixels: number
   if (!sniffPictureFormat(input)) {
     return { ok: false, reason: `The file is not a picture in a supported format (${SUPPORTED_FORMATS_TEXT}).` };
   }
+  const sharp = await loadSharp();
   // failOn 'error': real product photos often carry harmless decoder warnings; broken data still fails.
   const source = { limitInputPixels: options.maxPixels, failOn: 'error' as const, pages: 1 };
   let master: { data: Buffer; info: OutputInfo };
