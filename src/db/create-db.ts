@@ -72,8 +72,7 @@ export const SQLITE_CACHED_SQL_MAX_LENGTH = 4_096;
  * text; Kysely compiles the same query shape to the same text with parameters apart, so
  * the cache holds the service's query shapes, bounded for the multi-row inserts whose
  * text varies with their row count. Kysely runs one query at a time on its one SQLite
- * connection, so a cached statement is never in use twice; the `busy` check keeps that
- * true should a caller ever iterate a statement outside Kysely.
+ * connection, so a cached statement is never in use twice.
  */
 function withStatementCache(database: SqliteDatabase.Database, size = SQLITE_STATEMENT_CACHE_SIZE): KyselySqliteDatabase {
   const cache = new Map<string, SqliteDatabase.Statement>();
@@ -82,7 +81,6 @@ function withStatementCache(database: SqliteDatabase.Database, size = SQLITE_STA
     prepare(text: string) {
       const cached = cache.get(text);
       if (cached) {
-        if (cached.busy) return database.prepare(text);
         cache.delete(text);
         cache.set(text, cached);
         return cached;

@@ -24,8 +24,7 @@ export class WalSyncer {
   private timer: NodeJS.Timeout | undefined;
   private lastSynced = '';
   private closed = false;
-  /** fsyncs done so far (for tests and metrics). */
-  flushes = 0;
+  private flushCount = 0;
 
   constructor(
     private readonly walPath: string,
@@ -35,6 +34,11 @@ export class WalSyncer {
       this.timer = setInterval(() => void this.syncIfChanged(), backgroundMs);
       this.timer.unref();
     }
+  }
+
+  /** fsyncs done so far (for tests and metrics). */
+  get flushes(): number {
+    return this.flushCount;
   }
 
   /** Resolves once every transaction committed before this call is on disk. */
@@ -66,7 +70,7 @@ export class WalSyncer {
     if (!handle) return;
     const before = await handle.stat();
     await handle.sync();
-    this.flushes += 1;
+    this.flushCount += 1;
     this.lastSynced = `${before.size}/${before.mtimeMs}`;
   }
 

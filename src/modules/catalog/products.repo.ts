@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { fromFlag } from '../../db/dialect.js';
+import { inListSlices } from '../../db/statement-slices.js';
 import type { CatalogProductsTable, Database } from '../../db/types.js';
 import type { TreeCategoryRecord } from './domain/category-tree.js';
 import type { CategoryRecord, LocationRecord, ProductRecord } from './domain/product-view.js';
@@ -12,15 +13,6 @@ import type { ProductParam } from './domain/product.schema.js';
  */
 export type Executor = Kysely<Database>;
 export type ProductRow = Selectable<CatalogProductsTable>;
-
-/** Ids per `in (…)` list: far under both dialects' bound-parameter limits. */
-const IN_LIST_CHUNK = 1000;
-
-function chunked<T>(values: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < values.length; i += IN_LIST_CHUNK) out.push(values.slice(i, i + IN_LIST_CHUNK));
-  return out;
-}
 
 export async function findProduct(
   db: Executor,
@@ -46,7 +38,7 @@ export async function findProducts(
   itemIds: readonly string[],
 ): Promise<ProductRecord[]> {
   const out: ProductRecord[] = [];
-  for (const ids of chunked([...new Set(itemIds)])) {
+  for (const ids of inListSlices([...new Set(itemIds)])) {
     const rows = await db
       .selectFrom('catalog_products')
       .selectAll()

@@ -7,6 +7,7 @@ import type {
   ProfileListsTable,
   SessionsTable,
 } from '../../db/types.js';
+import { MAX_PARAMETERS } from '../../db/statement-slices.js';
 import { SESSION_IDLE_MS } from './domain/session.js';
 
 /** Kysely only: rows in, rows out. Every statement is scoped by shop_id. */
@@ -17,12 +18,10 @@ export type ListRow = Selectable<ProfileListsTable>;
 export type CounterRow = Selectable<ProductCountersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 
-/**
- * Bound parameters per statement: under SQLite's 32,766 and PostgreSQL's 65,535, so a
- * multi-row statement of any batch is split into chunks of at most this many values.
- */
-const MAX_PARAMETERS = 30_000;
-
+// A multi-row statement of any batch is split into chunks of at most MAX_PARAMETERS
+// values. One chunk per statement (not statementSlices' power-of-two slices): a batch is
+// the hot path, where every extra statement costs; the SQLite statement cache does not
+// keep the long texts of large batches (db/create-db.ts).
 function chunks<T>(rows: readonly T[], columns: number): T[][] {
   const size = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
   const result: T[][] = [];
