@@ -52,7 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   // 1. OpenAPI document and /docs (first, so that it sees every route registered after it)
   await app.register(openapiPlugin);
   // 2. observability: request metrics hook, /health, /ready, /metrics
-  await app.register(observabilityPlugin, { db: deps.db, jobs: services.jobs });
+  await app.register(observabilityPlugin, { db: deps.db, jobs: services.jobs, events: services.tracking });
   // 3. admin scope under /admin/v1
   await app.register(adminApiPlugin, { prefix: '/admin/v1' });
   // 4. public scope (interface.md)

@@ -40,6 +40,8 @@ export interface GroupCommitStats {
   readonly splitBatches: number;
   /** The largest batch committed in one transaction. */
   readonly largestBatch: number;
+  /** Items waiting for a commit (not counting the batch being committed). */
+  readonly queued: number;
 }
 
 interface Entry<T, R> {
@@ -57,7 +59,7 @@ export class GroupCommitter<T, R> {
   private scheduled = false;
   private closed = false;
   private readonly flushing = new Set<Promise<void>>();
-  private stats: { -readonly [K in keyof GroupCommitStats]: GroupCommitStats[K] } = {
+  private stats: { -readonly [K in Exclude<keyof GroupCommitStats, 'queued'>]: GroupCommitStats[K] } = {
     commits: 0,
     committed: 0,
     failed: 0,
@@ -100,7 +102,7 @@ export class GroupCommitter<T, R> {
   }
 
   snapshot(): GroupCommitStats {
-    return { ...this.stats };
+    return { ...this.stats, queued: this.pending.length };
   }
 
   /** Refuses new items and resolves once everything submitted before has been committed or failed. */

@@ -7,6 +7,17 @@ export interface JobDepthSource {
   countByState(): Promise<Record<JobState, number>>;
 }
 
+/** Anything that reports how events were group-committed (the TrackingService does). */
+export interface EventCommitSource {
+  commitStats(): {
+    readonly commits: number;
+    readonly committed: number;
+    readonly failed: number;
+    readonly splitBatches: number;
+    readonly queued: number;
+  };
+}
+
 /** The route label of requests that matched no route, so that raw URLs never become labels. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
@@ -20,7 +31,7 @@ export interface HttpMetrics {
  * One Registry per app rather than prom-client's global one, so that several apps can
  * live in one process (tests build one per file) without "already registered" errors.
  */
-export function createMetrics(options: { jobs?: JobDepthSource } = {}): HttpMetrics {
+export function createMetrics(options: { jobs?: JobDepthSource; events?: EventCommitSource } = {}): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -57,6 +68,8 @@ export function createMetrics(options: { jobs?: JobDepthSource } = {}): HttpMetr
     });
   }
 
+  if (options.events) registerEventCommitMetrics(registry, options.events);
+
   return {
     registry,
     observeRequest(labels, seconds) {
@@ -64,4 +77,38 @@ export function createMetrics(options: { jobs?: JobDepthSource } = {}): HttpMetr
       duration.observe({ method: labels.method, route: labels.route }, seconds);
     },
   };
+}
+
+/**
+ * The event group committer of this process (db/group-commit.ts), read at scrape time:
+ * events per commit (`rate(patron_events_committed_total) / rate(patron_event_commits_total)`)
+ * is the first thing to look at when /push slows down, and a growing queue means the
+ * database cannot keep up with the events arriving.
+ */
+function registerEventCommitMetrics(registry: Registry, source: EventCommitSource): void {
+  const totals = [
+    ['patron_event_commits_total', 'Transactions committed by the event group committer.', 'commits'],
+    ['patron_events_committed_total', 'Events committed (a 200 was or will be sent for each).', 'committed'],
+    ['patron_events_failed_total', 'Events whose own transaction failed (their requests got an error).', 'failed'],
+    ['patron_event_batches_split_total', 'Batches whose transaction failed and whose events were retried one by one.', 'splitBatches'],
+  ] as const;
+  for (const [name, help, field] of totals) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(source.commitStats()[field]);
+      },
+    });
+  }
+  new Gauge({
+    name: 'patron_events_queued',
+    help: 'Events waiting for the next commit of this process.',
+    registers: [registry],
+    collect() {
+      this.set(source.commitStats().queued);
+    },
+  });
 }

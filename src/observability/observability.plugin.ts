@@ -2,13 +2,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginCallback } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DbHandle } from '../db/create-db.js';
-import { createMetrics, UNMATCHED_ROUTE, type JobDepthSource } from './metrics.js';
+import { createMetrics, UNMATCHED_ROUTE, type EventCommitSource, type JobDepthSource } from './metrics.js';
 
 export interface ObservabilityOptions {
   /** /ready asks this handle whether the database answers. */
   readonly db: Pick<DbHandle, 'ping'>;
   /** Source of the `patron_jobs` gauge; the gauge is left out when absent. */
   readonly jobs?: JobDepthSource;
+  /** Source of the event group-commit series; left out when absent. */
+  readonly events?: EventCommitSource;
 }
 
 const TAGS = ['system'];
@@ -23,7 +25,7 @@ const UnavailableSchema = Type.Object({ status: Type.Literal('unavailable') });
  * traffic may be sent) and /metrics (Prometheus text format).
  */
 const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options, done) => {
-  const metrics = createMetrics(options.jobs ? { jobs: options.jobs } : {});
+  const metrics = createMetrics({ jobs: options.jobs, events: options.events });
 
   // The route pattern, never the raw URL: raw paths carry ids and would give every
   // shop and every scanner's probe its own time series.

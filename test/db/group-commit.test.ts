@@ -86,7 +86,7 @@ describe('group committer', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('item 2 is bad'));
     expect(batches).toEqual([[1, 2, 3], [1], [2], [3]]);
-    expect(committer.snapshot()).toEqual({ commits: 2, committed: 2, failed: 1, splitBatches: 1, largestBatch: 1 });
+    expect(committer.snapshot()).toEqual({ commits: 2, committed: 2, failed: 1, splitBatches: 1, largestBatch: 1, queued: 0 });
   });
 
   it('drain commits what is pending, then refuses new items', async () => {

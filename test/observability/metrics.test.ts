@@ -74,6 +74,34 @@ describe('/metrics', () => {
     expect(sample(text, 'patron_jobs{state="failed"}')).toBe(0);
   });
 
+  it('reports how events were group-committed: commits, events committed and failed, the queue', async () => {
+    const before = await scrape(t);
+    expect(sample(before, 'patron_events_queued')).toBe(0);
+    const committedBefore = sample(before, 'patron_events_committed_total') ?? Number.NaN;
+    const commitsBefore = sample(before, 'patron_event_commits_total') ?? Number.NaN;
+
+    const { shopId } = await createShopFixture(t.app.services);
+    const { did } = await t.app.services.tracking.initSession({ shopId });
+    const push = (id: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/push',
+        payload: { shop_id: shopId, did, event: 'view', items: [{ id }] },
+      });
+    const answers = await Promise.all([push('a'), push('b'), push('c')]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+
+    const text = await scrape(t);
+    expect(sample(text, 'patron_events_committed_total')).toBe(committedBefore + 3);
+    const commits = (sample(text, 'patron_event_commits_total') ?? Number.NaN) - commitsBefore;
+    // Three requests in flight at once share commits: at least one, at most one each.
+    expect(commits).toBeGreaterThanOrEqual(1);
+    expect(commits).toBeLessThanOrEqual(3);
+    expect(sample(text, 'patron_events_failed_total')).toBe(0);
+    expect(sample(text, 'patron_event_batches_split_total')).toBe(0);
+    expect(sample(text, 'patron_events_queued')).toBe(0);
+  });
+
   it('still serves the process metrics, without job samples, while the database is away', async () => {
     const other = await createTestApp();
     try {

@@ -49,6 +49,7 @@ const MAX_FEED_URL = 2_048;
  */
 export class CatalogService {
   private readonly listeners: CatalogLandedListener[] = [];
+  private readonly servedListeners: ((shopId: string, generation: number) => void)[] = [];
 
   constructor(private readonly deps: CatalogDeps) {}
 
@@ -73,6 +74,14 @@ export class CatalogService {
   /** Listeners run in registration order inside the landing transaction. */
   onLanded(listener: CatalogLandedListener): void {
     this.listeners.push(listener);
+  }
+
+  /**
+   * Listeners told, in this process, once a landing has committed: every reader sees the
+   * new generation from then on, so what they keep of older ones can go. They must not throw.
+   */
+  onServed(listener: (shopId: string, generation: number) => void): void {
+    this.servedListeners.push(listener);
   }
 
   /** The generation readers see; 0 when the shop has no catalog. */
@@ -107,6 +116,7 @@ export class CatalogService {
         skipped: stager.skipped,
       };
       await landImport(ctx, input.shopId, generation, result);
+      for (const listener of this.servedListeners) listener(input.shopId, generation);
       // Answer only once the landing is on disk (SQLite commits are flushed apart).
       await this.deps.db.durable();
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { fromFlag } from '../../db/dialect.js';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import { inListSlices } from '../../db/statement-slices.js';
 import type { CatalogProductsTable, Database } from '../../db/types.js';
 import type { TreeCategoryRecord } from './domain/category-tree.js';
@@ -28,6 +29,31 @@ export async function findProduct(
     .where('id', '=', itemId)
     .executeTakeFirst();
   return row ? toProductRecord(row) : undefined;
+}
+
+/**
+ * GET /products/get's read: the product of the shop's served generation, found by one
+ * statement that joins `catalogs`, so the generation it answers from is the one served at
+ * that moment (a landing is seen whole or not at all) without a read of its own.
+ */
+const servedProduct = new PreparedQuery(2, (db, shopId: string, itemId: string) =>
+  db
+    .selectFrom('catalogs as c')
+    .innerJoin('catalog_products as p', (join) =>
+      join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
+    )
+    .selectAll('p')
+    .where('c.shop_id', '=', shopId)
+    .where('p.id', '=', itemId),
+);
+
+export async function findServedProduct(
+  db: Executor,
+  shopId: string,
+  itemId: string,
+): Promise<{ generation: number; product: ProductRecord } | undefined> {
+  const [row] = await servedProduct.execute(db, shopId, itemId);
+  return row ? { generation: Number(row.generation), product: toProductRecord(row) } : undefined;
 }
 
 /** The products of these ids that the generation holds, in no particular order. */

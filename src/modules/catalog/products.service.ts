@@ -11,6 +11,7 @@ import { toProductView, type CategoryRecord, type LocationRecord, type ProductRe
 import type { Product } from './domain/product.schema.js';
 import * as repo from './products.repo.js';
 import { PromiseCache } from './promise-cache.js';
+import { TtlCache } from '../../ttl-cache.js';
 
 /** The images module's batch lookup (services.images), by the links of the products' first pictures. */
 export interface ProductImageSource {
@@ -26,7 +27,10 @@ export interface ProductTriggerCounts {
 export interface ProductsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
-  readonly catalog: { currentGeneration(shopId: string): Promise<number> };
+  readonly catalog: {
+    currentGeneration(shopId: string): Promise<number>;
+    onServed(listener: (shopId: string, generation: number) => void): void;
+  };
   readonly tracking: { productCounters(shopId: string, itemId: string): Promise<ProductActivityCounters> };
   readonly triggers: { countActive(shopId: string, itemId: string): Promise<ProductTriggerCounts> };
   /** Absent until the images module is wired: every picture then shows its original link. */
@@ -59,11 +63,23 @@ interface CatalogLookups {
 }
 
 /**
- * Product answers of GET /products/get, per (shop, generation, item): at most this long,
- * so a thumbnail made after the import shows within a minute.
+ * Product answers of GET /products/get, per (shop, generation, currency, item): at most
+ * this long, so a thumbnail made after the import shows within a minute.
  */
 export const PRODUCT_VIEW_TTL_MS = 60_000;
-const PRODUCT_VIEW_MAX_ENTRIES = 20_000;
+/** The answers are kept as JSON text; this bounds their bytes over all shops. */
+export const PRODUCT_ANSWERS_MAX_BYTES = 32 * 1024 * 1024;
+const PRODUCT_ANSWERS_MAX_ENTRIES = 50_000;
+
+/**
+ * How long this process answers a cached product from the generation it last saw
+ * served, before a read of the database tells it the current one. A landing in this
+ * process is seen at once (CatalogService.onServed); one by another process (a separate
+ * `patron worker`, a CLI import, another API process) within this time, as for the shop
+ * row cache of the public routes (SHOP_CACHE_TTL_MS).
+ */
+export const SERVED_GENERATION_TTL_MS = 2_000;
+const SERVED_GENERATION_MAX_SHOPS = 10_000;
 
 /** Category and location maps per (shop, generation): bounded by rows held in all. */
 const LOOKUPS_TTL_MS = 10 * 60_000;
@@ -86,7 +102,11 @@ export const PRODUCT_NOT_FOUND = 'Product not found';
 export class ProductsService {
   private readonly treeCache: PromiseCache<CategoryTreeNode[]>;
   private readonly lookups: PromiseCache<CatalogLookups>;
-  private readonly productViews: PromiseCache<Product | undefined>;
+  private readonly productAnswers: PromiseCache<Buffer>;
+  /** The served generation per shop, as the last product read found it. */
+  private readonly servedGenerations: TtlCache<string, number>;
+  /** Landings seen by this process: a read that overlapped one does not record its generation. */
+  private landings = 0;
 
   constructor(private readonly deps: ProductsDeps) {
     this.treeCache = new PromiseCache<CategoryTreeNode[]>({
@@ -96,11 +116,17 @@ export class ProductsService {
       maxWeight: CATEGORY_CACHE_MAX_NODES,
       weigh: countNodes,
     });
-    this.productViews = new PromiseCache<Product | undefined>({
+    this.productAnswers = new PromiseCache<Buffer>({
       clock: deps.clock,
       ttlMs: PRODUCT_VIEW_TTL_MS,
-      maxEntries: PRODUCT_VIEW_MAX_ENTRIES,
-      maxWeight: PRODUCT_VIEW_MAX_ENTRIES,
+      maxEntries: PRODUCT_ANSWERS_MAX_ENTRIES,
+      maxWeight: PRODUCT_ANSWERS_MAX_BYTES,
+      weigh: (json) => json.length,
+    });
+    this.servedGenerations = new TtlCache({ max: SERVED_GENERATION_MAX_SHOPS, ttlMs: SERVED_GENERATION_TTL_MS, clock: deps.clock });
+    deps.catalog.onServed((shopId) => {
+      this.landings += 1;
+      this.servedGenerations.delete(shopId);
     });
     this.lookups = new PromiseCache<CatalogLookups>({
       clock: deps.clock,
@@ -115,20 +141,29 @@ export class ProductsService {
     return this.deps.db.db;
   }
 
-  /** GET /products/get: the Product of an offer id; NOT_FOUND when the served catalog lacks it. */
-  async getProduct(shop: ShopCurrency, itemId: string): Promise<Product> {
-    const generation = await this.deps.catalog.currentGeneration(shop.shopId);
-    if (generation === 0) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item_id' });
-    // The busiest catalog read: a product's answer is kept per generation for a short
-    // while (the only thing that changes within a generation is a thumbnail coming in).
-    // The currency is part of the key because the answer carries its symbol.
-    const key = JSON.stringify([shop.shopId, generation, shop.currency, itemId]);
-    const view = await this.productViews.getOrCompute(key, async () => {
-      const product = await repo.findProduct(this.db, shop.shopId, generation, itemId);
-      return product ? (await this.viewProducts(shop, generation, [product]))[0] : undefined;
+  /**
+   * GET /products/get: the Product of an offer id as JSON text (UTF-8), NOT_FOUND when
+   * the served catalog lacks it. The busiest catalog read, so an answer is kept, as
+   * text, per (shop, generation, currency, item) for PRODUCT_VIEW_TTL_MS (within a
+   * generation only a thumbnail coming in changes it; the currency is in the key because
+   * the answer carries its symbol). A miss is one statement that finds the product in the
+   * generation served at that moment (products.repo.findServedProduct), and tells which
+   * generation that is; answers are taken from the cache under the generation the last
+   * read found, for at most SERVED_GENERATION_TTL_MS.
+   */
+  async productJson(shop: ShopCurrency, itemId: string): Promise<Buffer> {
+    const { shopId } = shop;
+    const served = this.servedGenerations.get(shopId);
+    const kept = served === undefined ? undefined : this.productAnswers.get(answerKey(shop, served, itemId));
+    if (kept) return kept;
+    const landings = this.landings;
+    const found = await repo.findServedProduct(this.db, shopId, itemId);
+    if (!found) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item_id' });
+    if (landings === this.landings) this.servedGenerations.set(shopId, found.generation);
+    return this.productAnswers.getOrCompute(answerKey(shop, found.generation, itemId), async () => {
+      const [view] = await this.viewProducts(shop, found.generation, [found.product]);
+      return Buffer.from(JSON.stringify(view));
     });
-    if (!view) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item_id' });
-    return view;
   }
 
   /**
@@ -235,6 +270,11 @@ export class ProductsService {
     if (!this.deps.images || links.length === 0) return new Map();
     return this.deps.images.viewsFor(shopId, [...new Set(links)]);
   }
+}
+
+/** Offer ids may hold any character, so the id comes last; the other parts cannot hold a NUL. */
+function answerKey(shop: ShopCurrency, generation: number, itemId: string): string {
+  return `${shop.shopId}\u0000${generation}\u0000${shop.currency}\u0000${itemId}`;
 }
 
 function countNodes(nodes: CategoryTreeNode[]): number {

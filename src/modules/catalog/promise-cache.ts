@@ -32,6 +32,12 @@ export class PromiseCache<V> {
     return this.entries.size;
   }
 
+  /** The cached value of `key` while it lives, without computing anything. */
+  get(key: string): Promise<V> | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expiresAt > this.options.clock.now() ? hit.promise : undefined;
+  }
+
   /** The cached value of `key`, or the result of `compute`, cached for the TTL. */
   getOrCompute(key: string, compute: () => Promise<V>): Promise<V> {
     const now = this.options.clock.now();

@@ -1,0 +1,45 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Database } from './types.js';
+
+/**
+ * A query of one fixed shape for the busiest reads, compiled by Kysely once per database
+ * handle and then run with new parameters. Building and compiling a Kysely query costs
+ * more than SQLite spends answering a primary-key lookup; the same SQL text each time
+ * also hits the prepared-statement cache (create-db.ts) at once. The query is still
+ * written with Kysely, so it is the same SQL on SQLite and PostgreSQL.
+ *
+ * `build` receives one marker per argument and must use each where the argument goes;
+ * every bound parameter of the compiled query must be one of the markers (constants
+ * belong in the SQL), which is checked when the query is compiled.
+ */
+export class PreparedQuery<A extends readonly unknown[], R> {
+  private readonly compiled = new WeakMap<Kysely<Database>, { query: CompiledQuery<R>; slots: readonly number[] }>();
+
+  constructor(
+    private readonly arity: A['length'],
+    private readonly build: (db: Kysely<Database>, ...args: A) => Compilable<R>,
+  ) {}
+
+  /** The rows of the query for these arguments. */
+  async execute(db: Kysely<Database>, ...args: A): Promise<R[]> {
+    const { query, slots } = this.compile(db);
+    const parameters = slots.map((slot) => args[slot]);
+    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+  }
+
+  private compile(db: Kysely<Database>) {
+    let entry = this.compiled.get(db);
+    if (!entry) {
+      const markers = Array.from({ length: this.arity }, (_, index) => `\u0000prepared-query-argument-${index}\u0000`);
+      const query = this.build(db, ...(markers as unknown as A)).compile();
+      const slots = query.parameters.map((parameter) => {
+        const slot = markers.indexOf(parameter as string);
+        if (slot === -1) throw new Error('A prepared query must take every bound parameter from its arguments.');
+        return slot;
+      });
+      entry = { query, slots };
+      this.compiled.set(db, entry);
+    }
+    return entry;
+  }
+}
