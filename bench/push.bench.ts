@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { eventsPerCommit, readCommitTotals } from './lib/commit-stats.js';
 import { createDevices, createShop, pushWorks } from './lib/fixture.js';
 import { runPushLoad, type LoadResult } from './lib/load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
@@ -49,6 +50,7 @@ interface Measured {
   readonly warmup: LoadResult;
   readonly peakRssMb: number | undefined;
   readonly cpuUsPerEvent: number | undefined;
+  readonly eventsPerCommit: number | undefined;
 }
 
 /** Warm-up, then the measured run, sampling the server's memory throughout. */
@@ -56,12 +58,14 @@ async function measure(server: ServerProcess, shopId: string, dids: readonly str
   const rss = sampleRss(server.pid);
   const common = { url: server.baseUrl, shopId, dids, connections: CONNECTIONS };
   const warmup = await runPushLoad({ ...common, durationSec: WARMUP, markerPrefix: 'w' });
+  const commitsBefore = await readCommitTotals(server.baseUrl);
   const cpuBefore = processCpuSeconds(server.pid);
   const load = await runPushLoad({ ...common, durationSec: DURATION, markerPrefix: 'm' });
   const cpuAfter = processCpuSeconds(server.pid);
+  const commitsAfter = await readCommitTotals(server.baseUrl);
   const cpuUsPerEvent =
     cpuBefore === undefined || cpuAfter === undefined || load.ok === 0 ? undefined : ((cpuAfter - cpuBefore) / load.ok) * 1e6;
-  return { load, warmup, peakRssMb: rss.stop(), cpuUsPerEvent };
+  return { load, warmup, peakRssMb: rss.stop(), cpuUsPerEvent, eventsPerCommit: eventsPerCommit(commitsBefore, commitsAfter) };
 }
 
 async function benchBare(): Promise<TargetRun> {
@@ -101,7 +105,14 @@ async function benchPatron(name: BenchDatabaseName): Promise<TargetRun> {
       await countStoredMarkers(dbOptions, shopId, ['w', 'm']),
       measured.warmup.cutOff + measured.load.cutOff,
     );
-    return { name, load: measured.load, peakRssMb: measured.peakRssMb, cpuUsPerEvent: measured.cpuUsPerEvent, stored };
+    return {
+      name,
+      load: measured.load,
+      peakRssMb: measured.peakRssMb,
+      cpuUsPerEvent: measured.cpuUsPerEvent,
+      eventsPerCommit: measured.eventsPerCommit,
+      stored,
+    };
   } finally {
     await database.cleanup();
   }

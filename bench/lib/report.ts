@@ -9,6 +9,8 @@ export interface TargetRun {
   readonly peakRssMb: number | undefined;
   /** Server CPU time (user + system) per answered event during the measured run. */
   readonly cpuUsPerEvent: number | undefined;
+  /** Events per group commit during the measured run (Patron only, from its /metrics). */
+  readonly eventsPerCommit?: number | undefined;
   readonly stored?: StoredCheck;
 }
 
@@ -25,6 +27,7 @@ export function describeRun(run: TargetRun, ceiling: TargetRun | undefined): str
     `  peak RSS     ${run.peakRssMb === undefined ? 'n/a' : `${fmt(run.peakRssMb)} MB`}`,
     `  server CPU   ${run.cpuUsPerEvent === undefined ? 'n/a' : `${fmt(run.cpuUsPerEvent, 0)} µs per event`}`,
   ];
+  if (run.eventsPerCommit !== undefined) lines.push(`  batches      ${fmt(run.eventsPerCommit)} events per commit`);
   if (ceiling && ceiling !== run) lines.push(`  ratio        ${fmt(load.eventsPerSec / ceiling.load.eventsPerSec, 3)} of bare`);
   if (run.stored) {
     const s = run.stored;
