@@ -25,6 +25,16 @@ function plainJson(): (data: unknown) => string {
   return (data) => JSON.stringify(data);
 }
 
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/**
+ * `{"status":"success","payload":{<key>: …}}` around JSON text the service made once
+ * (what statusSuccess gives for the parsed value).
+ */
+function inStatusEnvelope(key: string, json: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`{"status":"success","payload":{${JSON.stringify(key)}:`), json, Buffer.from('}}')]);
+}
+
 /**
  * The catalog reads of the public API (interface.md endpoints 7, 8, 9 and 14). Errors
  * answer in the status envelope (`bare` family); statuses follow contract-notes
@@ -58,10 +68,10 @@ export const productRoutes: PublicRouteModule = (scope) => {
         response: ProductResponses,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const shop = authenticatedShop(request);
-      const product = await products.getProduct(shop, readItemId(request.input, 'item_id'));
-      return wantsEnvelope(request) ? statusSuccess({ payload: { product } }) : product;
+      const product = await products.productJson(shop, readItemId(request.input, 'item_id'));
+      return reply.type(JSON_UTF8).send(wantsEnvelope(request) ? inStatusEnvelope('product', product) : product);
     },
   );
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product } from '../../../src/modules/catalog/domain/product.schema.js';
 import * as productsRepo from '../../../src/modules/catalog/products.repo.js';
 import { PRODUCT_VIEW_TTL_MS } from '../../../src/modules/catalog/products.service.js';
 import { catalogFeed } from '../../contract/catalog-fixtures.js';
@@ -61,7 +62,12 @@ describe.each(TEST_DIALECTS)('ProductsService.viewProducts on %s', (dialect) => 
   });
 });
 
-describe.each(TEST_DIALECTS)('ProductsService.getProduct cache on %s', (dialect) => {
+/** The answer of ProductsService.productJson, parsed. */
+async function readProduct(t: TestApp, shop: ShopFixture['shop'], itemId: string): Promise<Product> {
+  return JSON.parse((await t.app.services.products.productJson(shop, itemId)).toString('utf8')) as Product;
+}
+
+describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -79,15 +85,15 @@ describe.each(TEST_DIALECTS)('ProductsService.getProduct cache on %s', (dialect)
   it('answers a re-imported product from the new catalog at once', async () => {
     const { shop, shopId } = await createShopFixture(t.app.services);
     await importTestFeed(t.app.services, shopId, feed(100));
-    expect((await t.app.services.products.getProduct(shop, 'cup')).price).toBe(100);
+    expect((await readProduct(t, shop, 'cup')).price).toBe(100);
     await importTestFeed(t.app.services, shopId, feed(90));
-    expect((await t.app.services.products.getProduct(shop, 'cup')).price).toBe(90);
+    expect((await readProduct(t, shop, 'cup')).price).toBe(90);
   });
 
   it('keeps an answer no longer than PRODUCT_VIEW_TTL_MS within one catalog', async () => {
     const { shop, shopId } = await createShopFixture(t.app.services);
     const { generation } = await importTestFeed(t.app.services, shopId, feed(100));
-    expect((await t.app.services.products.getProduct(shop, 'cup')).name).toBe('Cup');
+    expect((await readProduct(t, shop, 'cup')).name).toBe('Cup');
     // A change within the generation (as a thumbnail coming in would be) shows after the TTL.
     await t.db.db
       .updateTable('catalog_products')
@@ -95,14 +101,14 @@ describe.each(TEST_DIALECTS)('ProductsService.getProduct cache on %s', (dialect)
       .where('shop_id', '=', shopId)
       .where('generation', '=', generation)
       .execute();
-    expect((await t.app.services.products.getProduct(shop, 'cup')).name).toBe('Cup');
+    expect((await readProduct(t, shop, 'cup')).name).toBe('Cup');
     t.clock.advance(PRODUCT_VIEW_TTL_MS);
-    expect((await t.app.services.products.getProduct(shop, 'cup')).name).toBe('Mug');
+    expect((await readProduct(t, shop, 'cup')).name).toBe('Mug');
   });
 
   it('answers NOT_FOUND for a product the catalog lacks', async () => {
     const { shop, shopId } = await createShopFixture(t.app.services);
     await importTestFeed(t.app.services, shopId, feed(100));
-    await expect(t.app.services.products.getProduct(shop, 'plate')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(readProduct(t, shop, 'plate')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
