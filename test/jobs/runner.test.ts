@@ -187,7 +187,9 @@ describe.each(TEST_DIALECTS)('job runner on %s', (dialect) => {
   it('leaves the outcome to the worker that took over its expired lease', async () => {
     const gate = deferred();
     let started = false;
-    const runner = makeRunner({ leaseMs: 1000, heartbeatMs: 600_000 }).register('work', async () => {
+    // One slot, taken by the stalled job: with free slots, the runner's own 5 ms poll could
+    // claim the expired job before the other worker does (seen under a loaded machine).
+    const runner = makeRunner({ leaseMs: 1000, heartbeatMs: 600_000, concurrency: 1 }).register('work', async () => {
       started = true;
       await gate.promise;
     });
