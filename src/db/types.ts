@@ -239,6 +239,8 @@ export interface CatalogProductsTable {
   category_ids: string;
   /** JSON array of links. */
   pictures: string;
+  /** Hex SHA-256 of the first picture link (product_images.link_hash); null without one, or on rows staged before 0011. */
+  picture_hash: string | null;
   vendor: string | null;
   model: string | null;
   vendor_code: string | null;

@@ -10,6 +10,7 @@ import { search } from './0007-search.js';
 import { productImages } from './0008-product-images.js';
 import { productSubscriptions } from './0009-product-subscriptions.js';
 import { audience } from './0010-audience.js';
+import { productPictureHash } from './0011-product-picture-hash.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -27,6 +28,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0008-product-images', productImages],
   ['0009-product-subscriptions', productSubscriptions],
   ['0010-audience', audience],
+  ['0011-product-picture-hash', productPictureHash],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -28,7 +28,8 @@ export type LocationRow = Insertable<CatalogLocationsTable>;
  * 200-row product insert stays under the length of SQL text the SQLite statement cache
  * keeps (create-db.ts), so it is prepared once per connection rather than per batch.
  */
-const MAX_PARAMS = 4_800;
+// 200 rows of catalog_products' 25 columns: the staging batch (catalog.staging.ts) in one statement.
+const MAX_PARAMS = 5_000;
 const DELETE_BATCH = 5_000;
 
 type StagedTable = 'catalog_products' | 'catalog_categories' | 'catalog_locations' | 'catalog_category_ids';

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { inDisposableTransaction, toFlag, type Dialect } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
+import { hashLink } from '../images/domain/links.js';
 import * as repo from './catalog.repo.js';
 import type { SkippedOffer } from './catalog.types.js';
 import { CategoryStatsCollector } from './domain/categories.js';
@@ -136,6 +137,7 @@ export class FeedStager {
       currency_id: p.currencyId,
       category_ids: JSON.stringify(p.categoryIds),
       pictures: JSON.stringify(p.pictures),
+      picture_hash: p.pictures[0] === undefined ? null : hashLink(p.pictures[0]),
       vendor: p.vendor,
       model: p.model,
       vendor_code: p.vendorCode,

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { fromFlag } from '../../db/dialect.js';
 import { PreparedQuery } from '../../db/prepared-query.js';
 import { inListSlices } from '../../db/statement-slices.js';
-import type { CatalogProductsTable, Database } from '../../db/types.js';
+import type { CatalogProductsTable, Database, ProductImagesTable } from '../../db/types.js';
 import type { TreeCategoryRecord } from './domain/category-tree.js';
 import type { CategoryRecord, LocationRecord, ProductRecord } from './domain/product-view.js';
 import type { ProductParam } from './domain/product.schema.js';
@@ -31,10 +31,29 @@ export async function findProduct(
   return row ? toProductRecord(row) : undefined;
 }
 
+/** A product of the served generation, with what the images module knows of its first picture. */
+export interface ServedProduct {
+  readonly generation: number;
+  readonly product: ProductRecord;
+  /**
+   * The first picture's `product_images` row, read by the same statement; null when there
+   * is none (a pending download or an unknown link). Undefined when the product has no
+   * picture, or was staged before picture_hash existed so the statement could not look.
+   */
+  readonly picture: PictureState | null | undefined;
+}
+
+export interface PictureState {
+  readonly hash: string;
+  readonly status: ProductImagesTable['status'];
+  readonly error: string | null;
+}
+
 /**
- * GET /products/get's read: the product of the shop's served generation, found by one
- * statement that joins `catalogs`, so the generation it answers from is the one served at
- * that moment (a landing is seen whole or not at all) without a read of its own.
+ * GET /products/get's read, one statement: the product in the generation `catalogs`
+ * serves at that moment (so a landing is seen whole or not at all, with no read of the
+ * generation apart) and its first picture's row (joined on the hash the import stored;
+ * product_images belongs to the images module and is only read here).
  */
 const servedProduct = new PreparedQuery(2, (db, shopId: string, itemId: string) =>
   db
@@ -42,18 +61,22 @@ const servedProduct = new PreparedQuery(2, (db, shopId: string, itemId: string) 
     .innerJoin('catalog_products as p', (join) =>
       join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
     )
+    .leftJoin('product_images as i', (join) =>
+      join.onRef('i.shop_id', '=', 'p.shop_id').onRef('i.link_hash', '=', 'p.picture_hash'),
+    )
     .selectAll('p')
+    .select(['i.status as picture_status', 'i.error as picture_error'])
     .where('c.shop_id', '=', shopId)
     .where('p.id', '=', itemId),
 );
 
-export async function findServedProduct(
-  db: Executor,
-  shopId: string,
-  itemId: string,
-): Promise<{ generation: number; product: ProductRecord } | undefined> {
+export async function findServedProduct(db: Executor, shopId: string, itemId: string): Promise<ServedProduct | undefined> {
   const [row] = await servedProduct.execute(db, shopId, itemId);
-  return row ? { generation: Number(row.generation), product: toProductRecord(row) } : undefined;
+  if (!row) return undefined;
+  const hash = row.picture_hash;
+  const picture =
+    hash === null ? undefined : row.picture_status === null ? null : { hash, status: row.picture_status, error: row.picture_error };
+  return { generation: Number(row.generation), product: toProductRecord(row), picture };
 }
 
 /** The products of these ids that the generation holds, in no particular order. */

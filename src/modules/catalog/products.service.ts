@@ -16,6 +16,8 @@ import { TtlCache } from '../../ttl-cache.js';
 /** The images module's batch lookup (services.images), by the links of the products' first pictures. */
 export interface ProductImageSource {
   viewsFor(shopId: string, links: readonly string[]): Promise<ReadonlyMap<string, ProductImageView>>;
+  /** The view of a picture whose row the caller read (undefined: no row). */
+  viewOf(shopId: string, link: string, row: repo.PictureState | undefined): ProductImageView;
 }
 
 /** Active product subscriptions of an item (the product-subscriptions module). */
@@ -68,7 +70,7 @@ interface CatalogLookups {
  */
 export const PRODUCT_VIEW_TTL_MS = 60_000;
 /** The answers are kept as JSON text; this bounds their bytes over all shops. */
-export const PRODUCT_ANSWERS_MAX_BYTES = 32 * 1024 * 1024;
+export const PRODUCT_ANSWERS_MAX_BYTES = 24 * 1024 * 1024;
 const PRODUCT_ANSWERS_MAX_ENTRIES = 50_000;
 
 /**
@@ -96,8 +98,9 @@ export const PRODUCT_NOT_FOUND = 'Product not found';
 /**
  * The public reads of the catalog (interface.md endpoints 7, 8, 9 and 14): a product,
  * its counters, the category tree and the products hidden from the storefront. Every
- * read first takes the shop's served generation (one primary-key row), then reads that
- * generation only, so a landing import never shows half. Decisions: docs/catalog-read.md.
+ * read takes the shop's served generation (one primary-key row; GET /products/get in
+ * the statement that reads the product), then reads that generation only, so a landing
+ * import never shows half. Decisions: docs/catalog-read.md.
  */
 export class ProductsService {
   private readonly treeCache: PromiseCache<CategoryTreeNode[]>;
@@ -160,17 +163,25 @@ export class ProductsService {
     const found = await repo.findServedProduct(this.db, shopId, itemId);
     if (!found) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item_id' });
     if (landings === this.landings) this.servedGenerations.set(shopId, found.generation);
-    return this.productAnswers.getOrCompute(answerKey(shop, found.generation, itemId), async () => {
-      const [view] = await this.viewProducts(shop, found.generation, [found.product]);
-      return Buffer.from(JSON.stringify(view));
-    });
+    return this.productAnswers.getOrCompute(answerKey(shop, found.generation, itemId), async () =>
+      utf8OfItsOwn(JSON.stringify(await this.viewServedProduct(shop, found))),
+    );
+  }
+
+  /** One product as its read found it: the picture's state came with it, unless the row predates picture_hash. */
+  private async viewServedProduct(shop: ShopCurrency, found: repo.ServedProduct): Promise<Product> {
+    const { product, picture } = found;
+    const link = product.pictures[0];
+    if (link !== undefined && picture === undefined) return (await this.viewProducts(shop, found.generation, [product]))[0]!;
+    const lookups = await this.catalogLookups(shop.shopId, found.generation);
+    const image = link === undefined ? null : this.deps.images?.viewOf(shop.shopId, link, picture ?? undefined);
+    return toProductView(product, { currencySymbol: currencySymbol(shop.currency), ...lookups, image });
   }
 
   /**
    * Products of one generation as the contract's Product objects, in the given order,
    * with their categories and locations from the per-generation lookups and their
-   * thumbnails in one batch. Search
-   * results go through here too.
+   * thumbnails in one batch. Search results go through here too.
    */
   async viewProducts(shop: ShopCurrency, generation: number, products: readonly ProductRecord[]): Promise<Product[]> {
     if (products.length === 0) return [];
@@ -270,6 +281,16 @@ export class ProductsService {
     if (!this.deps.images || links.length === 0) return new Map();
     return this.deps.images.viewsFor(shopId, [...new Set(links)]);
   }
+}
+
+/**
+ * The text as UTF-8 in memory of its own: Buffer.from would cut small answers from
+ * Node's shared 8 KB pool, and a cached answer would keep its whole pool slab alive.
+ */
+function utf8OfItsOwn(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 /** Offer ids may hold any character, so the id comes last; the other parts cannot hold a NUL. */

@@ -17,6 +17,9 @@ export interface PromiseCacheOptions<V> {
 }
 
 interface Entry<V> {
+  readonly key: string;
+  /** Which insertion this is, so a queued turn of an entry since replaced is known. */
+  readonly seq: number;
   readonly promise: Promise<V>;
   readonly expiresAt: number;
   weight: number;
@@ -24,6 +27,17 @@ interface Entry<V> {
 
 export class PromiseCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
+  /**
+   * Keys in insertion order (which is expiry order: every entry lives the same TTL),
+   * oldest from `head`, with the insertion's seq; a turn whose entry was removed or
+   * replaced meanwhile is skipped. Eviction reads this rather than walking the Map from
+   * its start: the Map keeps the slots of deleted entries until it rehashes, and a walk
+   * from the start over them made every miss of a full cache cost more than the read it
+   * saved. Turns hold no values, so a removed value is not kept alive by its turn.
+   */
+  private queue: { readonly key: string; readonly seq: number }[] = [];
+  private head = 0;
+  private seq = 0;
   private totalWeight = 0;
 
   constructor(private readonly options: PromiseCacheOptions<V>) {}
@@ -43,11 +57,13 @@ export class PromiseCache<V> {
     const now = this.options.clock.now();
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > now) return hit.promise;
-    if (hit) this.remove(key, hit);
+    if (hit) this.remove(hit);
 
     const promise = compute();
-    const entry: Entry<V> = { promise, expiresAt: now + this.options.ttlMs, weight: 1 };
+    this.seq += 1;
+    const entry: Entry<V> = { key, seq: this.seq, promise, expiresAt: now + this.options.ttlMs, weight: 1 };
     this.entries.set(key, entry);
+    this.queue.push({ key, seq: entry.seq });
     this.totalWeight += entry.weight;
     promise.then(
       (value) => {
@@ -56,11 +72,11 @@ export class PromiseCache<V> {
         this.totalWeight += weight - entry.weight;
         entry.weight = weight;
         // A value heavier than the whole budget is served once and not kept.
-        if (weight > this.options.maxWeight) this.remove(key, entry);
+        if (weight > this.options.maxWeight) this.remove(entry);
         this.evict(now);
       },
       () => {
-        if (this.entries.get(key) === entry) this.remove(key, entry);
+        if (this.entries.get(key) === entry) this.remove(entry);
       },
     );
     this.evict(now);
@@ -69,24 +85,32 @@ export class PromiseCache<V> {
 
   clear(): void {
     this.entries.clear();
+    this.queue = [];
+    this.head = 0;
     this.totalWeight = 0;
   }
 
-  /**
-   * Map iteration is insertion order and every entry lives the same TTL, so the expired
-   * entries are a prefix: the walk stops at the first live one (a full scan at every
-   * miss made a large cache cost more than the reads it saved).
-   */
+  /** Drops expired entries, then the oldest while over a bound; stops at the first entry that stays. */
   private evict(now: number): void {
-    for (const [key, entry] of this.entries) {
-      const over = this.entries.size > this.options.maxEntries || this.totalWeight > this.options.maxWeight;
-      if (entry.expiresAt > now && !over) break;
-      this.remove(key, entry);
+    while (this.head < this.queue.length) {
+      const turn = this.queue[this.head]!;
+      const entry = this.entries.get(turn.key);
+      if (entry?.seq === turn.seq) {
+        const over = this.entries.size > this.options.maxEntries || this.totalWeight > this.options.maxWeight;
+        if (entry.expiresAt > now && !over) break;
+        this.remove(entry);
+      }
+      this.head += 1;
+    }
+    // Dropping the walked-over prefix now and then keeps the queue near the live entries.
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
     }
   }
 
-  private remove(key: string, entry: Entry<V>): void {
-    this.entries.delete(key);
+  private remove(entry: Entry<V>): void {
+    this.entries.delete(entry.key);
     this.totalWeight -= entry.weight;
   }
 }

@@ -22,6 +22,9 @@ export interface ImagesDeps {
   readonly limits?: Partial<DownloadLimits>;
 }
 
+/** A picture pending or never seen: its thumbnail links point to the original. */
+const UNKNOWN_PICTURE: ProductImageView = Object.freeze({ resized: null, error: null });
+
 /** Links looked up per statement: well under every driver's parameter limit. */
 const LOOKUP_CHUNK = 500;
 /** viewsFor serves pages of products, never a whole catalog. */
@@ -85,17 +88,23 @@ export class ImagesService {
     for (let i = 0; i < hashes.length; i += LOOKUP_CHUNK) {
       rows.push(...(await repo.findByHashes(this.deps.db.db, shopId, hashes.slice(i, i + LOOKUP_CHUNK))));
     }
-    const views = new Map<string, ProductImageView>(unique.map((link) => [link, { resized: null, error: null }]));
+    const views = new Map<string, ProductImageView>(unique.map((link) => [link, UNKNOWN_PICTURE]));
     for (const row of rows) {
       const link = byHash.get(row.hash);
-      if (link === undefined) continue;
-      if (row.status === 'done') {
-        views.set(link, { resized: resizedLinks(this.deps.config.publicUrl, shopId, row.hash, link), error: null });
-      } else if (row.status === 'failed') {
-        views.set(link, { resized: null, error: row.error ?? 'The picture could not be downloaded.' });
-      }
+      if (link !== undefined) views.set(link, this.viewOf(shopId, link, row));
     }
     return views;
+  }
+
+  /**
+   * What a picture's row says (`row` undefined: no row, the picture is unknown or too long
+   * to download), for a caller that read the row itself: GET /products/get reads it with
+   * the product (catalog products.repo.findServedProduct).
+   */
+  viewOf(shopId: string, link: string, row: Pick<repo.PictureRow, 'hash' | 'status' | 'error'> | undefined): ProductImageView {
+    if (row?.status === 'done') return { resized: resizedLinks(this.deps.config.publicUrl, shopId, row.hash, link), error: null };
+    if (row?.status === 'failed') return { resized: null, error: row.error ?? 'The picture could not be downloaded.' };
+    return UNKNOWN_PICTURE;
   }
 
   /** The stored file of one thumbnail (GET /images/…), or undefined. */

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../../src/modules/catalog/domain/product.schema.js';
 import * as productsRepo from '../../../src/modules/catalog/products.repo.js';
-import { PRODUCT_VIEW_TTL_MS } from '../../../src/modules/catalog/products.service.js';
+import { CatalogService } from '../../../src/modules/catalog/catalog.service.js';
+import { PRODUCT_VIEW_TTL_MS, SERVED_GENERATION_TTL_MS } from '../../../src/modules/catalog/products.service.js';
+import { hashLink } from '../../../src/modules/images/domain/links.js';
+import * as imagesRepo from '../../../src/modules/images/images.repo.js';
 import { catalogFeed } from '../../contract/catalog-fixtures.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { TEST_DIALECTS } from '../../helpers/db.js';
@@ -110,5 +113,70 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
     const { shop, shopId } = await createShopFixture(t.app.services);
     await importTestFeed(t.app.services, shopId, feed(100));
     await expect(readProduct(t, shop, 'plate')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  /** The catalog service of another process on the same database: its landings are not announced here. */
+  const otherProcess = () =>
+    new CatalogService({ db: t.db, clock: t.clock, shops: t.app.services.shops, jobs: t.app.services.jobs, config: t.config });
+
+  it('answers a cached product from the generation it last read for at most SERVED_GENERATION_TTL_MS after another process lands an import', async () => {
+    const { shop, shopId } = await createShopFixture(t.app.services);
+    await importTestFeed(t.app.services, shopId, feed(100));
+    expect((await readProduct(t, shop, 'cup')).price).toBe(100);
+    await importTestFeed({ catalog: otherProcess() }, shopId, feed(90));
+    t.clock.advance(SERVED_GENERATION_TTL_MS - 1);
+    expect((await readProduct(t, shop, 'cup')).price).toBe(100);
+    t.clock.advance(1);
+    expect((await readProduct(t, shop, 'cup')).price).toBe(90);
+    // The read that found the new generation is what the cache answers from now.
+    expect((await readProduct(t, shop, 'cup')).price).toBe(90);
+  });
+
+  it('reads a product it has no answer for from the catalog served now, whoever landed it', async () => {
+    const { shop, shopId } = await createShopFixture(t.app.services);
+    await importTestFeed(t.app.services, shopId, feed(100));
+    expect((await readProduct(t, shop, 'cup')).price).toBe(100);
+    const withPlate = { ...feed(90), offers: [...feed(90).offers, { id: 'plate', name: 'Plate', url: 'https://x.example/plate', price: 5, categoryIds: ['c1'] }] };
+    await importTestFeed({ catalog: otherProcess() }, shopId, withPlate);
+    expect((await readProduct(t, shop, 'plate')).price).toBe(5);
+    // That read saw the new generation, so the older answer of `cup` is not served any more.
+    expect((await readProduct(t, shop, 'cup')).price).toBe(90);
+    await importTestFeed({ catalog: otherProcess() }, shopId, feed(80));
+    // A product another process's catalog dropped: its answer is served within the bound, then NOT_FOUND.
+    expect((await readProduct(t, shop, 'plate')).price).toBe(5);
+    t.clock.advance(SERVED_GENERATION_TTL_MS);
+    await expect(readProduct(t, shop, 'plate')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await readProduct(t, shop, 'cup')).price).toBe(80);
+  });
+
+  it('keeps answers apart by the shop currency they show', async () => {
+    const { shop, shopId } = await createShopFixture(t.app.services, { currency: 'RUB' });
+    await importTestFeed(t.app.services, shopId, feed(100));
+    expect(await readProduct(t, shop, 'cup')).toMatchObject({ currency: '₽', price_formatted: '100 ₽' });
+    expect(await readProduct(t, { ...shop, currency: 'USD' }, 'cup')).toMatchObject({ currency: '$', price_formatted: '100 $' });
+  });
+
+  it('shows the thumbnails of the first picture, also for a product staged before picture hashes were stored', async () => {
+    const { shop, shopId } = await createShopFixture(t.app.services);
+    const picture = (id: string) => `https://img.example/${id}.jpg`;
+    const offer = (id: string) => ({ id, name: id, url: `https://x.example/${id}`, price: 10, categoryIds: ['c1'], pictures: [picture(id)] });
+    const { generation } = await importTestFeed(t.app.services, shopId, { categories: [{ id: 'c1', name: 'Cups' }], offers: [offer('new'), offer('old'), offer('pending')] });
+    const now = t.clock.now();
+    const done = [picture('new'), picture('old')];
+    await imagesRepo.registerSeen(t.db.db, shopId, [...done, picture('pending')].map((link) => ({ hash: hashLink(link), link })), now);
+    for (const link of done) await imagesRepo.markDone(t.db.db, shopId, hashLink(link), now);
+    await t.db.db
+      .updateTable('catalog_products')
+      .set({ picture_hash: null })
+      .where('shop_id', '=', shopId)
+      .where('generation', '=', generation)
+      .where('id', '=', 'old')
+      .execute();
+    for (const id of ['new', 'old']) {
+      const resized = (await readProduct(t, shop, id)).image_url_resized as Record<string, string> | null;
+      expect(resized?.['120']).toBe(`${t.config.publicUrl}/images/${shopId}/${hashLink(picture(id))}/120.jpg`);
+      expect(resized?.original).toBe(picture(id));
+    }
+    expect((await readProduct(t, shop, 'pending')).image_url_resized).toMatchObject({ 520: picture('pending') });
   });
 });

@@ -77,4 +77,37 @@ describe('PromiseCache', () => {
     expect(computed.filter((key) => key === 'huge')).toHaveLength(2);
     expect(c.size).toBeLessThanOrEqual(2);
   });
+
+  it('drops expired entries before live ones when an entry was computed again', async () => {
+    const { c, clock, computed, get } = cache({ maxEntries: 2 });
+    await get('a');
+    await get('b');
+    clock.advance(60_000);
+    // Both expired; `a` is computed again, so its first insertion is no longer its own.
+    await get('a');
+    await get('c');
+    await settle();
+    expect(c.size).toBe(2);
+    await get('a');
+    await get('c');
+    expect(computed).toEqual(['a', 'b', 'a', 'c']);
+  });
+
+  it('stays correct over many more insertions than it keeps', async () => {
+    const { c, computed, get } = cache({ maxEntries: 10, maxWeight: 1_000_000 });
+    for (let i = 0; i < 5_000; i += 1) await get(`k${i}`);
+    await settle();
+    expect(c.size).toBe(10);
+    for (let i = 4_990; i < 5_000; i += 1) await get(`k${i}`);
+    expect(computed).toHaveLength(5_000);
+  });
+
+  it('answers a live entry with get, without computing, and nothing once it expired', async () => {
+    const { c, clock, get } = cache();
+    expect(c.get('a')).toBeUndefined();
+    await get('a', ['x']);
+    await expect(c.get('a')).resolves.toEqual(['x']);
+    clock.advance(60_000);
+    expect(c.get('a')).toBeUndefined();
+  });
 });

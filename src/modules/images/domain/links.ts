@@ -17,7 +17,8 @@ const LINK_HASH_PATTERN = /^[0-9a-f]{64}$/;
 const THUMBNAIL_FILE_PATTERN = /^(\d{3})\.jpg$/;
 
 export function hashLink(link: string): string {
-  return crypto.createHash('sha256').update(link, 'utf8').digest('hex');
+  // The one-shot form: the import hashes every offer's first picture (catalog_products.picture_hash).
+  return crypto.hash('sha256', link, 'hex');
 }
 
 export interface ThumbnailRef {
