@@ -8,14 +8,17 @@ import { runGetLoad, type GetLoadResult } from './lib/get-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { sampleRss } from './lib/rss.js';
+import { zipfSampler } from './lib/zipf.js';
 
 /**
  * `npm run bench:catalog` (issue 4, part 8): imports a generated YML feed of N offers
  * (100,000 by default) through `PUT /admin/v1/shops/{id}/feed` into a real server, on
  * SQLite and, when one answers on 127.0.0.1:5432, PostgreSQL, and reports offers/s and
  * the server's peak RSS during the import. Then it loads GET /products/get (rotating
- * over the catalog) and GET /products/categories from C connections for D seconds, and
- * the same two answers from a bare Fastify app (the ceiling) in the same run. Loopback
+ * over the whole catalog, every product as often: the worst case for any cache), the same
+ * with storefront-like popularity (a Zipf distribution over the catalog: a report, not a
+ * target), and GET /products/categories, from C connections for D seconds each, and the
+ * same answers from a bare Fastify app (the ceiling) in the same run. Loopback
  * only, bounded in time. The server runs with --no-worker so that the picture downloads
  * the import schedules do not run during the measurement. A report, not a test: it exits
  * 1 only when an answer was not 2xx.
@@ -48,11 +51,13 @@ const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
 
 interface Routes {
   readonly productGet: (seq: number) => string;
+  readonly productGetPopular: (seq: number) => string;
   readonly categories: (seq: number) => string;
 }
 
 interface ReadRun {
   readonly product: GetLoadResult;
+  readonly productPopular: GetLoadResult;
   readonly categories: GetLoadResult;
 }
 
@@ -70,7 +75,11 @@ async function measureReads(server: ServerProcess, routes: Routes): Promise<Read
     await runGetLoad({ url: server.baseUrl, pathFor, connections: CONNECTIONS, durationSec: WARMUP });
     return runGetLoad({ url: server.baseUrl, pathFor, connections: CONNECTIONS, durationSec: DURATION });
   };
-  return { product: await load(routes.productGet), categories: await load(routes.categories) };
+  return {
+    product: await load(routes.productGet),
+    productPopular: await load(routes.productGetPopular),
+    categories: await load(routes.categories),
+  };
 }
 
 async function adminJson(server: ServerProcess, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -128,8 +137,10 @@ async function benchPatron(name: BenchDatabaseName, feed: GeneratedFeed, feedFil
       const shopId = String(shop.shop_id);
       const secret = String(shop.shop_secret);
       const imported = await importFeed(server, shopId, feedFile);
+      const popular = zipfSampler(feed.offers);
       const routes: Routes = {
         productGet: (seq) => `/products/get?shop_id=${shopId}&item_id=${feed.offerIds((seq * 7919) % feed.offers)}`,
+        productGetPopular: () => `/products/get?shop_id=${shopId}&item_id=${feed.offerIds(popular())}`,
         categories: () => `/products/categories?shop_id=${shopId}&shop_secret=${encodeURIComponent(secret)}`,
       };
       const samples = {
@@ -154,7 +165,11 @@ async function benchBare(samples: PatronRun['samples'], dir: string): Promise<Re
   fs.writeFileSync(categoriesFile, samples.categories);
   const server = await startBare({ BARE_PRODUCT_FILE: productFile, BARE_CATEGORIES_FILE: categoriesFile });
   try {
-    return await measureReads(server, { productGet: () => '/products/get', categories: () => '/products/categories' });
+    return await measureReads(server, {
+      productGet: () => '/products/get',
+      productGetPopular: () => '/products/get',
+      categories: () => '/products/categories',
+    });
   } finally {
     await server.stop();
   }
@@ -185,6 +200,7 @@ async function main(): Promise<number> {
     if (bare) {
       console.log('bare:');
       console.log(describeLoad('GET /products/get', bare.product, undefined));
+      console.log(describeLoad('  same, popular items', bare.productPopular, undefined));
       console.log(describeLoad('GET /products/categories', bare.categories, undefined));
     }
 
@@ -198,8 +214,11 @@ async function main(): Promise<number> {
           `${fmt(offersPerSec, 0)} offers/s, peak RSS ${fmt(run.imported.peakRssMb)} MB`,
       );
       console.log(describeLoad('GET /products/get', run.reads.product, bare?.product));
+      console.log(describeLoad('  same, popular items', run.reads.productPopular, bare?.productPopular));
       console.log(describeLoad('GET /products/categories', run.reads.categories, bare?.categories));
-      for (const load of [run.reads.product, run.reads.categories]) if (load.non2xx > 0 || load.ok === 0) failed = true;
+      for (const load of [run.reads.product, run.reads.productPopular, run.reads.categories]) {
+        if (load.non2xx > 0 || load.ok === 0) failed = true;
+      }
       if (run.imported.products !== feed.offers) failed = true;
       verdicts.push(`${offersPerSec >= 20_000 ? 'PASS' : 'MISS'}  ${run.name} import ${fmt(offersPerSec, 0)} offers/s >= 20000`);
       const rss = run.imported.peakRssMb ?? Number.NaN;
