@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PreparedQuery } from '../../src/db/prepared-query.js';
+import { createTestDb, TEST_DIALECTS, type TestDb } from '../helpers/db.js';
+
+/** db/prepared-query.ts: a query compiled once per handle, run with new arguments each time. */
+describe.each(TEST_DIALECTS)('PreparedQuery on %s', (dialect) => {
+  let testDb: TestDb;
+  let other: TestDb;
+
+  beforeAll(async () => {
+    testDb = await createTestDb(dialect);
+    other = await createTestDb(dialect);
+    for (const [db, names] of [
+      [testDb, ['Alpha', 'Beta']],
+      [other, ['Gamma']],
+    ] as const) {
+      for (const [i, name] of names.entries()) {
+        await db.db
+          .insertInto('shops')
+          .values({
+            shop_id: `${'s'.repeat(29)}${i}`,
+            secret_hash: 'x',
+            name,
+            currency: 'RUB',
+            timezone: 'Europe/Moscow',
+            active: 1,
+            restricted: 0,
+            paid_till: null,
+            created_at: 1,
+            updated_at: 1,
+          })
+          .execute();
+      }
+    }
+  });
+  afterAll(async () => {
+    await testDb.cleanup();
+    await other.cleanup();
+  });
+
+  const shopNamed = new PreparedQuery(2, (db, shopId: string, name: string) =>
+    db.selectFrom('shops').select(['shop_id', 'name']).where('shop_id', '=', shopId).where('name', '=', name),
+  );
+
+  it('answers as the query built afresh would, for each set of arguments', async () => {
+    const first = `${'s'.repeat(29)}0`;
+    const second = `${'s'.repeat(29)}1`;
+    expect(await shopNamed.execute(testDb.db, first, 'Alpha')).toEqual([{ shop_id: first, name: 'Alpha' }]);
+    expect(await shopNamed.execute(testDb.db, second, 'Beta')).toEqual([{ shop_id: second, name: 'Beta' }]);
+    // The arguments are not mixed up: the name of one shop with the id of the other finds nothing.
+    expect(await shopNamed.execute(testDb.db, first, 'Beta')).toEqual([]);
+  });
+
+  it('compiles for each database handle apart', async () => {
+    const id = `${'s'.repeat(29)}0`;
+    expect(await shopNamed.execute(other.db, id, 'Gamma')).toEqual([{ shop_id: id, name: 'Gamma' }]);
+    expect(await shopNamed.execute(testDb.db, id, 'Alpha')).toEqual([{ shop_id: id, name: 'Alpha' }]);
+  });
+
+  it('refuses a query that binds a value which is not one of its arguments', async () => {
+    const withConstant = new PreparedQuery(1, (db, shopId: string) =>
+      db.selectFrom('shops').select('name').where('shop_id', '=', shopId).where('currency', '=', 'RUB'),
+    );
+    await expect(withConstant.execute(testDb.db, 'x')).rejects.toThrow(/every bound parameter/);
+  });
+});
