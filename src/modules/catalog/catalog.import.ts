@@ -116,6 +116,7 @@ export async function stageFeed(
   parser.end();
   await take();
   await stager.flush();
+  await stager.settle();
   input.onProgress?.({ bytes, offers: stager.offersRead });
 }
 

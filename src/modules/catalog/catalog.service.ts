@@ -120,6 +120,8 @@ export class CatalogService {
       // Answer only once the landing is on disk (SQLite commits are flushed apart).
       await this.deps.db.durable();
     } catch (error) {
+      // A batch still being written would stage rows after failImport deleted them.
+      await stager.settle().catch(() => undefined);
       await failImport(ctx, input.shopId, generation, stager, error);
       throw asAppError(error);
     }

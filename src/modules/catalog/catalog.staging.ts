@@ -38,6 +38,8 @@ export class FeedStager {
   private readonly knownCategories = new Set<string>();
   private readonly seenOffers = new Set<string>();
   private buffer: repo.ProductRow[] = [];
+  /** The batch being written, if any (flush). */
+  private writing: Promise<void> | undefined;
   private bufferedChars = 0;
   /** Staged products that a category arriving after them could still make widgetable. */
   private waitingForCategory = 0;
@@ -109,11 +111,33 @@ export class FeedStager {
     return this.buffer.length >= FLUSH_ROWS || this.bufferedChars >= FLUSH_CHARS;
   }
 
+  /**
+   * Hands the buffered rows to a write and returns without waiting for it, once the
+   * previous write has finished: the feed's next batch is parsed while this one is
+   * written (on PostgreSQL the database works on the other core meanwhile), and at most
+   * one batch is in flight besides the one filling. A failed write fails the next
+   * flush() or settle().
+   */
   async flush(): Promise<void> {
     if (this.buffer.length === 0) return;
     const rows = this.buffer;
     this.buffer = [];
     this.bufferedChars = 0;
+    await this.settle();
+    const writing = this.write(rows);
+    // Reported by settle(); without a handler now, a failure before then would count as unhandled.
+    writing.catch(() => undefined);
+    this.writing = writing;
+  }
+
+  /** Resolves once every batch handed to flush() is written; rejects with a write's failure. */
+  async settle(): Promise<void> {
+    const writing = this.writing;
+    this.writing = undefined;
+    await writing;
+  }
+
+  private async write(rows: readonly repo.ProductRow[]): Promise<void> {
     // Staged rows are worthless after a crash (the import is abandoned), so their
     // commits need not wait for the disk; the landing commit is fully durable.
     await inDisposableTransaction(this.db, this.dialect, async (trx) => {

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FeedStager } from '../../../src/modules/catalog/catalog.staging.js';
+import { emptyRawOffer, type FeedItem } from '../../../src/modules/catalog/domain/feed-types.js';
+import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+
+/** FeedStager's write-behind (catalog.staging.ts): one batch written while the next is parsed. */
+describe.each(TEST_DIALECTS)('FeedStager on %s', (dialect) => {
+  let testDb: TestDb;
+  const shopId = 'f'.repeat(30);
+  let generation = 0;
+
+  beforeAll(async () => {
+    testDb = await createTestDb(dialect);
+  });
+  afterAll(async () => {
+    await testDb.cleanup();
+  });
+
+  function offer(id: string): FeedItem {
+    return { kind: 'offer', offer: { ...emptyRawOffer(), id, name: `Product ${id}`, price: '10', url: `https://shop.example/${id}` } };
+  }
+
+  async function stagedIds(gen: number): Promise<string[]> {
+    const rows = await testDb.db
+      .selectFrom('catalog_products')
+      .select('id')
+      .where('shop_id', '=', shopId)
+      .where('generation', '=', gen)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Adds offers until the stager wants a flush, `batches` times, flushing each. */
+  async function stageBatches(stager: FeedStager, prefix: string, batches: number): Promise<void> {
+    let n = 0;
+    for (let batch = 0; batch < batches; batch++) {
+      while (!stager.shouldFlush) stager.add(offer(`${prefix}${String((n += 1)).padStart(5, '0')}`));
+      await stager.flush();
+    }
+  }
+
+  it('has every flushed batch written once settle() resolves', async () => {
+    generation += 1;
+    const stager = new FeedStager(testDb.db, shopId, generation, dialect, () => Promise.resolve());
+    await stageBatches(stager, 'a', 3);
+    stager.add(offer('z-last'));
+    await stager.flush();
+    await stager.settle();
+    const ids = await stagedIds(generation);
+    expect(ids).toHaveLength(stager.products);
+    expect(ids).toContain('z-last');
+  });
+
+  it('reports a failed write at the next flush, and settles after that', async () => {
+    generation += 1;
+    let writes = 0;
+    const stager = new FeedStager(testDb.db, shopId, generation, dialect, () => {
+      writes += 1;
+      return writes === 1 ? Promise.reject(new Error('the disk is full')) : Promise.resolve();
+    });
+    await stageBatches(stager, 'b', 1);
+    // The first batch's write fails in its transaction (rolled back); the next flush says so.
+    while (!stager.shouldFlush) stager.add(offer(`c${stager.products}`));
+    await expect(stager.flush()).rejects.toThrow('the disk is full');
+    await expect(stager.settle()).resolves.toBeUndefined();
+    expect(await stagedIds(generation)).toEqual([]);
+  });
+});
