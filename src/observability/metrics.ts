@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { GroupCommitStats } from '../db/group-commit.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -9,13 +10,7 @@ export interface JobDepthSource {
 
 /** Anything that reports how events were group-committed (the TrackingService does). */
 export interface EventCommitSource {
-  commitStats(): {
-    readonly commits: number;
-    readonly committed: number;
-    readonly failed: number;
-    readonly splitBatches: number;
-    readonly queued: number;
-  };
+  commitStats(): GroupCommitStats;
 }
 
 /** The route label of requests that matched no route, so that raw URLs never become labels. */

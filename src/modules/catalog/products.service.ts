@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
+import { TtlCache } from '../../ttl-cache.js';
 import type { ProductImageView } from '../images/images.types.js';
 import { currencySymbol } from '../shops/domain/currency.js';
 import type { Shop } from '../shops/domain/shop.js';
@@ -11,7 +12,6 @@ import { toProductView, type CategoryRecord, type LocationRecord, type ProductRe
 import type { Product } from './domain/product.schema.js';
 import * as repo from './products.repo.js';
 import { PromiseCache } from './promise-cache.js';
-import { TtlCache } from '../../ttl-cache.js';
 
 /** The images module's batch lookup (services.images), by the links of the products' first pictures. */
 export interface ProductImageSource {
@@ -173,9 +173,9 @@ export class ProductsService {
     const { product, picture } = found;
     const link = product.pictures[0];
     if (link !== undefined && picture === undefined) return (await this.viewProducts(shop, found.generation, [product]))[0]!;
-    const lookups = await this.catalogLookups(shop.shopId, found.generation);
-    const image = link === undefined ? null : this.deps.images?.viewOf(shop.shopId, link, picture ?? undefined);
-    return toProductView(product, { currencySymbol: currencySymbol(shop.currency), ...lookups, image });
+    const images = new Map<string, ProductImageView>();
+    if (link !== undefined && this.deps.images) images.set(link, this.deps.images.viewOf(shop.shopId, link, picture ?? undefined));
+    return toViews(shop, await this.catalogLookups(shop.shopId, found.generation), [product], images)[0]!;
   }
 
   /**
@@ -188,11 +188,7 @@ export class ProductsService {
     const { shopId } = shop;
     const pictures = products.map((p) => p.pictures[0]).filter((link): link is string => link !== undefined);
     const [lookups, images] = await Promise.all([this.catalogLookups(shopId, generation), this.findImages(shopId, pictures)]);
-    const context = { currencySymbol: currencySymbol(shop.currency), ...lookups };
-    return products.map((product) => {
-      const picture = product.pictures[0];
-      return toProductView(product, { ...context, image: picture === undefined ? null : images.get(picture) });
-    });
+    return toViews(shop, lookups, products, images);
   }
 
   /**
@@ -281,6 +277,20 @@ export class ProductsService {
     if (!this.deps.images || links.length === 0) return new Map();
     return this.deps.images.viewsFor(shopId, [...new Set(links)]);
   }
+}
+
+/** Products as the contract's Product objects, each with its first picture's thumbnails when `images` has them. */
+function toViews(
+  shop: ShopCurrency,
+  lookups: CatalogLookups,
+  products: readonly ProductRecord[],
+  images: ReadonlyMap<string, ProductImageView>,
+): Product[] {
+  const context = { currencySymbol: currencySymbol(shop.currency), ...lookups };
+  return products.map((product) => {
+    const picture = product.pictures[0];
+    return toProductView(product, { ...context, image: picture === undefined ? null : images.get(picture) });
+  });
 }
 
 /**
