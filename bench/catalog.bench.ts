@@ -7,7 +7,7 @@ import { writeYmlFeed, type GeneratedFeed } from './lib/feed-gen.js';
 import { runGetLoad, type GetLoadResult } from './lib/get-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startBare, startPatron, type ServerProcess } from './lib/processes.js';
-import { sampleRss } from './lib/rss.js';
+import { processCpuSeconds, sampleRss } from './lib/rss.js';
 import { zipfSampler } from './lib/zipf.js';
 
 /**
@@ -16,15 +16,15 @@ import { zipfSampler } from './lib/zipf.js';
  * SQLite and, when one answers on 127.0.0.1:5432, PostgreSQL, and reports offers/s and
  * the server's peak RSS during the import. Then it loads GET /products/get (rotating
  * over the whole catalog, every product as often: the worst case for any cache), the same
- * with storefront-like popularity (a Zipf distribution over the catalog: a report, not a
- * target), and GET /products/categories, from C connections for D seconds each, and the
+ * with storefront-like popularity (a Zipf distribution over the catalog), and
+ * GET /products/categories, from C connections for D seconds each, and the
  * same answers from a bare Fastify app (the ceiling) in the same run. Loopback
  * only, bounded in time. The server runs with --no-worker so that the picture downloads
  * the import schedules do not run during the measurement. A report, not a test: it exits
  * 1 only when an answer was not 2xx.
  *
  *   npm run bench:catalog -- [--offers 100000] [--duration 10] [--connections 50]
- *                            [--warmup 2] [--only sqlite|postgres]
+ *                            [--warmup 2] [--only sqlite|postgres] [--cpu-prof DIR]
  */
 
 const { values } = parseArgs({
@@ -34,6 +34,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '2' },
     only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -55,10 +56,15 @@ interface Routes {
   readonly categories: (seq: number) => string;
 }
 
+/** A measured load and the server's CPU time (user + system) per answered request. */
+interface ReadLoad extends GetLoadResult {
+  readonly serverCpuUs: number | undefined;
+}
+
 interface ReadRun {
-  readonly product: GetLoadResult;
-  readonly productPopular: GetLoadResult;
-  readonly categories: GetLoadResult;
+  readonly product: ReadLoad;
+  readonly productPopular: ReadLoad;
+  readonly categories: ReadLoad;
 }
 
 interface ImportRun {
@@ -71,9 +77,15 @@ const fmt = (n: number | undefined, digits = 1): string =>
   n === undefined || !Number.isFinite(n) ? 'n/a' : n.toFixed(digits);
 
 async function measureReads(server: ServerProcess, routes: Routes): Promise<ReadRun> {
-  const load = async (pathFor: (seq: number) => string): Promise<GetLoadResult> => {
+  const load = async (pathFor: (seq: number) => string): Promise<ReadLoad> => {
     await runGetLoad({ url: server.baseUrl, pathFor, connections: CONNECTIONS, durationSec: WARMUP });
-    return runGetLoad({ url: server.baseUrl, pathFor, connections: CONNECTIONS, durationSec: DURATION });
+    const cpuBefore = processCpuSeconds(server.pid);
+    const result = await runGetLoad({ url: server.baseUrl, pathFor, connections: CONNECTIONS, durationSec: DURATION });
+    const cpuAfter = processCpuSeconds(server.pid);
+    const answered = result.ok + result.non2xx;
+    const serverCpuUs =
+      cpuBefore === undefined || cpuAfter === undefined || answered === 0 ? undefined : ((cpuAfter - cpuBefore) * 1e6) / answered;
+    return { ...result, serverCpuUs };
   };
   return {
     product: await load(routes.productGet),
@@ -131,7 +143,8 @@ interface PatronRun {
 async function benchPatron(name: BenchDatabaseName, feed: GeneratedFeed, feedFile: string): Promise<PatronRun> {
   const database = await openBenchDatabase(name);
   try {
-    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, [], ['--no-worker']);
+    const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
+    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, nodeArgs, ['--no-worker']);
     try {
       const shop = await adminJson(server, 'POST', '/admin/v1/shops', { name: `Catalog bench (${name})` });
       const shopId = String(shop.shop_id);
@@ -175,10 +188,13 @@ async function benchBare(samples: PatronRun['samples'], dir: string): Promise<Re
   }
 }
 
-function describeLoad(label: string, run: GetLoadResult, ceiling: GetLoadResult | undefined): string {
+function describeLoad(label: string, run: ReadLoad, ceiling: ReadLoad | undefined): string {
   const ratio = ceiling ? `, ratio ${fmt(run.perSec / ceiling.perSec, 3)} of bare` : '';
   const bad = run.non2xx > 0 || run.errors > 0 ? `; NON-2XX ${run.non2xx} ${JSON.stringify(run.statusCodes)}, errors ${run.errors}` : '';
-  return `  ${label.padEnd(22)} ${fmt(run.perSec, 0).padStart(7)} req/s, p50 ${fmt(run.p50Ms, 2)} ms, p99 ${fmt(run.p99Ms, 2)} ms${ratio}${bad}`;
+  return (
+    `  ${label.padEnd(22)} ${fmt(run.perSec, 0).padStart(7)} req/s, p50 ${fmt(run.p50Ms, 2)} ms, p99 ${fmt(run.p99Ms, 2)} ms, ` +
+    `server CPU ${fmt(run.serverCpuUs, 0)} µs/req${ratio}${bad}`
+  );
 }
 
 async function main(): Promise<number> {
@@ -225,7 +241,8 @@ async function main(): Promise<number> {
       verdicts.push(`${rss < 300 ? 'PASS' : 'MISS'}  ${run.name} import peak RSS ${fmt(rss)} MB < 300 MB`);
       if (bare) {
         for (const [label, load, ceiling] of [
-          ['products/get', run.reads.product, bare.product],
+          ['products/get (every product as often)', run.reads.product, bare.product],
+          ['products/get (popular items)', run.reads.productPopular, bare.productPopular],
           ['categories', run.reads.categories, bare.categories],
         ] as const) {
           const ratio = load.perSec / ceiling.perSec;

@@ -31,6 +31,8 @@ export interface Config {
   readonly fetchAllowPrivate: boolean | readonly string[];
   /** This server's base URL as clients reach it, without a trailing slash (absolute picture links). */
   readonly publicUrl: string;
+  /** Memory for GET /products/get answers kept by one process, in bytes (0: none kept). */
+  readonly productCacheBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const feedMaxBytes = readInt(env, 'PATRON_FEED_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, problems);
   const fetchAllowPrivate = readAllowPrivate(env, problems);
   const publicUrl = readPublicUrl(env, port, problems);
+  const productCacheMb = readInt(env, 'PATRON_PRODUCT_CACHE_MB', 64, 0, 64 * 1024, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -156,5 +159,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     feedMaxBytes,
     fetchAllowPrivate,
     publicUrl,
+    productCacheBytes: productCacheMb * 1024 * 1024,
   });
 }

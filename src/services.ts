@@ -61,7 +61,15 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const catalog = new CatalogService({ db, clock, shops, jobs, config });
   const images = new ImagesService({ db, clock, config, jobs, catalog });
   const productSubscriptions = new ProductSubscriptionsService({ db, clock, identity, catalog });
-  const products = new ProductsService({ db, clock, catalog, tracking, triggers: productSubscriptions, images });
+  const products = new ProductsService({
+    db,
+    clock,
+    catalog,
+    tracking,
+    triggers: productSubscriptions,
+    images,
+    answerCacheBytes: config.productCacheBytes,
+  });
   const search = new SearchService({ db, clock, catalog, products });
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());

@@ -128,7 +128,8 @@ Options:
   -v, --version         Print the version
 
 Settings come from environment variables: PORT, HOST, PATRON_DATA_DIR, DATABASE_URL,
-PATRON_ADMIN_TOKEN, LOG_LEVEL, PATRON_BODY_LIMIT, PATRON_WORKER_CONCURRENCY (see README.md).
+PATRON_ADMIN_TOKEN, LOG_LEVEL, PATRON_BODY_LIMIT, PATRON_WORKER_CONCURRENCY and the
+others README.md lists.
 `;
 
 /** Parses argv (without node and the script): leading words pick the command, the rest are its options. */

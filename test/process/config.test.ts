@@ -25,7 +25,15 @@ describe('configuration', () => {
       feedMaxBytes: 1024 * 1024 * 1024,
       fetchAllowPrivate: false,
       publicUrl: 'http://127.0.0.1:8080',
+      productCacheBytes: 64 * 1024 * 1024,
     });
+  });
+
+  it('takes the product answer cache in MiB, 0 for none, and refuses a negative or fractional size', () => {
+    expect(loadConfig({ PATRON_PRODUCT_CACHE_MB: '256' }).productCacheBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ PATRON_PRODUCT_CACHE_MB: '0' }).productCacheBytes).toBe(0);
+    expect(problemsOf({ PATRON_PRODUCT_CACHE_MB: '-1' })).toEqual([expect.stringMatching(/^PATRON_PRODUCT_CACHE_MB /)]);
+    expect(problemsOf({ PATRON_PRODUCT_CACHE_MB: '1.5' })).toEqual([expect.stringMatching(/^PATRON_PRODUCT_CACHE_MB /)]);
   });
 
   it('names every bad variable in one error rather than stopping at the first', () => {

@@ -3,9 +3,12 @@ import type { Clock } from '../../clock.js';
 /**
  * A small in-process cache of computations (promises) with a time to live read from the injected clock, bounded by
  * entry count and by a total weight (e.g. the nodes of cached category trees), so that
- * many parameter combinations cannot grow it without end. When full, the oldest entries
- * go first. It holds promises, so concurrent misses of one key share one computation; a
- * computation that fails is forgotten at once.
+ * many parameter combinations cannot grow it without end. When full, it evicts in
+ * insertion order with a second chance (CLOCK): an entry read since its last turn goes
+ * to the back of the queue once instead of out, so that what is read often stays, as
+ * under LRU, while a hit costs one flag and no reordering. It holds promises, so
+ * concurrent misses of one key share one computation; a computation that fails is
+ * forgotten at once.
  */
 export interface PromiseCacheOptions<V> {
   readonly clock: Clock;
@@ -23,6 +26,8 @@ interface Entry<V> {
   readonly promise: Promise<V>;
   readonly expiresAt: number;
   weight: number;
+  /** Read since it was queued last: spared once by eviction. */
+  referenced: boolean;
 }
 
 export class PromiseCache<V> {
@@ -49,19 +54,24 @@ export class PromiseCache<V> {
   /** The cached value of `key` while it lives, without computing anything. */
   get(key: string): Promise<V> | undefined {
     const hit = this.entries.get(key);
-    return hit && hit.expiresAt > this.options.clock.now() ? hit.promise : undefined;
+    if (hit === undefined || hit.expiresAt <= this.options.clock.now()) return undefined;
+    hit.referenced = true;
+    return hit.promise;
   }
 
   /** The cached value of `key`, or the result of `compute`, cached for the TTL. */
   getOrCompute(key: string, compute: () => Promise<V>): Promise<V> {
     const now = this.options.clock.now();
     const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > now) return hit.promise;
+    if (hit && hit.expiresAt > now) {
+      hit.referenced = true;
+      return hit.promise;
+    }
     if (hit) this.remove(hit);
 
     const promise = compute();
     this.seq += 1;
-    const entry: Entry<V> = { key, seq: this.seq, promise, expiresAt: now + this.options.ttlMs, weight: 1 };
+    const entry: Entry<V> = { key, seq: this.seq, promise, expiresAt: now + this.options.ttlMs, weight: 1, referenced: false };
     this.entries.set(key, entry);
     this.queue.push({ key, seq: entry.seq });
     this.totalWeight += entry.weight;
@@ -90,15 +100,27 @@ export class PromiseCache<V> {
     this.totalWeight = 0;
   }
 
-  /** Drops expired entries, then the oldest while over a bound; stops at the first entry that stays. */
+  /**
+   * Drops expired entries, then, while over a bound, the oldest not read since its turn
+   * (one read since then sends it to the back instead); stops at the first entry that
+   * stays where it is. An entry is spared at most once per pass of the queue, so this
+   * ends. Entries sent back are out of expiry order; an expired one is never served
+   * (get checks) and goes when its turn comes.
+   */
   private evict(now: number): void {
     while (this.head < this.queue.length) {
       const turn = this.queue[this.head]!;
       const entry = this.entries.get(turn.key);
       if (entry?.seq === turn.seq) {
         const over = this.entries.size > this.options.maxEntries || this.totalWeight > this.options.maxWeight;
-        if (entry.expiresAt > now && !over) break;
-        this.remove(entry);
+        const live = entry.expiresAt > now;
+        if (live && !over) break;
+        if (live && entry.referenced) {
+          entry.referenced = false;
+          this.queue.push(turn);
+        } else {
+          this.remove(entry);
+        }
       }
       this.head += 1;
     }

@@ -109,6 +109,24 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
     expect((await readProduct(t, shop, 'cup')).name).toBe('Mug');
   });
 
+  it('keeps no answer when PATRON_PRODUCT_CACHE_MB is 0: a change within the catalog shows at once', async () => {
+    const uncached = await createTestApp({ dialect, env: { PATRON_PRODUCT_CACHE_MB: '0' } });
+    try {
+      const { shop, shopId } = await createShopFixture(uncached.app.services);
+      const { generation } = await importTestFeed(uncached.app.services, shopId, feed(100));
+      expect((await readProduct(uncached, shop, 'cup')).name).toBe('Cup');
+      await uncached.db.db
+        .updateTable('catalog_products')
+        .set({ name: 'Mug' })
+        .where('shop_id', '=', shopId)
+        .where('generation', '=', generation)
+        .execute();
+      expect((await readProduct(uncached, shop, 'cup')).name).toBe('Mug');
+    } finally {
+      await uncached.close();
+    }
+  });
+
   it('answers NOT_FOUND for a product the catalog lacks', async () => {
     const { shop, shopId } = await createShopFixture(t.app.services);
     await importTestFeed(t.app.services, shopId, feed(100));

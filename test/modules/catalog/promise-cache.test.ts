@@ -110,4 +110,54 @@ describe('PromiseCache', () => {
     clock.advance(60_000);
     expect(c.get('a')).toBeUndefined();
   });
+
+  it('spares an entry read since its turn once, so that what is read often stays (second chance)', async () => {
+    const { c, computed, get } = cache({ maxEntries: 3 });
+    await get('a');
+    await get('b');
+    await get('c');
+    await get('a'); // a hit: a is spared at its next turn
+    await get('d'); // over the bound: a goes to the back, b (never read again) goes
+    await settle();
+    expect(c.size).toBe(3);
+    expect(c.get('b')).toBeUndefined();
+    await get('a');
+    expect(computed).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('spares an entry once per read: one not read again since it was spared goes at its next turn', async () => {
+    const { c, computed, get } = cache({ maxEntries: 2 });
+    await get('a');
+    await get('b');
+    await get('a'); // a read: spared once
+    await get('c'); // a to the back, b goes; queue: c, a
+    await get('d'); // c goes (never read), queue: a, d
+    await get('e'); // a was not read since it was spared: it goes
+    await settle();
+    expect(c.size).toBe(2);
+    expect(c.get('a')).toBeUndefined();
+    expect(computed).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('ends its eviction when every entry was read, and still keeps its bound', async () => {
+    const { c, get } = cache({ maxEntries: 3 });
+    for (const key of ['a', 'b', 'c']) await get(key);
+    for (const key of ['a', 'b', 'c']) expect(c.get(key)).toBeDefined();
+    await get('d');
+    await settle();
+    expect(c.size).toBe(3);
+  });
+
+  it('does not spare an expired entry, read or not', async () => {
+    const { c, clock, get } = cache({ maxEntries: 2 });
+    await get('a');
+    await get('a');
+    clock.advance(60_000);
+    await get('b');
+    await get('c');
+    await settle();
+    expect(c.size).toBe(2);
+    expect(c.get('a')).toBeUndefined();
+    expect(c.get('b')).toBeDefined();
+  });
 });
