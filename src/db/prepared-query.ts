@@ -2,11 +2,22 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './types.js';
 
 /**
+ * The comment a prepared query's SQL starts with. On PostgreSQL the connection pool
+ * (create-db.ts) runs SQL that starts with it as a named statement, parsed and planned
+ * once per connection; every other statement stays unnamed, since one of ever-changing
+ * text (a multi-row insert, an IN list) would leave a plan behind on the server for each
+ * text. On SQLite the comment is part of the text the statement cache keys by.
+ */
+export const PREPARED_SQL_MARKER = '/* patron:prepared */ ';
+
+/**
  * A query of one fixed shape for the busiest reads, compiled by Kysely once per database
  * handle and then run with new parameters. Building and compiling a Kysely query costs
  * more than SQLite spends answering a primary-key lookup; the same SQL text each time
  * also hits the prepared-statement cache (create-db.ts) at once. The query is still
- * written with Kysely, so it is the same SQL on SQLite and PostgreSQL.
+ * written with Kysely, so it is the same SQL on SQLite and PostgreSQL. On PostgreSQL it is
+ * also parsed and planned once per connection (PREPARED_SQL_MARKER): planning a join
+ * costs the server several times what running a primary-key lookup does.
  *
  * `build` receives one marker per argument and must use each where the argument goes;
  * every bound parameter of the compiled query must be one of the markers (constants
@@ -31,7 +42,8 @@ export class PreparedQuery<A extends readonly unknown[], R> {
     let entry = this.compiled.get(db);
     if (!entry) {
       const markers = Array.from({ length: this.arity }, (_, index) => `\u0000prepared-query-argument-${index}\u0000`);
-      const query = this.build(db, ...(markers as unknown as A)).compile();
+      const built = this.build(db, ...(markers as unknown as A)).compile();
+      const query: CompiledQuery<R> = { ...built, sql: `${PREPARED_SQL_MARKER}${built.sql}` };
       const slots = query.parameters.map((parameter) => {
         const slot = markers.indexOf(parameter as string);
         if (slot === -1) throw new Error('A prepared query must take every bound parameter from its arguments.');

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createDb } from '../../src/db/create-db.js';
 import { PreparedQuery } from '../../src/db/prepared-query.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../helpers/db.js';
 
@@ -62,5 +64,26 @@ describe.each(TEST_DIALECTS)('PreparedQuery on %s', (dialect) => {
       db.selectFrom('shops').select('name').where('shop_id', '=', shopId).where('currency', '=', 'RUB'),
     );
     await expect(withConstant.execute(testDb.db, 'x')).rejects.toThrow(/every bound parameter/);
+  });
+
+  it.runIf(dialect === 'postgres')('runs as a named statement on PostgreSQL, and leaves other statements unnamed', async () => {
+    // One connection, so that pg_prepared_statements is read on the connection that ran the query.
+    const single = createDb({ ...(testDb.options as { kind: 'postgres'; url: string }), poolSize: 1 });
+    try {
+      const prepared = async () =>
+        (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(single.db)).rows.map(
+          (row) => row.statement,
+        );
+      const id = `${'s'.repeat(29)}0`;
+      await single.db.selectFrom('shops').select('name').where('shop_id', '=', id).execute();
+      expect(await prepared()).toEqual([]);
+      expect(await shopNamed.execute(single.db, id, 'Alpha')).toEqual([{ shop_id: id, name: 'Alpha' }]);
+      expect(await shopNamed.execute(single.db, id, 'Beta')).toEqual([]);
+      const statements = await prepared();
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/^\/\* patron:prepared \*\/ select "shop_id", "name" from "shops"/);
+    } finally {
+      await single.destroy();
+    }
   });
 });
