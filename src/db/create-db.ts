@@ -97,7 +97,8 @@ function withStatementCache(database: SqliteDatabase.Database, size = SQLITE_STA
       const statement = database.prepare(text);
       // A long text is a multi-row statement whose row count varies: preparing it is cheap
       // next to running it, and keeping every size would hold megabytes of statements.
-      if (text.length > SQLITE_CACHED_SQL_MAX_LENGTH) return statement;
+      // A marked one is one of a few fixed texts (PREPARED_SQL_MARKER), kept.
+      if (text.length > SQLITE_CACHED_SQL_MAX_LENGTH && !text.startsWith(PREPARED_SQL_MARKER)) return statement;
       cache.set(text, statement);
       if (cache.size > size) {
         const oldest = cache.keys().next();

@@ -2,11 +2,13 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from './types.js';
 
 /**
- * The comment a prepared query's SQL starts with. On PostgreSQL the connection pool
- * (create-db.ts) runs SQL that starts with it as a named statement, parsed and planned
- * once per connection; every other statement stays unnamed, since one of ever-changing
- * text (a multi-row insert, an IN list) would leave a plan behind on the server for each
- * text. On SQLite the comment is part of the text the statement cache keys by.
+ * The comment that SQL of a fixed, few-valued text starts with: a prepared query's, and
+ * the full-size staging inserts of a feed import (catalog.repo.ts). Such a statement is
+ * kept prepared on both databases (create-db.ts): on PostgreSQL it runs as a named
+ * statement, parsed and planned once per connection, and SQLite's statement cache keeps
+ * it whatever its length. Every other statement stays unnamed, and a long one uncached,
+ * since statements of ever-changing text (a multi-row insert of any size, an IN list)
+ * would each leave a plan behind.
  */
 export const PREPARED_SQL_MARKER = '/* patron:prepared */ ';
 

@@ -7,6 +7,7 @@ import type {
   Database,
   FeedImportsTable,
 } from '../../db/types.js';
+import { PREPARED_SQL_MARKER } from '../../db/prepared-query.js';
 
 /**
  * The feed import's SQL (Kysely only, the same for SQLite and PostgreSQL). Every query
@@ -24,9 +25,7 @@ export type LocationRow = Insertable<CatalogLocationsTable>;
 /**
  * Bound parameters per statement: far under SQLite's 32,766 and PostgreSQL's 65,535; small
  * enough that a statement's parameter array stays out of V8's large-object space (which is
- * collected lazily and showed up as peak RSS during big imports), and that a full
- * 200-row product insert stays under the length of SQL text the SQLite statement cache
- * keeps (create-db.ts), so it is prepared once per connection rather than per batch.
+ * collected lazily and showed up as peak RSS during big imports).
  */
 // 200 rows of catalog_products' 25 columns: the staging batch (catalog.staging.ts) in one statement.
 const MAX_PARAMS = 5_000;
@@ -38,7 +37,9 @@ type StagedTable = 'catalog_products' | 'catalog_categories' | 'catalog_location
  * The text of full-size multi-row inserts, by table, columns, row count and dialect. An
  * import sends hundreds of statements that differ only in their values: compiling each
  * through Kysely's query builder cost more than SQLite spent running it. Only full chunks
- * are cached (a remainder's size varies), so the cache stays a few entries.
+ * are cached (a remainder's size varies), so the cache stays a few entries, and so their
+ * texts are marked to be kept prepared (PREPARED_SQL_MARKER): parsing a statement of 5,000
+ * parameters anew for each batch cost PostgreSQL more than running it.
  */
 const fullChunkSql = new Map<string, CompiledQuery>();
 
@@ -53,7 +54,8 @@ function chunkSql(db: Executor, table: StagedTable, columns: readonly string[], 
   let text = fullChunkSql.get(key);
   if (text === undefined) {
     const rows = Array.from({ length: count }, () => nullRow(columns));
-    text = db.insertInto(table).values(rows as never).compile();
+    const compiled = db.insertInto(table).values(rows as never).compile();
+    text = { ...compiled, sql: `${PREPARED_SQL_MARKER}${compiled.sql}` };
     fullChunkSql.set(key, text);
   }
   return text;
