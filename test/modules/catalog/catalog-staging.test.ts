@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedStager } from '../../../src/modules/catalog/catalog.staging.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FeedStager, MAX_WRITES } from '../../../src/modules/catalog/catalog.staging.js';
 import { emptyRawOffer, type FeedItem } from '../../../src/modules/catalog/domain/feed-types.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 
-/** FeedStager's write-behind (catalog.staging.ts): one batch written while the next is parsed. */
+/** FeedStager's write-behind (catalog.staging.ts): batches written while the next is parsed. */
 describe.each(TEST_DIALECTS)('FeedStager on %s', (dialect) => {
   let testDb: TestDb;
   const shopId = 'f'.repeat(30);
@@ -52,7 +52,7 @@ describe.each(TEST_DIALECTS)('FeedStager on %s', (dialect) => {
     expect(ids).toContain('z-last');
   });
 
-  it('reports a failed write at the next flush, and settles after that', async () => {
+  it('reports a failed write at the first flush that waits for it, and settles after that', async () => {
     generation += 1;
     let writes = 0;
     const stager = new FeedStager(testDb.db, shopId, generation, dialect, () => {
@@ -60,10 +60,40 @@ describe.each(TEST_DIALECTS)('FeedStager on %s', (dialect) => {
       return writes === 1 ? Promise.reject(new Error('the disk is full')) : Promise.resolve();
     });
     await stageBatches(stager, 'b', 1);
-    // The first batch's write fails in its transaction (rolled back); the next flush says so.
-    while (!stager.shouldFlush) stager.add(offer(`c${stager.products}`));
+    // The first batch is the one that fails: the next starts once its write has failed.
+    await vi.waitFor(() => expect(writes).toBe(1));
+    // Until MAX_WRITES batches are pending, a flush does not wait for the failing one.
+    for (let pending = 1; pending < MAX_WRITES[dialect]; pending++) {
+      while (!stager.shouldFlush) stager.add(offer(`c${stager.products}`));
+      await expect(stager.flush()).resolves.toBeUndefined();
+    }
+    while (!stager.shouldFlush) stager.add(offer(`d${stager.products}`));
     await expect(stager.flush()).rejects.toThrow('the disk is full');
     await expect(stager.settle()).resolves.toBeUndefined();
-    expect(await stagedIds(generation)).toEqual([]);
+    // The failing batch was rolled back in its transaction (a failing import deletes the rest).
+    expect((await stagedIds(generation)).filter((id) => id.startsWith('b'))).toEqual([]);
+  });
+
+  it.runIf(MAX_WRITES[dialect] > 1)('settles only once every write has ended, even when the first failed', async () => {
+    generation += 1;
+    let writes = 0;
+    let releaseSecond: () => void = () => undefined;
+    const stager = new FeedStager(testDb.db, shopId, generation, dialect, () => {
+      writes += 1;
+      if (writes === 1) return Promise.reject(new Error('the disk is full'));
+      return new Promise<void>((resolve) => (releaseSecond = resolve));
+    });
+    await stageBatches(stager, 'e', 2);
+    let settled = false;
+    const settling = stager.settle().finally(() => (settled = true));
+    settling.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    releaseSecond();
+    await expect(settling).rejects.toThrow('the disk is full');
+    // The second batch committed before settle() answered: nothing is written after it.
+    const staged = await stagedIds(generation);
+    expect(staged.length).toBeGreaterThan(0);
+    expect(staged.every((id) => id.startsWith('e'))).toBe(true);
   });
 });
