@@ -70,6 +70,16 @@ async function readProduct(t: TestApp, shop: ShopFixture['shop'], itemId: string
   return JSON.parse((await t.app.services.products.productJson(shop, itemId)).toString('utf8')) as Product;
 }
 
+/** Changes a catalog in place, as nothing but a thumbnail coming in does within a generation. */
+async function renameProducts(t: TestApp, shopId: string, generation: number, name: string): Promise<void> {
+  await t.db.db
+    .updateTable('catalog_products')
+    .set({ name })
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .execute();
+}
+
 describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect) => {
   let t: TestApp;
 
@@ -98,12 +108,7 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
     const { generation } = await importTestFeed(t.app.services, shopId, feed(100));
     expect((await readProduct(t, shop, 'cup')).name).toBe('Cup');
     // A change within the generation (as a thumbnail coming in would be) shows after the TTL.
-    await t.db.db
-      .updateTable('catalog_products')
-      .set({ name: 'Mug' })
-      .where('shop_id', '=', shopId)
-      .where('generation', '=', generation)
-      .execute();
+    await renameProducts(t, shopId, generation, 'Mug');
     expect((await readProduct(t, shop, 'cup')).name).toBe('Cup');
     t.clock.advance(PRODUCT_VIEW_TTL_MS);
     expect((await readProduct(t, shop, 'cup')).name).toBe('Mug');
@@ -115,12 +120,7 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
       const { shop, shopId } = await createShopFixture(uncached.app.services);
       const { generation } = await importTestFeed(uncached.app.services, shopId, feed(100));
       expect((await readProduct(uncached, shop, 'cup')).name).toBe('Cup');
-      await uncached.db.db
-        .updateTable('catalog_products')
-        .set({ name: 'Mug' })
-        .where('shop_id', '=', shopId)
-        .where('generation', '=', generation)
-        .execute();
+      await renameProducts(uncached, shopId, generation, 'Mug');
       expect((await readProduct(uncached, shop, 'cup')).name).toBe('Mug');
     } finally {
       await uncached.close();
