@@ -15,20 +15,23 @@ import type { ProductParam } from './domain/product.schema.js';
 export type Executor = Kysely<Database>;
 export type ProductRow = Selectable<CatalogProductsTable>;
 
-export async function findProduct(
-  db: Executor,
-  shopId: string,
-  generation: number,
-  itemId: string,
-): Promise<ProductRecord | undefined> {
-  const row = await db
-    .selectFrom('catalog_products')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('generation', '=', generation)
-    .where('id', '=', itemId)
-    .executeTakeFirst();
-  return row ? toProductRecord(row) : undefined;
+/**
+ * Whether the generation `catalogs` serves at that moment has the product: one statement
+ * that reads the primary-key index only (GET /products/counters).
+ */
+const servedProductId = new PreparedQuery(2, (db, shopId: string, itemId: string) =>
+  db
+    .selectFrom('catalogs as c')
+    .innerJoin('catalog_products as p', (join) =>
+      join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
+    )
+    .select('p.id')
+    .where('c.shop_id', '=', shopId)
+    .where('p.id', '=', itemId),
+);
+
+export async function hasServedProduct(db: Executor, shopId: string, itemId: string): Promise<boolean> {
+  return (await servedProductId.execute(db, shopId, itemId)).length > 0;
 }
 
 /** A product of the served generation, with what the images module knows of its first picture. */

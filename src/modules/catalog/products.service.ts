@@ -209,13 +209,12 @@ export class ProductsService {
    * subscriptions (triggers). NOT_FOUND for an item the served catalog lacks.
    */
   async productCounters(shopId: string, itemId: string): Promise<ProductCounters> {
-    const generation = await this.deps.catalog.currentGeneration(shopId);
-    const product = generation === 0 ? undefined : await repo.findProduct(this.db, shopId, generation, itemId);
-    if (!product) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item' });
-    const [activity, triggers] = await Promise.all([
+    const [served, activity, triggers] = await Promise.all([
+      repo.hasServedProduct(this.db, shopId, itemId),
       this.deps.tracking.productCounters(shopId, itemId),
       this.deps.triggers.countActive(shopId, itemId),
     ]);
+    if (!served) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item' });
     return { daily: activity.daily, now: activity.now, triggers };
   }
 

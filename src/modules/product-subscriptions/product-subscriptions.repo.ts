@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import type { Database, ProductAlertsTable, ProductSubscriptionsTable } from '../../db/types.js';
 import type { SubscriptionKind } from './product-subscriptions.types.js';
 
@@ -75,20 +76,24 @@ export async function cancelSubscriptions(
   return Number(result.numUpdatedRows);
 }
 
+/** GET /products/counters asks it on every request: prepared once (db/prepared-query.ts). */
+const activeCounts = new PreparedQuery(2, (db, shopId: string, itemId: string) =>
+  db
+    .selectFrom('product_subscriptions')
+    .select(['kind', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('shop_id', '=', shopId)
+    .where('kind', 'in', [sql.lit<SubscriptionKind>('back_in_stock'), sql.lit<SubscriptionKind>('price_drop')])
+    .where('item_id', '=', itemId)
+    .where('status', '=', sql.lit('active'))
+    .groupBy('kind'),
+);
+
 export async function countActive(
   db: Executor,
   shopId: string,
   itemId: string,
 ): Promise<Record<SubscriptionKind, number>> {
-  const rows = await db
-    .selectFrom('product_subscriptions')
-    .select(['kind', (eb) => eb.fn.countAll<number | string>().as('count')])
-    .where('shop_id', '=', shopId)
-    .where('kind', 'in', ['back_in_stock', 'price_drop'])
-    .where('item_id', '=', itemId)
-    .where('status', '=', 'active')
-    .groupBy('kind')
-    .execute();
+  const rows = await activeCounts.execute(db, shopId, itemId);
   const counts: Record<SubscriptionKind, number> = { back_in_stock: 0, price_drop: 0 };
   for (const row of rows) counts[row.kind] = Number(row.count);
   return counts;

@@ -7,6 +7,7 @@ import type {
   ProfileListsTable,
   SessionsTable,
 } from '../../db/types.js';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import { MAX_PARAMETERS } from '../../db/statement-slices.js';
 import { SESSION_IDLE_MS } from './domain/session.js';
 
@@ -265,20 +266,44 @@ export interface BucketList {
   readonly buckets: readonly number[];
 }
 
-/** The item's rows in the given buckets: one key lookup per bucket. */
+type CounterQuery = PreparedQuery<[string, string, ...number[]], CounterRow>;
+
+/** One prepared statement per shape of bucket lists (the windows are constants, so one in all). */
+const counterQueries = new Map<string, CounterQuery>();
+
+function counterQuery(lists: readonly BucketList[]): CounterQuery {
+  const shape = lists.map((l) => `${l.granularity}:${l.buckets.length}`).join(',');
+  let query = counterQueries.get(shape);
+  if (query === undefined) {
+    const sizes = lists.map((l) => l.buckets.length);
+    const granularities = lists.map((l) => l.granularity);
+    query = new PreparedQuery(2 + sizes.reduce((sum, n) => sum + n, 0), (db, shopId: string, itemId: string, ...buckets: number[]) => {
+      let start = 0;
+      const slices = sizes.map((size) => buckets.slice(start, (start += size)));
+      return db
+        .selectFrom('product_counters')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where((eb) =>
+          eb.or(slices.map((slice, i) => eb.and([eb('granularity', '=', sql.lit(granularities[i]!)), eb('bucket', 'in', slice)]))),
+        )
+        .where('item_id', '=', itemId);
+    });
+    counterQueries.set(shape, query);
+  }
+  return query;
+}
+
+/** The item's rows in the given buckets: one key lookup per bucket, one prepared statement. */
 export async function findCounters(
   db: Executor,
   shopId: string,
   itemId: string,
   lists: readonly BucketList[],
 ): Promise<CounterRow[]> {
-  return db
-    .selectFrom('product_counters')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where((eb) => eb.or(lists.map((l) => eb.and([eb('granularity', '=', l.granularity), eb('bucket', 'in', l.buckets)]))))
-    .where('item_id', '=', itemId)
-    .execute();
+  const asked = lists.filter((l) => l.buckets.length > 0);
+  if (asked.length === 0) return [];
+  return counterQuery(asked).execute(db, shopId, itemId, ...asked.flatMap((l) => l.buckets));
 }
 
 /** Deletes the shop's buckets of `granularity` that start before `before`. */
