@@ -17,7 +17,8 @@ import { zipfSampler } from './lib/zipf.js';
  * the server's peak RSS during the import. Then it loads GET /products/get (rotating
  * over the whole catalog, every product as often: the worst case for any cache), the same
  * with storefront-like popularity (a Zipf distribution over the catalog), and
- * GET /products/categories, from C connections for D seconds each, and the
+ * GET /products/categories, and GET /products/counters (every product as often; a report,
+ * with no target), from C connections for D seconds each, and the
  * same answers from a bare Fastify app (the ceiling) in the same run. Loopback
  * only, bounded in time. The server runs with --no-worker so that the picture downloads
  * the import schedules do not run during the measurement. A report, not a test: it exits
@@ -54,6 +55,7 @@ interface Routes {
   readonly productGet: (seq: number) => string;
   readonly productGetPopular: (seq: number) => string;
   readonly categories: (seq: number) => string;
+  readonly counters: (seq: number) => string;
 }
 
 /** A measured load and the server's CPU time (user + system) per answered request. */
@@ -65,6 +67,7 @@ interface ReadRun {
   readonly product: ReadLoad;
   readonly productPopular: ReadLoad;
   readonly categories: ReadLoad;
+  readonly counters: ReadLoad;
 }
 
 interface ImportRun {
@@ -91,6 +94,7 @@ async function measureReads(server: ServerProcess, routes: Routes): Promise<Read
     product: await load(routes.productGet),
     productPopular: await load(routes.productGetPopular),
     categories: await load(routes.categories),
+    counters: await load(routes.counters),
   };
 }
 
@@ -137,7 +141,7 @@ interface PatronRun {
   readonly name: BenchDatabaseName;
   readonly imported: ImportRun;
   readonly reads: ReadRun;
-  readonly samples: { readonly product: string; readonly categories: string };
+  readonly samples: { readonly product: string; readonly categories: string; readonly counters: string };
 }
 
 async function benchPatron(name: BenchDatabaseName, feed: GeneratedFeed, feedFile: string): Promise<PatronRun> {
@@ -155,10 +159,12 @@ async function benchPatron(name: BenchDatabaseName, feed: GeneratedFeed, feedFil
         productGet: (seq) => `/products/get?shop_id=${shopId}&item_id=${feed.offerIds((seq * 7919) % feed.offers)}`,
         productGetPopular: () => `/products/get?shop_id=${shopId}&item_id=${feed.offerIds(popular())}`,
         categories: () => `/products/categories?shop_id=${shopId}&shop_secret=${encodeURIComponent(secret)}`,
+        counters: (seq) => `/products/counters?shop_id=${shopId}&item=${feed.offerIds((seq * 7919) % feed.offers)}`,
       };
       const samples = {
         product: await fetchText(`${server.baseUrl}${routes.productGet(1)}`),
         categories: await fetchText(`${server.baseUrl}${routes.categories(1)}`),
+        counters: await fetchText(`${server.baseUrl}${routes.counters(1)}`),
       };
       const reads = await measureReads(server, routes);
       return { name, imported, reads, samples };
@@ -175,13 +181,20 @@ async function benchBare(samples: PatronRun['samples'], dir: string): Promise<Re
   const productFile = path.join(dir, 'product.json');
   const categoriesFile = path.join(dir, 'categories.json');
   fs.writeFileSync(productFile, samples.product);
+  const countersFile = path.join(dir, 'counters.json');
   fs.writeFileSync(categoriesFile, samples.categories);
-  const server = await startBare({ BARE_PRODUCT_FILE: productFile, BARE_CATEGORIES_FILE: categoriesFile });
+  fs.writeFileSync(countersFile, samples.counters);
+  const server = await startBare({
+    BARE_PRODUCT_FILE: productFile,
+    BARE_CATEGORIES_FILE: categoriesFile,
+    BARE_COUNTERS_FILE: countersFile,
+  });
   try {
     return await measureReads(server, {
       productGet: () => '/products/get',
       productGetPopular: () => '/products/get',
       categories: () => '/products/categories',
+      counters: () => '/products/counters',
     });
   } finally {
     await server.stop();
@@ -218,6 +231,7 @@ async function main(): Promise<number> {
       console.log(describeLoad('GET /products/get', bare.product, undefined));
       console.log(describeLoad('  same, popular items', bare.productPopular, undefined));
       console.log(describeLoad('GET /products/categories', bare.categories, undefined));
+      console.log(describeLoad('GET /products/counters', bare.counters, undefined));
     }
 
     let failed = false;
@@ -232,7 +246,8 @@ async function main(): Promise<number> {
       console.log(describeLoad('GET /products/get', run.reads.product, bare?.product));
       console.log(describeLoad('  same, popular items', run.reads.productPopular, bare?.productPopular));
       console.log(describeLoad('GET /products/categories', run.reads.categories, bare?.categories));
-      for (const load of [run.reads.product, run.reads.productPopular, run.reads.categories]) {
+      console.log(describeLoad('GET /products/counters', run.reads.counters, bare?.counters));
+      for (const load of [run.reads.product, run.reads.productPopular, run.reads.categories, run.reads.counters]) {
         if (load.non2xx > 0 || load.ok === 0) failed = true;
       }
       if (run.imported.products !== feed.offers) failed = true;

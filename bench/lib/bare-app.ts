@@ -14,8 +14,10 @@ const product: unknown = process.env.BARE_PRODUCT_FILE ? JSON.parse(fs.readFileS
 const categories: unknown = process.env.BARE_CATEGORIES_FILE
   ? JSON.parse(fs.readFileSync(process.env.BARE_CATEGORIES_FILE, 'utf8'))
   : [];
+const counters: unknown = process.env.BARE_COUNTERS_FILE ? JSON.parse(fs.readFileSync(process.env.BARE_COUNTERS_FILE, 'utf8')) : {};
 app.get('/products/get', () => product);
 app.get('/products/categories', () => categories);
+app.get('/products/counters', () => counters);
 
 app.get('/health', () => ({ status: 'ok' }));
 
