@@ -136,36 +136,58 @@ function createPostgres(options: { url: string; poolSize?: number }): DbHandle {
  */
 function withNamedStatements(pool: pg.Pool): PostgresPool {
   const names = new Map<string, string>();
-  const nameOf = (text: string): string => {
+  let serial = 0;
+  const nameOf = (text: string, fresh = false): string => {
     let name = names.get(text);
-    if (name === undefined) {
-      name = `patron_${names.size + 1}`;
+    if (name === undefined || fresh) {
+      serial += 1;
+      name = `patron_${serial}`;
       names.set(text, name);
     }
     return name;
   };
   // One wrapper per pg client: Kysely keys its connections by the client object.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    const named = async (text: string, values: unknown[]): Promise<pg.QueryResult> => {
+      try {
+        return await client.query({ name: nameOf(text), text, values });
+      } catch (error) {
+        if (!isStalePlan(error)) throw error;
+        // The tables it reads changed shape since this connection prepared it (a
+        // migration run by a newer process): prepare it again under a new name. The old
+        // plan stays on the server until the connection closes.
+        return client.query({ name: nameOf(text, true), text, values });
+      }
+    };
+    // A cursor (Kysely's stream()) passes through as it came.
+    const query = (text: unknown, values?: readonly unknown[]): unknown =>
+      typeof text === 'string' && text.startsWith(PREPARED_SQL_MARKER)
+        ? named(text, values as unknown[])
+        : client.query(text as string, values as unknown[]);
+    return { query: query as PostgresPoolClient['query'], release: () => client.release() };
+  };
   return {
     async connect() {
       const client = await pool.connect();
       let wrapper = wrappers.get(client);
       if (!wrapper) {
-        // A cursor (Kysely's stream()) passes through as it came.
-        const query = (text: unknown, values?: readonly unknown[]): unknown =>
-          typeof text === 'string' && text.startsWith(PREPARED_SQL_MARKER)
-            ? client.query({ name: nameOf(text), text, values: values as unknown[] })
-            : client.query(text as string, values as unknown[]);
-        wrapper = {
-          query: query as PostgresPoolClient['query'],
-          release: () => client.release(),
-        };
+        wrapper = wrap(client);
         wrappers.set(client, wrapper);
       }
       return wrapper;
     },
     end: () => pool.end(),
   };
+}
+
+/** PostgreSQL's answer to a prepared statement whose result columns changed (SQLSTATE 0A000). */
+function isStalePlan(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === '0A000' &&
+    error.message.includes('cached plan must not change result type')
+  );
 }
 
 async function pingDb(db: Kysely<Database>): Promise<boolean> {

@@ -86,4 +86,19 @@ describe.each(TEST_DIALECTS)('PreparedQuery on %s', (dialect) => {
       await single.destroy();
     }
   });
+
+  it.runIf(dialect === 'postgres')('answers after the table it reads changed shape (a migration by another process)', async () => {
+    const single = createDb({ ...(testDb.options as { kind: 'postgres'; url: string }), poolSize: 1 });
+    const everyColumn = new PreparedQuery(1, (db, shopId: string) => db.selectFrom('shops').selectAll().where('shop_id', '=', shopId));
+    const id = `${'s'.repeat(29)}0`;
+    try {
+      expect(await everyColumn.execute(single.db, id)).toEqual([expect.objectContaining({ name: 'Alpha' })]);
+      await sql`alter table shops add column note text`.execute(testDb.db);
+      expect(await everyColumn.execute(single.db, id)).toEqual([expect.objectContaining({ name: 'Alpha', note: null })]);
+      expect(await everyColumn.execute(single.db, id)).toEqual([expect.objectContaining({ name: 'Alpha', note: null })]);
+    } finally {
+      await sql`alter table shops drop column if exists note`.execute(testDb.db);
+      await single.destroy();
+    }
+  });
 });
