@@ -133,6 +133,7 @@ const CASES: readonly Case[] = [
   { name: 'counters: item absent → 422', url: counters, status: 422, message: 'Parameter `item` is required.' },
   { name: 'counters: item empty → 422', url: `${counters}&item=`, status: 422, message: 'Parameter `item` must be a non-empty string.' },
   { name: 'counters: unknown product → 404', url: `${counters}&item=nope`, status: 404, message: 'Product not found' },
+  { name: 'counters: a shop without a catalog → 404', url: '/products/counters?shop_id={empty_shop}&item=sku-1', status: 404, message: 'Product not found' },
   { name: 'counters: shop_id absent → 401', url: '/products/counters?item=sku-1', status: 401, message: 'Parameter `shop_id` is required.' },
   { name: 'counters: shop_id malformed → 422', url: '/products/counters?shop_id=12&item=sku-1', status: 422, message: 'Parameter `shop_id` must be 30 hexadecimal characters.' },
   { name: 'counters: unknown shop → 404', url: '/products/counters?shop_id={unknown_shop}&item=sku-1', status: 404, message: 'Shop not found' },

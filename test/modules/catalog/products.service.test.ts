@@ -127,6 +127,18 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
     }
   });
 
+  it('counts a product of the served catalog only: one a re-import dropped is NOT_FOUND, one it added is counted', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    await importTestFeed(t.app.services, shopId, feed(100));
+    expect(await t.app.services.products.productCounters(shopId, 'cup')).toMatchObject({ triggers: { back_in_stock: 0 } });
+    await importTestFeed(t.app.services, shopId, {
+      categories: [{ id: 'c1', name: 'Cups' }],
+      offers: [{ id: 'plate', name: 'Plate', url: 'https://x.example/plate', price: 50, categoryIds: ['c1'] }],
+    });
+    await expect(t.app.services.products.productCounters(shopId, 'cup')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await t.app.services.products.productCounters(shopId, 'plate')).toMatchObject({ now: { view: 0 } });
+  });
+
   it('answers NOT_FOUND for a product the catalog lacks', async () => {
     const { shop, shopId } = await createShopFixture(t.app.services);
     await importTestFeed(t.app.services, shopId, feed(100));
