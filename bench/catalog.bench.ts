@@ -155,11 +155,13 @@ async function benchPatron(name: BenchDatabaseName, feed: GeneratedFeed, feedFil
       const secret = String(shop.shop_secret);
       const imported = await importFeed(server, shopId, feedFile);
       const popular = zipfSampler(feed.offers);
+      // Every product as often: a stride prime to the catalog's size visits each in turn.
+      const inTurn = (seq: number) => feed.offerIds((seq * 7919) % feed.offers);
       const routes: Routes = {
-        productGet: (seq) => `/products/get?shop_id=${shopId}&item_id=${feed.offerIds((seq * 7919) % feed.offers)}`,
+        productGet: (seq) => `/products/get?shop_id=${shopId}&item_id=${inTurn(seq)}`,
         productGetPopular: () => `/products/get?shop_id=${shopId}&item_id=${feed.offerIds(popular())}`,
         categories: () => `/products/categories?shop_id=${shopId}&shop_secret=${encodeURIComponent(secret)}`,
-        counters: (seq) => `/products/counters?shop_id=${shopId}&item=${feed.offerIds((seq * 7919) % feed.offers)}`,
+        counters: (seq) => `/products/counters?shop_id=${shopId}&item=${inTurn(seq)}`,
       };
       const samples = {
         product: await fetchText(`${server.baseUrl}${routes.productGet(1)}`),
@@ -180,8 +182,8 @@ async function benchPatron(name: BenchDatabaseName, feed: GeneratedFeed, feedFil
 async function benchBare(samples: PatronRun['samples'], dir: string): Promise<ReadRun> {
   const productFile = path.join(dir, 'product.json');
   const categoriesFile = path.join(dir, 'categories.json');
-  fs.writeFileSync(productFile, samples.product);
   const countersFile = path.join(dir, 'counters.json');
+  fs.writeFileSync(productFile, samples.product);
   fs.writeFileSync(categoriesFile, samples.categories);
   fs.writeFileSync(countersFile, samples.counters);
   const server = await startBare({

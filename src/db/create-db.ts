@@ -12,7 +12,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Dialect } from './dialect.js';
-import { PREPARED_SQL_MARKER } from './prepared-query.js';
+import { isKeptPrepared } from './prepared-query.js';
 import { WalSyncer } from './wal-sync.js';
 import type { Database } from './types.js';
 
@@ -97,8 +97,8 @@ function withStatementCache(database: SqliteDatabase.Database, size = SQLITE_STA
       const statement = database.prepare(text);
       // A long text is a multi-row statement whose row count varies: preparing it is cheap
       // next to running it, and keeping every size would hold megabytes of statements.
-      // A marked one is one of a few fixed texts (PREPARED_SQL_MARKER), kept.
-      if (text.length > SQLITE_CACHED_SQL_MAX_LENGTH && !text.startsWith(PREPARED_SQL_MARKER)) return statement;
+      // A marked one is one of a few fixed texts (prepared-query.ts keptPrepared), kept.
+      if (text.length > SQLITE_CACHED_SQL_MAX_LENGTH && !isKeptPrepared(text)) return statement;
       cache.set(text, statement);
       if (cache.size > size) {
         const oldest = cache.keys().next();
@@ -162,7 +162,7 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
     };
     // A cursor (Kysely's stream()) passes through as it came.
     const query = (text: unknown, values?: readonly unknown[]): unknown =>
-      typeof text === 'string' && text.startsWith(PREPARED_SQL_MARKER)
+      typeof text === 'string' && isKeptPrepared(text)
         ? named(text, values as unknown[])
         : client.query(text as string, values as unknown[]);
     return { query: query as PostgresPoolClient['query'], release: () => client.release() };

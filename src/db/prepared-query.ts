@@ -12,6 +12,16 @@ import type { Database } from './types.js';
  */
 export const PREPARED_SQL_MARKER = '/* patron:prepared */ ';
 
+/** The query with its SQL marked to be kept prepared (PREPARED_SQL_MARKER). */
+export function keptPrepared<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  return { ...query, sql: `${PREPARED_SQL_MARKER}${query.sql}` };
+}
+
+/** Whether SQL text was marked by keptPrepared. */
+export function isKeptPrepared(text: string): boolean {
+  return text.startsWith(PREPARED_SQL_MARKER);
+}
+
 /**
  * A query of one fixed shape for the busiest reads, compiled by Kysely once per database
  * handle and then run with new parameters. Building and compiling a Kysely query costs
@@ -44,8 +54,7 @@ export class PreparedQuery<A extends readonly unknown[], R> {
     let entry = this.compiled.get(db);
     if (!entry) {
       const markers = Array.from({ length: this.arity }, (_, index) => `\u0000prepared-query-argument-${index}\u0000`);
-      const built = this.build(db, ...(markers as unknown as A)).compile();
-      const query: CompiledQuery<R> = { ...built, sql: `${PREPARED_SQL_MARKER}${built.sql}` };
+      const query = keptPrepared(this.build(db, ...(markers as unknown as A)).compile());
       const slots = query.parameters.map((parameter) => {
         const slot = markers.indexOf(parameter as string);
         if (slot === -1) throw new Error('A prepared query must take every bound parameter from its arguments.');

@@ -7,7 +7,7 @@ import type {
   Database,
   FeedImportsTable,
 } from '../../db/types.js';
-import { PREPARED_SQL_MARKER } from '../../db/prepared-query.js';
+import { keptPrepared } from '../../db/prepared-query.js';
 
 /**
  * The feed import's SQL (Kysely only, the same for SQLite and PostgreSQL). Every query
@@ -38,7 +38,7 @@ type StagedTable = 'catalog_products' | 'catalog_categories' | 'catalog_location
  * import sends hundreds of statements that differ only in their values: compiling each
  * through Kysely's query builder cost more than SQLite spent running it. Only full chunks
  * are cached (a remainder's size varies), so the cache stays a few entries, and so their
- * texts are marked to be kept prepared (PREPARED_SQL_MARKER): parsing a statement of 5,000
+ * texts are marked to be kept prepared (keptPrepared, db/prepared-query.ts): parsing a statement of 5,000
  * parameters anew for each batch cost PostgreSQL more than running it.
  */
 const fullChunkSql = new Map<string, CompiledQuery>();
@@ -54,8 +54,7 @@ function chunkSql(db: Executor, table: StagedTable, columns: readonly string[], 
   let text = fullChunkSql.get(key);
   if (text === undefined) {
     const rows = Array.from({ length: count }, () => nullRow(columns));
-    const compiled = db.insertInto(table).values(rows as never).compile();
-    text = { ...compiled, sql: `${PREPARED_SQL_MARKER}${compiled.sql}` };
+    text = keptPrepared(db.insertInto(table).values(rows as never).compile());
     fullChunkSql.set(key, text);
   }
   return text;

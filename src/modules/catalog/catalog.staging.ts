@@ -42,7 +42,6 @@ export class FeedStager {
   private buffer: repo.ProductRow[] = [];
   /** The batches being written, oldest first (flush). */
   private writing: Promise<void>[] = [];
-  private readonly maxWrites: number;
   private bufferedChars = 0;
   /** Staged products that a category arriving after them could still make widgetable. */
   private waitingForCategory = 0;
@@ -54,9 +53,7 @@ export class FeedStager {
     private readonly generation: number,
     private readonly dialect: Dialect,
     private readonly heartbeat: (trx: repo.Executor) => Promise<void>,
-  ) {
-    this.maxWrites = MAX_WRITES[dialect];
-  }
+  ) {}
 
   /** True when products came before categories that may make them widgetable. */
   get needsWidgetPass(): boolean {
@@ -130,7 +127,7 @@ export class FeedStager {
     const rows = this.buffer;
     this.buffer = [];
     this.bufferedChars = 0;
-    while (this.writing.length >= this.maxWrites) await this.writing.shift();
+    while (this.writing.length >= MAX_WRITES[this.dialect]) await this.writing.shift();
     const writing = this.write(rows);
     // Reported by flush() or settle(); without a handler now, a failure before then would count as unhandled.
     writing.catch(() => undefined);
