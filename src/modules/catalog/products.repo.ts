@@ -53,33 +53,70 @@ export interface PictureState {
 }
 
 /**
- * GET /products/get's read, one statement: the product in the generation `catalogs`
- * serves at that moment (so a landing is seen whole or not at all, with no read of the
- * generation apart) and its first picture's row (joined on the hash the import stored;
- * product_images belongs to the images module and is only read here).
+ * GET /products/get's read, one statement for a batch of offer ids of one shop: the
+ * products in the generation `catalogs` serves at that moment (so a landing is seen whole
+ * or not at all, with no read of the generation apart), each with its first picture's row
+ * (joined on the hash the import stored; product_images belongs to the images module and
+ * is only read here).
+ *
+ * One prepared text per batch size, the sizes being powers of two up to
+ * SERVED_PRODUCTS_MAX_BATCH; a batch is padded to the next size by repeating its last id,
+ * so that a handful of texts serve every batch (each parsed and planned once per
+ * connection on PostgreSQL, kept in SQLite's statement cache).
  */
-const servedProduct = new PreparedQuery(2, (db, shopId: string, itemId: string) =>
-  db
-    .selectFrom('catalogs as c')
-    .innerJoin('catalog_products as p', (join) =>
-      join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
-    )
-    .leftJoin('product_images as i', (join) =>
-      join.onRef('i.shop_id', '=', 'p.shop_id').onRef('i.link_hash', '=', 'p.picture_hash'),
-    )
-    .selectAll('p')
-    .select(['i.status as picture_status', 'i.error as picture_error'])
-    .where('c.shop_id', '=', shopId)
-    .where('p.id', '=', itemId),
-);
+export const SERVED_PRODUCTS_MAX_BATCH = 32;
 
-export async function findServedProduct(db: Executor, shopId: string, itemId: string): Promise<ServedProduct | undefined> {
-  const [row] = await servedProduct.execute(db, shopId, itemId);
-  if (!row) return undefined;
-  const hash = row.picture_hash;
-  const picture =
-    hash === null ? undefined : row.picture_status === null ? null : { hash, status: row.picture_status, error: row.picture_error };
-  return { generation: Number(row.generation), product: toProductRecord(row), picture };
+const servedProductsBySize = new Map<number, PreparedQuery<string[], ServedProductRow>>();
+
+function servedProductsQuery(size: number): PreparedQuery<string[], ServedProductRow> {
+  let query = servedProductsBySize.get(size);
+  if (!query) {
+    query = new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
+      db
+        .selectFrom('catalogs as c')
+        .innerJoin('catalog_products as p', (join) =>
+          join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
+        )
+        .leftJoin('product_images as i', (join) =>
+          join.onRef('i.shop_id', '=', 'p.shop_id').onRef('i.link_hash', '=', 'p.picture_hash'),
+        )
+        .selectAll('p')
+        .select(['i.status as picture_status', 'i.error as picture_error'])
+        .where('c.shop_id', '=', shopId)
+        .where('p.id', 'in', itemIds),
+    );
+    servedProductsBySize.set(size, query);
+  }
+  return query;
+}
+
+type ServedProductRow = ProductRow & {
+  readonly picture_status: ProductImagesTable['status'] | null;
+  readonly picture_error: string | null;
+};
+
+/** The served products of these ids (at most SERVED_PRODUCTS_MAX_BATCH, none repeated) by id; an id the served generation lacks is absent. */
+export async function findServedProducts(
+  db: Executor,
+  shopId: string,
+  itemIds: readonly string[],
+): Promise<Map<string, ServedProduct>> {
+  const count = itemIds.length;
+  if (count === 0) return new Map();
+  if (count > SERVED_PRODUCTS_MAX_BATCH) throw new RangeError(`at most ${SERVED_PRODUCTS_MAX_BATCH} ids per read`);
+  let size = 1;
+  while (size < count) size *= 2;
+  const padded = [...itemIds];
+  while (padded.length < size) padded.push(itemIds[count - 1]!);
+  const rows = await servedProductsQuery(size).execute(db, shopId, ...padded);
+  const out = new Map<string, ServedProduct>();
+  for (const row of rows) {
+    const hash = row.picture_hash;
+    const picture =
+      hash === null ? undefined : row.picture_status === null ? null : { hash, status: row.picture_status, error: row.picture_error };
+    out.set(row.id, { generation: Number(row.generation), product: toProductRecord(row), picture });
+  }
+  return out;
 }
 
 /** The products of these ids that the generation holds, in no particular order. */

@@ -10,6 +10,7 @@ import { buildCategoryTree, type CategoryTreeNode, type CategoryTreeQuery } from
 import { wholeUnits } from './domain/price.js';
 import { toProductView, type CategoryRecord, type LocationRecord, type ProductRecord } from './domain/product-view.js';
 import type { Product } from './domain/product.schema.js';
+import { BatchLoader } from './batch-loader.js';
 import * as repo from './products.repo.js';
 import { PromiseCache } from './promise-cache.js';
 
@@ -118,6 +119,8 @@ export class ProductsService {
   private readonly treeCache: PromiseCache<CategoryTreeNode[]>;
   private readonly lookups: PromiseCache<CatalogLookups>;
   private readonly productAnswers: PromiseCache<Buffer>;
+  /** Misses of GET /products/get, read per shop in batches (one statement per turn of the event loop). */
+  private readonly servedProducts: BatchLoader<repo.ServedProduct>;
   /** The served generation per shop, as the last product read found it. */
   private readonly servedGenerations: TtlCache<string, number>;
   /** Landings seen by this process: a read that overlapped one does not record its generation. */
@@ -138,6 +141,10 @@ export class ProductsService {
       maxEntries: Math.floor(answerBytes / PRODUCT_ANSWER_OVERHEAD_BYTES),
       maxWeight: answerBytes,
       weigh: (json) => json.length + PRODUCT_ANSWER_OVERHEAD_BYTES,
+    });
+    this.servedProducts = new BatchLoader({
+      maxBatch: repo.SERVED_PRODUCTS_MAX_BATCH,
+      read: (shopId, itemIds) => repo.findServedProducts(this.db, shopId, itemIds),
     });
     this.servedGenerations = new TtlCache({ max: SERVED_GENERATION_MAX_SHOPS, ttlMs: SERVED_GENERATION_TTL_MS, clock: deps.clock });
     deps.catalog.onServed((shopId) => {
@@ -162,9 +169,10 @@ export class ProductsService {
    * the served catalog lacks it. The busiest catalog read, so an answer is kept, as
    * text, per (shop, generation, currency, item) for PRODUCT_VIEW_TTL_MS (within a
    * generation only a thumbnail coming in changes it; the currency is in the key because
-   * the answer carries its symbol). A miss is one statement that finds the product in the
-   * generation served at that moment (products.repo.findServedProduct), and tells which
-   * generation that is; answers are taken from the cache under the generation the last
+   * the answer carries its symbol). A miss finds the product in the generation served at
+   * that moment, and which generation that is, in one statement shared with the other
+   * misses of the shop in the same turn of the event loop (products.repo.findServedProducts,
+   * through a BatchLoader); answers are taken from the cache under the generation the last
    * read found, for at most SERVED_GENERATION_TTL_MS.
    */
   async productJson(shop: ShopCurrency, itemId: string): Promise<Buffer> {
@@ -173,7 +181,7 @@ export class ProductsService {
     const kept = served === undefined ? undefined : this.productAnswers.get(answerKey(shop, served, itemId));
     if (kept) return kept;
     const landings = this.landings;
-    const found = await repo.findServedProduct(this.db, shopId, itemId);
+    const found = await this.servedProducts.load(shopId, itemId);
     if (!found) throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND, { field: 'item_id' });
     if (landings === this.landings) this.servedGenerations.set(shopId, found.generation);
     return this.productAnswers.getOrCompute(answerKey(shop, found.generation, itemId), async () =>

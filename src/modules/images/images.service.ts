@@ -99,7 +99,7 @@ export class ImagesService {
   /**
    * What a picture's row says (`row` undefined: no row, the picture is unknown or too long
    * to download), for a caller that read the row itself: GET /products/get reads it with
-   * the product (catalog products.repo.findServedProduct).
+   * the product (catalog products.repo.findServedProducts).
    */
   viewOf(shopId: string, link: string, row: Pick<repo.PictureRow, 'hash' | 'status' | 'error'> | undefined): ProductImageView {
     if (row?.status === 'done') return { resized: resizedLinks(this.deps.config.publicUrl, shopId, row.hash, link), error: null };

@@ -124,6 +124,16 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
     expect((await categoryRows(db, shopId)).map((c) => c.generation)).toEqual([2]);
   });
 
+  it.runIf(dialect === 'postgres')('brings the planner statistics of the products up to date before an import lands', async () => {
+    const analyzed = async () => {
+      const { rows } = await sql<{ n: number | string }>`select analyze_count + autoanalyze_count as n from pg_stat_user_tables where relname = 'catalog_products'`.execute(db.db);
+      return Number(rows[0]?.n ?? 0);
+    };
+    const before = await analyzed();
+    await importTestFeed(t.services, shopId, { categories: [{ id: '1', name: 'A' }], offers: [offer('a')] });
+    expect(await analyzed()).toBeGreaterThan(before);
+  });
+
   it('keeps category ids stable across imports and never reuses one', async () => {
     const idsOf = async () => Object.fromEntries((await categoryRows(db, shopId)).map((c) => [c.external_id, Number(c.id)]));
     await importTestFeed(t.services, shopId, { categories: [{ id: 'x', name: 'X' }, { id: 'y', name: 'Y' }], offers: [] });

@@ -40,6 +40,19 @@ describe.each(TEST_DIALECTS)('ProductsService.viewProducts on %s', (dialect) => 
     expect(await t.app.services.products.viewProducts(shop.shop, generation, [])).toEqual([]);
   });
 
+  it('finds served products by id in one statement: ids it lacks are absent, another shop\'s never read', async () => {
+    const other = await createShopFixture(t.app.services);
+    await importTestFeed(t.app.services, other.shopId, catalogFeed());
+    // Three ids run as the statement for four (the last one repeated).
+    const found = await productsRepo.findServedProducts(t.db.db, shop.shopId, ['sku-3', 'nope', 'sku-1']);
+    expect([...found.keys()].sort()).toEqual(['sku-1', 'sku-3']);
+    expect(found.get('sku-1')).toMatchObject({ generation, product: { id: 'sku-1', categoryIds: ['3'] } });
+    expect((await productsRepo.findServedProducts(t.db.db, 'f'.repeat(30), ['sku-1'])).size).toBe(0);
+    expect((await productsRepo.findServedProducts(t.db.db, shop.shopId, [])).size).toBe(0);
+    const tooMany = Array.from({ length: productsRepo.SERVED_PRODUCTS_MAX_BATCH + 1 }, (_, i) => `sku-${i}`);
+    await expect(productsRepo.findServedProducts(t.db.db, shop.shopId, tooMany)).rejects.toThrow(RangeError);
+  });
+
   it('reads the categories of a batch naming more than a thousand of them', async () => {
     const other = await createShopFixture(t.app.services);
     // c0…c999 are roots; c1000…c1499 are children of c0…c499.
@@ -177,6 +190,31 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
     t.clock.advance(SERVED_GENERATION_TTL_MS);
     await expect(readProduct(t, shop, 'plate')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await readProduct(t, shop, 'cup')).price).toBe(80);
+  });
+
+  it('reads the misses of one turn together, each shop from its own catalog, beyond one batch', async () => {
+    const shops = [await createShopFixture(t.app.services), await createShopFixture(t.app.services)];
+    const ids = Array.from({ length: productsRepo.SERVED_PRODUCTS_MAX_BATCH + 5 }, (_, i) => `p${i}`);
+    for (const [index, { shopId }] of shops.entries()) {
+      await importTestFeed(t.app.services, shopId, {
+        categories: [{ id: 'c1', name: 'Cups' }],
+        // The second shop's catalog lacks every third product.
+        offers: ids
+          .filter((_, i) => index === 0 || i % 3 !== 0)
+          .map((id) => ({ id, name: id, url: `https://x.example/${id}`, price: 1000 * (index + 1) + Number(id.slice(1)), categoryIds: ['c1'] })),
+      });
+    }
+    const asked = shops.flatMap(({ shop }, index) => ids.map((id) => ({ shop, index, id })));
+    const answers = await Promise.allSettled(asked.map(({ shop, id }) => readProduct(t, shop, id)));
+    for (const [n, { index, id }] of asked.entries()) {
+      const answer = answers[n]!;
+      const i = Number(id.slice(1));
+      if (index === 1 && i % 3 === 0) {
+        expect(answer).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+        continue;
+      }
+      expect(answer).toMatchObject({ status: 'fulfilled', value: { id, price: 1000 * (index + 1) + i } });
+    }
   });
 
   it('keeps answers apart by the shop currency they show', async () => {
