@@ -66,3 +66,24 @@ export class PreparedQuery<A extends readonly unknown[], R> {
     return entry;
   }
 }
+
+/**
+ * Prepared queries of one kind that differ only in shape (how many ids an IN list
+ * holds, which bucket lists a lookup names): one PreparedQuery per shape, made on first
+ * use and kept. The caller keeps the shapes few (e.g. lists padded to powers of two), so
+ * that the family, and the statements the databases keep for it, stay small.
+ */
+export class PreparedQueryFamily<S extends string | number, A extends readonly unknown[], R> {
+  private readonly byShape = new Map<S, PreparedQuery<A, R>>();
+
+  constructor(private readonly make: (shape: S) => PreparedQuery<A, R>) {}
+
+  of(shape: S): PreparedQuery<A, R> {
+    let query = this.byShape.get(shape);
+    if (query === undefined) {
+      query = this.make(shape);
+      this.byShape.set(shape, query);
+    }
+    return query;
+  }
+}

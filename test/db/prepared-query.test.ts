@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createDb } from '../../src/db/create-db.js';
-import { PreparedQuery } from '../../src/db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily } from '../../src/db/prepared-query.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../helpers/db.js';
 
 /** db/prepared-query.ts: a query compiled once per handle, run with new arguments each time. */
@@ -57,6 +57,20 @@ describe.each(TEST_DIALECTS)('PreparedQuery on %s', (dialect) => {
     const id = `${'s'.repeat(29)}0`;
     expect(await shopNamed.execute(other.db, id, 'Gamma')).toEqual([{ shop_id: id, name: 'Gamma' }]);
     expect(await shopNamed.execute(testDb.db, id, 'Alpha')).toEqual([{ shop_id: id, name: 'Alpha' }]);
+  });
+
+  it('keeps one query per shape in a family, each answering for its own arity', async () => {
+    const made: number[] = [];
+    const shopsIn = new PreparedQueryFamily((size: number) => {
+      made.push(size);
+      return new PreparedQuery(size, (db, ...ids: string[]) => db.selectFrom('shops').select('name').where('shop_id', 'in', ids).orderBy('name'));
+    });
+    const [first, second] = [`${'s'.repeat(29)}0`, `${'s'.repeat(29)}1`];
+    expect(await shopsIn.of(1).execute(testDb.db, second)).toEqual([{ name: 'Beta' }]);
+    expect(await shopsIn.of(2).execute(testDb.db, second, first)).toEqual([{ name: 'Alpha' }, { name: 'Beta' }]);
+    expect(await shopsIn.of(1).execute(testDb.db, first)).toEqual([{ name: 'Alpha' }]);
+    expect(shopsIn.of(2)).toBe(shopsIn.of(2));
+    expect(made).toEqual([1, 2]);
   });
 
   it('refuses a query that binds a value which is not one of its arguments', async () => {

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { fromFlag } from '../../db/dialect.js';
-import { PreparedQuery } from '../../db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
 import { inListSlices } from '../../db/statement-slices.js';
 import type { CatalogProductsTable, Database, ProductImagesTable } from '../../db/types.js';
 import type { TreeCategoryRecord } from './domain/category-tree.js';
@@ -66,34 +66,22 @@ export interface PictureState {
  */
 export const SERVED_PRODUCTS_MAX_BATCH = 32;
 
-const servedProductsBySize = new Map<number, PreparedQuery<string[], ServedProductRow>>();
-
-function servedProductsQuery(size: number): PreparedQuery<string[], ServedProductRow> {
-  let query = servedProductsBySize.get(size);
-  if (!query) {
-    query = new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
-      db
-        .selectFrom('catalogs as c')
-        .innerJoin('catalog_products as p', (join) =>
-          join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
-        )
-        .leftJoin('product_images as i', (join) =>
-          join.onRef('i.shop_id', '=', 'p.shop_id').onRef('i.link_hash', '=', 'p.picture_hash'),
-        )
-        .selectAll('p')
-        .select(['i.status as picture_status', 'i.error as picture_error'])
-        .where('c.shop_id', '=', shopId)
-        .where('p.id', 'in', itemIds),
-    );
-    servedProductsBySize.set(size, query);
-  }
-  return query;
-}
-
-type ServedProductRow = ProductRow & {
-  readonly picture_status: ProductImagesTable['status'] | null;
-  readonly picture_error: string | null;
-};
+const servedProducts = new PreparedQueryFamily((size: number) =>
+  new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
+    db
+      .selectFrom('catalogs as c')
+      .innerJoin('catalog_products as p', (join) =>
+        join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
+      )
+      .leftJoin('product_images as i', (join) =>
+        join.onRef('i.shop_id', '=', 'p.shop_id').onRef('i.link_hash', '=', 'p.picture_hash'),
+      )
+      .selectAll('p')
+      .select(['i.status as picture_status', 'i.error as picture_error'])
+      .where('c.shop_id', '=', shopId)
+      .where('p.id', 'in', itemIds),
+  ),
+);
 
 /** The served products of these ids (at most SERVED_PRODUCTS_MAX_BATCH, none repeated) by id; an id the served generation lacks is absent. */
 export async function findServedProducts(
@@ -108,7 +96,7 @@ export async function findServedProducts(
   while (size < count) size *= 2;
   const padded = [...itemIds];
   while (padded.length < size) padded.push(itemIds[count - 1]!);
-  const rows = await servedProductsQuery(size).execute(db, shopId, ...padded);
+  const rows = await servedProducts.of(size).execute(db, shopId, ...padded);
   const out = new Map<string, ServedProduct>();
   for (const row of rows) {
     const hash = row.picture_hash;

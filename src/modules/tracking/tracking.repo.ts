@@ -7,7 +7,7 @@ import type {
   ProfileListsTable,
   SessionsTable,
 } from '../../db/types.js';
-import { PreparedQuery } from '../../db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
 import { MAX_PARAMETERS } from '../../db/statement-slices.js';
 import { SESSION_IDLE_MS } from './domain/session.js';
 
@@ -266,32 +266,31 @@ export interface BucketList {
   readonly buckets: readonly number[];
 }
 
-type CounterQuery = PreparedQuery<[string, string, ...number[]], CounterRow>;
+/**
+ * One prepared statement per shape of bucket lists, `<granularity>:<buckets>` each, comma
+ * separated (the windows are constants, so one shape in all).
+ */
+const counterQueries = new PreparedQueryFamily((shape: string) => {
+  const lists = shape.split(',').map((part) => {
+    const [granularity, size] = part.split(':').map(Number);
+    return { granularity: granularity!, size: size! };
+  });
+  return new PreparedQuery(2 + lists.reduce((sum, l) => sum + l.size, 0), (db, shopId: string, itemId: string, ...buckets: number[]) => {
+    let start = 0;
+    const slices = lists.map((l) => buckets.slice(start, (start += l.size)));
+    return db
+      .selectFrom('product_counters')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where((eb) =>
+        eb.or(slices.map((slice, i) => eb.and([eb('granularity', '=', sql.lit(lists[i]!.granularity)), eb('bucket', 'in', slice)]))),
+      )
+      .where('item_id', '=', itemId);
+  });
+});
 
-/** One prepared statement per shape of bucket lists (the windows are constants, so one in all). */
-const counterQueries = new Map<string, CounterQuery>();
-
-function counterQuery(lists: readonly BucketList[]): CounterQuery {
-  const shape = lists.map((l) => `${l.granularity}:${l.buckets.length}`).join(',');
-  let query = counterQueries.get(shape);
-  if (query === undefined) {
-    const sizes = lists.map((l) => l.buckets.length);
-    const granularities = lists.map((l) => l.granularity);
-    query = new PreparedQuery(2 + sizes.reduce((sum, n) => sum + n, 0), (db, shopId: string, itemId: string, ...buckets: number[]) => {
-      let start = 0;
-      const slices = sizes.map((size) => buckets.slice(start, (start += size)));
-      return db
-        .selectFrom('product_counters')
-        .selectAll()
-        .where('shop_id', '=', shopId)
-        .where((eb) =>
-          eb.or(slices.map((slice, i) => eb.and([eb('granularity', '=', sql.lit(granularities[i]!)), eb('bucket', 'in', slice)]))),
-        )
-        .where('item_id', '=', itemId);
-    });
-    counterQueries.set(shape, query);
-  }
-  return query;
+function counterQuery(lists: readonly BucketList[]) {
+  return counterQueries.of(lists.map((l) => `${l.granularity}:${l.buckets.length}`).join(','));
 }
 
 /** The item's rows in the given buckets: one key lookup per bucket, one prepared statement. */
