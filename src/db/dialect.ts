@@ -57,15 +57,42 @@ export function isTransientConflict(error: unknown): boolean {
 }
 
 /**
- * Brings the planner's statistics of a table up to date, for a writer that grows it fast
- * (an audience import adds a million profiles in minutes, long before autovacuum's next
- * look): PostgreSQL plans the lookup of many identifiers from the table's statistics,
- * and with those of an empty table it walks every profile of the shop instead of probing
- * the unique indexes. SQLite's planner needs none here (and its ANALYZE reads the whole
- * table): a no-op there. `table` is a name from the code, never from input.
+ * How long a statistics refresh waits for its table lock before it gives up. ANALYZE
+ * takes a lock that another ANALYZE or a VACUUM of the table holds too; autovacuum yields
+ * it within a second, but a vacuum against transaction-id wraparound does not, and the
+ * import that asked must not stall behind one for minutes.
  */
-export async function refreshPlannerStatistics<DB>(db: Kysely<DB>, dialect: Dialect, table: string): Promise<void> {
-  if (dialect === 'postgres') await sql`analyze ${sql.table(table)}`.execute(db);
+export const STATISTICS_LOCK_TIMEOUT_MS = 5_000;
+
+/**
+ * Brings the planner's statistics of a table up to date, for a writer that grows it fast
+ * (an audience import adds a million profiles in minutes, a feed import a whole catalog,
+ * long before autovacuum's next look): PostgreSQL plans the lookup of many identifiers
+ * from the table's statistics, and with those of an empty table it walks every profile of
+ * the shop instead of probing the unique indexes. SQLite's planner needs none here (and
+ * its ANALYZE reads the whole table): a no-op there. `table` is a name from the code,
+ * never from input.
+ *
+ * Statistics only make plans better, so a refresh that cannot get its lock within
+ * `lockTimeoutMs` is skipped (false) rather than waited for; any other failure throws.
+ */
+export async function refreshPlannerStatistics<DB>(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  table: string,
+  lockTimeoutMs = STATISTICS_LOCK_TIMEOUT_MS,
+): Promise<boolean> {
+  if (dialect !== 'postgres') return true;
+  try {
+    await db.transaction().execute(async (trx) => {
+      await sql`select set_config('lock_timeout', ${`${Math.max(1, Math.round(lockTimeoutMs))}ms`}, true)`.execute(trx);
+      await sql`analyze ${sql.table(table)}`.execute(trx);
+    });
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '55P03') return false;
+    throw error;
+  }
 }
 
 /** A column of raw bytes: SQLite `blob`, PostgreSQL `bytea`; both drivers read and write Node Buffers. */
