@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { fromFlag } from '../../db/dialect.js';
 import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
-import { inListSlices } from '../../db/statement-slices.js';
+import { inListSlices, MAX_IN_LIST } from '../../db/statement-slices.js';
 import type { CatalogProductsTable, Database, ProductImagesTable } from '../../db/types.js';
 import type { TreeCategoryRecord } from './domain/category-tree.js';
 import type { CategoryRecord, LocationRecord, ProductRecord } from './domain/product-view.js';
@@ -16,22 +16,29 @@ export type Executor = Kysely<Database>;
 export type ProductRow = Selectable<CatalogProductsTable>;
 
 /**
- * Whether the generation `catalogs` serves at that moment has the product: one statement
- * that reads the primary-key index only (GET /products/counters).
+ * Which of these offer ids the generation `catalogs` serves at that moment has: one
+ * statement per padded IN list that reads the primary-key index only (GET
+ * /products/counters).
  */
-const servedProductId = new PreparedQuery(2, (db, shopId: string, itemId: string) =>
-  db
-    .selectFrom('catalogs as c')
-    .innerJoin('catalog_products as p', (join) =>
-      join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
-    )
-    .select('p.id')
-    .where('c.shop_id', '=', shopId)
-    .where('p.id', '=', itemId),
+const servedProductIds = new PreparedQueryFamily((size: number) =>
+  new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
+    db
+      .selectFrom('catalogs as c')
+      .innerJoin('catalog_products as p', (join) =>
+        join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
+      )
+      .select('p.id')
+      .where('c.shop_id', '=', shopId)
+      .where('p.id', 'in', itemIds),
+  ),
 );
 
-export async function hasServedProduct(db: Executor, shopId: string, itemId: string): Promise<boolean> {
-  return (await servedProductId.execute(db, shopId, itemId)).length > 0;
+export async function findServedProductIds(db: Executor, shopId: string, itemIds: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const slice of inListSlices([...new Set(itemIds)])) {
+    for (const row of await servedProductIds.of(slice.length).execute(db, shopId, ...slice)) found.add(row.id);
+  }
+  return found;
 }
 
 /** A product of the served generation, with what the images module knows of its first picture. */
@@ -59,12 +66,10 @@ export interface PictureState {
  * (joined on the hash the import stored; product_images belongs to the images module and
  * is only read here).
  *
- * One prepared text per batch size, the sizes being powers of two up to
- * SERVED_PRODUCTS_MAX_BATCH; a batch is padded to the next size by repeating its last id,
- * so that a handful of texts serve every batch (each parsed and planned once per
- * connection on PostgreSQL, kept in SQLite's statement cache).
+ * One prepared text per IN list size, a power of two (db/statement-slices.ts pads the
+ * list by repeating its last id), so that a handful of texts serve every batch (each
+ * parsed and planned once per connection on PostgreSQL, kept in SQLite's statement cache).
  */
-export const SERVED_PRODUCTS_MAX_BATCH = 32;
 
 const servedProducts = new PreparedQueryFamily((size: number) =>
   new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
@@ -83,26 +88,25 @@ const servedProducts = new PreparedQueryFamily((size: number) =>
   ),
 );
 
-/** The served products of these ids (at most SERVED_PRODUCTS_MAX_BATCH, none repeated) by id; an id the served generation lacks is absent. */
+/**
+ * The served products of these ids, by id; an id the served generation lacks is absent.
+ * At most MAX_IN_LIST ids, so that one statement reads them all, from one generation.
+ */
 export async function findServedProducts(
   db: Executor,
   shopId: string,
   itemIds: readonly string[],
 ): Promise<Map<string, ServedProduct>> {
-  const count = itemIds.length;
-  if (count === 0) return new Map();
-  if (count > SERVED_PRODUCTS_MAX_BATCH) throw new RangeError(`at most ${SERVED_PRODUCTS_MAX_BATCH} ids per read`);
-  let size = 1;
-  while (size < count) size *= 2;
-  const padded = [...itemIds];
-  while (padded.length < size) padded.push(itemIds[count - 1]!);
-  const rows = await servedProducts.of(size).execute(db, shopId, ...padded);
+  const distinct = [...new Set(itemIds)];
+  if (distinct.length > MAX_IN_LIST) throw new RangeError(`at most ${MAX_IN_LIST} ids per read`);
   const out = new Map<string, ServedProduct>();
-  for (const row of rows) {
-    const hash = row.picture_hash;
-    const picture =
-      hash === null ? undefined : row.picture_status === null ? null : { hash, status: row.picture_status, error: row.picture_error };
-    out.set(row.id, { generation: Number(row.generation), product: toProductRecord(row), picture });
+  for (const slice of inListSlices(distinct)) {
+    for (const row of await servedProducts.of(slice.length).execute(db, shopId, ...slice)) {
+      const hash = row.picture_hash;
+      const picture =
+        hash === null ? undefined : row.picture_status === null ? null : { hash, status: row.picture_status, error: row.picture_error };
+      out.set(row.id, { generation: Number(row.generation), product: toProductRecord(row), picture });
+    }
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { PreparedQuery } from '../../db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
+import { inListSlices } from '../../db/statement-slices.js';
 import type { Database, ProductAlertsTable, ProductSubscriptionsTable } from '../../db/types.js';
 import type { SubscriptionKind } from './product-subscriptions.types.js';
 
@@ -76,26 +77,36 @@ export async function cancelSubscriptions(
   return Number(result.numUpdatedRows);
 }
 
-/** GET /products/counters asks it on every request: prepared once (db/prepared-query.ts). */
-const activeCounts = new PreparedQuery(2, (db, shopId: string, itemId: string) =>
-  db
-    .selectFrom('product_subscriptions')
-    .select(['kind', (eb) => eb.fn.countAll<number | string>().as('count')])
-    .where('shop_id', '=', shopId)
-    .where('kind', 'in', [sql.lit<SubscriptionKind>('back_in_stock'), sql.lit<SubscriptionKind>('price_drop')])
-    .where('item_id', '=', itemId)
-    .where('status', '=', sql.lit('active'))
-    .groupBy('kind'),
+/**
+ * GET /products/counters asks it on every request: prepared once per padded IN list size
+ * (db/prepared-query.ts, db/statement-slices.ts).
+ */
+const activeCounts = new PreparedQueryFamily((size: number) =>
+  new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
+    db
+      .selectFrom('product_subscriptions')
+      .select(['item_id', 'kind', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('shop_id', '=', shopId)
+      .where('kind', 'in', [sql.lit<SubscriptionKind>('back_in_stock'), sql.lit<SubscriptionKind>('price_drop')])
+      .where('item_id', 'in', itemIds)
+      .where('status', '=', sql.lit('active'))
+      .groupBy(['item_id', 'kind']),
+  ),
 );
 
+/** Active subscriptions of each of these items, by kind: every item asked is in the map. */
 export async function countActive(
   db: Executor,
   shopId: string,
-  itemId: string,
-): Promise<Record<SubscriptionKind, number>> {
-  const rows = await activeCounts.execute(db, shopId, itemId);
-  const counts: Record<SubscriptionKind, number> = { back_in_stock: 0, price_drop: 0 };
-  for (const row of rows) counts[row.kind] = Number(row.count);
+  itemIds: readonly string[],
+): Promise<Map<string, Record<SubscriptionKind, number>>> {
+  const counts = new Map<string, Record<SubscriptionKind, number>>(itemIds.map((id) => [id, { back_in_stock: 0, price_drop: 0 }]));
+  for (const slice of inListSlices([...new Set(itemIds)])) {
+    for (const row of await activeCounts.of(slice.length).execute(db, shopId, ...slice)) {
+      const item = counts.get(row.item_id);
+      if (item) item[row.kind] = Number(row.count);
+    }
+  }
   return counts;
 }
 

@@ -88,8 +88,13 @@ export class ProductSubscriptionsService {
   }
 
   /** `triggers` of GET /products/counters: active subscriptions of the item, by kind. */
-  countActive(shopId: string, itemId: string): Promise<Record<SubscriptionKind, number>> {
-    return repo.countActive(this.db, shopId, itemId);
+  async countActive(shopId: string, itemId: string): Promise<Record<SubscriptionKind, number>> {
+    return (await repo.countActive(this.db, shopId, [itemId])).get(itemId)!;
+  }
+
+  /** countActive of many items of a shop, read together: every item asked is in the map. */
+  countActiveOf(shopId: string, itemIds: readonly string[]): Promise<Map<string, Record<SubscriptionKind, number>>> {
+    return repo.countActive(this.db, shopId, itemIds);
   }
 
   async listSubscriptions(shopId: string, profileId: number): Promise<ProductSubscription[]> {

@@ -8,7 +8,7 @@ import type {
   SessionsTable,
 } from '../../db/types.js';
 import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
-import { MAX_PARAMETERS } from '../../db/statement-slices.js';
+import { inListSlices, MAX_PARAMETERS } from '../../db/statement-slices.js';
 import { SESSION_IDLE_MS } from './domain/session.js';
 
 /** Kysely only: rows in, rows out. Every statement is scoped by shop_id. */
@@ -267,17 +267,22 @@ export interface BucketList {
 }
 
 /**
- * One prepared statement per shape of bucket lists, `<granularity>:<buckets>` each, comma
- * separated (the windows are constants, so one shape in all).
+ * One prepared statement per shape: how many items (a power of two: inListSlices pads the
+ * list) and the bucket lists, `<granularity>:<buckets>` each, e.g. `4|60000:30,3600000:24`
+ * (the windows are constants, so one bucket shape in all).
  */
 const counterQueries = new PreparedQueryFamily((shape: string) => {
-  const lists = shape.split(',').map((part) => {
+  const [items, bucketShape] = shape.split('|') as [string, string];
+  const itemCount = Number(items);
+  const lists = bucketShape.split(',').map((part) => {
     const [granularity, size] = part.split(':').map(Number);
     return { granularity: granularity!, size: size! };
   });
-  return new PreparedQuery(2 + lists.reduce((sum, l) => sum + l.size, 0), (db, shopId: string, itemId: string, ...buckets: number[]) => {
-    let start = 0;
-    const slices = lists.map((l) => buckets.slice(start, (start += l.size)));
+  const arity = 1 + itemCount + lists.reduce((sum, l) => sum + l.size, 0);
+  return new PreparedQuery(arity, (db, shopId: string, ...rest: (string | number)[]) => {
+    const itemIds = rest.slice(0, itemCount) as string[];
+    let start = itemCount;
+    const slices = lists.map((l) => rest.slice(start, (start += l.size)) as number[]);
     return db
       .selectFrom('product_counters')
       .selectAll()
@@ -285,24 +290,29 @@ const counterQueries = new PreparedQueryFamily((shape: string) => {
       .where((eb) =>
         eb.or(slices.map((slice, i) => eb.and([eb('granularity', '=', sql.lit(lists[i]!.granularity)), eb('bucket', 'in', slice)]))),
       )
-      .where('item_id', '=', itemId);
+      .where('item_id', 'in', itemIds);
   });
 });
 
-function counterQuery(lists: readonly BucketList[]) {
-  return counterQueries.of(lists.map((l) => `${l.granularity}:${l.buckets.length}`).join(','));
-}
-
-/** The item's rows in the given buckets: one key lookup per bucket, one prepared statement. */
+/**
+ * The rows of these items in the given buckets, in one prepared statement per IN list
+ * (one key lookup per item and bucket); each row names its item.
+ */
 export async function findCounters(
   db: Executor,
   shopId: string,
-  itemId: string,
+  itemIds: readonly string[],
   lists: readonly BucketList[],
 ): Promise<CounterRow[]> {
   const asked = lists.filter((l) => l.buckets.length > 0);
-  if (asked.length === 0) return [];
-  return counterQuery(asked).execute(db, shopId, itemId, ...asked.flatMap((l) => l.buckets));
+  if (asked.length === 0 || itemIds.length === 0) return [];
+  const bucketShape = asked.map((l) => `${l.granularity}:${l.buckets.length}`).join(',');
+  const buckets = asked.flatMap((l) => l.buckets);
+  const rows: CounterRow[] = [];
+  for (const slice of inListSlices([...new Set(itemIds)])) {
+    rows.push(...(await counterQueries.of(`${slice.length}|${bucketShape}`).execute(db, shopId, ...slice, ...buckets)));
+  }
+  return rows;
 }
 
 /** Deletes the shop's buckets of `granularity` that start before `before`. */

@@ -157,9 +157,16 @@ export class TrackingService {
 
   /** now = the last 30 minutes, daily = the last 24 hours, from the stored buckets (domain/counters.ts). */
   async productCounters(shopId: string, itemId: string): Promise<ProductActivityCounters> {
+    return (await this.productCountersOf(shopId, [itemId])).get(itemId)!;
+  }
+
+  /** productCounters of many items of a shop, read together: every item asked is in the map. */
+  async productCountersOf(shopId: string, itemIds: readonly string[]): Promise<Map<string, ProductActivityCounters>> {
     const now = this.deps.clock.now();
     const lists = COUNTER_WINDOWS.map((w) => ({ granularity: w.granularity, buckets: windowBuckets(w, now) }));
-    return sumCounterWindows(await repo.findCounters(this.db, shopId, itemId, lists), now);
+    const rowsByItem = new Map<string, repo.CounterRow[]>(itemIds.map((id) => [id, []]));
+    for (const row of await repo.findCounters(this.db, shopId, itemIds, lists)) rowsByItem.get(row.item_id)?.push(row);
+    return new Map([...rowsByItem].map(([id, rows]) => [id, sumCounterWindows(rows, now)]));
   }
 
   /**

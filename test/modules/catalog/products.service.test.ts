@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../../src/modules/catalog/domain/product.schema.js';
 import * as productsRepo from '../../../src/modules/catalog/products.repo.js';
 import { CatalogService } from '../../../src/modules/catalog/catalog.service.js';
-import { PRODUCT_VIEW_TTL_MS, SERVED_GENERATION_TTL_MS } from '../../../src/modules/catalog/products.service.js';
+import { PRODUCT_READ_BATCH, PRODUCT_VIEW_TTL_MS, SERVED_GENERATION_TTL_MS } from '../../../src/modules/catalog/products.service.js';
+import { MAX_IN_LIST } from '../../../src/db/statement-slices.js';
 import { hashLink } from '../../../src/modules/images/domain/links.js';
 import * as imagesRepo from '../../../src/modules/images/images.repo.js';
 import { catalogFeed } from '../../contract/catalog-fixtures.js';
@@ -10,6 +11,7 @@ import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { TEST_DIALECTS } from '../../helpers/db.js';
 import { createShopFixture, type ShopFixture } from '../../helpers/factories.js';
 import { importTestFeed } from '../../helpers/feed-builder.js';
+import { item, push } from '../tracking/tracking-fixture.js';
 
 /** ProductsService.viewProducts, the batch that search results go through, with real imports. */
 describe.each(TEST_DIALECTS)('ProductsService.viewProducts on %s', (dialect) => {
@@ -49,7 +51,7 @@ describe.each(TEST_DIALECTS)('ProductsService.viewProducts on %s', (dialect) => 
     expect(found.get('sku-1')).toMatchObject({ generation, product: { id: 'sku-1', categoryIds: ['3'] } });
     expect((await productsRepo.findServedProducts(t.db.db, 'f'.repeat(30), ['sku-1'])).size).toBe(0);
     expect((await productsRepo.findServedProducts(t.db.db, shop.shopId, [])).size).toBe(0);
-    const tooMany = Array.from({ length: productsRepo.SERVED_PRODUCTS_MAX_BATCH + 1 }, (_, i) => `sku-${i}`);
+    const tooMany = Array.from({ length: MAX_IN_LIST + 1 }, (_, i) => `sku-${i}`);
     await expect(productsRepo.findServedProducts(t.db.db, shop.shopId, tooMany)).rejects.toThrow(RangeError);
   });
 
@@ -152,6 +154,24 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
     expect(await t.app.services.products.productCounters(shopId, 'plate')).toMatchObject({ now: { view: 0 } });
   });
 
+  it('reads the counters asked of many items in one turn together, each its own', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    const other = await createShopFixture(t.app.services);
+    const offers = ['a', 'b', 'c'].map((id) => ({ id, name: id, url: `https://x.example/${id}`, price: 1, categoryIds: ['c1'] }));
+    await importTestFeed(t.app.services, shopId, { categories: [{ id: 'c1', name: 'Cups' }], offers });
+    await importTestFeed(t.app.services, other.shopId, { categories: [{ id: 'c1', name: 'Cups' }], offers: offers.slice(0, 1) });
+    const { did } = await t.app.services.identity.createDevice(shopId);
+    await t.app.services.tracking.recordPush(push(shopId, did, 'view', { items: [item('b')] }));
+    const asked = [
+      ...['a', 'b', 'c', 'zz'].map((id) => ({ shopId, id })),
+      ...['a', 'b'].map((id) => ({ shopId: other.shopId, id })),
+    ];
+    const answers = await Promise.allSettled(asked.map(({ shopId: shop, id }) => t.app.services.products.productCounters(shop, id)));
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value.now.view : (a.reason as { code: string }).code))).toEqual([
+      0, 1, 0, 'NOT_FOUND', 0, 'NOT_FOUND',
+    ]);
+  });
+
   it('answers NOT_FOUND for a product the catalog lacks', async () => {
     const { shop, shopId } = await createShopFixture(t.app.services);
     await importTestFeed(t.app.services, shopId, feed(100));
@@ -194,7 +214,7 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
 
   it('reads the misses of one turn together, each shop from its own catalog, beyond one batch', async () => {
     const shops = [await createShopFixture(t.app.services), await createShopFixture(t.app.services)];
-    const ids = Array.from({ length: productsRepo.SERVED_PRODUCTS_MAX_BATCH + 5 }, (_, i) => `p${i}`);
+    const ids = Array.from({ length: PRODUCT_READ_BATCH + 5 }, (_, i) => `p${i}`);
     for (const [index, { shopId }] of shops.entries()) {
       await importTestFeed(t.app.services, shopId, {
         categories: [{ id: 'c1', name: 'Cups' }],

@@ -81,6 +81,18 @@ describe.each(TEST_DIALECTS)('product subscription alerts on %s', (dialect) => {
     expect(await subscriptions.countActive(shopId, 'sku-2')).toEqual({ back_in_stock: 1, price_drop: 0 });
   });
 
+  it('counts the active subscriptions of many items together, each its own', async () => {
+    await subscribe('back_in_stock', 'sku-3', 'ann@example.com');
+    await subscribe('price_drop', 'sku-2', 'bob@example.com');
+    await subscribe('price_drop', 'sku-2', 'carl@example.com', 100_000);
+    const counts = await subscriptions.countActiveOf(shopId, ['sku-2', 'sku-3', 'sku-1', 'sku-2']);
+    expect(Object.fromEntries(counts)).toEqual({
+      'sku-1': { back_in_stock: 0, price_drop: 0 },
+      'sku-2': { back_in_stock: 0, price_drop: 2 },
+      'sku-3': { back_in_stock: 1, price_drop: 0 },
+    });
+  });
+
   it('price_drop fires when an import lowers the price below the subscribed one', async () => {
     const bob = await subscribe('price_drop', 'sku-2', 'bob@example.com');
     const carl = await subscribe('price_drop', 'sku-2', 'carl@example.com', 100_000);

@@ -195,6 +195,20 @@ describe.each(TEST_DIALECTS)('tracking service on %s', (dialect) => {
       expect((await t.tracking.productCounters(shopId, 'p')).daily).toEqual({ view: 1, cart: 1, purchase: 1 });
     });
 
+    it('reads the counters of many items together, each its own, zero for an item never seen', async () => {
+      await t.tracking.recordPush(push(shopId, did, 'view', { items: [item('m1'), item('m2')] }));
+      await t.tracking.recordPush(push(shopId, did, 'cart', { items: [item('m2')] }));
+      const other = (await createShopFixture(t)).shopId;
+      await t.tracking.recordPush(push(other, (await t.identity.createDevice(other)).did, 'view', { items: [item('m3')] }));
+      const counters = await t.tracking.productCountersOf(shopId, ['m2', 'm1', 'm3', 'm2']);
+      expect([...counters.keys()].sort()).toEqual(['m1', 'm2', 'm3']);
+      expect(counters.get('m1')?.now).toEqual({ view: 1, cart: 0, purchase: 0 });
+      expect(counters.get('m2')?.now).toEqual({ view: 1, cart: 1, purchase: 0 });
+      // m3 was seen in another shop only.
+      expect(counters.get('m3')?.daily).toEqual({ view: 0, cart: 0, purchase: 0 });
+      expect((await t.tracking.productCountersOf(shopId, [])).size).toBe(0);
+    });
+
     it('counts an event in `daily` while its hour is among the last 24, exactly', async () => {
       const start = t.clock.now();
       await t.tracking.recordPush(push(shopId, did, 'view', { items: [item('q')] }));
