@@ -39,7 +39,7 @@ describe.each(TEST_DIALECTS)('refreshPlannerStatistics on %s', (dialect) => {
     await lockTaken;
     try {
       const started = Date.now();
-      expect(await refreshPlannerStatistics(db.db, dialect, 'catalog_products', 200)).toBe(false);
+      expect(await refreshPlannerStatistics(db.db, dialect, 'catalog_products', { lockTimeoutMs: 200 })).toBe(false);
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       release();
@@ -47,9 +47,25 @@ describe.each(TEST_DIALECTS)('refreshPlannerStatistics on %s', (dialect) => {
     }
     // Once the lock is free it refreshes; the timeout was its transaction's only (a pool
     // connection shows none).
-    expect(await refreshPlannerStatistics(db.db, dialect, 'catalog_products', 200)).toBe(true);
+    expect(await refreshPlannerStatistics(db.db, dialect, 'catalog_products', { lockTimeoutMs: 200 })).toBe(true);
     const { rows } = await sql<{ lock_timeout: string }>`show lock_timeout`.execute(db.db);
     expect(rows[0]?.lock_timeout).toBe('0');
+  });
+
+  it.runIf(dialect === 'postgres')('refreshes only the columns named, when it is given some', async () => {
+    const analyzed = async () => {
+      const { rows } = await sql<{ attname: string }>`select attname from pg_stats where tablename = 'catalog_products' order by attname`.execute(db.db);
+      return rows.map((r) => r.attname);
+    };
+    // The table was empty when the test above analyzed it, so pg_stats holds no column of it yet.
+    await db.db
+      .insertInto('shops')
+      .values({ shop_id: 'c'.repeat(30), secret_hash: 'x', name: 'S', currency: 'RUB', timezone: 'UTC', active: 1, restricted: 0, paid_till: null, created_at: 1, updated_at: 1 })
+      .execute();
+    await sql`insert into catalog_products (shop_id, generation, id, available, name, category_ids, pictures, params, location_ids, ignored, widgetable)
+      select ${'c'.repeat(30)}, 1, 'p' || n, 1, 'n', '[]', '[]', '[]', '[]', 0, 0 from generate_series(1, 50) n`.execute(db.db);
+    expect(await refreshPlannerStatistics(db.db, dialect, 'catalog_products', { columns: ['shop_id', 'id'] })).toBe(true);
+    expect(await analyzed()).toEqual(['id', 'shop_id']);
   });
 
   it.runIf(dialect === 'postgres')('throws a failure other than a lock timeout', async () => {

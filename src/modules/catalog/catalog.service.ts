@@ -118,8 +118,10 @@ export class CatalogService {
       };
       // PostgreSQL plans the served reads (a batch of ids, named statements) from the
       // table's statistics; those of the table before this import would have it walk a
-      // whole generation instead of probing the primary key.
-      await refreshPlannerStatistics(this.db, this.deps.db.dialect, 'catalog_products');
+      // whole generation instead of probing the primary key. The key columns suffice.
+      await refreshPlannerStatistics(this.db, this.deps.db.dialect, 'catalog_products', {
+        columns: ['shop_id', 'generation', 'id'],
+      });
       await landImport(ctx, input.shopId, generation, result);
       for (const listener of this.servedListeners) listener(input.shopId, generation);
       // Answer only once the landing is on disk (SQLite commits are flushed apart).
