@@ -11,7 +11,7 @@ import {
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
-import type { Dialect } from './dialect.js';
+import { driverErrorCode, type Dialect } from './dialect.js';
 import { isKeptPrepared } from './prepared-query.js';
 import { WalSyncer } from './wal-sync.js';
 import type { Database } from './types.js';
@@ -184,9 +184,7 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
 /** PostgreSQL's answer to a prepared statement whose result columns changed (SQLSTATE 0A000). */
 function isStalePlan(error: unknown): boolean {
   return (
-    error instanceof Error &&
-    (error as { code?: unknown }).code === '0A000' &&
-    error.message.includes('cached plan must not change result type')
+    error instanceof Error && driverErrorCode(error) === '0A000' && error.message.includes('cached plan must not change result type')
   );
 }
 

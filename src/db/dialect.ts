@@ -37,10 +37,16 @@ export function notNull(c: ColumnDefinitionBuilder): ColumnDefinitionBuilder {
   return c.notNull();
 }
 
+/** The SQLSTATE (PostgreSQL) or result code (SQLite) of a driver error, if it has one. */
+export function driverErrorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** True when the driver error is a unique-constraint violation. */
 export function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const code = (error as { code?: unknown }).code;
+  const code = driverErrorCode(error);
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
@@ -50,9 +56,8 @@ export function isUniqueViolation(error: unknown): boolean {
  * snapshot (SQLite, another process writing), or a unique key taken meanwhile.
  */
 export function isTransientConflict(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string') return false;
+  const code = driverErrorCode(error);
+  if (code === undefined) return false;
   return code === '40P01' || code === '40001' || code.startsWith('SQLITE_BUSY') || isUniqueViolation(error);
 }
 
@@ -97,7 +102,7 @@ export async function refreshPlannerStatistics<DB>(
     });
     return true;
   } catch (error) {
-    if ((error as { code?: unknown }).code === '55P03') return false;
+    if (driverErrorCode(error) === '55P03') return false;
     throw error;
   }
 }

@@ -43,6 +43,24 @@ export function statementSlices<T>(rows: readonly T[], columns: number): T[][] {
   return slices;
 }
 
+/**
+ * `rows` in chunks of at most MAX_PARAMETERS values (`columns` per row), as few as the
+ * bound allows: one statement per chunk, not statementSlices' power-of-two slices, for a
+ * hot path where every extra statement costs (the tracking batch). The SQLite statement
+ * cache does not keep the long texts of large chunks (db/create-db.ts).
+ */
+export function parameterChunks<T>(rows: readonly T[], columns: number): T[][] {
+  const size = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
+  const result: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) result.push(rows.slice(i, i + size));
+  return result;
+}
+
+/** The values per row of a multi-row insert: the first row's columns (1 for none). */
+export function columnCount(rows: readonly object[]): number {
+  return rows[0] ? Object.keys(rows[0]).length : 1;
+}
+
 /** Longest IN list: one bound parameter per value, and a select's text is small. */
 export const MAX_IN_LIST = 1024;
 

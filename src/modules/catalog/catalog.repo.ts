@@ -7,6 +7,7 @@ import type {
   Database,
   FeedImportsTable,
 } from '../../db/types.js';
+import { refreshPlannerStatistics, type Dialect } from '../../db/dialect.js';
 import { keptPrepared } from '../../db/prepared-query.js';
 
 /**
@@ -79,6 +80,16 @@ async function insertChunked<T extends StagedTable>(db: Executor, table: T, rows
     }
     await db.executeQuery({ ...chunkSql(db, table, columns, chunk.length), parameters });
   }
+}
+
+/**
+ * PostgreSQL plans the served reads (products.repo: a batch of ids, named statements) from
+ * catalog_products' statistics; those of the table before an import would have it walk a
+ * whole generation instead of probing the primary key. Run before a landing; the key
+ * columns suffice (db/dialect.ts refreshPlannerStatistics; a no-op on SQLite).
+ */
+export async function refreshServedReadStatistics(db: Executor, dialect: Dialect): Promise<void> {
+  await refreshPlannerStatistics<Database>(db, dialect, 'catalog_products', { columns: ['shop_id', 'generation', 'id'] });
 }
 
 export async function ensureCatalogRow(db: Executor, shopId: string, refreshMinutes: number, now: number): Promise<void> {

@@ -1,7 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
-import { refreshPlannerStatistics } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -116,12 +115,7 @@ export class CatalogService {
         skippedCount: stager.skippedCount,
         skipped: stager.skipped,
       };
-      // PostgreSQL plans the served reads (a batch of ids, named statements) from the
-      // table's statistics; those of the table before this import would have it walk a
-      // whole generation instead of probing the primary key. The key columns suffice.
-      await refreshPlannerStatistics(this.db, this.deps.db.dialect, 'catalog_products', {
-        columns: ['shop_id', 'generation', 'id'],
-      });
+      await repo.refreshServedReadStatistics(this.db, this.deps.db.dialect);
       await landImport(ctx, input.shopId, generation, result);
       for (const listener of this.servedListeners) listener(input.shopId, generation);
       // Answer only once the landing is on disk (SQLite commits are flushed apart).

@@ -21,16 +21,7 @@ export type ProductRow = Selectable<CatalogProductsTable>;
  * /products/counters).
  */
 const servedProductIds = new PreparedQueryFamily((size: number) =>
-  new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
-    db
-      .selectFrom('catalogs as c')
-      .innerJoin('catalog_products as p', (join) =>
-        join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
-      )
-      .select('p.id')
-      .where('c.shop_id', '=', shopId)
-      .where('p.id', 'in', itemIds),
-  ),
+  new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) => servedRows(db, shopId, itemIds).select('p.id')),
 );
 
 export async function findServedProductIds(db: Executor, shopId: string, itemIds: readonly string[]): Promise<Set<string>> {
@@ -73,20 +64,28 @@ export interface PictureState {
 
 const servedProducts = new PreparedQueryFamily((size: number) =>
   new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
-    db
-      .selectFrom('catalogs as c')
-      .innerJoin('catalog_products as p', (join) =>
-        join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
-      )
+    servedRows(db, shopId, itemIds)
       .leftJoin('product_images as i', (join) =>
         join.onRef('i.shop_id', '=', 'p.shop_id').onRef('i.link_hash', '=', 'p.picture_hash'),
       )
       .selectAll('p')
-      .select(['i.status as picture_status', 'i.error as picture_error'])
-      .where('c.shop_id', '=', shopId)
-      .where('p.id', 'in', itemIds),
+      .select(['i.status as picture_status', 'i.error as picture_error']),
   ),
 );
+
+/**
+ * The products of these ids (`p`) in the generation `catalogs` (`c`) serves at the
+ * moment the statement runs: one statement sees a landing whole or not at all.
+ */
+function servedRows(db: Executor, shopId: string, itemIds: readonly string[]) {
+  return db
+    .selectFrom('catalogs as c')
+    .innerJoin('catalog_products as p', (join) =>
+      join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
+    )
+    .where('c.shop_id', '=', shopId)
+    .where('p.id', 'in', itemIds);
+}
 
 /**
  * The served products of these ids, by id; an id the served generation lacks is absent.

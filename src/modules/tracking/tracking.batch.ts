@@ -6,6 +6,7 @@ import { aggregateCounterHits, COUNTER_WINDOWS, type CounterHit } from './domain
 import type { EventDraft } from './domain/event-draft.js';
 import type { TrackedItem } from './domain/items.js';
 import { applyListOperations, type ListName, type ListOperation } from './domain/lists.js';
+import * as counters from './product-counters.repo.js';
 import * as repo from './tracking.repo.js';
 import type { EventIdentifiers, StoredEvent, TrackingSubscriber } from './tracking.types.js';
 
@@ -294,7 +295,7 @@ async function updateCounters(trx: Transaction<Database>, drafts: readonly Event
       hits.push({ shopId: d.shopId, time: d.time, kind: d.counter, itemIds: d.items.map((item) => item.id) });
     }
   }
-  await repo.addToCounters(
+  await counters.addToCounters(
     trx,
     aggregateCounterHits(hits).map((r) => ({
       shop_id: r.shopId,
@@ -308,7 +309,7 @@ async function updateCounters(trx: Transaction<Database>, drafts: readonly Event
   );
   for (const shopId of ctx.pruneShops) {
     for (const window of COUNTER_WINDOWS) {
-      await repo.deleteCountersBefore(trx, shopId, window.granularity, ctx.now - window.retainMs);
+      await counters.deleteCountersBefore(trx, shopId, window.granularity, ctx.now - window.retainMs);
     }
   }
 }

@@ -3,12 +3,10 @@ import type {
   Database,
   EventsTable,
   OrdersTable,
-  ProductCountersTable,
   ProfileListsTable,
   SessionsTable,
 } from '../../db/types.js';
-import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
-import { inListSlices, MAX_PARAMETERS } from '../../db/statement-slices.js';
+import { columnCount, parameterChunks } from '../../db/statement-slices.js';
 import { SESSION_IDLE_MS } from './domain/session.js';
 
 /** Kysely only: rows in, rows out. Every statement is scoped by shop_id. */
@@ -16,23 +14,8 @@ export type Executor = Kysely<Database>;
 export type EventRow = Selectable<EventsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type ListRow = Selectable<ProfileListsTable>;
-export type CounterRow = Selectable<ProductCountersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 
-// A multi-row statement of any batch is split into chunks of at most MAX_PARAMETERS
-// values. One chunk per statement (not statementSlices' power-of-two slices): a batch is
-// the hot path, where every extra statement costs; the SQLite statement cache does not
-// keep the long texts of large batches (db/create-db.ts).
-function chunks<T>(rows: readonly T[], columns: number): T[][] {
-  const size = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
-  const result: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) result.push(rows.slice(i, i + size));
-  return result;
-}
-
-function columnCount(rows: readonly object[]): number {
-  return rows[0] ? Object.keys(rows[0]).length : 1;
-}
 
 // --- id allocation --------------------------------------------------------------------
 
@@ -54,7 +37,7 @@ export async function allocateIds(db: Executor, requests: readonly IdRequest[]):
   const rows = [...requests]
     .sort((a, b) => (a.shopId === b.shopId ? a.name.localeCompare(b.name) : a.shopId < b.shopId ? -1 : 1))
     .map((r) => ({ shop_id: r.shopId, name: r.name, last_id: r.count }));
-  for (const chunk of chunks(rows, 3)) {
+  for (const chunk of parameterChunks(rows, 3)) {
     const result = await db
       .insertInto('tracking_sequences')
       .values(chunk)
@@ -105,7 +88,7 @@ export async function findDeviceProfiles(
 ): Promise<DeviceProfileRow[]> {
   if (dids.length === 0) return [];
   const rows: DeviceProfileRow[] = [];
-  for (const chunk of chunks(dids, 1)) {
+  for (const chunk of parameterChunks(dids, 1)) {
     rows.push(
       ...(await db
         .selectFrom('devices')
@@ -129,7 +112,7 @@ export async function touchDevices(
   now: number,
   staleAt: number,
 ): Promise<void> {
-  for (const chunk of chunks(dids, 1)) {
+  for (const chunk of parameterChunks(dids, 1)) {
     await db
       .updateTable('devices')
       .set({ last_seen_at: now })
@@ -143,7 +126,7 @@ export async function touchDevices(
 // --- events ---------------------------------------------------------------------------
 
 export async function insertEvents(db: Executor, rows: readonly EventRow[]): Promise<void> {
-  for (const chunk of chunks(rows, columnCount(rows))) await db.insertInto('events').values(chunk).execute();
+  for (const chunk of parameterChunks(rows, columnCount(rows))) await db.insertInto('events').values(chunk).execute();
 }
 
 /** A device's newest events first. */
@@ -172,7 +155,7 @@ export async function findLists(
 ): Promise<ListRow[]> {
   if (profileIds.length === 0) return [];
   const rows: ListRow[] = [];
-  for (const chunk of chunks(profileIds, 1)) {
+  for (const chunk of parameterChunks(profileIds, 1)) {
     rows.push(
       ...(await db
         .selectFrom('profile_lists')
@@ -186,7 +169,7 @@ export async function findLists(
 }
 
 export async function upsertLists(db: Executor, rows: readonly ListRow[]): Promise<void> {
-  for (const chunk of chunks(rows, columnCount(rows))) {
+  for (const chunk of parameterChunks(rows, columnCount(rows))) {
     await db
       .insertInto('profile_lists')
       .values(chunk)
@@ -208,7 +191,7 @@ export async function deleteLists(db: Executor, shopId: string, profileId: numbe
 
 /** Orders whose (shop_id, order_id) exists already are skipped: the event is stored, the order is not repeated. */
 export async function insertOrders(db: Executor, rows: readonly OrderRow[]): Promise<void> {
-  for (const chunk of chunks(rows, columnCount(rows))) {
+  for (const chunk of parameterChunks(rows, columnCount(rows))) {
     await db
       .insertInto('orders')
       .values(chunk)
@@ -242,94 +225,6 @@ export async function moveProfileHistory(db: Executor, shopId: string, fromId: n
   }
 }
 
-// --- product counters -----------------------------------------------------------------
-
-/** Adds the deltas to the stored buckets (`views = views + excluded.views`). */
-export async function addToCounters(db: Executor, rows: readonly CounterRow[]): Promise<void> {
-  for (const chunk of chunks(rows, columnCount(rows))) {
-    await db
-      .insertInto('product_counters')
-      .values(chunk)
-      .onConflict((oc) =>
-        oc.columns(['shop_id', 'granularity', 'bucket', 'item_id']).doUpdateSet((eb) => ({
-          views: eb('product_counters.views', '+', eb.ref('excluded.views')),
-          carts: eb('product_counters.carts', '+', eb.ref('excluded.carts')),
-          purchases: eb('product_counters.purchases', '+', eb.ref('excluded.purchases')),
-        })),
-      )
-      .execute();
-  }
-}
-
-export interface BucketList {
-  readonly granularity: number;
-  readonly buckets: readonly number[];
-}
-
-/**
- * One prepared statement per shape: how many items (a power of two: inListSlices pads the
- * list) and the bucket lists, `<granularity>:<buckets>` each, e.g. `4|60000:30,3600000:24`
- * (the windows are constants, so one bucket shape in all).
- */
-const counterQueries = new PreparedQueryFamily((shape: string) => {
-  const [items, bucketShape] = shape.split('|') as [string, string];
-  const itemCount = Number(items);
-  const lists = bucketShape.split(',').map((part) => {
-    const [granularity, size] = part.split(':').map(Number);
-    return { granularity: granularity!, size: size! };
-  });
-  const arity = 1 + itemCount + lists.reduce((sum, l) => sum + l.size, 0);
-  return new PreparedQuery(arity, (db, shopId: string, ...rest: (string | number)[]) => {
-    const itemIds = rest.slice(0, itemCount) as string[];
-    let start = itemCount;
-    const slices = lists.map((l) => rest.slice(start, (start += l.size)) as number[]);
-    return db
-      .selectFrom('product_counters')
-      .selectAll()
-      .where('shop_id', '=', shopId)
-      .where((eb) =>
-        eb.or(slices.map((slice, i) => eb.and([eb('granularity', '=', sql.lit(lists[i]!.granularity)), eb('bucket', 'in', slice)]))),
-      )
-      .where('item_id', 'in', itemIds);
-  });
-});
-
-/**
- * The rows of these items in the given buckets, in one prepared statement per IN list
- * (one key lookup per item and bucket); each row names its item.
- */
-export async function findCounters(
-  db: Executor,
-  shopId: string,
-  itemIds: readonly string[],
-  lists: readonly BucketList[],
-): Promise<CounterRow[]> {
-  const asked = lists.filter((l) => l.buckets.length > 0);
-  if (asked.length === 0 || itemIds.length === 0) return [];
-  const bucketShape = asked.map((l) => `${l.granularity}:${l.buckets.length}`).join(',');
-  const buckets = asked.flatMap((l) => l.buckets);
-  const rows: CounterRow[] = [];
-  for (const slice of inListSlices([...new Set(itemIds)])) {
-    rows.push(...(await counterQueries.of(`${slice.length}|${bucketShape}`).execute(db, shopId, ...slice, ...buckets)));
-  }
-  return rows;
-}
-
-/** Deletes the shop's buckets of `granularity` that start before `before`. */
-export async function deleteCountersBefore(
-  db: Executor,
-  shopId: string,
-  granularity: number,
-  before: number,
-): Promise<void> {
-  await db
-    .deleteFrom('product_counters')
-    .where('shop_id', '=', shopId)
-    .where('granularity', '=', granularity)
-    .where('bucket', '<', before)
-    .execute();
-}
-
 // --- sessions -------------------------------------------------------------------------
 
 /**
@@ -337,7 +232,7 @@ export async function deleteCountersBefore(
  * hours or more restarts (domain/session.ts), keeping its sid.
  */
 export async function upsertSessions(db: Executor, rows: readonly SessionRow[]): Promise<void> {
-  for (const chunk of chunks(rows, columnCount(rows))) {
+  for (const chunk of parameterChunks(rows, columnCount(rows))) {
     await db
       .insertInto('sessions')
       .values(chunk)

@@ -16,6 +16,7 @@ import type { TrackedItem } from './domain/items.js';
 import { isWellFormedSessionId } from './domain/session.js';
 import { storeEventBatch } from './tracking.batch.js';
 import { mergeTrackingData } from './tracking.merge.js';
+import * as counters from './product-counters.repo.js';
 import * as repo from './tracking.repo.js';
 import type {
   CustomEventInput,
@@ -164,8 +165,8 @@ export class TrackingService {
   async productCountersOf(shopId: string, itemIds: readonly string[]): Promise<Map<string, ProductActivityCounters>> {
     const now = this.deps.clock.now();
     const lists = COUNTER_WINDOWS.map((w) => ({ granularity: w.granularity, buckets: windowBuckets(w, now) }));
-    const rowsByItem = new Map<string, repo.CounterRow[]>(itemIds.map((id) => [id, []]));
-    for (const row of await repo.findCounters(this.db, shopId, itemIds, lists)) rowsByItem.get(row.item_id)?.push(row);
+    const rowsByItem = new Map<string, counters.CounterRow[]>(itemIds.map((id) => [id, []]));
+    for (const row of await counters.findCounters(this.db, shopId, itemIds, lists)) rowsByItem.get(row.item_id)?.push(row);
     return new Map([...rowsByItem].map(([id, rows]) => [id, sumCounterWindows(rows, now)]));
   }
 
