@@ -4,6 +4,7 @@ import type { DbHandle } from './db/create-db.js';
 import { JobQueue } from './jobs/queue.js';
 import { AudienceService } from './modules/audience/audience.service.js';
 import { CustomPropertiesService } from './modules/audience/custom-properties.service.js';
+import { ProfilesService } from './modules/audience/profiles.service.js';
 import { SegmentsService } from './modules/audience/segments.service.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
@@ -35,6 +36,8 @@ export interface Services {
   readonly customProperties: CustomPropertiesService;
   /** Audience import (POST /import/audience, the CLI) and its import log. */
   readonly audience: AudienceService;
+  /** Profiles as the shop's app sets and reads them: fields, flags, push tokens, static segments. */
+  readonly profiles: ProfilesService;
   /** The product feed: imports by generation; other modules register landed listeners on it. */
   readonly catalog: CatalogService;
   /** Sliders (banner sets) of the admin API and GET /slider. */
@@ -79,10 +82,11 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     identity,
     jobs,
     tracking,
-    profileView: new ProfileViewService({ shops, identity, tracking, segments }),
+    profileView: new ProfileViewService({ shops, identity, tracking, segments, attributes: audience }),
     segments,
     customProperties,
     audience,
+    profiles: new ProfilesService({ db, clock, identity, properties: customProperties, audience }),
     catalog,
     sliders: new SlidersService({ db, clock, shops }),
     images,

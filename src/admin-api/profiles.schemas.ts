@@ -14,11 +14,31 @@ export const ProfileQuerySchema = Type.Object(
     phone: lookup('Phone in any usual spelling; normalised to 7XXXXXXXXXX before the lookup.'),
     external_id: lookup("The shop's own customer id."),
     loyalty_id: lookup('Loyalty card or member id.'),
+    telegram_id: lookup('Telegram id.'),
     did: Type.Optional(DeviceIdSchema),
   },
   { additionalProperties: false },
 );
 export type ProfileQuery = Static<typeof ProfileQuerySchema>;
+
+const flag = (description: string) => Type.Optional(Type.Boolean({ description }));
+
+export const SubscriptionsSchema = Type.Object(
+  {
+    email_bulk: flag('Bulk (campaign) email.'),
+    email_chain: flag('Triggered email chains.'),
+    email_transactional: flag('Transactional email.'),
+    sms_bulk: flag('Bulk SMS.'),
+    sms_chain: flag('Triggered SMS chains.'),
+    sms_transactional: flag('Transactional SMS.'),
+  },
+  { description: 'Subscription flags; a flag never set is absent.' },
+);
+
+export const PushTokenSchema = Type.Object({
+  platform: Type.Union([Type.Literal('ios'), Type.Literal('android')]),
+  token: Type.String(),
+});
 
 const NullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
@@ -32,7 +52,14 @@ export const ProfileSchema = Type.Object(
     telegram_id: NullableString('Telegram id, or null.'),
     devices: Type.Array(DeviceIdSchema, { description: "The profile's devices, oldest first." }),
     segments: Type.Array(Type.Integer(), { description: 'Ids of the segments the profile belongs to, ascending.' }),
-    properties: Type.Record(Type.String(), Type.Unknown(), { description: 'Custom profile properties.' }),
+    properties: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'The profile’s fields beyond its identifiers under their record names (first_name, last_name, gender, ' +
+        'birthday, location, kids, auto, age, loyalty_status …) and its custom properties under their codes; a ' +
+        'field never set is absent.',
+    }),
+    subscriptions: SubscriptionsSchema,
+    push_tokens: Type.Array(PushTokenSchema, { description: 'Mobile push tokens of the profile, oldest first.' }),
     cart: Type.Array(TrackedItemSchema, { description: 'The current cart.' }),
     wish: Type.Array(TrackedItemSchema, { description: 'The current wish list.' }),
   },

@@ -63,6 +63,8 @@ describe.each(TEST_DIALECTS)('admin profile lookup on %s', (dialect) => {
       devices: [did],
       segments: [],
       properties: {},
+      subscriptions: {},
+      push_tokens: [],
       cart: [
         { id: 'A-1', amount: 2, price: 1500.5 },
         { id: 'B-2', amount: 1, line_id: 'L-1', fashion_size: 'M' },
@@ -99,6 +101,7 @@ describe.each(TEST_DIALECTS)('admin profile lookup on %s', (dialect) => {
       ['external_id', () => 'external_id=crm-17'],
       ['loyalty_id', () => 'loyalty_id=card-42'],
       ['did', () => `did=${customer.did}`],
+      ['telegram_id', () => 'telegram_id=tg-99'],
       ['several criteria that all match', () => `email=ann.lee%40example.com&phone=79123456789&did=${customer.did}`],
     ])('by %s', async (_name, query) => {
       const response = await lookup(shopId, query());
@@ -144,6 +147,8 @@ describe.each(TEST_DIALECTS)('admin profile lookup on %s', (dialect) => {
       devices: [older.did, younger.did],
       segments: [],
       properties: {},
+      subscriptions: {},
+      push_tokens: [],
       cart: [{ id: 'K-1', amount: 3 }],
       wish: [{ id: 'W-1', amount: 1 }],
     };
@@ -187,6 +192,8 @@ describe.each(TEST_DIALECTS)('admin profile lookup on %s', (dialect) => {
           devices: [own.did],
           segments: [],
           properties: {},
+          subscriptions: {},
+          push_tokens: [],
           cart: [],
           wish: [],
         },
@@ -212,7 +219,7 @@ describe.each(TEST_DIALECTS)('admin profile lookup on %s', (dialect) => {
     const { shopId } = await createShopFixture(t.app.services);
     for (const url of [`/admin/v1/shops/${shopId}/profiles`, `/admin/v1/shops/${shopId}/profiles?`]) {
       const message = expectAdminError(await get(url), 422, 'VALIDATION_FAILED');
-      expect(message).toBe('At least one of `email`, `phone`, `external_id`, `loyalty_id`, `did` is required.');
+      expect(message).toBe('At least one of `email`, `phone`, `external_id`, `loyalty_id`, `telegram_id`, `did` is required.');
     }
   });
 

@@ -142,7 +142,7 @@ export async function storeBatch(
   return { report: { ...batch.report, warnings }, profilesCreated: plan.creates.length };
 }
 
-function toAttributesRow(shopId: string, profileId: number, f: AudienceFields, now: number): repo.AttributesRow {
+export function toAttributesRow(shopId: string, profileId: number, f: AudienceFields, now: number): repo.AttributesRow {
   const flag = (value: boolean | undefined) => (value === undefined ? null : toFlag(value));
   return {
     shop_id: shopId,

@@ -269,3 +269,12 @@ export async function moveAttributes(db: Executor, shopId: string, fromId: numbe
     .where('profile_id', '=', fromId)
     .execute();
 }
+
+export async function findPushToken(db: Executor, shopId: string, token: string): Promise<PushTokenRow | undefined> {
+  return db
+    .selectFrom('profile_push_tokens')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('token', '=', token)
+    .executeTakeFirst();
+}

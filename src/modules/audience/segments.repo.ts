@@ -104,3 +104,14 @@ export async function moveMembers(db: Executor, shopId: string, fromId: number, 
     .execute();
   await db.deleteFrom('segment_members').where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
 }
+
+/** Removes a member; false when the profile was not one. */
+export async function removeMember(db: Executor, shopId: string, segmentId: number, profileId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('segment_members')
+    .where('shop_id', '=', shopId)
+    .where('segment_id', '=', segmentId)
+    .where('profile_id', '=', profileId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -202,6 +202,25 @@ export class IdentityService {
     }));
   }
 
+  /**
+   * Sets custom properties of a live profile (the given keys; the others stay), in the
+   * caller's transaction: the profile row is locked first, so two concurrent updates of
+   * one profile both land. A profile merged meanwhile: AppError CONFLICT (try again).
+   */
+  async setProperties(
+    shopId: string,
+    profileId: number,
+    properties: Readonly<Record<string, unknown>>,
+    trx: Transaction<Database>,
+  ): Promise<void> {
+    if (Object.keys(properties).length === 0) return;
+    const now = this.deps.clock.now();
+    const row = await repo.lockLiveProfile(trx, shopId, profileId, now);
+    if (!row) throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
+    const merged = { ...parseJsonObject(row.properties), ...properties };
+    await repo.updateLiveProfile(trx, shopId, profileId, { properties: JSON.stringify(merged) }, now);
+  }
+
   /** The merge log entries where the profile is either side, oldest first. */
   async listMerges(shopId: string, profileId: number): Promise<MergeRecord[]> {
     const rows = await repo.listMergeRecords(this.db, shopId, profileId);

@@ -2,6 +2,7 @@ import { AppError } from '../../errors.js';
 import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
 import { isValidDeviceId } from '../identity/domain/identifiers.js';
 import type { ProfileWithDevices } from '../identity/domain/profile.js';
+import type { CustomerAttributes } from '../audience/audience.types.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { TrackedItem } from '../tracking/domain/items.js';
 import type { ProfileLists, StoredEvent } from '../tracking/tracking.types.js';
@@ -31,21 +32,32 @@ export interface ProfileSegmentSource {
   segmentIdsOf(shopId: string, profileIds: readonly number[]): Promise<ReadonlyMap<number, readonly number[]>>;
 }
 
+/** What imports and apps stored about a profile beyond its identifiers; the audience module provides it. */
+export interface ProfileAttributeSource {
+  getCustomerAttributes(shopId: string, profileId: number): Promise<CustomerAttributes | undefined>;
+}
+
+const NO_ATTRIBUTES: ProfileAttributeSource = {
+  getCustomerAttributes: () => Promise.resolve(undefined),
+};
+
 /** Until the segments module exists, no profile is in a segment. */
 export const NO_SEGMENTS: ProfileSegmentSource = {
   segmentIdsOf: () => Promise.resolve(new Map()),
 };
 
 /** The identifiers an operator may look profiles up by (raw; identity normalises them). */
-export type ProfileLookup = Pick<IdentityInput, 'did' | 'email' | 'phone' | 'externalId' | 'loyaltyId'>;
+export type ProfileLookup = Pick<IdentityInput, 'did' | 'email' | 'phone' | 'externalId' | 'loyaltyId' | 'telegramId'>;
 
 /** The lookup criteria under their contract names, in the order messages list them. */
-export const PROFILE_LOOKUP_PARAMETERS = ['email', 'phone', 'external_id', 'loyalty_id', 'did'] as const;
+export const PROFILE_LOOKUP_PARAMETERS = ['email', 'phone', 'external_id', 'loyalty_id', 'telegram_id', 'did'] as const;
 
 export interface ProfileView extends ProfileWithDevices {
   readonly segments: readonly number[];
   readonly cart: readonly TrackedItem[];
   readonly wish: readonly TrackedItem[];
+  /** The record fields, subscription flags and push tokens stored for the profile. */
+  readonly attributes: CustomerAttributes;
 }
 
 export const DEFAULT_EVENT_LIMIT = 50;
@@ -53,6 +65,7 @@ export const MAX_EVENT_LIMIT = 1000;
 
 export class ProfileViewService {
   private readonly segments: ProfileSegmentSource;
+  private readonly attributes: ProfileAttributeSource;
 
   constructor(
     private readonly deps: {
@@ -60,9 +73,11 @@ export class ProfileViewService {
       readonly identity: Pick<IdentityService, 'findProfiles'>;
       readonly tracking: TrackingReads;
       readonly segments?: ProfileSegmentSource;
+      readonly attributes?: ProfileAttributeSource;
     },
   ) {
     this.segments = deps.segments ?? NO_SEGMENTS;
+    this.attributes = deps.attributes ?? NO_ATTRIBUTES;
   }
 
   /**
@@ -89,7 +104,8 @@ export class ProfileViewService {
     return Promise.all(
       profiles.map(async (profile) => {
         const { cart, wish } = await this.deps.tracking.getLists(shopId, profile.id);
-        return { ...profile, segments: segments.get(profile.id) ?? [], cart, wish };
+        const attributes = (await this.attributes.getCustomerAttributes(shopId, profile.id)) ?? { fields: {}, pushTokens: [] };
+        return { ...profile, segments: segments.get(profile.id) ?? [], cart, wish, attributes };
       }),
     );
   }

@@ -82,7 +82,7 @@ export function readCar(entry: unknown): Read<Car> {
 
 /** A token is bound to its platform's certificate (interface.md): without a valid platform it is useless. */
 export function readPushToken(
-  input: Record<string, unknown>,
+  input: Readonly<Record<string, unknown>>,
   dropped: FieldProblem[],
 ): { token: string; platform: PushPlatform } | undefined {
   const rawToken = input.mobile_token;

@@ -126,28 +126,59 @@ export interface RecordContext {
 export function checkRecord(raw: unknown, context: RecordContext): RecordCheck {
   const input = asObject(raw);
   if (!input) return skip('not_an_object', 'a record must be a JSON object');
-  const keys = Object.keys(input);
-  if (keys.length > MAX_RECORD_KEYS) return skip('too_many_fields', `a record has at most ${MAX_RECORD_KEYS} fields`);
+  if (Object.keys(input).length > MAX_RECORD_KEYS) return skip('too_many_fields', `a record has at most ${MAX_RECORD_KEYS} fields`);
+  const read = readRecordFields(input, context);
+  const badKey = read.invalidIdentifiers.find((problem) => problem.kind !== 'telegramId');
+  if (badKey) return skip(`invalid_${badKey.field}` as SkipReason, `${badKey.field} ${badKey.reason}`);
+  if (!KEY_IDENTIFIERS.some((kind) => read.identifiers[kind] !== undefined)) {
+    return skip('no_identifier', 'none of email, phone, loyalty_id, external_id is given');
+  }
+  const { identifiers, fields, properties, pushToken } = read;
+  return {
+    kind: 'accepted',
+    record: { identifiers, fields, properties, ...(pushToken ? { pushToken } : {}) },
+    // An invalid telegram_id only loses itself: it is not a key of the record.
+    dropped: [...read.invalidIdentifiers, ...read.dropped].map(({ field, reason }) => ({ field, reason })),
+    unknown: read.unknown,
+  };
+}
 
+/** Every part of a record read on its own, before any rule about the record as a whole. */
+export interface RecordFields {
+  readonly identifiers: Identifiers;
+  /** Given identifiers that are not valid, in the order of KEY_IDENTIFIERS then telegram_id. */
+  readonly invalidIdentifiers: readonly (FieldProblem & { readonly kind: IdentifierKind })[];
+  readonly fields: AudienceFields;
+  readonly properties: Readonly<Record<string, PropertyValue>>;
+  readonly pushToken?: { readonly token: string; readonly platform: PushPlatform };
+  /** Fields (or kids / auto entries) whose value is bad, with the reason. */
+  readonly dropped: readonly FieldProblem[];
+  /** Keys that are neither a field of the record table nor a custom property of the shop. */
+  readonly unknown: readonly string[];
+}
+
+/**
+ * Reads every key of a record object by the record table: the audience import (which
+ * skips or drops by the rules above) and POST /profile/set (which refuses any problem)
+ * share it, so that a field means the same and is checked the same in both.
+ */
+export function readRecordFields(input: Readonly<Record<string, unknown>>, context: RecordContext): RecordFields {
   const identifiers: Identifiers = {};
-  const dropped: FieldProblem[] = [];
+  const invalidIdentifiers: (FieldProblem & { kind: IdentifierKind })[] = [];
   for (const kind of [...KEY_IDENTIFIERS, 'telegramId'] as const) {
     const field = IDENTIFIER_FIELDS[kind];
     const value = input[field];
     if (isAbsent(value)) continue;
     const read = readIdentifier(kind, value);
     if (read.ok) identifiers[kind] = read.value;
-    else if (kind === 'telegramId') dropped.push({ field, reason: read.reason });
-    else return skip(`invalid_${field}` as SkipReason, `${field} ${read.reason}`);
-  }
-  if (!KEY_IDENTIFIERS.some((kind) => identifiers[kind] !== undefined)) {
-    return skip('no_identifier', 'none of email, phone, loyalty_id, external_id is given');
+    else invalidIdentifiers.push({ kind, field, reason: read.reason });
   }
 
+  const dropped: FieldProblem[] = [];
   const fields: Record<string, unknown> = {};
   const properties: Record<string, PropertyValue> = {};
   const unknown: string[] = [];
-  for (const key of keys) {
+  for (const key of Object.keys(input)) {
     const value = input[key];
     if (isAbsent(value) || SEPARATE_KEYS.has(key)) continue;
     const reader = FIELD_READERS.get(key);
@@ -168,12 +199,7 @@ export function checkRecord(raw: unknown, context: RecordContext): RecordCheck {
   }
 
   const pushToken = readPushToken(input, dropped);
-  return {
-    kind: 'accepted',
-    record: { identifiers, fields, properties, ...(pushToken ? { pushToken } : {}) },
-    dropped,
-    unknown,
-  };
+  return { identifiers, invalidIdentifiers, fields, properties, ...(pushToken ? { pushToken } : {}), dropped, unknown };
 }
 
 /** Keys read apart from the field loop: the identifiers and the push token pair. */
