@@ -88,6 +88,39 @@ export async function readMultipartInput(request: FastifyRequest, limits: ParamL
   return inputFromForm(parseBracketPairs(pairs, limits));
 }
 
+/**
+ * The body of a GET (contract-notes, "Wire format": a GET may carry a JSON body repeating
+ * its query parameters, as the mobile SDK's GET /segments/get does; it is read as a POST
+ * body is read). Fastify never reads the body of a GET, so the scope reads it here with
+ * the same limits and parsers: JSON (or text/plain) and urlencoded forms. Any other type
+ * of GET body is ignored, as GET bodies always were; an empty one is no parameters.
+ */
+export async function readBodyOfGet(request: FastifyRequest, limits: ParamLimits): Promise<PublicInput> {
+  const { headers } = request;
+  if (headers['transfer-encoding'] === undefined && (headers['content-length'] === undefined || headers['content-length'] === '0')) {
+    return {};
+  }
+  const type = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const json = JSON_TYPES.includes(type);
+  if (!json && type !== FORM_TYPE) return {};
+  const text = await readText(request, request.server.initialConfig.bodyLimit ?? Infinity);
+  return json ? parseJsonBody(text) : inputFromForm(parseBracketQuery(text, limits));
+}
+
+/** The raw body as UTF-8 text, refused with 413 once it exceeds `limit` bytes. */
+async function readText(request: FastifyRequest, limit: number): Promise<string> {
+  if (Number(request.headers['content-length'] ?? 0) > limit) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of request.raw) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    bytes += buffer.length;
+    if (bytes > limit) throw tooLarge();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function tooLarge(): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
 }

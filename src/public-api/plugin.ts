@@ -7,7 +7,7 @@ import { describeError } from '../http/http-errors.js';
 import { inputFromForm, isPlainObject, mergeInput, type PublicInput } from '../http/input.js';
 import { DEFAULT_PARAM_LIMITS, parseBracketQuery, type ParamLimits } from '../http/params.js';
 import { authenticateShop } from './auth.js';
-import { readMultipartInput, registerBodyParsers } from './body-parsers.js';
+import { readBodyOfGet, readMultipartInput, registerBodyParsers } from './body-parsers.js';
 import { PUBLIC_AUTH_MODES, type PublicRouteModule } from './types.js';
 
 /**
@@ -90,6 +90,7 @@ async function readInput(request: FastifyRequest, limits: ParamLimits): Promise<
   let body: PublicInput = {};
   if (request.isMultipart()) body = await readMultipartInput(request, limits);
   else if (isPlainObject(request.body)) body = request.body;
+  else if (request.method === 'GET') body = await readBodyOfGet(request, limits);
   return mergeInput(query, body);
 }
 

@@ -130,6 +130,31 @@ describe('public request input', () => {
       expect(await echo({ method: 'GET', url: '/test/echo?a=1', headers: FORM, payload: '' })).toEqual({ a: '1' });
     });
 
+    it('reads the JSON body of a GET as a POST body is read: merged, the body winning, JSON null absent', async () => {
+      const json = { 'content-type': 'application/json' };
+      const payload = JSON.stringify({ shop_id: 'abc', a: 'body', stream: null, n: 2 });
+      expect(await echo({ method: 'GET', url: '/test/echo?a=query&b=query', headers: json, payload })).toEqual({
+        shop_id: 'abc',
+        a: 'body',
+        b: 'query',
+        n: 2,
+      });
+    });
+
+    it('reads the form body of a GET too, and ignores a GET body of any other type', async () => {
+      expect(await echo({ method: 'GET', url: '/test/echo?a=1', headers: FORM, payload: 'b[]=2&b[]=3' })).toEqual({ a: '1', b: ['2', '3'] });
+      const other = { 'content-type': 'application/octet-stream' };
+      expect(await echo({ method: 'GET', url: '/test/echo?a=1', headers: other, payload: 'zzz' })).toEqual({ a: '1' });
+    });
+
+    it('answers 400 for a GET with malformed JSON and 413 for a GET body over the limit', async () => {
+      const json = { 'content-type': 'application/json' };
+      const bad = await t.app.inject({ method: 'GET', url: '/test/echo', headers: json, payload: '{"a":' });
+      expectStatusError(bad, 400, 'The request body is not valid JSON.');
+      const large = await t.app.inject({ method: 'GET', url: '/test/echo', headers: json, payload: JSON.stringify({ a: 'x'.repeat(4096) }) });
+      expectStatusError(large, 413, 'The request body is too large.');
+    });
+
     it('serves a POST with a form or JSON content type and an empty body', async () => {
       expect(await echo({ method: 'POST', url: '/test/echo?a=1', headers: FORM, payload: '' })).toEqual({ a: '1' });
       const json = { 'content-type': 'application/json' };
