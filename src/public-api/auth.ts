@@ -76,3 +76,21 @@ export function assertShopServing(request: FastifyRequest): Shop {
   if (state !== 'serving') throw new AppError('FORBIDDEN', STATE_MESSAGES[state]);
   return shop;
 }
+
+/**
+ * For routes where `shop_secret` is optional and widens what the caller may do (a
+ * server looking a customer up by email rather than by its device): true with the
+ * right secret, false without one; a wrong secret is 401, never a quiet downgrade.
+ * Compared in constant time, like the `shop+secret` mode.
+ */
+export async function hasShopSecret(request: FastifyRequest): Promise<boolean> {
+  const secret = request.input.shop_secret;
+  if (secret === undefined || secret === '') return false;
+  const shop = authenticatedShop(request);
+  const shops = request.server.services.shops;
+  const credentials = await shops.findShopWithCredentials(shop.shopId);
+  if (!credentials || typeof secret !== 'string' || !shops.verifySecret(credentials, secret)) {
+    throw new AppError('UNAUTHORIZED', SECRET_MESSAGES[request.routeOptions.config.envelope ?? 'status']);
+  }
+  return true;
+}

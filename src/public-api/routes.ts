@@ -1,5 +1,6 @@
 import { audienceRoutes } from './audience/audience.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
+import { profileRoutes } from './profile/profile.routes.js';
 import { subscriptionRoutes } from './catalog/subscriptions.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { sliderRoutes } from './sliders/slider.routes.js';
@@ -17,4 +18,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   subscriptionRoutes,
   searchRoutes,
   audienceRoutes,
+  profileRoutes,
 ];

@@ -1,6 +1,7 @@
 import type { Identifiers } from '../../identity/domain/identifiers.js';
 import type { PropertyValue } from './custom-properties.js';
-import { FLAG_FIELDS, MAX_RECORD_KEYS, readRecordFields, type AudienceFields, type PushPlatform, type RecordContext } from './record.js';
+import type { FLAG_FIELDS} from './record.js';
+import { MAX_RECORD_KEYS, readRecordFields, type AudienceFields, type PushPlatform, type RecordContext } from './record.js';
 
 /**
  * What an app sets on its customer's profile (POST /profile/set, POST
