@@ -377,3 +377,39 @@ describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
     });
   });
 });
+
+describe('profile group in the OpenAPI document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.ready();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('documents each route with its parameters and the answer the SDK parses', () => {
+    type Operation = { tags?: string[]; summary?: string; requestBody?: unknown; parameters?: { name: string }[]; responses?: Record<string, unknown> };
+    const paths = t.app.swagger().paths as Record<string, Record<string, Operation>>;
+    const routes: ReadonlyArray<readonly [string, string, string]> = [
+      ['/profile/set', 'post', 'did'],
+      ['/profile', 'get', 'did'],
+      ['/mobile_push_tokens', 'post', 'token'],
+      ['/subscriptions/manage', 'post', 'email_bulk'],
+      ['/segments/add', 'post', 'segment_id'],
+      ['/segments/remove', 'post', 'segment_id'],
+      ['/segments/get', 'get', 'did'],
+    ];
+    for (const [path, method, parameter] of routes) {
+      const op = paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op?.tags).toEqual(['profile']);
+      expect(op?.summary).toEqual(expect.any(String));
+      expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining(['200', '4XX']));
+      const documented = JSON.stringify(op?.requestBody ?? op?.parameters);
+      expect(documented, `${method} ${path} documents ${parameter}`).toContain(`"${parameter}"`);
+    }
+    const profile = JSON.stringify(paths['/profile']?.get?.responses?.['200']);
+    for (const field of ['has_email', 'gender', 'bought_something', 'custom_properties']) expect(profile).toContain(field);
+  });
+});
