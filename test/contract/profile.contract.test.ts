@@ -62,6 +62,8 @@ const CASES: readonly Case[] = [
   { name: 'set: a kid with a bad gender → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', kids: '[{"gender":"m"},{"gender":"q"}]' }, status: 422, message: 'Parameter `kids[1]` gender must be m or f.' },
   { name: 'set: a subscription flag that is not a boolean → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', email_bulk: 'yes' }, status: 422, message: 'Parameter `email_bulk` must be true or false.' },
   { name: 'set: a name of 256 characters → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', first_name: 'x'.repeat(256) }, status: 422, message: 'Parameter `first_name` must be at most 255 characters.' },
+  { name: 'set: a wrong secret → 401', path: SET, body: { shop_id: '{shop}', shop_secret: 'nope', email: 'ann@example.com' }, status: 401, message: 'Invalid secret key' },
+  { name: 'set: with the secret, no did and no identifier → 422', path: SET, body: { shop_id: '{shop}', shop_secret: '{secret}', first_name: 'Ann' }, status: 422, message: 'Identifier is not valid' },
   { name: 'set: GET → 405', method: 'GET', path: SET, query: 'shop_id={shop}&did={did}', status: 405, message: 'Method GET is not allowed for this endpoint.' },
 
   // GET /profile
@@ -274,6 +276,13 @@ describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
     expect(refused.statusCode).toBe(422);
     const [profile] = await admin('email=kate%40example.com');
     expect(profile?.properties).toEqual({ first_name: 'Kate', last_name: 'Bell', favourite_color: 'blue' });
+  });
+
+  it('setProfile: a server with the secret names the customer by identifiers alone, created when nobody holds them', async () => {
+    const body = { shop_id: vars.shop, shop_secret: vars.secret, email: 'olga@example.com', first_name: 'Olga', sms_chain: true };
+    expectSuccess(await send({ method: 'POST', url: '/profile/set', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) }));
+    const [profile] = await admin('email=olga%40example.com');
+    expect(profile).toMatchObject({ devices: [], properties: { first_name: 'Olga' }, subscriptions: { sms_chain: true } });
   });
 
   it('setProfile: the SDK’s null values (JSON null, "null" kids) count as absent', async () => {

@@ -62,12 +62,13 @@ export class ProfilesService {
   }
 
   /**
-   * POST /profile/set: links the identifiers to the device's profile and stores the
-   * fields, in one transaction. An unknown device: NOT_FOUND; any bad field:
-   * VALIDATION_FAILED naming it, and nothing is stored.
+   * POST /profile/set: links the identifiers to the device's profile (or, for a caller
+   * with the shop's secret and no device, to the customer holding them, created when
+   * nobody does) and stores the fields, in one transaction. An unknown device:
+   * NOT_FOUND; any bad field: VALIDATION_FAILED naming it, and nothing is stored.
    */
-  async setProfile(shop: ShopRef, did: string, input: Readonly<Record<string, unknown>>): Promise<void> {
-    await this.requireDevice(shop.shopId, did);
+  async setProfile(shop: ShopRef, customer: CustomerRef, input: Readonly<Record<string, unknown>>): Promise<void> {
+    if (customer.did !== undefined) await this.requireDevice(shop.shopId, customer.did);
     const check = checkProfileUpdate(input, {
       properties: await this.deps.properties.propertyTypes(shop.shopId),
       today: dateInTimezone(this.deps.clock.now(), shop.timezone),
@@ -75,7 +76,8 @@ export class ProfilesService {
     if (!check.ok) throw new AppError('VALIDATION_FAILED', check.message, { field: check.field });
     const { identifiers, fields, properties, pushToken } = check.update;
     await this.db.transaction().execute(async (trx) => {
-      const { profileId } = await this.deps.identity.resolveProfile(shop.shopId, { did, ...identifiers }, trx);
+      const who = { ...identityInput(customer), ...identifiers };
+      const { profileId } = await this.deps.identity.resolveProfile(shop.shopId, who, trx);
       await this.deps.identity.setProperties(shop.shopId, profileId, properties, trx);
       await this.storeFields(trx, shop.shopId, profileId, fields);
       if (pushToken) await this.storeToken(trx, shop.shopId, profileId, pushToken.token, pushToken.platform);

@@ -7,7 +7,7 @@ import { PUSH_PLATFORMS, PUSH_TOKEN_MAX_LENGTH } from '../../modules/audience/do
 import type { PushPlatform } from '../../modules/audience/domain/record.js';
 import type { CustomerRef } from '../../modules/audience/profiles.service.js';
 import { SECRET_MESSAGES } from '../auth.js';
-import { readIdentifiers, readOptionalId } from '../tracking/common.params.js';
+import { readIdentifiers, readOptionalId, readRequiredDid } from '../tracking/common.params.js';
 import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
 
 /**
@@ -37,6 +37,15 @@ export function readCustomer(input: PublicInput, trusted: boolean): CustomerRef 
     if (!trusted) throw new AppError('UNAUTHORIZED', SECRET_MESSAGES.status);
   }
   return { ...(did !== undefined && { did }), identifiers };
+}
+
+/**
+ * POST /profile/set: the device (absent 401, as on /push), or, for a caller with the
+ * shop's secret and no device, the identifiers of the update itself.
+ */
+export function readProfileOwner(input: PublicInput, trusted: boolean): CustomerRef {
+  if (trusted && (input.did === undefined || input.did === '')) return readCustomer(input, true);
+  return { did: readRequiredDid(input), identifiers: {} };
 }
 
 /** GET /profile without the secret: the device only (its identifiers are what the full profile shows). */

@@ -7,6 +7,7 @@ import type { PublicRouteModule } from '../types.js';
 import {
   readCustomer,
   readDeviceCustomer,
+  readProfileOwner,
   readPushToken,
   readSegmentId,
   readSubscriptionFlags,
@@ -46,14 +47,15 @@ export const profileRoutes: PublicRouteModule = (scope) => {
         summary: "Set the fields of the device's customer",
         description:
           'Links the identifiers to the device (the device moves to the customer who holds them) and stores the ' +
-          'fields as the audience import does. The SDK sends JSON, with `kids` and `auto` as JSON text.',
+          'fields as the audience import does. The SDK sends JSON, with `kids` and `auto` as JSON text. Without ' +
+          '`did`, a server with `shop_secret` names the customer by identifiers.',
         body: ProfileSetBodySchema,
         response: statusResponses(StatusOkSchema),
       },
     },
     async (request) => {
       const shop = authenticatedShop(request);
-      await profiles.setProfile(shop, readRequiredDid(request.input), request.input);
+      await profiles.setProfile(shop, readProfileOwner(request.input, await hasShopSecret(request)), request.input);
       return statusSuccess();
     },
   );
