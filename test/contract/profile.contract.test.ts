@@ -285,6 +285,19 @@ describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
     expect(profile).toMatchObject({ devices: [], properties: { first_name: 'Olga' }, subscriptions: { sms_chain: true } });
   });
 
+  it('setProfile: concurrent updates of one profile all land (the profile row is locked for its properties)', async () => {
+    const state = await sdk();
+    expectSuccess(await send(setProfileRequest(state, { email: 'max@example.com' })));
+    const responses = await Promise.all([
+      send(setProfileRequest(state, { favourite_color: 'teal' })),
+      send(setProfileRequest(state, { vip_level: 7 })),
+      send(setProfileRequest(state, { first_name: 'Max' })),
+    ]);
+    for (const response of responses) expectSuccess(response);
+    const [profile] = await admin('email=max%40example.com');
+    expect(profile?.properties).toEqual({ favourite_color: 'teal', vip_level: 7, first_name: 'Max' });
+  });
+
   it('setProfile: the SDK’s null values (JSON null, "null" kids) count as absent', async () => {
     const state = await sdk();
     expectSuccess(await send(setProfileRequest(state, { email: 'nina@example.com', kids: null, first_name: '' })));
