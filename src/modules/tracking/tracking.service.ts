@@ -20,6 +20,7 @@ import * as counters from './product-counters.repo.js';
 import * as repo from './tracking.repo.js';
 import type {
   CustomEventInput,
+  CustomVariableValue,
   EventIdentifiers,
   InitInput,
   InitResult,
@@ -106,8 +107,8 @@ export class TrackingService {
     const drafted = draftPushEvent(input, this.deps.clock.now());
     if (!drafted.ok) {
       const message =
-        drafted.field === 'price' ? 'Parameter `items` holds a price too large to count.' : 'Parameter `order_price` is too large.';
-      throw new AppError('VALIDATION_FAILED', message, { field: drafted.field === 'price' ? 'items' : 'order_price' });
+        drafted.field === 'price' ? 'Parameter `items` holds a price too large to count.' : `Parameter \`${drafted.field}\` is too large.`;
+      throw new AppError('VALIDATION_FAILED', message, { field: drafted.field === 'price' ? 'items' : drafted.field });
     }
     return this.committer.submit(drafted.draft);
   }
@@ -294,5 +295,15 @@ function toTrackedOrder(row: repo.OrderRow): TrackedOrder {
     itemsTotal: row.items_total,
     orderPrice: row.order_price,
     createdAt: row.created_at,
+    orderCash: row.order_cash,
+    orderBonuses: row.order_bonuses,
+    orderDelivery: row.order_delivery,
+    orderDiscount: row.order_discount,
+    channel: row.channel,
+    taxFree: row.tax_free === null ? null : fromFlag(row.tax_free),
+    giftPackage: row.gift_package === null ? null : fromFlag(row.gift_package),
+    deliveryAddress: row.delivery_address,
+    custom: row.custom === null ? null : (JSON.parse(row.custom) as Record<string, CustomVariableValue>),
+    stream: row.stream,
   };
 }
