@@ -288,7 +288,7 @@ export const BAD_INPUT: readonly PushCase[] = [
  * The body of the mobile SDK's trackPurchase (rn-sdk buildPurchaseTrackingParams, sent
  * by its `track` as JSON with shop_id, stream, did, seance and sid), every field given.
  */
-export const TRACK_PURCHASE_BODY = {
+export const TRACK_PURCHASE_BODY: { [key: string]: Json } = {
   shop_id: '{shop}',
   stream: 'android',
   event: 'purchase',
@@ -312,7 +312,7 @@ export const TRACK_PURCHASE_BODY = {
   did: '{did}',
   seance: '{sid}',
   sid: '{sid}',
-} as const;
+};
 
 const purchase = (fields: Fields) => json({ event: 'purchase', items: [{ id: 'p1', amount: 1, price: 10 }], ...fields });
 
@@ -320,7 +320,7 @@ const purchase = (fields: Fields) => json({ event: 'purchase', items: [{ id: 'p1
 export const TRACK_PURCHASE: readonly PushCase[] = [
   {
     name: 'the mobile SDK’s trackPurchase body → 200, every field stored under its name',
-    request: { url: '/push', body: TRACK_PURCHASE_BODY as unknown as Json },
+    request: { url: '/push', body: TRACK_PURCHASE_BODY },
     status: 200,
     stored: {
       event: 'purchase',

@@ -157,6 +157,22 @@ export class TrackingService {
     return rows.map(toTrackedOrder);
   }
 
+  /**
+   * The profile's newest orders first (a merged profile's id leads to its survivor),
+   * those created at `since` (ms) or later when given; `limit` is held to 1..1000.
+   */
+  async listRecentOrders(
+    shopId: string,
+    profileId: number,
+    options: { readonly since?: number; readonly limit: number },
+  ): Promise<TrackedOrder[]> {
+    const liveId = await this.deps.identity.currentProfileId(shopId, profileId);
+    if (liveId === undefined) return [];
+    const limit = Math.min(MAX_EVENTS_LIMIT, Math.max(1, Math.trunc(options.limit) || 1));
+    const rows = await repo.listRecentOrdersOfProfile(this.db, shopId, liveId, { since: options.since, limit });
+    return rows.map(toTrackedOrder);
+  }
+
   /** now = the last 30 minutes, daily = the last 24 hours, from the stored buckets (domain/counters.ts). */
   async productCounters(shopId: string, itemId: string): Promise<ProductActivityCounters> {
     return (await this.productCountersOf(shopId, [itemId])).get(itemId)!;
