@@ -2,6 +2,7 @@ import { audienceRoutes } from './audience/audience.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
 import { subscriptionRoutes } from './catalog/subscriptions.routes.js';
 import { searchRoutes } from './search/search.routes.js';
+import { shopperRoutes } from './shopper/shopper.routes.js';
 import { sliderRoutes } from './sliders/slider.routes.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
 import type { PublicRouteModule } from './types.js';
@@ -17,4 +18,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   subscriptionRoutes,
   searchRoutes,
   audienceRoutes,
+  shopperRoutes,
 ];
