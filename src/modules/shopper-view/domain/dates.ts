@@ -34,12 +34,18 @@ function offsetAt(epochMs: number, timezone: string): number {
 
 /**
  * The first instant of a calendar date (YYYY-MM-DD, already checked) in the timezone.
- * The offset is taken at the UTC midnight of that date and checked once more at the
- * instant found, which settles a date whose offset changes that night.
+ * Midnight is tried with the offset at the UTC midnight of that date and with the offset
+ * at that first guess; the earlier one whose wall clock is on the date wins. That
+ * settles a date whose offset changes that night, even where midnight itself is skipped
+ * (the day then starts at 01:00).
  */
 export function startOfDayIn(date: string, timezone: string): number {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   const utcMidnight = Date.UTC(year, month - 1, day);
   const first = utcMidnight - offsetAt(utcMidnight, timezone);
-  return utcMidnight - offsetAt(first, timezone);
+  const second = utcMidnight - offsetAt(first, timezone);
+  for (const candidate of [Math.min(first, second), Math.max(first, second)]) {
+    if (candidate + offsetAt(candidate, timezone) >= utcMidnight) return candidate;
+  }
+  return Math.max(first, second);
 }
