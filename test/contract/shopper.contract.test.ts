@@ -333,4 +333,17 @@ describe.each(TEST_DIALECTS)('shopper reads on %s', (dialect) => {
       expectError(await inject({ method: 'GET', url: '/collection/6' }), 401, 'Parameter `shop_id` is required.');
     });
   });
+
+  it('documents each route in the OpenAPI document with its 200 shape and the status envelope for errors', () => {
+    const paths = t.app.swagger().paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    for (const path of ['/products/cart', '/orders/by_user', '/orders/last_for_user', '/collection/{id}']) {
+      expect(Object.keys(paths[path]?.get?.responses ?? {}), path).toEqual(expect.arrayContaining(['200', '4XX']));
+    }
+    for (const [path, methods] of [
+      ['/admin/v1/shops/{shop_id}/collections', ['get']],
+      ['/admin/v1/shops/{shop_id}/collections/{id}', ['put', 'get', 'delete']],
+    ] as const) {
+      for (const method of methods) expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+  });
 });
