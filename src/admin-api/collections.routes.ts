@@ -13,7 +13,7 @@ import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas
 
 const tags = ['collections'];
 
-/** Product collections: what GET /collection/{id} serves (docs/collections.md). */
+/** Product collections: what GET /collection/{id} serves (docs/shopper-reads.md). */
 export const collectionsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => {
   const collections = app.services.collections;
 

@@ -12,7 +12,7 @@ import { ShopIdParam } from './common.schemas.js';
  * Product collections (ours; the admin core leaves them open): a named list of offer ids
  * that GET /collection/{id} serves with the served catalog's product data. The schemas
  * bound every size; a blank name or an id with control characters is the collections
- * domain's rule, answered with a sentence naming the field. Decisions: docs/collections.md.
+ * domain's rule, answered with a sentence naming the field. Decisions: docs/shopper-reads.md.
  */
 
 const CollectionId = Type.String({

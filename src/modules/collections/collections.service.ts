@@ -34,7 +34,7 @@ export const COLLECTION_NOT_FOUND = 'Collection not found';
 
 /**
  * Product collections: kept whole through the admin API (PUT replaces), read by GET
- * /collection/{id} with the served catalog's product data. Decisions: docs/collections.md.
+ * /collection/{id} with the served catalog's product data. Decisions: docs/shopper-reads.md.
  */
 export class CollectionsService {
   constructor(private readonly deps: CollectionsDeps) {}

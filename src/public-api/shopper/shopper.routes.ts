@@ -31,7 +31,7 @@ function plainJson(): (data: unknown) => string {
  * What the mobile SDK reads of its customer and of the shop's collections: GET
  * /products/cart, /orders/by_user, /orders/last_for_user and /collection/{id}, in the
  * shapes it parses. Errors answer in the status envelope; statuses follow
- * contract-notes "Secrets and errors". Decisions: docs/shopper-reads.md, docs/collections.md.
+ * contract-notes "Secrets and errors". Decisions: docs/shopper-reads.md.
  */
 export const shopperRoutes: PublicRouteModule = (scope) => {
   const { shopperView, collections } = scope.services;

@@ -11,7 +11,7 @@ import { MAX_ORDERS_ANSWERED } from '../../modules/shopper-view/shopper-view.ser
  * GET /orders/by_user, GET /orders/last_for_user) and of GET /collection/{id}, in the
  * shapes the mobile SDK parses. Parameters are checked by shopper.params.ts in the
  * contract's order (credentials first), so these schemas document; the routes compile
- * them with noSchemaValidation. Decisions: docs/shopper-reads.md, docs/collections.md.
+ * them with noSchemaValidation. Decisions: docs/shopper-reads.md.
  */
 
 export const SHOPPER_TAGS = ['shopper'];

@@ -1,7 +1,7 @@
 /**
  * A product collection: a named list of offer ids an operator keeps in the admin API,
  * served by GET /collection/{id}. Pure rules: the id's shape, the list's bounds, and
- * which products of the list a reader sees. Decisions: docs/collections.md.
+ * which products of the list a reader sees. Decisions: docs/shopper-reads.md.
  */
 
 /** Ids are chosen by the operator: the SDKs send them as a number or a string. */
