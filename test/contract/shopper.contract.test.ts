@@ -142,7 +142,7 @@ describe.each(TEST_DIALECTS)('shopper reads on %s', (dialect) => {
       ['an unknown shop → 404', { shop_id: '0'.repeat(30), did: '{did}' }, 404, 'Shop not found'],
       ['an inactive shop → 403', { shop_id: '{inactive}', did: '{did}' }, 403, 'Shop is not active.'],
     ])('%s', async (_name, params, status, message) => {
-      const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, fillIn(v)])).toString();
+      const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, fillIn(v)])).toString();
       expectError(await inject({ method: 'GET', url: `/products/cart?${query}` }), status, message);
     });
   });
