@@ -7,12 +7,14 @@ import { CustomPropertiesService } from './modules/audience/custom-properties.se
 import { ProfilesService } from './modules/audience/profiles.service.js';
 import { SegmentsService } from './modules/audience/segments.service.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
+import { CollectionsService } from './modules/collections/collections.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { ImagesService } from './modules/images/images.service.js';
 import { ProductSubscriptionsService } from './modules/product-subscriptions/product-subscriptions.service.js';
 import { ProfileViewService } from './modules/profile-view/profile-view.service.js';
 import { SearchService } from './modules/search/search.service.js';
+import { ShopperViewService } from './modules/shopper-view/shopper-view.service.js';
 import { ShopsService } from './modules/shops/shops.service.js';
 import { SlidersService } from './modules/sliders/sliders.service.js';
 import { AdminTokenService } from './modules/system/admin-token.service.js';
@@ -50,6 +52,10 @@ export interface Services {
   readonly productSubscriptions: ProductSubscriptionsService;
   /** Product search over the served catalog, the search log and its no-result queries. */
   readonly search: SearchService;
+  /** Product collections of the admin API and GET /collection/{id}. */
+  readonly collections: CollectionsService;
+  /** A customer's cart and orders with product data (GET /products/cart, /orders/…). */
+  readonly shopperView: ShopperViewService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -93,5 +99,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     products,
     productSubscriptions,
     search,
+    collections: new CollectionsService({ db, clock, shops, products }),
+    shopperView: new ShopperViewService({ identity, tracking, products }),
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
+import { collectionsRoutes } from './collections.routes.js';
 import { customEventsRoutes } from './custom-events.routes.js';
 import { customPropertiesRoutes } from './custom-properties.routes.js';
 import { adminErrorHandler } from './error-handler.js';
@@ -52,6 +53,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(segmentsRoutes);
   await app.register(customPropertiesRoutes);
   await app.register(importsRoutes);
+  await app.register(collectionsRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

@@ -24,6 +24,7 @@ import type {
 } from './tables/catalog.js';
 import type {
   SlidersTable,
+  ProductCollectionsTable,
   ProductImagesTable,
   ProductSubscriptionsTable,
   ProductAlertsTable,
@@ -68,6 +69,7 @@ export interface Database {
   catalog_locations: CatalogLocationsTable;
   catalog_products: CatalogProductsTable;
   sliders: SlidersTable;
+  product_collections: ProductCollectionsTable;
   product_images: ProductImagesTable;
   product_subscriptions: ProductSubscriptionsTable;
   product_alerts: ProductAlertsTable;

@@ -3,6 +3,7 @@ import { productRoutes } from './catalog/products.routes.js';
 import { profileRoutes } from './profile/profile.routes.js';
 import { subscriptionRoutes } from './catalog/subscriptions.routes.js';
 import { searchRoutes } from './search/search.routes.js';
+import { shopperRoutes } from './shopper/shopper.routes.js';
 import { sliderRoutes } from './sliders/slider.routes.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
 import type { PublicRouteModule } from './types.js';
@@ -19,4 +20,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   searchRoutes,
   audienceRoutes,
   profileRoutes,
+  shopperRoutes,
 ];

@@ -105,6 +105,39 @@ describe.each(TEST_DIALECTS)('admin device events on %s', (dialect) => {
     });
   });
 
+  it('shows what trackPurchase sent under the contract names in params', async () => {
+    const { shopId, did } = await shopWithDevice();
+    const body = {
+      shop_id: shopId,
+      did,
+      event: 'purchase',
+      items: [{ id: 'A-1', amount: 1, price: 990 }],
+      order_id: 'M-1',
+      order_cash: 890,
+      order_bonuses: 100,
+      order_delivery: 0,
+      order_discount: 9.999,
+      channel: 'mobile_app',
+      tax_free: true,
+      delivery_address: 'Moscow',
+      custom: { floor: 3 },
+    };
+    const pushed = await t.app.inject({ method: 'POST', url: '/push', payload: body });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const response = await list(shopId, `did=${did}&limit=1`);
+    expect(response.json<{ events: { params: unknown }[] }>().events[0]?.params).toEqual({
+      order_id: 'M-1',
+      order_cash: 890,
+      order_bonuses: 100,
+      order_delivery: 0,
+      order_discount: 10,
+      channel: 'mobile_app',
+      tax_free: true,
+      delivery_address: 'Moscow',
+      custom: { floor: 3 },
+    });
+  });
+
   it('answers 50 events by default and the newest `limit` events when asked', async () => {
     const { shopId, did } = await shopWithDevice();
     for (let i = 1; i <= 51; i += 1) {

@@ -48,6 +48,7 @@ const SKU_1: Json = {
       name_with_parent: 'Clothes - Shoes',
       level: '2',
       parent_id: '1',
+      parent: '1',
       branch: 1,
     },
     {
@@ -58,6 +59,7 @@ const SKU_1: Json = {
       name_with_parent: 'Shoes - Sneakers',
       level: '3',
       parent_id: '2',
+      parent: '2',
       branch: 1,
     },
   ],

@@ -284,6 +284,89 @@ export const BAD_INPUT: readonly PushCase[] = [
   { name: 'a malformed phone beside the did → 422 naming phone', request: json({ phone: 'call me' }), status: 422, message: 'Parameter `phone` is not valid.' },
 ];
 
+/**
+ * The body of the mobile SDK's trackPurchase (rn-sdk buildPurchaseTrackingParams, sent
+ * by its `track` as JSON with shop_id, stream, did, seance and sid), every field given.
+ */
+export const TRACK_PURCHASE_BODY: { [key: string]: Json } = {
+  shop_id: '{shop}',
+  stream: 'android',
+  event: 'purchase',
+  order_id: 'M-1001',
+  order_price: 2450.5,
+  items: [{ id: 'p1', amount: 2, price: 1000, line_id: 'L1', fashion_size: 'XL' }, { id: 'p2', amount: 1, price: 500.5 }],
+  delivery_type: 'courier',
+  delivery_address: 'Moscow, Tverskaya 1, flat 2',
+  payment_type: 'card',
+  tax_free: true,
+  gift_package: true,
+  promocode: 'SPRING',
+  order_cash: 2000.25,
+  order_bonuses: 300,
+  order_delivery: 250.005,
+  order_discount: 100,
+  channel: 'mobile_app',
+  custom: { floor: 3, gift_note: 'Happy birthday', tags: ['a', 'b'] },
+  recommended_by: 'dynamic',
+  recommended_code: 'rec-1',
+  did: '{did}',
+  seance: '{sid}',
+  sid: '{sid}',
+};
+
+const purchase = (fields: Fields) => json({ event: 'purchase', items: [{ id: 'p1', amount: 1, price: 10 }], ...fields });
+
+/** contract-notes "POST /push": what trackPurchase sends is stored with the event, validated and bounded. */
+export const TRACK_PURCHASE: readonly PushCase[] = [
+  {
+    name: 'the mobile SDK’s trackPurchase body → 200, every field stored under its name',
+    request: { url: '/push', body: TRACK_PURCHASE_BODY },
+    status: 200,
+    stored: {
+      event: 'purchase',
+      items: [{ id: 'p1', amount: 2, price: 1000, line_id: 'L1', fashion_size: 'XL' }, { id: 'p2', amount: 1, price: 500.5 }],
+      params: {
+        stream: 'android',
+        order_id: 'M-1001',
+        order_price: 2450.5,
+        delivery_type: 'courier',
+        delivery_address: 'Moscow, Tverskaya 1, flat 2',
+        payment_type: 'card',
+        tax_free: true,
+        gift_package: true,
+        promocode: 'SPRING',
+        order_cash: 2000.25,
+        order_bonuses: 300,
+        // Rounded to kopecks, half up, as the order keeps it.
+        order_delivery: 250.01,
+        order_discount: 100,
+        channel: 'mobile_app',
+        custom: { floor: 3, gift_note: 'Happy birthday', tags: ['a', 'b'] },
+        recommended_by: 'dynamic',
+        recommended_code: 'rec-1',
+      },
+    },
+  },
+  { name: 'the purchase fields as form strings are read as their types', request: { url: '/push', contentType: FORM_TYPE, body: 'shop_id={shop}&did={did}&event=purchase&items[][id]=p1&order_cash=10.5&tax_free=false&custom[floor]=3&channel=web' }, status: 200, stored: { params: { order_cash: 10.5, tax_free: false, custom: { floor: '3' }, channel: 'web' } } },
+  { name: 'empty purchase fields count as absent', request: purchase({ order_cash: '', channel: '', delivery_address: '', custom: '', tax_free: '' }), status: 200, stored: { absent: ['order_cash', 'channel', 'delivery_address', 'custom', 'tax_free'] } },
+  { name: 'JSON null purchase fields count as absent', request: purchase({ order_bonuses: null, custom: null }), status: 200, stored: { absent: ['order_bonuses', 'custom'] } },
+  { name: 'an empty custom object is left out', request: purchase({ custom: {} }), status: 200, stored: { absent: ['custom'] } },
+  { name: 'the purchase fields are ignored on other events', request: json({ event: 'cart', order_cash: 10, custom: { a: 1 } }), status: 200, stored: { absent: ['order_cash', 'custom'] } },
+  { name: 'order_cash not a number → 422', request: purchase({ order_cash: 'lots' }), status: 422, message: 'Parameter `order_cash` must be a number.' },
+  { name: 'order_bonuses negative → 422', request: purchase({ order_bonuses: -1 }), status: 422, message: 'Parameter `order_bonuses` must not be negative.' },
+  { name: 'order_delivery as an object → 422', request: purchase({ order_delivery: { a: 1 } }), status: 422, message: 'Parameter `order_delivery` must be a number.' },
+  { name: 'order_discount too large to count → 422', request: purchase({ order_discount: 1e20 }), status: 422, message: 'Parameter `order_discount` is too large.' },
+  { name: 'channel as an array → 422', request: purchase({ channel: ['web'] }), status: 422, message: 'Parameter `channel` must be a string.' },
+  { name: 'channel over 255 characters → 422', request: purchase({ channel: 'c'.repeat(256) }), status: 422, message: 'Parameter `channel` must be at most 255 characters.' },
+  { name: 'delivery_address over 1000 characters → 422', request: purchase({ delivery_address: 'a'.repeat(1001) }), status: 422, message: 'Parameter `delivery_address` must be at most 1000 characters.' },
+  { name: 'tax_free as an object → 422', request: purchase({ tax_free: { yes: true } }), status: 422, message: 'Parameter `tax_free` must be a boolean.' },
+  { name: 'custom as an array → 422', request: purchase({ custom: ['a'] }), status: 422, message: 'Parameter `custom` must be an object.' },
+  { name: 'custom as a string → 422', request: purchase({ custom: 'note' }), status: 422, message: 'Parameter `custom` must be an object.' },
+  { name: 'custom with 51 keys → 422', request: purchase({ custom: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }), status: 422, message: 'Parameter `custom` must have at most 50 keys.' },
+  { name: 'custom with a nested object → 422 naming the key', request: purchase({ custom: { address: { city: 'Moscow' } } }), status: 422, message: 'Parameter `custom[address]` must be a scalar or an array of scalars.' },
+  { name: 'custom with a text over 1000 characters → 422 naming the key', request: purchase({ custom: { note: 'n'.repeat(1001) } }), status: 422, message: 'Parameter `custom[note]` must be at most 1000 characters.' },
+];
+
 export interface ListStep {
   readonly name: string;
   readonly request: ContractRequest;

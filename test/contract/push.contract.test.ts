@@ -4,7 +4,16 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_DIALECTS } from '../helpers/db.js';
 import { createShopFixture } from '../helpers/factories.js';
 import { expectStatusAnswer, send, type Vars } from './harness.js';
-import { BAD_INPUT, CONTRACT_NOTES, LIST_SCENARIO, NORMALISATION_TABLE, STATUS_TABLE, type PushCase } from './push.cases.js';
+import {
+  BAD_INPUT,
+  CONTRACT_NOTES,
+  LIST_SCENARIO,
+  NORMALISATION_TABLE,
+  STATUS_TABLE,
+  TRACK_PURCHASE,
+  TRACK_PURCHASE_BODY,
+  type PushCase,
+} from './push.cases.js';
 import { initDevice, profileOfDevice } from './tracking-fixtures.js';
 
 /**
@@ -82,6 +91,37 @@ describe.each(TEST_DIALECTS)('POST /push contract on %s', (dialect) => {
 
   describe('bad input', () => {
     it.each(BAD_INPUT)('$name', check);
+  });
+
+  describe('trackPurchase fields (contract-notes, POST /push)', () => {
+    it.each(TRACK_PURCHASE)('$name', check);
+
+    it('stores them with the order too, amounts in minor units', async () => {
+      const { did, sid } = await initDevice(t, vars.shop!);
+      const body = { ...TRACK_PURCHASE_BODY, did, seance: sid, sid, order_id: 'M-2002' };
+      expectStatusAnswer(await send(t, { url: '/push', body }, vars), 200);
+      const orders = await t.app.services.tracking.listOrders(vars.shop!, await profileOfDevice(t, vars.shop!, did));
+      expect(orders).toEqual([
+        expect.objectContaining({
+          orderId: 'M-2002',
+          itemsTotal: 250_050,
+          orderPrice: 245_050,
+          orderCash: 200_025,
+          orderBonuses: 30_000,
+          orderDelivery: 25_001,
+          orderDiscount: 10_000,
+          channel: 'mobile_app',
+          taxFree: true,
+          giftPackage: true,
+          deliveryAddress: 'Moscow, Tverskaya 1, flat 2',
+          custom: { floor: 3, gift_note: 'Happy birthday', tags: ['a', 'b'] },
+          stream: 'android',
+          deliveryType: 'courier',
+          paymentType: 'card',
+          promocode: 'SPRING',
+        }),
+      ]);
+    });
   });
 
   describe('the eight events and the cart and wish list (interface.md, Events)', () => {

@@ -72,3 +72,14 @@ export interface SearchQueriesTable {
   /** The tracking event a pushed query came from; unique per shop. */
   event_id: number | null;
 }
+
+export interface ProductCollectionsTable {
+  shop_id: string;
+  /** 1 to 64 of [A-Za-z0-9_-] (modules/collections/domain/collection.ts). */
+  id: string;
+  name: string;
+  /** JSON array of offer ids, in display order. */
+  product_ids: string;
+  created_at: number;
+  updated_at: number;
+}

@@ -64,6 +64,20 @@ export interface OrdersTable {
   /** Minor units; the client's order_price, when given. */
   order_price: number | null;
   created_at: number;
+  /** Minor units: the parts of the order the client names (trackPurchase), when given. */
+  order_cash: number | null;
+  order_bonuses: number | null;
+  order_delivery: number | null;
+  order_discount: number | null;
+  channel: string | null;
+  /** 0/1 flags; null when not sent. */
+  tax_free: number | null;
+  gift_package: number | null;
+  delivery_address: string | null;
+  /** JSON object of the order's custom properties (trackPurchase `custom`). */
+  custom: string | null;
+  /** The purchase event's stream. */
+  stream: string | null;
 }
 
 export interface ProductCountersTable {

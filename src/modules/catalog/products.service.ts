@@ -230,6 +230,20 @@ export class ProductsService {
   }
 
   /**
+   * The served products of these offer ids as Product objects, by id (the cart, order and
+   * collection answers): an id the served catalog lacks is absent from the map. Reads the
+   * served generation, then its products, so every product comes from one import.
+   */
+  async viewServedItems(shop: ShopCurrency, itemIds: readonly string[]): Promise<Map<string, Product>> {
+    if (itemIds.length === 0) return new Map();
+    const generation = await this.deps.catalog.currentGeneration(shop.shopId);
+    if (generation === 0) return new Map();
+    const records = await repo.findProducts(this.db, shop.shopId, generation, itemIds);
+    const views = await this.viewProducts(shop, generation, records);
+    return new Map(views.map((view) => [view.id, view]));
+  }
+
+  /**
    * GET /products/counters: views, carts and purchases (tracking) and the active
    * subscriptions (triggers). NOT_FOUND for an item the served catalog lacks. The three
    * reads run side by side, each shared with the other counters asked of the shop in the

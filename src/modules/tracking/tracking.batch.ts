@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { toFlag } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
@@ -109,6 +110,16 @@ export async function storeEventBatch(
         items_total: order.itemsTotal,
         order_price: order.orderPrice,
         created_at: d.receivedAt,
+        order_cash: order.parts.order_cash,
+        order_bonuses: order.parts.order_bonuses,
+        order_delivery: order.parts.order_delivery,
+        order_discount: order.parts.order_discount,
+        channel: order.channel,
+        tax_free: order.taxFree === null ? null : toFlag(order.taxFree),
+        gift_package: order.giftPackage === null ? null : toFlag(order.giftPackage),
+        delivery_address: order.deliveryAddress,
+        custom: order.custom === null ? null : JSON.stringify(order.custom),
+        stream: order.stream,
       };
     }),
   );

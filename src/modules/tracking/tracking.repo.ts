@@ -211,6 +211,18 @@ export async function listOrdersOfProfile(db: Executor, shopId: string, profileI
     .execute();
 }
 
+/** A profile's newest orders first, created at `since` or later (created_at, then id: ids grow with commits). */
+export async function listRecentOrdersOfProfile(
+  db: Executor,
+  shopId: string,
+  profileId: number,
+  options: { readonly since: number | undefined; readonly limit: number },
+): Promise<OrderRow[]> {
+  let query = db.selectFrom('orders').selectAll().where('shop_id', '=', shopId).where('profile_id', '=', profileId);
+  if (options.since !== undefined) query = query.where('created_at', '>=', options.since);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+}
+
 // --- merges ---------------------------------------------------------------------------
 
 /** Moves a merged profile's events and orders to the survivor. */

@@ -20,6 +20,7 @@ import * as counters from './product-counters.repo.js';
 import * as repo from './tracking.repo.js';
 import type {
   CustomEventInput,
+  CustomVariableValue,
   EventIdentifiers,
   InitInput,
   InitResult,
@@ -106,8 +107,8 @@ export class TrackingService {
     const drafted = draftPushEvent(input, this.deps.clock.now());
     if (!drafted.ok) {
       const message =
-        drafted.field === 'price' ? 'Parameter `items` holds a price too large to count.' : 'Parameter `order_price` is too large.';
-      throw new AppError('VALIDATION_FAILED', message, { field: drafted.field === 'price' ? 'items' : 'order_price' });
+        drafted.field === 'price' ? 'Parameter `items` holds a price too large to count.' : `Parameter \`${drafted.field}\` is too large.`;
+      throw new AppError('VALIDATION_FAILED', message, { field: drafted.field === 'price' ? 'items' : drafted.field });
     }
     return this.committer.submit(drafted.draft);
   }
@@ -153,6 +154,22 @@ export class TrackingService {
   async listOrders(shopId: string, profileId: number): Promise<TrackedOrder[]> {
     const liveId = await this.deps.identity.currentProfileId(shopId, profileId);
     const rows = liveId === undefined ? [] : await repo.listOrdersOfProfile(this.db, shopId, liveId);
+    return rows.map(toTrackedOrder);
+  }
+
+  /**
+   * The profile's newest orders first (a merged profile's id leads to its survivor),
+   * those created at `since` (ms) or later when given; `limit` is held to 1..1000.
+   */
+  async listRecentOrders(
+    shopId: string,
+    profileId: number,
+    options: { readonly since?: number; readonly limit: number },
+  ): Promise<TrackedOrder[]> {
+    const liveId = await this.deps.identity.currentProfileId(shopId, profileId);
+    if (liveId === undefined) return [];
+    const limit = Math.min(MAX_EVENTS_LIMIT, Math.max(1, Math.trunc(options.limit) || 1));
+    const rows = await repo.listRecentOrdersOfProfile(this.db, shopId, liveId, { since: options.since, limit });
     return rows.map(toTrackedOrder);
   }
 
@@ -294,5 +311,15 @@ function toTrackedOrder(row: repo.OrderRow): TrackedOrder {
     itemsTotal: row.items_total,
     orderPrice: row.order_price,
     createdAt: row.created_at,
+    orderCash: row.order_cash,
+    orderBonuses: row.order_bonuses,
+    orderDelivery: row.order_delivery,
+    orderDiscount: row.order_discount,
+    channel: row.channel,
+    taxFree: row.tax_free === null ? null : fromFlag(row.tax_free),
+    giftPackage: row.gift_package === null ? null : fromFlag(row.gift_package),
+    deliveryAddress: row.delivery_address,
+    custom: row.custom === null ? null : (JSON.parse(row.custom) as Record<string, CustomVariableValue>),
+    stream: row.stream,
   };
 }

@@ -46,6 +46,20 @@ export interface PurchaseDetails {
   readonly deliveryType?: string;
   readonly paymentType?: string;
   readonly promocode?: string;
+  /**
+   * What the mobile SDK's trackPurchase also sends (contract-notes "POST /push"): the
+   * parts of the total in currency units (paid in cash, paid with bonuses, delivery,
+   * discount), the sales channel, flags and the customer's order properties.
+   */
+  readonly orderCash?: number;
+  readonly orderBonuses?: number;
+  readonly orderDelivery?: number;
+  readonly orderDiscount?: number;
+  readonly channel?: string;
+  readonly taxFree?: boolean;
+  readonly giftPackage?: boolean;
+  readonly deliveryAddress?: string;
+  readonly custom?: Readonly<Record<string, CustomVariableValue>>;
 }
 
 export interface PushEventInput {
@@ -167,4 +181,16 @@ export interface TrackedOrder {
   /** Minor units: the client's order_price, when given. */
   readonly orderPrice: number | null;
   readonly createdAt: number;
+  /** Minor units, each when given (trackPurchase). */
+  readonly orderCash: number | null;
+  readonly orderBonuses: number | null;
+  readonly orderDelivery: number | null;
+  readonly orderDiscount: number | null;
+  readonly channel: string | null;
+  /** null when not sent. */
+  readonly taxFree: boolean | null;
+  readonly giftPackage: boolean | null;
+  readonly deliveryAddress: string | null;
+  readonly custom: Readonly<Record<string, CustomVariableValue>> | null;
+  readonly stream: string | null;
 }

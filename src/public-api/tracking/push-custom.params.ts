@@ -60,7 +60,7 @@ export function toCustomEventInput(input: PublicInput, shopId: string, nowMs: nu
   const label = readOptionalText(input, 'label', { maxLength: MAX_CUSTOM_TEXT_LENGTH, numbers: true });
   const value = input.value === '' ? undefined : readInteger(input, 'value', { optional: true });
   const time = readTime(input, nowMs);
-  const payload = input.payload === undefined ? undefined : readPayload(input.payload);
+  const payload = input.payload === undefined ? undefined : readScalarObject('payload', input.payload);
   return {
     shopId,
     ...(did !== undefined && { did }),
@@ -119,14 +119,17 @@ function readVariables(input: PublicInput): Record<string, CustomVariableValue> 
   return variables;
 }
 
-/** The JS SDK's `payload`: an object whose values are scalars or arrays of scalars. */
-function readPayload(value: unknown): Record<string, CustomVariableValue> {
-  if (!isPlainObject(value)) throw validationError('payload', 'must be an object');
+/**
+ * The JS SDK's `payload` (and trackPurchase's `custom` of POST /push): an object whose
+ * values are scalars or arrays of scalars, bounded like the extra variables.
+ */
+export function readScalarObject(name: string, value: unknown): Record<string, CustomVariableValue> {
+  if (!isPlainObject(value)) throw validationError(name, 'must be an object');
   const entries = Object.entries(value);
-  if (entries.length > MAX_VARIABLES) throw validationError('payload', `must have at most ${MAX_VARIABLES} keys`);
+  if (entries.length > MAX_VARIABLES) throw validationError(name, `must have at most ${MAX_VARIABLES} keys`);
   const payload: Record<string, CustomVariableValue> = {};
   for (const [key, entry] of entries) {
-    const label = `payload[${key}]`;
+    const label = `${name}[${key}]`;
     if (key === '' || key.length > MAX_VARIABLE_NAME_LENGTH) {
       throw validationError(label, `must have a name of 1 to ${MAX_VARIABLE_NAME_LENGTH} characters`);
     }

@@ -11,6 +11,7 @@ import {
   type PushEventName,
 } from '../../modules/tracking/tracking.types.js';
 import { readIdentifiers, readOptionalId, readOptionalText } from './common.params.js';
+import { readScalarObject } from './push-custom.params.js';
 
 /**
  * POST /push after the did and shop-state checks: the rest of interface.md's status
@@ -28,6 +29,7 @@ export const MAX_ITEMS_PER_EVENT = 1000;
 export const MAX_TEXT_LENGTH = 255;
 export const MAX_REFERER_LENGTH = 2048;
 export const MAX_SEARCH_QUERY_LENGTH = 1000;
+export const MAX_DELIVERY_ADDRESS_LENGTH = 1000;
 
 export const EVENT_NOT_VALID = 'Parameter `event` is not valid';
 
@@ -162,19 +164,50 @@ function readOptionalFields(input: PublicInput): { sid: string | undefined; attr
   return { sid, attribution };
 }
 
-/** The purchase fields; empty order_id, delivery_type and payment_type count as absent (200). */
+/**
+ * The purchase fields; empty order_id, delivery_type and payment_type count as absent
+ * (200). The mobile SDK's trackPurchase adds order_cash, order_bonuses, order_delivery,
+ * order_discount (amounts in currency units, not negative), channel, tax_free,
+ * gift_package, delivery_address and `custom` (an object of scalars or arrays of
+ * scalars, bounded as /push/custom's payload); an empty value counts as absent too.
+ */
 function readPurchase(input: PublicInput): PurchaseDetails {
-  const orderId = readOptionalText(input, 'order_id', { maxLength: MAX_TEXT_LENGTH, numbers: true });
-  const deliveryType = readOptionalText(input, 'delivery_type', { maxLength: MAX_TEXT_LENGTH, numbers: true });
-  const paymentType = readOptionalText(input, 'payment_type', { maxLength: MAX_TEXT_LENGTH, numbers: true });
-  const promocode = readOptionalText(input, 'promocode', { maxLength: MAX_TEXT_LENGTH, numbers: true });
-  const orderPrice = input.order_price === '' ? undefined : readNumber(input, 'order_price', { optional: true });
-  if (orderPrice !== undefined && orderPrice < 0) throw validationError('order_price', 'must not be negative');
+  const text = (name: string, maxLength = MAX_TEXT_LENGTH) => readOptionalText(input, name, { maxLength, numbers: true });
+  const orderId = text('order_id');
+  const deliveryType = text('delivery_type');
+  const paymentType = text('payment_type');
+  const promocode = text('promocode');
+  const orderPrice = readAmount(input, 'order_price');
+  const orderCash = readAmount(input, 'order_cash');
+  const orderBonuses = readAmount(input, 'order_bonuses');
+  const orderDelivery = readAmount(input, 'order_delivery');
+  const orderDiscount = readAmount(input, 'order_discount');
+  const channel = text('channel');
+  const taxFree = readBooleanish(input, 'tax_free', { optional: true });
+  const giftPackage = readBooleanish(input, 'gift_package', { optional: true });
+  const deliveryAddress = text('delivery_address', MAX_DELIVERY_ADDRESS_LENGTH);
+  const custom = input.custom === undefined || input.custom === '' ? undefined : readScalarObject('custom', input.custom);
   return {
     ...(orderId !== undefined && { orderId }),
     ...(orderPrice !== undefined && { orderPrice }),
     ...(deliveryType !== undefined && { deliveryType }),
     ...(paymentType !== undefined && { paymentType }),
     ...(promocode !== undefined && { promocode }),
+    ...(orderCash !== undefined && { orderCash }),
+    ...(orderBonuses !== undefined && { orderBonuses }),
+    ...(orderDelivery !== undefined && { orderDelivery }),
+    ...(orderDiscount !== undefined && { orderDiscount }),
+    ...(channel !== undefined && { channel }),
+    ...(taxFree !== undefined && { taxFree }),
+    ...(giftPackage !== undefined && { giftPackage }),
+    ...(deliveryAddress !== undefined && { deliveryAddress }),
+    ...(custom !== undefined && Object.keys(custom).length > 0 && { custom }),
   };
+}
+
+/** An amount of money in currency units: a number or a decimal string, not negative; empty counts as absent. */
+function readAmount(input: PublicInput, name: string): number | undefined {
+  const amount = input[name] === '' ? undefined : readNumber(input, name, { optional: true });
+  if (amount !== undefined && amount < 0) throw validationError(name, 'must not be negative');
+  return amount;
 }

@@ -106,6 +106,7 @@ describe('toProductView', () => {
           name_with_parent: 'Clothes - Shoes',
           level: '2',
           parent_id: '1',
+          parent: '1',
           branch: 1,
         },
         {
@@ -116,6 +117,7 @@ describe('toProductView', () => {
           name_with_parent: 'Shoes - Sneakers',
           level: '3',
           parent_id: '2',
+          parent: '2',
           branch: 1,
         },
       ],

@@ -198,8 +198,49 @@ describe('event drafts', () => {
       promocode: 'X1',
       itemsTotal: 2100,
       orderPrice: 2100,
+      parts: { order_cash: null, order_bonuses: null, order_delivery: null, order_discount: null },
+      channel: null,
+      taxFree: null,
+      giftPackage: null,
+      deliveryAddress: null,
+      custom: null,
+      stream: null,
     });
     expect(drafted.draft.listChanges).toEqual([{ list: 'cart', op: { kind: 'remove', ids: ['a'] } }]);
+  });
+
+  it('keeps the trackPurchase parts in minor units on the order and rounded to kopecks in params', () => {
+    const drafted = draftPushEvent(
+      {
+        ...base,
+        event: 'purchase',
+        attribution: { stream: 'ios' },
+        purchase: { orderCash: 10.005, orderBonuses: 0, orderDelivery: 1e-7, channel: 'app', taxFree: false, custom: { a: [1, 'b'] } },
+      },
+      1,
+    );
+    if (!drafted.ok) throw new Error('expected a draft');
+    expect(drafted.draft.order).toMatchObject({
+      parts: { order_cash: 1001, order_bonuses: 0, order_delivery: 0, order_discount: null },
+      channel: 'app',
+      taxFree: false,
+      custom: { a: [1, 'b'] },
+      stream: 'ios',
+    });
+    expect(drafted.draft.params).toEqual({
+      stream: 'ios',
+      order_cash: 10.01,
+      order_bonuses: 0,
+      order_delivery: 0,
+      channel: 'app',
+      tax_free: false,
+      custom: { a: [1, 'b'] },
+    });
+  });
+
+  it('refuses a part of the order too large to count, naming it', () => {
+    const drafted = draftPushEvent({ ...base, event: 'purchase', purchase: { orderBonuses: 2 ** 60 } }, 1);
+    expect(drafted).toEqual({ ok: false, field: 'order_bonuses' });
   });
 
   it('maps each push event to its list change and counter', () => {

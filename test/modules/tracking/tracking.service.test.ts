@@ -85,6 +85,16 @@ describe.each(TEST_DIALECTS)('tracking service on %s', (dialect) => {
           itemsTotal: 5997 + 101,
           orderPrice: 6098,
           createdAt: t.clock.now(),
+          orderCash: null,
+          orderBonuses: null,
+          orderDelivery: null,
+          orderDiscount: null,
+          channel: null,
+          taxFree: null,
+          giftPackage: null,
+          deliveryAddress: null,
+          custom: null,
+          stream: null,
         },
       ]);
       // The bought item leaves the cart; the others stay.

@@ -174,7 +174,8 @@ function categoryEntry(
     url_handle: category.url === null ? null : linkHandle(category.url),
     name_with_parent: nested ? `${parent.name} - ${category.name}` : category.name,
     level: String(level),
-    ...(nested && { parent_id: parent.externalId }),
+    // contract-notes "Catalog": the mobile SDK reads `parent`, so it repeats parent_id.
+    ...(nested && { parent_id: parent.externalId, parent: parent.externalId }),
     branch,
   };
 }

@@ -3,11 +3,11 @@
  * event row's fields, its list operations, counter hit and order. Pure: the batch only
  * adds ids, profiles and the database.
  */
-import type { CustomEventInput, EventIdentifiers, PushEventInput } from '../tracking.types.js';
+import type { CustomEventInput, CustomVariableValue, EventIdentifiers, PushEventInput } from '../tracking.types.js';
 import type { CounterKind } from './counters.js';
 import type { TrackedItem } from './items.js';
 import type { ListName, ListOperation } from './lists.js';
-import { orderTotals } from './money.js';
+import { orderParts, orderTotals, type OrderPartField } from './money.js';
 
 export interface OrderDraft {
   /** null when absent; an empty order_id counts as absent. */
@@ -19,6 +19,14 @@ export interface OrderDraft {
   readonly itemsTotal: number;
   /** Minor units. */
   readonly orderPrice: number | null;
+  /** Minor units, each null when not given. */
+  readonly parts: Readonly<Record<OrderPartField, number | null>>;
+  readonly channel: string | null;
+  readonly taxFree: boolean | null;
+  readonly giftPackage: boolean | null;
+  readonly deliveryAddress: string | null;
+  readonly custom: Readonly<Record<string, CustomVariableValue>> | null;
+  readonly stream: string | null;
 }
 
 export interface ListChange {
@@ -50,7 +58,10 @@ export interface EventDraft {
   readonly order: OrderDraft | undefined;
 }
 
-export type PushDraft = { readonly ok: true; readonly draft: EventDraft } | { readonly ok: false; readonly field: 'price' | 'order_price' };
+export type PushDraft =
+  | { readonly ok: true; readonly draft: EventDraft }
+  /** An amount too large to count exactly: an item's price, order_price or a part of the order. */
+  | { readonly ok: false; readonly field: 'price' | 'order_price' | OrderPartField };
 
 /**
  * List effects of the push events (interface.md, "Events"). A purchase also takes the
@@ -88,6 +99,15 @@ function counterOf(input: PushEventInput): CounterKind | undefined {
 export function draftPushEvent(input: PushEventInput, now: number): PushDraft {
   const { attribution: a, purchase: p } = input;
   const orderId = p?.orderId === undefined || p.orderId === '' ? undefined : p.orderId;
+  const amounts = orderParts({
+    ...(p?.orderCash !== undefined && { order_cash: p.orderCash }),
+    ...(p?.orderBonuses !== undefined && { order_bonuses: p.orderBonuses }),
+    ...(p?.orderDelivery !== undefined && { order_delivery: p.orderDelivery }),
+    ...(p?.orderDiscount !== undefined && { order_discount: p.orderDiscount }),
+  });
+  if (!amounts.ok) return { ok: false, field: amounts.field };
+  // The event shows the parts in currency units as the order keeps them: rounded to kopecks.
+  const shown = (minor: number | null) => (minor === null ? undefined : minor / 100);
   const params = withoutUndefined({
     stream: a.stream,
     segment: a.segment,
@@ -103,6 +123,15 @@ export function draftPushEvent(input: PushEventInput, now: number): PushDraft {
     payment_type: p?.paymentType,
     promocode: p?.promocode,
     order_price: p?.orderPrice,
+    order_cash: shown(amounts.parts.order_cash),
+    order_bonuses: shown(amounts.parts.order_bonuses),
+    order_delivery: shown(amounts.parts.order_delivery),
+    order_discount: shown(amounts.parts.order_discount),
+    channel: p?.channel,
+    tax_free: p?.taxFree,
+    gift_package: p?.giftPackage,
+    delivery_address: p?.deliveryAddress,
+    custom: p?.custom,
   });
 
   let order: OrderDraft | undefined;
@@ -116,6 +145,13 @@ export function draftPushEvent(input: PushEventInput, now: number): PushDraft {
       promocode: p?.promocode ?? null,
       itemsTotal: totals.itemsTotal,
       orderPrice: totals.orderPrice,
+      parts: amounts.parts,
+      channel: p?.channel ?? null,
+      taxFree: p?.taxFree ?? null,
+      giftPackage: p?.giftPackage ?? null,
+      deliveryAddress: p?.deliveryAddress ?? null,
+      custom: p?.custom ?? null,
+      stream: a.stream ?? null,
     };
   }
 

@@ -36,3 +36,30 @@ export function orderTotals(items: readonly TrackedItem[], orderPrice: number | 
   if (price === undefined) return { ok: false, field: 'order_price' };
   return { ok: true, itemsTotal, orderPrice: price };
 }
+
+/** The parts of an order trackPurchase names, under their contract names. */
+export const ORDER_PART_FIELDS = ['order_cash', 'order_bonuses', 'order_delivery', 'order_discount'] as const;
+export type OrderPartField = (typeof ORDER_PART_FIELDS)[number];
+
+export type OrderParts =
+  | { readonly ok: true; readonly parts: Readonly<Record<OrderPartField, number | null>> }
+  /** An amount too large to count exactly. */
+  | { readonly ok: false; readonly field: OrderPartField };
+
+/** Each given amount (currency units, not negative) in minor units, half up; null when not given. */
+export function orderParts(amounts: Readonly<Partial<Record<OrderPartField, number>>>): OrderParts {
+  const parts: Record<OrderPartField, number | null> = {
+    order_cash: null,
+    order_bonuses: null,
+    order_delivery: null,
+    order_discount: null,
+  };
+  for (const field of ORDER_PART_FIELDS) {
+    const amount = amounts[field];
+    if (amount === undefined) continue;
+    const minor = toMinorUnits(amount);
+    if (minor === undefined) return { ok: false, field };
+    parts[field] = minor;
+  }
+  return { ok: true, parts };
+}
