@@ -13,7 +13,7 @@ const RESPONSES = { 200: StatusSuccessSchema({}), '4xx': StatusErrorSchema, '5xx
 
 const Customer = {
   shop_id: Type.String({ description: 'The shop id: 30 hexadecimal characters.' }),
-  did: Type.Optional(Type.String({ description: 'Device id (identifier group).' })),
+  did: Type.Optional(Type.String({ description: 'Device id (identifier group): 8 to 64 characters [A-Za-z0-9-], registered by GET /init.' })),
   email: Type.Optional(Type.String({ description: 'Email (identifier group).' })),
   phone: Type.Optional(Type.String({ description: 'Phone (identifier group).' })),
 };
