@@ -167,6 +167,7 @@ export async function stageTree(
       product_count: stats.productCount,
       discount_product_count: stats.discountProductCount,
       location_ids: JSON.stringify(stats.locationIds),
+      discount_location_ids: JSON.stringify(stats.discountLocationIds),
     };
   });
   const locationRows: repo.LocationRow[] = [...stager.locations.values()].map((l) => ({
