@@ -142,6 +142,18 @@ describe.each(TEST_DIALECTS)('the mobile SDK starting against Patron on %s', (di
     expect(response.json<{ search_query: string }>().search_query).toBe('sand 100% %25');
   });
 
+  it('a push with a product event: the product lookup the SDK sends with a JSON body on GET answers its url', async () => {
+    const { did, seance } = await firstStart('push-click-dev-01');
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/products/get?item_id=tee-1&shop_id=${shopId}`,
+      headers: { 'content-type': 'application/json', 'user-agent': SDK_USER_AGENT },
+      payload: JSON.stringify({ shop_id: shopId, stream: null, did, seance, sid: seance }),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<{ url: string }>().url).toBe('https://shop.example/p/tee-1');
+  });
+
   it.each([
     ['email', 'ann@example.org'],
     ['phone', '+7 (900) 123-45-67'],
