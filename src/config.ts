@@ -22,6 +22,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** How many jobs one worker process runs at once. */
   readonly workerConcurrency: number;
+  /** How long a job's claim lasts without a heartbeat, in ms: a killed worker's job is taken over after it. */
+  readonly jobLeaseMs: number;
   /** Largest product feed accepted (admin API upload, CLI, scheduled fetch), in bytes. */
   readonly feedMaxBytes: number;
   /**
@@ -140,6 +142,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   const bodyLimit = readInt(env, 'PATRON_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems);
   const workerConcurrency = readInt(env, 'PATRON_WORKER_CONCURRENCY', 4, 1, 256, problems);
+  const jobLeaseSeconds = readInt(env, 'PATRON_JOB_LEASE_SECONDS', 10, 2, 3600, problems);
   const feedMaxBytes = readInt(env, 'PATRON_FEED_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, problems);
   const fetchAllowPrivate = readAllowPrivate(env, problems);
   const publicUrl = readPublicUrl(env, port, problems);
@@ -156,6 +159,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel,
     bodyLimit,
     workerConcurrency,
+    jobLeaseMs: jobLeaseSeconds * 1000,
     feedMaxBytes,
     fetchAllowPrivate,
     publicUrl,

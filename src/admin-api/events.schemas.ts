@@ -1,11 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { DEVICE_ID_PATTERN_TEXT } from '../modules/identity/domain/identifiers.js';
 import { MAX_AMOUNT, MAX_ITEM_ID_LENGTH, MIN_AMOUNT } from '../modules/tracking/domain/items.js';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT } from '../modules/profile-view/profile-view.service.js';
 
 /** The same rule as identity's isValidDeviceId (docs/identity.md, Identifiers). */
 export const DeviceIdSchema = Type.String({
-  pattern: '^[A-Za-z0-9]{10}$',
-  description: 'Device id (`did`): exactly 10 characters [A-Za-z0-9].',
+  pattern: DEVICE_ID_PATTERN_TEXT,
+  description: 'Device id (`did`): 8 to 64 characters [A-Za-z0-9-].',
   examples: ['a1B2c3D4e5'],
 });
 

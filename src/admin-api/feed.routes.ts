@@ -67,6 +67,16 @@ const feedUploadRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => 
         throw new AppError('PAYLOAD_TOO_LARGE', `The feed is larger than ${limit} bytes.`);
       }
       const type = request.headers['content-type'] ?? '';
+      // Without a body Fastify runs no parser and the body is undefined: say what to send.
+      if (request.body === undefined || request.body === null) {
+        if (type === '') {
+          throw new AppError(
+            'UNSUPPORTED_MEDIA_TYPE',
+            'The feed must be sent as the body, with Content-Type application/xml, text/xml or application/json.',
+          );
+        }
+        throw new AppError('VALIDATION_FAILED', 'The request has no feed: send the feed document as the body.', { field: 'feed' });
+      }
       const result = await app.services.catalog.importFeed({
         shopId: request.params.shop_id,
         format: /^application\/json\b/i.test(type) ? 'json' : 'yml',

@@ -34,8 +34,12 @@ export const DEFAULT_PARAM_LIMITS: ParamLimits = Object.freeze({
   maxArrayLength: 10_000,
 });
 
-/** Parses a query string or an `application/x-www-form-urlencoded` body. */
-export function parseBracketQuery(query: string, limits: ParamLimits = DEFAULT_PARAM_LIMITS): ParamObject {
+/** Parses an `application/x-www-form-urlencoded` body (or a query string, decoded once). */
+export function parseBracketQuery(
+  query: string,
+  limits: ParamLimits = DEFAULT_PARAM_LIMITS,
+  decodeValue: (raw: string) => string = decodeComponent,
+): ParamObject {
   const pairs: Array<[string, string | null]> = [];
   if (query !== '') {
     for (const chunk of query.split('&')) {
@@ -43,11 +47,41 @@ export function parseBracketQuery(query: string, limits: ParamLimits = DEFAULT_P
       if (pairs.length >= limits.maxParams) throw tooManyParams(limits);
       const eq = chunk.indexOf('=');
       pairs.push(
-        eq === -1 ? [decodeComponent(chunk), null] : [decodeComponent(chunk.slice(0, eq)), decodeComponent(chunk.slice(eq + 1))],
+        eq === -1 ? [decodeComponent(chunk), null] : [decodeComponent(chunk.slice(0, eq)), decodeValue(chunk.slice(eq + 1))],
       );
     }
   }
   return parseBracketPairs(pairs, limits);
+}
+
+/**
+ * Parses the query string of a public request: as a form, and then each value's escapes
+ * of the reserved characters are decoded once more (decodeQueryValue).
+ */
+export function parseQueryString(query: string, limits: ParamLimits = DEFAULT_PARAM_LIMITS): ParamObject {
+  return parseBracketQuery(query, limits, decodeQueryValue);
+}
+
+/**
+ * An escape of one of the reserved characters `; , / ? : @ & = + $ #` (hex digits in
+ * either case, as RFC 3986 allows).
+ */
+const RESERVED_ESCAPE = /%(?:2[346bcf]|3[abdf]|40)/gi;
+
+/**
+ * A query-string value, decoded as usual and then once more for exactly the reserved
+ * characters (contract-notes, "Wire format"): the official mobile SDK escapes a value
+ * with encodeURIComponent, undoes every escape but those of `; , / ? : @ & = + $ #`
+ * (decodeURI), and its HTTP client escapes the result again. So `t-shirt%252C+sand`
+ * arrives, decodes as usual to `t-shirt%2C sand`, and here becomes `t-shirt, sand`; an
+ * email arrives as `ann%2540example.org`. One pass only and nothing else: `%2525`
+ * decodes as usual to `%25` and stays so (`%` is not reserved), and a `%2C` that only a
+ * second pass would produce (`%25252C`) is left alone. Names are not touched.
+ */
+export function decodeQueryValue(raw: string): string {
+  const once = decodeComponent(raw);
+  if (!once.includes('%')) return once;
+  return once.replace(RESERVED_ESCAPE, (escape) => String.fromCharCode(Number.parseInt(escape.slice(1), 16)));
 }
 
 /** Builds the nested structure from already decoded pairs (e.g. multipart fields), in order. */

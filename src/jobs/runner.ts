@@ -51,9 +51,13 @@ export interface JobRunnerOptions<M extends object> {
   readonly workerId?: string;
   /** How often an idle runner looks for due jobs (default 1 s). */
   readonly pollIntervalMs?: number;
-  /** How long a claim holds a job before another worker may take it (default 60 s). */
+  /**
+   * How long a claim holds a job before another worker may take it (default
+   * DEFAULT_LEASE_MS). Short, because it is how long the job of a killed worker waits;
+   * heartbeats keep a healthy job's claim, however long it runs.
+   */
   readonly leaseMs?: number;
-  /** How often a running job's lease is renewed (default a third of leaseMs). */
+  /** How often a running job's lease is renewed (default a quarter of leaseMs). */
   readonly heartbeatMs?: number;
   /** How long stop() waits for running jobs (default 10 s). */
   readonly stopTimeoutMs?: number;
@@ -75,6 +79,14 @@ interface Running {
 
 const ERROR_MESSAGE_LIMIT = 2000;
 
+/**
+ * The default lease: the job of a killed worker is taken over by another worker within
+ * this (plus one poll). A heartbeat every quarter of it leaves three missed beats (an
+ * event loop held up, a slow database) before a healthy job could be taken over.
+ */
+export const DEFAULT_LEASE_MS = 10_000;
+export const HEARTBEATS_PER_LEASE = 4;
+
 const consoleLogger: RunnerLogger = {
   warn: (details, message) => console.warn(message, details),
   error: (details, message) => console.error(message, details),
@@ -88,12 +100,12 @@ const consoleLogger: RunnerLogger = {
  */
 export class JobRunner<M extends object = JobMap> {
   readonly workerId: string;
+  readonly leaseMs: number;
+  readonly heartbeatMs: number;
   private readonly queue: JobQueue<M>;
   private readonly clock: Clock;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
-  private readonly leaseMs: number;
-  private readonly heartbeatMs: number;
   private readonly stopTimeoutMs: number;
   private readonly logger: RunnerLogger;
   private readonly handlers = new Map<string, Registration>();
@@ -111,8 +123,11 @@ export class JobRunner<M extends object = JobMap> {
     this.concurrency = positiveInteger('concurrency', options.concurrency ?? 4);
     this.workerId = options.workerId ?? `${os.hostname()}/${process.pid}/${crypto.randomBytes(3).toString('hex')}`;
     this.pollIntervalMs = positiveInteger('pollIntervalMs', options.pollIntervalMs ?? 1000);
-    this.leaseMs = positiveInteger('leaseMs', options.leaseMs ?? 60_000);
-    this.heartbeatMs = positiveInteger('heartbeatMs', options.heartbeatMs ?? Math.max(1, Math.floor(this.leaseMs / 3)));
+    this.leaseMs = positiveInteger('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS);
+    this.heartbeatMs = positiveInteger(
+      'heartbeatMs',
+      options.heartbeatMs ?? Math.max(1, Math.floor(this.leaseMs / HEARTBEATS_PER_LEASE)),
+    );
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
     this.logger = options.logger ?? consoleLogger;
   }

@@ -20,6 +20,7 @@ export function createJobRunner(deps: {
     queue: deps.services.jobs,
     clock: deps.clock,
     concurrency: deps.config.workerConcurrency,
+    leaseMs: deps.config.jobLeaseMs,
     logger: deps.log.child({ component: 'jobs' }),
   });
   // Tracking's outbox: a stored event for one subscriber; an unknown subscriber fails the job.

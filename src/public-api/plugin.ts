@@ -5,7 +5,7 @@ import { allowAnyOrigin } from '../http/cors.js';
 import { ENVELOPE_FAMILIES, errorBody, successBodyProblem } from '../http/envelopes.js';
 import { describeError } from '../http/http-errors.js';
 import { inputFromForm, isPlainObject, mergeInput, type PublicInput } from '../http/input.js';
-import { DEFAULT_PARAM_LIMITS, parseBracketQuery, type ParamLimits } from '../http/params.js';
+import { DEFAULT_PARAM_LIMITS, parseQueryString, type ParamLimits } from '../http/params.js';
 import { authenticateShop } from './auth.js';
 import { readBodyOfGet, readMultipartInput, registerBodyParsers } from './body-parsers.js';
 import { PUBLIC_AUTH_MODES, type PublicRouteModule } from './types.js';
@@ -86,7 +86,7 @@ function checkRouteConfig(route: RouteOptions): void {
 
 async function readInput(request: FastifyRequest, limits: ParamLimits): Promise<PublicInput> {
   const mark = request.url.indexOf('?');
-  const query = mark === -1 ? {} : inputFromForm(parseBracketQuery(request.url.slice(mark + 1), limits));
+  const query = mark === -1 ? {} : inputFromForm(parseQueryString(request.url.slice(mark + 1), limits));
   let body: PublicInput = {};
   if (request.isMultipart()) body = await readMultipartInput(request, limits);
   else if (isPlainObject(request.body)) body = request.body;

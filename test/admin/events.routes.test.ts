@@ -180,6 +180,16 @@ describe.each(TEST_DIALECTS)('admin device events on %s', (dialect) => {
     expectAdminError(await get(url, { authorization: 'Bearer not-the-token' }), 401, 'UNAUTHORIZED');
   });
 
+  it('lists the events of a device the SDK brought its own id for (a UUID)', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    const did = '5A2E1C4B-7F3D-4E2A-9B1C-0D8E6F4A2B3C';
+    await t.app.services.identity.createDevice(shopId, did);
+    await push(shopId, did, 'view', [{ id: 'A-1', amount: 1 }]);
+    const response = await list(shopId, `did=${did}`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<{ events: unknown[] }>().events).toHaveLength(1);
+  });
+
   it.each([UNKNOWN_SHOP, 'not-a-shop'])('answers 404 NOT_FOUND for the unknown shop %s', async (shopId) => {
     const message = expectAdminError(await list(shopId, 'did=ZZZZZZZZZZ'), 404, 'NOT_FOUND');
     expect(message).toBe('Shop not found.');
@@ -188,9 +198,10 @@ describe.each(TEST_DIALECTS)('admin device events on %s', (dialect) => {
   it.each([
     ['', 'did', 'Query parameter `did` is required.'],
     ['limit=5', 'did', 'Query parameter `did` is required.'],
-    ['did=', 'did', 'Query parameter `did` must match the pattern ^[A-Za-z0-9]{10}$.'],
-    ['did=short', 'did', 'Query parameter `did` must match the pattern ^[A-Za-z0-9]{10}$.'],
-    ['did=ZZZZZZZZZZZ', 'did', 'Query parameter `did` must match the pattern ^[A-Za-z0-9]{10}$.'],
+    ['did=', 'did', 'Query parameter `did` must match the pattern ^[A-Za-z0-9-]{8,64}$.'],
+    ['did=short', 'did', 'Query parameter `did` must match the pattern ^[A-Za-z0-9-]{8,64}$.'],
+    [`did=${'Z'.repeat(65)}`, 'did', 'Query parameter `did` must match the pattern ^[A-Za-z0-9-]{8,64}$.'],
+    ['did=ZZZZ_ZZZZ', 'did', 'Query parameter `did` must match the pattern ^[A-Za-z0-9-]{8,64}$.'],
     ['did=ZZZZZZZZZZ&did=YYYYYYYYYY', 'did', 'Query parameter `did` must be a string.'],
     ['did=ZZZZZZZZZZ&limit=0', 'limit', 'Query parameter `limit` must be at least 1.'],
     ['did=ZZZZZZZZZZ&limit=-3', 'limit', 'Query parameter `limit` must be at least 1.'],

@@ -69,6 +69,22 @@ describe('admin product feed routes', () => {
     expect(await t.app.services.catalog.currentGeneration(shopId)).toBe(0);
   });
 
+  it('answers a PUT without a body and Content-Type with 415 in the admin envelope, and logs no import', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    const url = `/admin/v1/shops/${shopId}/feed`;
+    const bare = await t.app.inject({ method: 'PUT', url, headers: t.adminHeaders });
+    expect(expectAdminError(bare, 415, 'UNSUPPORTED_MEDIA_TYPE')).toBe(
+      'The feed must be sent as the body, with Content-Type application/xml, text/xml or application/json.',
+    );
+    const noImport = await t.app.inject({ method: 'GET', url, headers: t.adminHeaders });
+    expect(noImport.json()).toMatchObject({ generation: 0, last_import: null });
+    // With a Content-Type, an empty body is read as the document it declares: not a feed.
+    const typed = await t.app.inject({ method: 'PUT', url, headers: { ...t.adminHeaders, 'content-type': 'application/xml' } });
+    expect(expectAdminError(typed, 422, 'VALIDATION_FAILED')).toMatch(/^The feed is not well-formed XML/);
+    const status = await t.app.inject({ method: 'GET', url, headers: t.adminHeaders });
+    expect(status.json()).toMatchObject({ generation: 0, last_import: { status: 'failed', error: expect.stringMatching(/^The feed is not well-formed XML/) } });
+  });
+
   it('answers 413 for a feed past PATRON_FEED_MAX_BYTES and keeps the catalog', async () => {
     const { shopId } = await createShopFixture(t.app.services);
     expect((await put(shopId, buildYml(sampleFeed()), 'application/xml')).statusCode).toBe(200);

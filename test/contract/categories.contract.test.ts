@@ -45,6 +45,10 @@ const TREE_CASES: ReadonlyArray<readonly [string, string, string]> = [
   ['locations=spb', '&locations=spb', FULL],
   ['locations of no product → nothing', '&locations=nowhere', ''],
   ['exclude with only_discount', '&exclude=1&only_discount=1', '4,5(7)'],
+  // Sneakers(3) has a discounted product (sku-1, msk) and one in spb (sku-2), but none that is both.
+  ['only_discount with locations=spb: one product must be both', '&only_discount=1&locations=spb', '1(2),4,5(7)'],
+  ['only_discount with locations=msk', '&only_discount=1&locations=msk', '1(2(3)),4'],
+  ['only_discount with locations of no discounted product → nothing', '&only_discount=1&locations=nowhere', ''],
 ];
 
 const ERROR_CASES: ReadonlyArray<{ name: string; url: string; status: number; message: string }> = [

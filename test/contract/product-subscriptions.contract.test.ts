@@ -37,6 +37,8 @@ const CASES: readonly Case[] = [
   { name: 'available: a numeric item_id is its text', path: AVAILABLE, body: { shop_id: '{shop}', did: '{did}', item_id: 42 }, status: 404, message: 'Product not found' },
   { name: 'available: no identifier → 422', path: AVAILABLE, body: { shop_id: '{shop}', item_id: 'sku-3' }, status: 422, message: 'Identifier is not valid' },
   { name: 'available: empty identifiers → 422', path: AVAILABLE, body: { shop_id: '{shop}', did: '', email: '', item_id: 'sku-3' }, status: 422, message: 'Identifier is not valid' },
+  { name: 'available: a well-formed did /init never registered → 404', path: AVAILABLE, body: { shop_id: '{shop}', did: '0000000000', item_id: 'sku-3' }, status: 404, message: 'Device not found' },
+  { name: 'available: an unknown UUID did beside a valid email → 404', path: AVAILABLE, body: { shop_id: '{shop}', did: '5A2E1C4B-7F3D-4E2A-9B1C-0D8E6F4A2B3C', email: 'dan@example.com', item_id: 'sku-3' }, status: 404, message: 'Device not found' },
   { name: 'available: malformed did → 422', path: AVAILABLE, body: { shop_id: '{shop}', did: 'INVALID_ID', item_id: 'sku-3' }, status: 422, message: 'Device ID is not valid' },
   { name: 'available: malformed email → 422', path: AVAILABLE, body: { shop_id: '{shop}', email: 'not-an-email', item_id: 'sku-3' }, status: 422, message: 'Parameter `email` is not valid.' },
   { name: 'available: item_id absent → 422', path: AVAILABLE, body: { shop_id: '{shop}', did: '{did}' }, status: 422, message: 'Parameter `item_id` is required.' },
@@ -55,11 +57,14 @@ const CASES: readonly Case[] = [
   { name: 'price: a negative price → 422', path: PRICE, body: { shop_id: '{shop}', did: '{did}', item_id: 'sku-2', price: -1 }, status: 422, message: 'Parameter `price` must be a non-negative number.' },
   { name: 'price: a price that is not a number → 422', path: PRICE, body: { shop_id: '{shop}', did: '{did}', item_id: 'sku-2', price: 'cheap' }, status: 422, message: 'Parameter `price` must be a number.' },
   { name: 'price: no price for a product without one → 422', path: PRICE, body: { shop_id: '{shop}', did: '{did}', item_id: 'sku-4' }, status: 422, message: 'Parameter `price` is required.' },
+  { name: 'price: an unknown did → 404', path: PRICE, body: { shop_id: '{shop}', did: 'Unknown001', item_id: 'sku-2', price: 1 }, status: 404, message: 'Device not found' },
   { name: 'price: unknown product → 404', path: PRICE, body: { shop_id: '{shop}', did: '{did}', item_id: 'nope', price: 1 }, status: 404, message: 'Product not found' },
   { name: 'price: shop_id absent → 401', path: PRICE, body: { did: '{did}', item_id: 'sku-2', price: 1 }, status: 401, message: 'Parameter `shop_id` is required.' },
 
   { name: 'unsubscribe available: some items', path: UN_AVAILABLE, body: { shop_id: '{shop}', did: '{did}', item_ids: ['sku-1', 'sku-9'] }, status: 200 },
   { name: 'unsubscribe available: item_ids as text', path: UN_AVAILABLE, body: 'shop_id={shop}&did={did}&item_ids=sku-1,sku-9', contentType: FORM_TYPE, status: 200 },
+  { name: 'unsubscribe available: an unknown did → 404', path: UN_AVAILABLE, body: { shop_id: '{shop}', did: 'Unknown001', item_ids: ['sku-1'] }, status: 404, message: 'Device not found' },
+  { name: 'unsubscribe price: an unknown did → 404', path: UN_PRICE, body: { shop_id: '{shop}', did: 'Unknown001' }, status: 404, message: 'Device not found' },
   { name: 'unsubscribe price: someone nobody knows', path: UN_PRICE, body: { shop_id: '{shop}', email: 'nobody@example.com', item_ids: [] }, status: 200 },
   { name: 'unsubscribe price: no identifier → 422', path: UN_PRICE, body: { shop_id: '{shop}', item_ids: [] }, status: 422, message: 'Identifier is not valid' },
   { name: 'unsubscribe price: an item id of an object → 422', path: UN_PRICE, body: { shop_id: '{shop}', did: '{did}', item_ids: [{ id: 1 }] }, status: 422, message: 'Parameter `item_ids` must be a comma-separated list of ids.' },
@@ -105,6 +110,12 @@ describe.each(TEST_DIALECTS)('product subscriptions contract on %s', (dialect) =
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     if (row.status === 200) expect(response.json()).toEqual({ status: 'success' });
     else expect(response.json()).toEqual({ status: 'error', payload: { message: row.message } });
+  });
+
+  it('registers no device for an unknown did (only GET /init does)', async () => {
+    const response = await post(AVAILABLE, { shop_id: vars.shop!, did: 'NeverSeen1', item_id: 'sku-3' });
+    expect(response.statusCode).toBe(404);
+    expect(await t.app.services.identity.findDevice(vars.shop!, 'NeverSeen1')).toBeUndefined();
   });
 
   it('counts active subscriptions per product and kind in counters.triggers', async () => {

@@ -72,13 +72,18 @@ export const STATUS_TABLE: readonly PushCase[] = [
   { name: 'did JSON null counts as absent → 401', request: json({ did: null }), status: 401, message: 'Parameter `did` is required.' },
   // did invalid format → 422
   { name: 'did INVALID_ID → 422', request: json({ did: 'INVALID_ID' }), status: 422, message: 'Device ID is not valid' },
-  { name: 'did of 9 characters → 422', request: json({ did: 'abcdef123' }), status: 422, message: 'Device ID is not valid' },
-  { name: 'did of 11 characters → 422', request: json({ did: 'abcdef12345' }), status: 422, message: 'Device ID is not valid' },
+  { name: 'did of 7 characters → 422', request: json({ did: 'abcd123' }), status: 422, message: 'Device ID is not valid' },
+  { name: 'did of 65 characters → 422', request: json({ did: 'a'.repeat(65) }), status: 422, message: 'Device ID is not valid' },
+  { name: 'did with an underscore → 422', request: json({ did: 'abcd_1234' }), status: 422, message: 'Device ID is not valid' },
   { name: 'did as an array → 422', request: json({ did: ['{did}'] }), status: 422, message: 'Device ID is not valid' },
   { name: 'did as a number → 422', request: json({ did: 1234567890 }), status: 422, message: 'Device ID is not valid' },
   // did does not exist → 404
   { name: 'did 0000000000 (well-formed, unknown) → 404', request: json({ did: '0000000000' }), status: 404, message: 'Device not found' },
   { name: 'did of another shop → 404', request: json({ did: '{inactive_did}' }), status: 404, message: 'Device not found' },
+  { name: 'did of 8 characters (well-formed, unknown) → 404', request: json({ did: 'abcd1234' }), status: 404, message: 'Device not found' },
+  { name: 'an Android ID (well-formed, unknown) → 404', request: json({ did: '9774d56d682e549c' }), status: 404, message: 'Device not found' },
+  { name: 'a UUID (well-formed, unknown) → 404', request: json({ did: '5A2E1C4B-7F3D-4E2A-9B1C-0D8E6F4A2B3C' }), status: 404, message: 'Device not found' },
+  { name: 'did of 64 characters (well-formed, unknown) → 404', request: json({ did: 'a'.repeat(64) }), status: 404, message: 'Device not found' },
   // did is checked before the shop state
   { name: 'inactive shop, did absent → 401 (did before shop state)', request: on('inactive_shop', 'x', { did: undefined }), status: 401, message: 'Parameter `did` is required.' },
   { name: 'inactive shop, unknown did → 404 (did before shop state)', request: on('inactive_shop', 'x', { did: '0000000000' }), status: 404, message: 'Device not found' },

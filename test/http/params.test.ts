@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { decodeComponent, parseBracketPairs, parseBracketQuery } from '../../src/http/params.js';
+import { decodeComponent, decodeQueryValue, parseBracketPairs, parseBracketQuery, parseQueryString } from '../../src/http/params.js';
 
 function failure(fn: () => unknown): AppError {
   try {
@@ -147,5 +147,38 @@ describe('decodeComponent', () => {
 
   it('turns invalid UTF-8 into the replacement character instead of failing', () => {
     expect(decodeComponent('%D0%9F%D0')).toBe('П\uFFFD');
+  });
+});
+
+describe('decodeQueryValue (contract-notes, "Wire format": reserved characters encoded twice)', () => {
+  it.each([
+    ['t-shirt%252C%20sand', 't-shirt, sand'],
+    ['t-shirt%252C+sand', 't-shirt, sand'],
+    ['ann%2540example.org', 'ann@example.org'],
+    ['%252B79001234567', '+79001234567'],
+    ['a%253Bb%252Cc%252Fd%253Fe%253Af%2540g%2526h%253Di%252Bj%2524k%2523l', 'a;b,c/d?e:f@g&h=i+j$k#l'],
+    ['t-shirt%252c+sand', 't-shirt, sand'],
+    ['t-shirt%2c+sand', 't-shirt, sand'],
+  ])('decodes the reserved escape left in %j once more: %j', (raw, decoded) => {
+    expect(decodeQueryValue(raw)).toBe(decoded);
+  });
+
+  it.each([
+    ['%2525', '%25'],
+    ['50%25', '50%'],
+    ['%25252C', '%252C'],
+    ['%2541', '%41'],
+    ['%2520', '%20'],
+    ['%252', '%2'],
+    ['100%', '100%'],
+    ['%D0%9F%D1%80%D0%B8%D0%B2%D0%B5%D1%82', 'Привет'],
+    ['ann@example.org', 'ann@example.org'],
+  ])('decodes nothing else a second time: %j → %j', (raw, decoded) => {
+    expect(decodeQueryValue(raw)).toBe(decoded);
+  });
+
+  it('applies to query-string values only: names and form bodies are decoded once', () => {
+    expect(parseQueryString('q%252C=a%252Cb&list[]=x%2540y')).toEqual({ 'q%2C': 'a,b', list: ['x@y'] });
+    expect(parseBracketQuery('q=a%252Cb')).toEqual({ q: 'a%2Cb' });
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { JobQueue } from '../../src/jobs/queue.js';
-import { JobRunner, type JobRunnerOptions, type RunnerLogger } from '../../src/jobs/runner.js';
+import { DEFAULT_LEASE_MS, JobRunner, type JobRunnerOptions, type RunnerLogger } from '../../src/jobs/runner.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../helpers/db.js';
 import { deferred, waitFor } from '../helpers/wait.js';
 
@@ -182,6 +182,35 @@ describe.each(TEST_DIALECTS)('job runner on %s', (dialect) => {
     gate.resolve();
     await waitFor(async () => (await queue.get(job.id))?.status === 'done', { what: 'the job to finish' });
     expect((await queue.get(job.id))?.attempts).toBe(1);
+  });
+
+  it('holds a claim for a short default lease, renewed four times per lease', () => {
+    const runner = makeRunner();
+    expect(runner.leaseMs).toBe(DEFAULT_LEASE_MS);
+    expect(DEFAULT_LEASE_MS).toBeLessThanOrEqual(15_000);
+    expect(runner.heartbeatMs).toBe(DEFAULT_LEASE_MS / 4);
+    expect(makeRunner({ leaseMs: 4000 }).heartbeatMs).toBe(1000);
+  });
+
+  it('never lets another worker take a healthy job that runs for many leases while its heartbeat runs', async () => {
+    const gate = deferred();
+    const runner = makeRunner({ heartbeatMs: 5 }).register('work', () => gate.promise);
+    const { job } = await queue.enqueue('work', { n: 1 });
+    runner.start();
+    await waitFor(async () => (await queue.get(job.id))?.status === 'running', { what: 'the job to start' });
+
+    // Ten leases long: each step goes to just before the lease would run out, then the beat renews it.
+    for (let i = 0; i < 10; i++) {
+      clock.advance(DEFAULT_LEASE_MS - 1);
+      await waitFor(async () => (await queue.get(job.id))?.lockedUntil === clock.now() + DEFAULT_LEASE_MS, {
+        what: 'a renewed lease',
+      });
+      expect(await queue.claim({ workerId: 'other', names: ['work'], limit: 1, leaseMs: DEFAULT_LEASE_MS })).toEqual([]);
+    }
+
+    gate.resolve();
+    await waitFor(async () => (await queue.get(job.id))?.status === 'done', { what: 'the job to finish' });
+    expect(await queue.get(job.id)).toMatchObject({ attempts: 1, lastError: null });
   });
 
   it('leaves the outcome to the worker that took over its expired lease', async () => {

@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ManualClock } from '../../src/clock.js';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { JobQueue } from '../../src/jobs/queue.js';
-import { JobRunner, type RunnerLogger } from '../../src/jobs/runner.js';
+import { DEFAULT_LEASE_MS, JobRunner, type RunnerLogger } from '../../src/jobs/runner.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../helpers/db.js';
-import { waitFor } from '../helpers/wait.js';
+import { deferred, waitFor } from '../helpers/wait.js';
 
 /** Several worker processes on one database, each with its own connection. */
 
@@ -113,6 +113,40 @@ describe.each(TEST_DIALECTS)('job workers sharing a %s database', (dialect) => {
       attempts: 2,
       lastError: 'Lease expired: worker dead-worker stopped during attempt 1',
     });
+  });
+
+  it('resumes the job of a killed worker within the default lease of a few seconds, not a minute', async () => {
+    expect(DEFAULT_LEASE_MS).toBeLessThanOrEqual(15_000);
+    const dead = openWorker('dead-worker');
+    const hung = deferred();
+    dead.runner.register('work', () => hung.promise);
+    const orphan = await dead.queue.enqueue('work', { n: 1 });
+    dead.runner.start();
+    await waitFor(async () => (await dead.queue.get(orphan.job.id))?.status === 'running', { what: 'the dead worker’s claim' });
+    const claimedAt = clock.now();
+    expect(await dead.queue.get(orphan.job.id)).toMatchObject({ lockedBy: 'dead-worker', lockedUntil: claimedAt + DEFAULT_LEASE_MS });
+    await dead.kill(); // its heartbeats stop renewing: the database is gone
+
+    const live = openWorker('live-worker');
+    const ran: number[] = [];
+    live.runner.register('work', async (payload) => {
+      ran.push(payload.n);
+      await Promise.resolve();
+    });
+    live.runner.start();
+    clock.advance(DEFAULT_LEASE_MS - 1);
+    const marker = await live.queue.enqueue('work', { n: 2 });
+    await waitFor(async () => (await live.queue.get(marker.job.id))?.status === 'done', { what: 'the marker job' });
+    expect(await live.queue.get(orphan.job.id)).toMatchObject({ status: 'running', lockedBy: 'dead-worker' });
+
+    clock.advance(1);
+    await waitFor(async () => (await live.queue.get(orphan.job.id))?.status === 'done', { what: 'the orphan' });
+    expect(ran).toEqual([2, 1]);
+    expect(await live.queue.get(orphan.job.id)).toMatchObject({
+      attempts: 2,
+      lastError: 'Lease expired: worker dead-worker stopped during attempt 1',
+    });
+    hung.resolve();
   });
 
   it('fails a job whose last attempt died with its worker, saying the lease expired', async () => {

@@ -22,6 +22,7 @@ describe('configuration', () => {
       logLevel: 'info',
       bodyLimit: 10 * 1024 * 1024,
       workerConcurrency: 4,
+      jobLeaseMs: 10_000,
       feedMaxBytes: 1024 * 1024 * 1024,
       fetchAllowPrivate: false,
       publicUrl: 'http://127.0.0.1:8080',
@@ -34,6 +35,12 @@ describe('configuration', () => {
     expect(loadConfig({ PATRON_PRODUCT_CACHE_MB: '0' }).productCacheBytes).toBe(0);
     expect(problemsOf({ PATRON_PRODUCT_CACHE_MB: '-1' })).toEqual([expect.stringMatching(/^PATRON_PRODUCT_CACHE_MB /)]);
     expect(problemsOf({ PATRON_PRODUCT_CACHE_MB: '1.5' })).toEqual([expect.stringMatching(/^PATRON_PRODUCT_CACHE_MB /)]);
+  });
+
+  it('takes the job lease in seconds, from 2 to 3600', () => {
+    expect(loadConfig({ PATRON_JOB_LEASE_SECONDS: '30' }).jobLeaseMs).toBe(30_000);
+    expect(problemsOf({ PATRON_JOB_LEASE_SECONDS: '1' })).toEqual([expect.stringMatching(/^PATRON_JOB_LEASE_SECONDS /)]);
+    expect(problemsOf({ PATRON_JOB_LEASE_SECONDS: '3601' })).toEqual([expect.stringMatching(/^PATRON_JOB_LEASE_SECONDS /)]);
   });
 
   it('names every bad variable in one error rather than stopping at the first', () => {

@@ -11,6 +11,7 @@ import { productImages } from './0008-product-images.js';
 import { productSubscriptions } from './0009-product-subscriptions.js';
 import { audience } from './0010-audience.js';
 import { productPictureHash } from './0011-product-picture-hash.js';
+import { categoryDiscountLocations } from './0012-category-discount-locations.js';
 import { collectionsOrderDetails } from './0014-collections-order-details.js';
 
 /**
@@ -30,6 +31,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0009-product-subscriptions', productSubscriptions],
   ['0010-audience', audience],
   ['0011-product-picture-hash', productPictureHash],
+  ['0012-category-discount-locations', categoryDiscountLocations],
   ['0014-collections-order-details', collectionsOrderDetails],
 ];
 

@@ -48,6 +48,11 @@ export interface CatalogCategoriesTable {
   discount_product_count: number;
   /** JSON array of location ids. */
   location_ids: string;
+  /**
+   * JSON array of the location ids where discounted products of the category are sold;
+   * null on rows staged before migration 0012 (the read then derives it from products).
+   */
+  discount_location_ids: string | null;
 }
 
 export interface CatalogLocationsTable {

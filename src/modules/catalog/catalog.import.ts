@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
+import { SafeFetchError } from '../../net/safe-fetch.js';
 import * as repo from './catalog.repo.js';
 import type { FeedStager } from './catalog.staging.js';
 import type { CatalogLandedListener, FeedImportInput, FeedImportResult } from './catalog.types.js';
@@ -166,6 +167,7 @@ export async function stageTree(
       product_count: stats.productCount,
       discount_product_count: stats.discountProductCount,
       location_ids: JSON.stringify(stats.locationIds),
+      discount_location_ids: JSON.stringify(stats.discountLocationIds),
     };
   });
   const locationRows: repo.LocationRow[] = [...stager.locations.values()].map((l) => ({
@@ -259,7 +261,7 @@ export async function failImport(
   stager: FeedStager,
   error: unknown,
 ): Promise<void> {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = failureMessage(error);
   await repo.deleteGenerations(ctx.db, shopId, { only: generation });
   await repo.finishImport(
     ctx.db,
@@ -268,10 +270,46 @@ export async function failImport(
     {
       status: 'failed',
       ...countsOf({ products: stager.products, categories: 0, locations: 0, skippedCount: stager.skippedCount, skipped: stager.skipped }),
-      error: message.slice(0, 1000),
+      error: message,
     },
     ctx.clock.now(),
   );
+}
+
+/** A failure described for the admin by Patron itself (a feed URL that could not be fetched). */
+export class ImportFailure extends Error {
+  override readonly name = 'ImportFailure';
+}
+
+/** Stored as `error` of a failed import in place of any message not written for a reader. */
+export const UPLOAD_BROKE_OFF = 'The upload of the feed broke off before it was complete.';
+export const INTERNAL_IMPORT_FAILURE = 'The import failed on an unexpected error; the server log has the details.';
+
+/**
+ * What the import log (and the admin API's `last_import.error`) says about a failure:
+ * the sentence of a feed that is not a feed, of a refusal Patron made (AppError) or of
+ * a download that broke off (SafeFetchError: written for the admin), and never an internal message (a TypeError, a driver error, a path), which only the
+ * server log gets.
+ */
+export function failureMessage(error: unknown): string {
+  if (error instanceof FeedFormatError || error instanceof AppError || error instanceof SafeFetchError || error instanceof ImportFailure) {
+    return error.message.slice(0, 1000);
+  }
+  // An upload whose client went away: the request stream's own error says only "aborted".
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ECONNRESET' || (error instanceof Error && error.message === 'aborted')) return UPLOAD_BROKE_OFF;
+  return INTERNAL_IMPORT_FAILURE;
+}
+
+/**
+ * A feed body an import can read: a string, a Buffer or a byte stream. Anything else (no
+ * body at all) is refused before an import is begun, so nothing is logged for it.
+ */
+export function assertReadableBody(body: unknown): void {
+  const stream = typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
+  if (typeof body !== 'string' && !Buffer.isBuffer(body) && !stream) {
+    throw new AppError('VALIDATION_FAILED', 'The request has no feed: send the feed document as the body.', { field: 'feed' });
+  }
 }
 
 /** Errors of the document become 422; others (a body too large, a conflict) pass as they are. */

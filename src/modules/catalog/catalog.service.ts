@@ -8,6 +8,8 @@ import type { ShopsService } from '../shops/shops.service.js';
 import { fetchAndImport, scheduleFetch } from './catalog.fetch.js';
 import {
   asAppError,
+  assertReadableBody,
+  ImportFailure,
   beginImport,
   deleteOlder,
   failImport,
@@ -98,6 +100,7 @@ export class CatalogService {
    */
   async importFeed(input: FeedImportInput & { readonly maxBytes?: number }): Promise<FeedImportResult> {
     await this.deps.shops.requireShop(input.shopId);
+    assertReadableBody(input.body);
     const ctx = this.context;
     const generation = await beginImport(ctx, input.shopId, input.source);
     const stager = new FeedStager(this.db, input.shopId, generation, this.deps.db.dialect, (trx) =>
@@ -135,7 +138,7 @@ export class CatalogService {
     const ctx = this.context;
     const generation = await beginImport(ctx, shopId, source);
     const nothingStaged = new FeedStager(this.db, shopId, generation, this.deps.db.dialect, () => Promise.resolve());
-    await failImport(ctx, shopId, generation, nothingStaged, new Error(error));
+    await failImport(ctx, shopId, generation, nothingStaged, new ImportFailure(error));
   }
 
   async getFeed(shopId: string): Promise<FeedStatus> {

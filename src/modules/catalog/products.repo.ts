@@ -185,11 +185,16 @@ export async function listLocationRecords(db: Executor, shopId: string, generati
     .execute();
 }
 
+/** A tree category as stored: `discountLocationIds` is null on rows staged before migration 0012. */
+export type StoredTreeCategory = Omit<TreeCategoryRecord, 'discountLocationIds'> & {
+  readonly discountLocationIds: readonly string[] | null;
+};
+
 /** Every category of the generation, siblings in the order of their stable ids (first seen first). */
-export async function listTreeCategories(db: Executor, shopId: string, generation: number): Promise<TreeCategoryRecord[]> {
+export async function listTreeCategories(db: Executor, shopId: string, generation: number): Promise<StoredTreeCategory[]> {
   const rows = await db
     .selectFrom('catalog_categories')
-    .select(['id', 'external_id', 'parent_external_id', 'name', 'url', 'discount_product_count', 'location_ids'])
+    .select(['id', 'external_id', 'parent_external_id', 'name', 'url', 'discount_product_count', 'location_ids', 'discount_location_ids'])
     .where('shop_id', '=', shopId)
     .where('generation', '=', generation)
     .orderBy('id')
@@ -202,6 +207,29 @@ export async function listTreeCategories(db: Executor, shopId: string, generatio
     url: row.url,
     discountProductCount: Number(row.discount_product_count),
     locationIds: parseStringArray(row.location_ids),
+    discountLocationIds: row.discount_location_ids === null ? null : parseStringArray(row.discount_location_ids),
+  }));
+}
+
+/** The categories, locations and prices of the generation's discounted products (oldprice > price). */
+export async function listDiscountedProductPlaces(
+  db: Executor,
+  shopId: string,
+  generation: number,
+): Promise<Array<{ categoryIds: string[]; locationIds: string[]; price: number; oldprice: number }>> {
+  const rows = await db
+    .selectFrom('catalog_products')
+    .select(['category_ids', 'location_ids', 'price', 'oldprice'])
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .where('price', 'is not', null)
+    .whereRef('oldprice', '>', 'price')
+    .execute();
+  return rows.map((row) => ({
+    categoryIds: parseStringArray(row.category_ids),
+    locationIds: parseStringArray(row.location_ids),
+    price: Number(row.price),
+    oldprice: Number(row.oldprice),
   }));
 }
 

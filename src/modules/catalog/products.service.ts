@@ -6,7 +6,8 @@ import type { ProductImageView } from '../images/images.types.js';
 import { currencySymbol } from '../shops/domain/currency.js';
 import type { Shop } from '../shops/domain/shop.js';
 import type { ProductActivityCounters } from '../tracking/tracking.types.js';
-import { buildCategoryTree, type CategoryTreeNode, type CategoryTreeQuery } from './domain/category-tree.js';
+import { CategoryStatsCollector } from './domain/categories.js';
+import { buildCategoryTree, type CategoryTreeNode, type CategoryTreeQuery, type TreeCategoryRecord } from './domain/category-tree.js';
 import { wholeUnits } from './domain/price.js';
 import { toProductView, type CategoryRecord, type LocationRecord, type ProductRecord } from './domain/product-view.js';
 import type { Product } from './domain/product.schema.js';
@@ -277,9 +278,28 @@ export class ProductsService {
       query.locations === null ? null : [...query.locations].sort(),
       query.onlyDiscount,
     ]);
-    return this.treeCache.getOrCompute(key, async () =>
-      buildCategoryTree(await repo.listTreeCategories(this.db, shopId, generation), query),
-    );
+    return this.treeCache.getOrCompute(key, async () => buildCategoryTree(await this.treeRecords(shopId, generation), query));
+  }
+
+  /**
+   * The categories of a generation for the tree. A catalog landed before migration 0012
+   * has no discount locations on its categories: they are derived from its discounted
+   * products (the tree cache then keeps the answer), until the next import stores them.
+   */
+  private async treeRecords(shopId: string, generation: number): Promise<TreeCategoryRecord[]> {
+    const rows = await repo.listTreeCategories(this.db, shopId, generation);
+    if (rows.every((row) => row.discountLocationIds !== null)) return rows as TreeCategoryRecord[];
+    const [products, locations] = await Promise.all([
+      repo.listDiscountedProductPlaces(this.db, shopId, generation),
+      repo.listLocationRecords(this.db, shopId, generation),
+    ]);
+    const stats = new CategoryStatsCollector();
+    for (const product of products) stats.add(product);
+    const feedLocationIds = locations.map((location) => location.id);
+    return rows.map((row) => ({
+      ...row,
+      discountLocationIds: row.discountLocationIds ?? stats.statsOf(row.externalId, feedLocationIds).discountLocationIds,
+    }));
   }
 
   /** GET /products/not_widgetable: one page of the hidden products and their total. */

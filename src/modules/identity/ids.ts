@@ -36,7 +36,7 @@ const DEVICE_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const DEVICE_ID_LENGTH = 10;
 
 /**
- * A device id (also the format of a session id): 10 characters of [A-Za-z0-9], uniform
+ * A device id as Patron issues it (also the format of a session id): 10 characters of [A-Za-z0-9], uniform
  * over the alphabet (bytes from 248 up are dropped so that 62 divides the range).
  */
 export function generateDeviceId(): string {

@@ -13,6 +13,7 @@ import type {
   SubscribeResult,
   SubscriptionKind,
   UnsubscribeInput,
+  UnsubscribeResult,
 } from './product-subscriptions.types.js';
 
 export interface ProductSubscriptionsDeps {
@@ -52,6 +53,7 @@ export class ProductSubscriptionsService {
    */
   async subscribe(input: SubscribeInput): Promise<SubscribeResult> {
     const { shopId, kind, itemId } = input;
+    if (!(await this.knowsDevice(shopId, input.identity))) return { ok: false, reason: 'unknown_device' };
     const generation = await this.deps.catalog.currentGeneration(shopId);
     const offer = generation === 0 ? undefined : await repo.findCatalogOffer(this.db, shopId, generation, itemId);
     if (!offer) return { ok: false, reason: 'unknown_product' };
@@ -74,7 +76,8 @@ export class ProductSubscriptionsService {
    * when none are given). Looks profiles up without creating any: an identifier nobody
    * holds has nothing to cancel. Every profile one of the identifiers leads to counts.
    */
-  async unsubscribe(input: UnsubscribeInput): Promise<{ cancelled: number }> {
+  async unsubscribe(input: UnsubscribeInput): Promise<UnsubscribeResult> {
+    if (!(await this.knowsDevice(input.shopId, input.identity))) return { ok: false, reason: 'unknown_device' };
     const profileIds = await this.findProfileIds(input.shopId, input.identity);
     const cancelled = await repo.cancelSubscriptions(
       this.db,
@@ -84,7 +87,17 @@ export class ProductSubscriptionsService {
       [...new Set(input.itemIds)],
       this.deps.clock.now(),
     );
-    return { cancelled };
+    return { ok: true, cancelled };
+  }
+
+  /**
+   * A did, when given, must be one GET /init registered: an unknown one is 404 on every
+   * endpoint but /init (contract-notes, "Secrets and errors"), so a subscription never
+   * registers a device.
+   */
+  private async knowsDevice(shopId: string, identity: IdentityInput): Promise<boolean> {
+    if (!identity.did) return true;
+    return (await this.deps.identity.findDevice(shopId, identity.did)) !== undefined;
   }
 
   /** `triggers` of GET /products/counters: active subscriptions of the item, by kind. */

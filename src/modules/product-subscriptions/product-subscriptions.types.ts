@@ -27,10 +27,16 @@ export interface UnsubscribeInput {
 
 export type SubscribeResult =
   | { readonly ok: true; readonly profileId: number }
+  /** A did GET /init never registered (only /init registers a device). */
+  | { readonly ok: false; readonly reason: 'unknown_device' }
   /** The served catalog has no such product. */
   | { readonly ok: false; readonly reason: 'unknown_product' }
   /** price_drop without a price, for a product that has none either. */
   | { readonly ok: false; readonly reason: 'price_required' };
+
+export type UnsubscribeResult =
+  | { readonly ok: true; readonly cancelled: number }
+  | { readonly ok: false; readonly reason: 'unknown_device' };
 
 export interface ProductSubscription {
   readonly kind: SubscriptionKind;

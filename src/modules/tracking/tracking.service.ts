@@ -116,14 +116,19 @@ export class TrackingService {
   /**
    * POST /push/custom: only codes created for the shop. With identifiers (and no did)
    * the profile is resolved or created through identity, in the event's transaction.
+   * A did must be one GET /init registered (contract-notes, "Secrets and errors": an
+   * unknown did is 404, as on /push); only /init registers a device.
    */
   async recordCustom(
     input: CustomEventInput,
-  ): Promise<{ ok: true; event: StoredEvent } | { ok: false; reason: 'unknown_event_code' }> {
+  ): Promise<{ ok: true; event: StoredEvent } | { ok: false; reason: 'unknown_event_code' | 'unknown_device' }> {
     if (input.did !== undefined && !isValidDeviceId(input.did)) throw invalidDeviceId();
     const identifiers = checkIdentifiers(input.identifiers);
     if (input.did === undefined && identifiers === 0) {
       throw new AppError('VALIDATION_FAILED', 'Identifier is not valid.', { field: 'identifier' });
+    }
+    if (input.did !== undefined && !(await this.deviceExists(input.shopId, input.did))) {
+      return { ok: false, reason: 'unknown_device' };
     }
     if (!(await this.deps.shops.hasCustomEvent(input.shopId, input.code))) {
       return { ok: false, reason: 'unknown_event_code' };

@@ -6,6 +6,7 @@ import { authenticatedShop } from '../auth.js';
 import { noSchemaValidation } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
 import { PRODUCT_NOT_FOUND } from '../../modules/catalog/products.service.js';
+import { DEVICE_NOT_FOUND } from '../tracking/common.params.js';
 import { toSubscribeInput, toUnsubscribeInput } from './subscriptions.params.js';
 
 const TAGS = ['catalog'];
@@ -13,7 +14,7 @@ const RESPONSES = { 200: StatusSuccessSchema({}), '4xx': StatusErrorSchema, '5xx
 
 const Customer = {
   shop_id: Type.String({ description: 'The shop id: 30 hexadecimal characters.' }),
-  did: Type.Optional(Type.String({ description: 'Device id (identifier group).' })),
+  did: Type.Optional(Type.String({ description: 'Device id (identifier group): 8 to 64 characters [A-Za-z0-9-], registered by GET /init.' })),
   email: Type.Optional(Type.String({ description: 'Email (identifier group).' })),
   phone: Type.Optional(Type.String({ description: 'Phone (identifier group).' })),
 };
@@ -66,14 +67,13 @@ export const subscriptionRoutes: PublicRouteModule = (scope) => {
       },
       async (request) => {
         const shop = authenticatedShop(request);
-        if (!route.subscribe) {
-          await subscriptions.unsubscribe(toUnsubscribeInput(request.input, shop.shopId, route.kind));
-          return statusSuccess();
-        }
-        const result = await subscriptions.subscribe(toSubscribeInput(request.input, shop.shopId, route.kind));
-        if (!result.ok && result.reason === 'unknown_product') throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND);
-        if (!result.ok) throw new AppError('VALIDATION_FAILED', 'Parameter `price` is required.', { field: 'price' });
-        return statusSuccess();
+        const result = route.subscribe
+          ? await subscriptions.subscribe(toSubscribeInput(request.input, shop.shopId, route.kind))
+          : await subscriptions.unsubscribe(toUnsubscribeInput(request.input, shop.shopId, route.kind));
+        if (result.ok) return statusSuccess();
+        if (result.reason === 'unknown_device') throw new AppError('NOT_FOUND', DEVICE_NOT_FOUND);
+        if (result.reason === 'unknown_product') throw new AppError('NOT_FOUND', PRODUCT_NOT_FOUND);
+        throw new AppError('VALIDATION_FAILED', 'Parameter `price` is required.', { field: 'price' });
       },
     );
   }

@@ -3,6 +3,7 @@ import type {} from '@fastify/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import { StatusErrorSchema } from '../../http/envelopes.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
+import { DEVICE_ID_PATTERN_TEXT, SESSION_ID_PATTERN_TEXT } from '../../modules/identity/domain/identifiers.js';
 import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES } from '../../modules/search/domain/query.js';
 import { MAX_NO_RESULT_QUERIES } from '../../modules/search/domain/search-log.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
@@ -17,7 +18,9 @@ import { versionedResponses } from '../catalog/products.schemas.js';
 export const SEARCH_TAGS = ['search'];
 
 const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
-const DeviceId = (description: string) => Type.String({ description, pattern: '^[A-Za-z0-9]{10}$' });
+const DeviceId = (description: string) =>
+  Type.String({ description: `${description} 8 to 64 characters [A-Za-z0-9-].`, pattern: DEVICE_ID_PATTERN_TEXT });
+const SessionId = (description: string) => Type.String({ description, pattern: SESSION_ID_PATTERN_TEXT });
 
 export const SearchQuerySchema = Type.Object(
   {
@@ -39,7 +42,7 @@ export const SearchQuerySchema = Type.Object(
       }),
     ),
     did: Type.Optional(DeviceId('Device id the query is logged for.')),
-    sid: Type.Optional(DeviceId('Session id the query is logged for (legacy alias `seance`).')),
+    sid: Type.Optional(SessionId('Session id the query is logged for (legacy alias `seance`).')),
   },
   { additionalProperties: true },
 );

@@ -21,7 +21,7 @@ export const SliderQuerySchema = Type.Object(
     code: Type.String({
       description: `Slider code set in the admin API: 1 to ${SLIDER_CODE_MAX_LENGTH} letters, digits, _ and -.`,
     }),
-    did: Identifier('Device id, 10 letters or digits'),
+    did: Identifier('Device id, 8 to 64 characters [A-Za-z0-9-]'),
     email: Identifier('Email'),
     phone: Identifier('Phone'),
     external_id: Identifier('Customer id in the shop’s database'),

@@ -4,6 +4,7 @@ import { validationError } from '../../http/readers.js';
 import {
   IDENTIFIER_FIELDS,
   isValidDeviceId,
+  isValidSessionId,
   normalizeIdentifiers,
   type IdentifierKind,
 } from '../../modules/identity/domain/identifiers.js';
@@ -11,8 +12,9 @@ import type { EventIdentifiers } from '../../modules/tracking/tracking.types.js'
 
 /**
  * Parameters shared by GET /init, POST /push and POST /push/custom: the device and
- * session ids (contract-notes, "Identifiers": 10 characters [A-Za-z0-9]; `0000000000`
- * is well-formed, `INVALID_ID` is not) and the customer identifiers.
+ * session ids (contract-notes, "Identifiers": a did is 8 to 64 characters [A-Za-z0-9-],
+ * a sid 10 characters [A-Za-z0-9]; `0000000000` is a well-formed did, `INVALID_ID` is
+ * not) and the customer identifiers.
  */
 
 /** The contract's own sentences (contract-notes, "POST /push"). */
@@ -47,7 +49,8 @@ export interface IdOptions {
 export function readOptionalId(input: PublicInput, name: 'did' | 'sid', options: IdOptions): string | undefined {
   const value = input[name];
   if (value === undefined || (options.emptyIsAbsent && value === '')) return undefined;
-  if (typeof value !== 'string' || !isValidDeviceId(value)) {
+  const wellFormed = name === 'did' ? isValidDeviceId : isValidSessionId;
+  if (typeof value !== 'string' || !wellFormed(value)) {
     throw new AppError('VALIDATION_FAILED', name === 'did' ? DEVICE_ID_NOT_VALID : SESSION_ID_NOT_VALID, {
       field: name,
     });

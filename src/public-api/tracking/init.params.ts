@@ -4,18 +4,20 @@ import type { InitInput } from '../../modules/tracking/tracking.types.js';
 import { readOptionalId } from './common.params.js';
 
 /**
- * GET /init?shop_id=…&v=3[&did][&sid][&stream][&tz][&referrer] (contract-notes,
- * "Identifiers"). `v` (the SDK's protocol version) is required, as the notes write it
- * outside brackets; its value is not interpreted. An empty did or sid counts as absent
- * (a web SDK with an empty cookie), a malformed one is 422. stream, tz and referrer are
- * optional texts; empty ones count as absent.
+ * GET /init?shop_id=…[&v=3][&did][&sid][&stream][&tz][&referrer] (contract-notes,
+ * "Identifiers"). `v` (the web SDK's protocol version) is optional: the official mobile
+ * SDKs never send it, and an /init that refused them would leave the app without
+ * tracking. Its value is not interpreted. An empty did or sid counts as absent (a web
+ * SDK with an empty cookie), a malformed one is 422; a well-formed did the shop has never
+ * seen is registered under that id (an SDK that brings its own Android ID or UUID).
+ * stream, tz and referrer are optional texts; empty ones count as absent.
  */
 
 export const MAX_INIT_TEXT_LENGTH = 255;
 export const MAX_REFERRER_LENGTH = 2048;
 
 export function toInitInput(input: PublicInput, shopId: string): InitInput {
-  readString(input, 'v', { nonEmpty: true, maxLength: 32 });
+  if (input.v !== '') readString(input, 'v', { optional: true, maxLength: 32 });
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
   const sid = readOptionalId(input, 'sid', { emptyIsAbsent: true });
   const text = (name: string, maxLength: number) =>

@@ -83,7 +83,9 @@ export const trackingRoutes: PublicRouteModule = (scope) => {
       schema: {
         tags: TRACKING_TAGS,
         summary: 'Track a custom event',
-        description: 'The event code must have been created for the shop in the admin API.',
+        description:
+          'The event code must have been created for the shop in the admin API. A `did` must have been registered by ' +
+          'GET /init (404 `Device not found` otherwise).',
         body: PushCustomBodySchema,
         response: statusResponses(StatusOkSchema),
       },
@@ -92,6 +94,7 @@ export const trackingRoutes: PublicRouteModule = (scope) => {
       const shop = authenticatedShop(request);
       const input = toCustomEventInput(request.input, shop.shopId, scope.clock.now());
       const result = await tracking.recordCustom(input);
+      if (!result.ok && result.reason === 'unknown_device') throw new AppError('NOT_FOUND', DEVICE_NOT_FOUND);
       if (!result.ok) throw new AppError('VALIDATION_FAILED', EVENT_NOT_VALID, { field: 'event' });
       return statusSuccess();
     },

@@ -2,6 +2,7 @@
 import type {} from '@fastify/swagger';
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { StatusErrorSchema, StatusSuccessSchema } from '../../http/envelopes.js';
+import { DEVICE_ID_PATTERN_TEXT, SESSION_ID_PATTERN_TEXT } from '../../modules/identity/domain/identifiers.js';
 import { RECOMMENDED_BY_VALUES } from '../../modules/tracking/domain/source.js';
 import { PUSH_EVENTS } from '../../modules/tracking/tracking.types.js';
 import { MAX_ITEMS_PER_EVENT } from './push.params.js';
@@ -24,9 +25,11 @@ export function noSchemaValidation(): (data: unknown) => boolean {
 }
 
 const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
-const DeviceId = (description: string) => Type.String({ description, pattern: '^[A-Za-z0-9]{10}$' });
-const Sid = DeviceId('Session id: 10 letters or digits. A well-formed id the server never issued opens a session.');
-const Seance = DeviceId('Legacy alias of `sid`; `sid` wins when both are given.');
+const DeviceId = (description: string) =>
+  Type.String({ description: `${description} 8 to 64 characters [A-Za-z0-9-].`, pattern: DEVICE_ID_PATTERN_TEXT });
+const SessionId = (description: string) => Type.String({ description, pattern: SESSION_ID_PATTERN_TEXT });
+const Sid = SessionId('Session id: 10 letters or digits. A well-formed id the server never issued opens a session.');
+const Seance = SessionId('Legacy alias of `sid`; `sid` wins when both are given.');
 const Text = (description: string) => Type.String({ description, minLength: 1 });
 
 const WHERE = 'Parameters may be given in the query string, a JSON body or an urlencoded form; the body wins.';
@@ -43,15 +46,15 @@ function ObjectWith<T extends TProperties>(properties: T, required: readonly (ke
 export const InitQuerySchema = ObjectWith(
   {
     shop_id: ShopId,
-    v: Type.String({ description: 'Protocol version of the SDK, e.g. `3`.' }),
-    did: DeviceId('Device id; without it (or empty) a new device is created.'),
+    v: Type.String({ description: 'Protocol version of a web SDK, e.g. `3`; optional, not interpreted (mobile SDKs never send it).' }),
+    did: DeviceId('Device id; without it (or empty) a new device is created, with an unknown one the device is registered under it.'),
     sid: Sid,
     seance: Seance,
     stream: Type.String({ description: 'Client platform, e.g. `web`, `ios`, `android`.' }),
     tz: Type.String({ description: 'Time zone of the client.' }),
     referrer: Type.String({ description: 'Referrer of the first page.' }),
   },
-  ['shop_id', 'v'],
+  ['shop_id'],
   { additionalProperties: true },
 );
 
@@ -89,7 +92,7 @@ const Source = Type.Union(
 export const PushBodySchema = ObjectWith(
   {
     shop_id: ShopId,
-    did: DeviceId('Device id issued by GET /init; must exist.'),
+    did: DeviceId('Device id registered by GET /init; must exist.'),
     event: Type.Union(
       PUSH_EVENTS.map((name) => Type.Literal(name)),
       { description: 'The event.' },

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
+import { INTERNAL_IMPORT_FAILURE, UPLOAD_BROKE_OFF } from '../../../src/modules/catalog/catalog.import.js';
 import type { CatalogLanding } from '../../../src/modules/catalog/catalog.types.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
@@ -219,6 +220,39 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
     await expect(importTestFeed(t.services, shopId, { offers: [offer('b')] })).rejects.toThrow('Listener refused.');
     expect(await t.services.catalog.currentGeneration(shopId)).toBe(1);
     expect((await productRows(db, shopId)).map((p) => [p.generation, p.id])).toEqual([[1, 'a']]);
+  });
+
+  it('logs a failure the import did not foresee without its internal message', async () => {
+    async function* breaking(): AsyncIterable<string> {
+      yield await Promise.resolve('<yml_catalog><shop><offers>');
+      throw new TypeError("Cannot read properties of undefined (reading 'length') at /srv/patron/dist/x.js:1:2");
+    }
+    await expect(t.services.catalog.importFeed({ shopId, format: 'yml', body: breaking(), source: 'admin' })).rejects.toThrow(TypeError);
+    const { lastImport } = await t.services.catalog.getFeed(shopId);
+    expect(lastImport).toMatchObject({ status: 'failed', error: INTERNAL_IMPORT_FAILURE });
+    expect(lastImport?.error).not.toMatch(/TypeError|Cannot read|\/srv/);
+  });
+
+  it('logs an upload that broke off, and the sentence of a refusal, as they are', async () => {
+    async function* aborted(): AsyncIterable<string> {
+      yield await Promise.resolve('<yml_catalog><shop><offers>');
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    }
+    await expect(t.services.catalog.importFeed({ shopId, format: 'yml', body: aborted(), source: 'admin' })).rejects.toThrow();
+    expect((await t.services.catalog.getFeed(shopId)).lastImport?.error).toBe(UPLOAD_BROKE_OFF);
+
+    t.services.catalog.onLanded({ name: 'refusing', onLanded: () => Promise.reject(new AppError('CONFLICT', 'Listener refused.')) });
+    await expect(importTestFeed(t.services, shopId, { offers: [offer('b')] })).rejects.toThrow('Listener refused.');
+    expect((await t.services.catalog.getFeed(shopId)).lastImport?.error).toBe('Listener refused.');
+  });
+
+  it('refuses an import without a body before logging anything', async () => {
+    const body = undefined as unknown as string;
+    await expect(t.services.catalog.importFeed({ shopId, format: 'yml', body, source: 'admin' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'The request has no feed: send the feed document as the body.',
+    });
+    expect((await t.services.catalog.getFeed(shopId)).lastImport).toBeNull();
   });
 
   it('skips offers without an id, with a bad price or a repeated id, and records why', async () => {

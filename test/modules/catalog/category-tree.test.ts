@@ -7,7 +7,7 @@ import {
 } from '../../../src/modules/catalog/domain/category-tree.js';
 
 /**
- * Clothes(1) ─ Shoes(2) ─ Sneakers(3) [discount, msk]
+ * Clothes(1) ─ Shoes(2) ─ Sneakers(3) [discount in msk; a full-price product in spb]
  *            └ Hats(6) [spb]
  * Books(4) [everywhere: msk, spb]
  * Toys(5) ─ Cars(7) [discount, spb]
@@ -19,17 +19,17 @@ function record(
   name: string,
   extra: Partial<TreeCategoryRecord> = {},
 ): TreeCategoryRecord {
-  return { externalId, id, parentExternalId: parent, name, url: null, discountProductCount: 0, locationIds: [], ...extra };
+  return { externalId, id, parentExternalId: parent, name, url: null, discountProductCount: 0, locationIds: [], discountLocationIds: [], ...extra };
 }
 
 const RECORDS: TreeCategoryRecord[] = [
   record('1', 11, null, 'Clothes', { url: 'https://shop.example/c/1' }),
   record('2', 12, '1', 'Shoes'),
-  record('3', 13, '2', 'Sneakers', { discountProductCount: 1, locationIds: ['msk'] }),
+  record('3', 13, '2', 'Sneakers', { discountProductCount: 1, locationIds: ['msk', 'spb'], discountLocationIds: ['msk'] }),
   record('4', 14, null, 'Books', { locationIds: ['msk', 'spb'] }),
   record('5', 15, null, 'Toys'),
   record('6', 16, '1', 'Hats', { locationIds: ['spb'] }),
-  record('7', 17, '5', 'Cars', { discountProductCount: 2, locationIds: ['spb'] }),
+  record('7', 17, '5', 'Cars', { discountProductCount: 2, locationIds: ['spb'], discountLocationIds: ['spb'] }),
 ];
 
 const ALL: CategoryTreeQuery = { depth: 10, exclude: new Set(), onlyDiscount: false, locations: null };
@@ -79,13 +79,16 @@ describe('buildCategoryTree', () => {
 
   it('locations keeps categories whose subtree has products sold there', () => {
     expect(shape(buildCategoryTree(RECORDS, { ...ALL, locations: new Set(['msk']) }))).toBe('1(2(3)),4');
-    expect(shape(buildCategoryTree(RECORDS, { ...ALL, locations: new Set(['spb']) }))).toBe('1(6),4,5(7)');
+    expect(shape(buildCategoryTree(RECORDS, { ...ALL, locations: new Set(['spb']) }))).toBe('1(2(3),6),4,5(7)');
     expect(shape(buildCategoryTree(RECORDS, { ...ALL, locations: new Set(['msk', 'spb']) }))).toBe('1(2(3),6),4,5(7)');
     expect(buildCategoryTree(RECORDS, { ...ALL, locations: new Set(['nowhere']) })).toEqual([]);
   });
 
-  it('only_discount and locations together need both in one category of the subtree', () => {
+  it('only_discount and locations together need one product that is both discounted and sold there', () => {
+    // Sneakers has a discounted product (msk) and a product in spb, but no discounted one in spb.
     expect(shape(buildCategoryTree(RECORDS, { ...ALL, onlyDiscount: true, locations: new Set(['spb']) }))).toBe('5(7)');
+    expect(shape(buildCategoryTree(RECORDS, { ...ALL, onlyDiscount: true, locations: new Set(['msk']) }))).toBe('1(2(3))');
+    expect(shape(buildCategoryTree(RECORDS, { ...ALL, onlyDiscount: true, locations: new Set(['msk', 'spb']) }))).toBe('1(2(3)),5(7)');
   });
 
   it('makes a category whose parent is unknown a root, and leaves out a loop no root reaches', () => {

@@ -268,3 +268,44 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
     expect((await readProduct(t, shop, 'pending')).image_url_resized).toMatchObject({ 520: picture('pending') });
   });
 });
+
+describe.each(TEST_DIALECTS)('ProductsService.categoryTree on %s', (dialect) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const shape = (nodes: ReadonlyArray<{ external_id: string; children: unknown[] }>): string =>
+    nodes
+      .map((n) => {
+        const children = n.children as Array<{ external_id: string; children: unknown[] }>;
+        return children.length > 0 ? `${n.external_id}(${shape(children)})` : n.external_id;
+      })
+      .join(',');
+  const tree = async (shopId: string, locations: string[]) =>
+    shape(await t.app.services.products.categoryTree(shopId, { depth: 10, exclude: new Set(), onlyDiscount: true, locations: new Set(locations) }));
+
+  it('with only_discount and locations, lists a category only for a product that is both', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    await importTestFeed(t.app.services, shopId, catalogFeed());
+    expect(await tree(shopId, ['spb'])).toBe('1(2),4,5(7)');
+    expect(await tree(shopId, ['msk'])).toBe('1(2(3)),4');
+  });
+
+  it('derives the discount locations of a catalog landed before they were stored', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    const { generation } = await importTestFeed(t.app.services, shopId, catalogFeed());
+    await t.db.db
+      .updateTable('catalog_categories')
+      .set({ discount_location_ids: null })
+      .where('shop_id', '=', shopId)
+      .where('generation', '=', generation)
+      .execute();
+    expect(await tree(shopId, ['spb'])).toBe('1(2),4,5(7)');
+    expect(await tree(shopId, ['msk'])).toBe('1(2(3)),4');
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   isValidDeviceId,
+  isValidSessionId,
   normalizeEmail,
   normalizeIdentifiers,
   normalizeOpaqueIdentifier,
@@ -93,12 +94,32 @@ describe('device ids', () => {
   it.each([
     ['0000000000', true],
     ['aZ09aZ09aZ', true],
+    ['abcdefghijk', true],
+    ['abcd1234', true],
+    ['9774d56d682e549c', true],
+    ['5A2E1C4B-7F3D-4E2A-9B1C-0D8E6F4A2B3C', true],
+    ['a'.repeat(64), true],
+    ['a'.repeat(65), false],
+    ['abcd123', false],
     ['INVALID_ID', false],
     ['abc', false],
-    ['abcdefghijk', false],
     ['abcdefghi!', false],
-  ])('%j is well-formed: %s', (did, expected) => {
+    ['abcd efgh', false],
+    ['абвгдежзий', false],
+    ['', false],
+  ])('%j is a well-formed did: %s', (did, expected) => {
     expect(isValidDeviceId(did)).toBe(expected);
+  });
+
+  it.each([
+    ['0000000000', true],
+    ['aZ09aZ09aZ', true],
+    ['abcdefghijk', false],
+    ['abcdefghi', false],
+    ['abcd-efghi', false],
+    ['9774d56d682e549c', false],
+  ])('%j is a well-formed sid: %s', (sid, expected) => {
+    expect(isValidSessionId(sid)).toBe(expected);
   });
 
   it('generates well-formed, different device ids', () => {

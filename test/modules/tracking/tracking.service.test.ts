@@ -389,9 +389,11 @@ describe.each(TEST_DIALECTS)('tracking service on %s', (dialect) => {
       expect((await t.identity.getProfile(shopId, first.event.profileId))?.email).toBe('ann@example.com');
     });
 
-    it('creates an unknown well-formed device that a custom event brings', async () => {
+    it('refuses a well-formed did that GET /init never registered, storing and registering nothing', async () => {
       const result = await t.tracking.recordCustom({ shopId, did: 'BrandNew01', identifiers: {}, code: 'signup', variables: {} });
-      expect(result.ok && result.event.profileId).toBe((await t.identity.findDevice(shopId, 'BrandNew01'))?.profileId);
+      expect(result).toEqual({ ok: false, reason: 'unknown_device' });
+      expect(await t.identity.findDevice(shopId, 'BrandNew01')).toBeUndefined();
+      expect(await countRows(db, 'events', shopId)).toBe(0);
     });
 
     it('rejects invalid identifiers and a request with none, before storing anything', async () => {

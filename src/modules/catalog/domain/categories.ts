@@ -113,17 +113,32 @@ export interface CategoryStats {
   readonly discountProductCount: number;
   /** The locations where the direct products are sold, sorted. */
   readonly locationIds: readonly string[];
+  /** The locations where discounted direct products are sold, sorted (only_discount with locations). */
+  readonly discountLocationIds: readonly string[];
 }
 
 const MAX_TRACKED_CATEGORY_IDS = FEED_LIMITS.categories * 2;
 const MAX_LOCATIONS_PER_CATEGORY = 10_000;
+
+interface LocationSet {
+  readonly ids: Set<string>;
+  /** A product without locations is sold in every location of the feed. */
+  everywhere: boolean;
+}
+
+interface CategoryEntry {
+  count: number;
+  discount: number;
+  readonly locations: LocationSet;
+  readonly discountLocations: LocationSet;
+}
 
 /**
  * Counts the direct products of each category as offers stream by. A product without
  * locations is sold everywhere, so it puts every location of the feed on its categories.
  */
 export class CategoryStatsCollector {
-  private readonly stats = new Map<string, { count: number; discount: number; locations: Set<string>; everywhere: boolean }>();
+  private readonly stats = new Map<string, CategoryEntry>();
 
   add(product: Pick<ProductDraft, 'categoryIds' | 'price' | 'oldprice' | 'locationIds'>): void {
     const discount = hasDiscount(product);
@@ -132,27 +147,40 @@ export class CategoryStatsCollector {
       if (entry === undefined) {
         // Ids that no category carries are counted only up to a bound: they are thrown away.
         if (this.stats.size >= MAX_TRACKED_CATEGORY_IDS) continue;
-        entry = { count: 0, discount: 0, locations: new Set(), everywhere: false };
+        const none = (): LocationSet => ({ ids: new Set(), everywhere: false });
+        entry = { count: 0, discount: 0, locations: none(), discountLocations: none() };
         this.stats.set(id, entry);
       }
       entry.count += 1;
-      if (discount) entry.discount += 1;
-      if (product.locationIds.length === 0) entry.everywhere = true;
-      for (const location of product.locationIds) {
-        if (entry.locations.size >= MAX_LOCATIONS_PER_CATEGORY) break;
-        entry.locations.add(location);
+      addLocations(entry.locations, product.locationIds);
+      if (discount) {
+        entry.discount += 1;
+        addLocations(entry.discountLocations, product.locationIds);
       }
     }
   }
 
   statsOf(categoryId: string, feedLocationIds: readonly string[]): CategoryStats {
     const entry = this.stats.get(categoryId);
-    if (entry === undefined) return { productCount: 0, discountProductCount: 0, locationIds: [] };
-    const locations = entry.everywhere ? [...new Set([...feedLocationIds, ...entry.locations])] : [...entry.locations];
+    if (entry === undefined) return { productCount: 0, discountProductCount: 0, locationIds: [], discountLocationIds: [] };
     return {
       productCount: entry.count,
       discountProductCount: entry.discount,
-      locationIds: locations.sort().slice(0, MAX_LOCATIONS_PER_CATEGORY),
+      locationIds: listLocations(entry.locations, feedLocationIds),
+      discountLocationIds: listLocations(entry.discountLocations, feedLocationIds),
     };
   }
+}
+
+function addLocations(set: LocationSet, productLocations: readonly string[]): void {
+  if (productLocations.length === 0) set.everywhere = true;
+  for (const location of productLocations) {
+    if (set.ids.size >= MAX_LOCATIONS_PER_CATEGORY) break;
+    set.ids.add(location);
+  }
+}
+
+function listLocations(set: LocationSet, feedLocationIds: readonly string[]): string[] {
+  const ids = set.everywhere ? [...new Set([...feedLocationIds, ...set.ids])] : [...set.ids];
+  return ids.sort().slice(0, MAX_LOCATIONS_PER_CATEGORY);
 }

@@ -7,8 +7,9 @@
  *   when it or any descendant holds a matching product, even below the depth cut or
  *   inside an excluded subtree), so an ancestor of a matching category always stays;
  * - a category whose parent the feed does not list is a root;
- * - only_discount with locations asks for both in the same category (or subtree), not
- *   for discounted products in those locations: the import keeps the two counts apart.
+ * - only_discount with locations asks for one product that meets both: discounted and
+ *   sold in one of the locations (a category whose discounted products are all sold
+ *   elsewhere does not qualify).
  */
 
 export interface TreeCategoryRecord {
@@ -25,6 +26,8 @@ export interface TreeCategoryRecord {
    * location of the feed here for a product sold everywhere (one that names none).
    */
   readonly locationIds: readonly string[];
+  /** Locations where discounted products of this very category are sold (the import puts every location for one sold everywhere). */
+  readonly discountLocationIds: readonly string[];
 }
 
 export interface CategoryTreeQuery {
@@ -104,7 +107,8 @@ function ownMatch(record: TreeCategoryRecord, query: CategoryTreeQuery): boolean
   if (query.onlyDiscount && record.discountProductCount === 0) return false;
   if (query.locations !== null) {
     const wanted = query.locations;
-    return record.locationIds.some((id) => wanted.has(id));
+    const sold = query.onlyDiscount ? record.discountLocationIds : record.locationIds;
+    return sold.some((id) => wanted.has(id));
   }
   // Without a location filter, only_discount alone decides; with no filter at all, every category matches.
   return true;

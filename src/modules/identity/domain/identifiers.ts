@@ -106,9 +106,23 @@ export function normalizeIdentifiers(
   return { ok: true, value };
 }
 
-/** Device ids (`did`) and session ids (`sid`): exactly 10 characters of [A-Za-z0-9]. */
-const DEVICE_ID_PATTERN = /^[A-Za-z0-9]{10}$/;
+/**
+ * Device ids (`did`): 8 to 64 characters of [A-Za-z0-9-] (contract-notes, "Identifiers").
+ * The ids Patron issues are 10 letters or digits, but SDKs also bring their own: an
+ * Android ID (16 hex characters) or a UUID (36 characters with hyphens). The one did
+ * rule: every place that checks a did calls this.
+ */
+export const DEVICE_ID_PATTERN = /^[A-Za-z0-9-]{8,64}$/;
+export const DEVICE_ID_PATTERN_TEXT = '^[A-Za-z0-9-]{8,64}$';
 
 export function isValidDeviceId(value: string): boolean {
   return DEVICE_ID_PATTERN.test(value);
+}
+
+/** Session ids (`sid`, `seance`): exactly 10 characters of [A-Za-z0-9] (contract-notes, "Identifiers"). */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9]{10}$/;
+export const SESSION_ID_PATTERN_TEXT = '^[A-Za-z0-9]{10}$';
+
+export function isValidSessionId(value: string): boolean {
+  return SESSION_ID_PATTERN.test(value);
 }

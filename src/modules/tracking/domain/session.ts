@@ -2,7 +2,7 @@
  * Sessions (contract-notes.md, "Devices and sessions"): a session ends after 2 hours
  * without activity; the next action opens a new one. Pure.
  */
-import { isValidDeviceId } from '../../identity/domain/identifiers.js';
+import { isValidSessionId } from '../../identity/domain/identifiers.js';
 
 export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 
@@ -15,7 +15,7 @@ export function isSessionLive(lastActivityAt: number, now: number): boolean {
   return now - lastActivityAt < SESSION_IDLE_MS;
 }
 
-/** A session id has the format of a device id: 10 characters of [A-Za-z0-9]. */
+/** A session id: 10 characters of [A-Za-z0-9] (the format of the ids Patron issues). */
 export function isWellFormedSessionId(sid: string): boolean {
-  return isValidDeviceId(sid);
+  return isValidSessionId(sid);
 }
