@@ -1,0 +1,116 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import type { ConnectionLimitsConfig } from '../config.js';
+
+/**
+ * Bounds on slow clients and open connections (docs/limits.md, "Slow clients"):
+ *
+ *  - headers: Node's headersTimeout, from the connection (or the end of the previous
+ *    request on a kept-alive connection) to the end of the request's headers;
+ *  - body: the longest pause between two chunks of a request body (ours, below). A pause,
+ *    not a deadline, because the feed upload streams up to PATRON_FEED_MAX_BYTES: a
+ *    gigabyte that keeps arriving is fine however long it takes; a body that stops is not;
+ *  - whole request: Node's requestTimeout, a generous backstop against a body trickled a
+ *    byte at a time just inside the pause;
+ *  - idle keep-alive: Node's keepAliveTimeout;
+ *  - open connections: net.Server maxConnections; past it a new connection is closed at once.
+ *
+ * A request that overruns the headers, body or whole-request bound gets 408 and its
+ * connection is closed.
+ */
+
+export interface ConnectionStats {
+  /** Connections closed at once because maxConnections were open. */
+  refusedConnections: number;
+  /** Requests whose body stopped arriving for longer than the pause allowed. */
+  bodyTimeouts: number;
+}
+
+/** The Fastify server options that carry the bounds Node enforces itself. */
+export function connectionServerOptions(limits: ConnectionLimitsConfig) {
+  return {
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node checks the headers and request deadlines on this period (30 s by default, which
+      // would let a 20 s headers timeout run to 50 s); a quarter of the bound, 1 s at most.
+      connectionsCheckingInterval: checkPeriod(limits.headersTimeoutMs),
+    },
+  };
+}
+
+/** Sets the connection cap and the body pause on the app's server; returns live counters. */
+export function applyConnectionLimits(app: FastifyInstance, limits: ConnectionLimitsConfig): ConnectionStats {
+  const stats: ConnectionStats = { refusedConnections: 0, bodyTimeouts: 0 };
+  const server = app.server;
+  server.maxConnections = limits.maxConnections;
+  server.on('drop', () => {
+    stats.refusedConnections += 1;
+  });
+  // Root-level onRequest: runs for every route after the headers, before the body is read.
+  app.addHook('onRequest', (request, reply, done) => {
+    watchBody(server, request.raw, reply.raw, limits.bodyIdleTimeoutMs, () => {
+      stats.bodyTimeouts += 1;
+    });
+    done();
+  });
+  return stats;
+}
+
+function checkPeriod(boundMs: number): number {
+  return Math.max(25, Math.min(1000, Math.floor(boundMs / 4)));
+}
+
+function expectsBody(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
+/**
+ * Watches the bytes arriving on the request's socket while its body is incomplete. The
+ * HTTP parser reads the socket natively, so neither 'data' events nor the socket's own
+ * timeout can be used without changing how the body is consumed; `bytesRead` is counted
+ * either way. A stall is reported within a quarter of the bound after it is reached.
+ */
+function watchBody(
+  server: Server,
+  request: IncomingMessage,
+  response: ServerResponse,
+  idleMs: number,
+  onStall: () => void,
+): void {
+  if (!expectsBody(request)) return;
+  const socket = request.socket;
+  let seen = socket.bytesRead;
+  let lastProgress = performance.now();
+  const timer = setInterval(() => {
+    if (request.complete || socket.destroyed) {
+      clearInterval(timer);
+      return;
+    }
+    const now = performance.now();
+    if (socket.bytesRead !== seen) {
+      seen = socket.bytesRead;
+      lastProgress = now;
+      return;
+    }
+    if (now - lastProgress < idleMs) return;
+    clearInterval(timer);
+    onStall();
+    if (response.headersSent) {
+      // An answer is already on its way (a 413 before the body, say): nothing to add.
+      socket.destroy();
+      return;
+    }
+    // The path Node takes for its own requestTimeout: the server's clientError handler
+    // (Fastify's) writes the 408 and closes the connection.
+    const error = Object.assign(new Error('The request body stopped arriving.'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+    if (!server.emit('clientError', error, socket)) socket.destroy(error);
+  }, checkPeriod(idleMs));
+  timer.unref();
+}
