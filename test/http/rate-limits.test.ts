@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
+import { TEST_DIALECTS } from '../helpers/db.js';
 import { createShopFixture, type ShopFixture } from '../helpers/factories.js';
 
 /**
@@ -23,13 +24,13 @@ async function listen(t: TestApp): Promise<string> {
   return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 }
 
-describe('rate limits over real sockets', () => {
+describe.each(TEST_DIALECTS)('rate limits over real sockets on %s', (dialect) => {
   let t: TestApp;
   let base: string;
   let shop: ShopFixture;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...LIMITS, PATRON_TRUST_PROXY: '127.0.0.1' } });
+    t = await createTestApp({ dialect, env: { ...LIMITS, PATRON_TRUST_PROXY: '127.0.0.1' } });
     base = await listen(t);
     shop = await createShopFixture(t.app.services);
   });
