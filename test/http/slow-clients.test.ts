@@ -97,6 +97,17 @@ describe('slow clients', () => {
     expect(statusOf(cut.text)).toBe(408);
     expect(cut.afterMs).toBeLessThan(BOUND_MS + LATE_MS);
     expect(await t.app.services.catalog.currentGeneration(shopId)).toBe(1);
+    // The cut upload is an import that failed, not one left running: the next one lands.
+    const status = await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/feed`, headers: t.adminHeaders });
+    expect(status.json()).toMatchObject({ generation: 1, last_import: { status: 'failed' } });
+    const again = await t.app.inject({
+      method: 'PUT',
+      url: `/admin/v1/shops/${shopId}/feed`,
+      headers: { ...t.adminHeaders, 'content-type': 'application/xml' },
+      payload: feed,
+    });
+    expect(again.statusCode).toBe(200);
+    expect(await t.app.services.catalog.currentGeneration(shopId)).toBeGreaterThan(1);
   });
 
   it('ends a body trickled just inside the pause at the whole-request bound', async () => {
