@@ -231,8 +231,8 @@ function readRateLimit(env: Env, problems: string[]): RateLimitConfig {
   }
   return Object.freeze({
     enabled,
-    addressPerSecond: readInt(env, 'PATRON_RATE_LIMIT_ADDRESS', 10_000, 1, 10_000_000, problems),
-    shopPerSecond: readInt(env, 'PATRON_RATE_LIMIT_SHOP', 20_000, 1, 10_000_000, problems),
+    addressPerSecond: readInt(env, 'PATRON_RATE_LIMIT_ADDRESS', 20_000, 1, 10_000_000, problems),
+    shopPerSecond: readInt(env, 'PATRON_RATE_LIMIT_SHOP', 50_000, 1, 10_000_000, problems),
     devicesPerMinute: readInt(env, 'PATRON_RATE_LIMIT_DEVICES', 300, 1, 10_000_000, problems),
     authFailures: readInt(env, 'PATRON_RATE_LIMIT_AUTH_FAILURES', 20, 1, 1_000_000, problems),
     authFailureWindowSeconds: readInt(env, 'PATRON_RATE_LIMIT_AUTH_WINDOW_SECONDS', 300, 1, 24 * 60 * 60, problems),

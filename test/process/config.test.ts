@@ -35,8 +35,8 @@ describe('configuration', () => {
       },
       rateLimit: {
         enabled: true,
-        addressPerSecond: 10_000,
-        shopPerSecond: 20_000,
+        addressPerSecond: 20_000,
+        shopPerSecond: 50_000,
         devicesPerMinute: 300,
         authFailures: 20,
         authFailureWindowSeconds: 300,
