@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectionLimitsConfig } from '../config.js';
@@ -84,8 +85,9 @@ function watchBody(
   idleMs: number,
   onStall: () => void,
 ): void {
-  if (!expectsBody(request)) return;
   const socket = request.socket;
+  // app.inject's requests have no socket to watch (and no clock to run out).
+  if (!(socket instanceof Socket) || !expectsBody(request)) return;
   let seen = socket.bytesRead;
   let lastProgress = performance.now();
   const timer = setInterval(() => {

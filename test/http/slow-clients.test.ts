@@ -1,19 +1,30 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statusSuccess } from '../../src/http/envelopes.js';
+import type { PublicRouteModule } from '../../src/public-api/types.js';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
 import { createShopFixture } from '../helpers/factories.js';
 import { buildYml, sampleFeed } from '../helpers/feed-builder.js';
-import { connectRaw, sleep, statusOf } from '../helpers/raw-client.js';
+import { connectRaw, jsonBodyOf, sleep, statusOf } from '../helpers/raw-client.js';
+import { createPublicTestApp } from './public-test-app.js';
 
 /**
  * The slow-client bounds (http/connection-limits.ts, docs/limits.md) over real sockets,
- * with bounds short enough for a quick test: 300 ms for headers, a pause in a body and
- * idle keep-alive; 1.5 s for a whole request.
+ * with bounds short enough for a quick test: 500 ms for headers, a pause in a body and
+ * idle keep-alive; 2.5 s for a whole request.
  */
-const BOUND_MS = 300;
-const REQUEST_MS = 1500;
+const BOUND_MS = 500;
+const REQUEST_MS = 2500;
 // Detection runs on a period of a quarter of the bound; the rest is a loaded machine's slack.
 const LATE_MS = 1200;
+
+/** A public route that takes twice the pause to answer once its body is in. */
+const slowAnswer: PublicRouteModule = (scope) => {
+  scope.post('/test/slow-answer', { config: { envelope: 'status', auth: 'none' } }, async (request) => {
+    await sleep(BOUND_MS * 2);
+    return statusSuccess({ payload: { input: request.input } });
+  });
+};
 
 async function listen(t: TestApp): Promise<number> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -31,7 +42,7 @@ describe('slow clients', () => {
   let port: number;
 
   beforeAll(async () => {
-    t = await createTestApp({
+    t = await createPublicTestApp([slowAnswer], {
       env: {
         PATRON_HEADERS_TIMEOUT_MS: String(BOUND_MS),
         PATRON_BODY_IDLE_TIMEOUT_MS: String(BOUND_MS),
@@ -58,6 +69,21 @@ describe('slow clients', () => {
     expect(await metricValue(t, 'patron_http_body_timeouts_total')).toBe(before + 1);
   });
 
+  it('never cuts a request whose body is in while the server takes longer than the pause to answer', async () => {
+    const client = await connectRaw(port);
+    const body = '{"a":"b"}';
+    client.write(
+      'POST /test/slow-answer HTTP/1.1\r\nHost: patron\r\nContent-Type: application/json\r\n' +
+        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 4)}`,
+    );
+    await sleep(BOUND_MS / 2);
+    client.write(body.slice(4));
+    const { text, afterMs } = await client.closed;
+    expect(statusOf(text)).toBe(200);
+    expect(jsonBodyOf(text)).toEqual({ status: 'success', payload: { input: { a: 'b' } } });
+    expect(afterMs).toBeGreaterThan(BOUND_MS * 2);
+  });
+
   it('answers 408 and closes the connection when an admin body stops arriving', async () => {
     const client = await connectRaw(port);
     client.write(
@@ -78,11 +104,11 @@ describe('slow clients', () => {
 
     const steady = await connectRaw(port);
     steady.write(head);
-    // Six pieces, each well inside the pause: the upload lasts about 3x the bound.
-    const pieces = 6;
+    // Twelve pieces, each a quarter of the pause apart: the upload lasts about 3x the bound.
+    const pieces = 12;
     const size = Math.ceil(feed.length / pieces);
     for (let i = 0; i < pieces; i += 1) {
-      await sleep(BOUND_MS / 2);
+      await sleep(BOUND_MS / 4);
       steady.socket.write(feed.subarray(i * size, (i + 1) * size));
     }
     const done = await steady.closed;
