@@ -1,8 +1,11 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConnectionLimitsConfig } from '../config.js';
+import { ALLOW_ANY_ORIGIN } from './cors.js';
+import { errorBody } from './envelopes.js';
+import { isAdminPath } from './not-found.plugin.js';
 
 /**
  * Bounds on slow clients and open connections (docs/limits.md, "Slow clients"):
@@ -18,7 +21,8 @@ import type { ConnectionLimitsConfig } from '../config.js';
  *  - open connections: net.Server maxConnections; past it a new connection is closed at once.
  *
  * A request that overruns the headers, body or whole-request bound gets 408 and its
- * connection is closed.
+ * connection is closed. A body cut short is answered in the route's envelope; a request
+ * whose headers never ended has no route yet and gets Fastify's plain 408.
  */
 
 export interface ConnectionStats {
@@ -54,13 +58,40 @@ export function applyConnectionLimits(app: FastifyInstance, limits: ConnectionLi
   });
   // Root-level onRequest: runs for every route after the headers, before the body is read.
   app.addHook('onRequest', (request, reply, done) => {
-    watchBody(server, request.raw, reply.raw, limits.bodyIdleTimeoutMs, () => {
+    watchBody(request.raw, reply.raw, () => bodyTimeoutAnswer(request), limits.bodyIdleTimeoutMs, () => {
       stats.bodyTimeouts += 1;
     });
     done();
   });
   return stats;
 }
+
+/**
+ * The raw 408 for a body that stopped arriving, in the envelope of the route's scope
+ * (contract-notes "Secrets and errors": every error body is the endpoint's envelope):
+ * the admin error object under /admin/, the route's family on the public API. The
+ * connection cannot carry another request after a body cut short, so it is closed.
+ */
+export function bodyTimeoutAnswer(request: FastifyRequest): string {
+  const admin = isAdminPath(request.url);
+  const body = JSON.stringify(
+    admin
+      ? { error: { code: 'REQUEST_TIMEOUT', message: BODY_TIMEOUT_MESSAGE } }
+      : errorBody(request.routeOptions.config.envelope ?? 'status', BODY_TIMEOUT_MESSAGE),
+  );
+  return [
+    'HTTP/1.1 408 Request Timeout',
+    'Connection: close',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    // Public answers are readable cross-origin, errors included (http/cors.ts).
+    ...(admin ? [] : [`Access-Control-Allow-Origin: ${ALLOW_ANY_ORIGIN}`]),
+    '',
+    body,
+  ].join('\r\n');
+}
+
+const BODY_TIMEOUT_MESSAGE = 'The request body stopped arriving before it was complete.';
 
 function checkPeriod(boundMs: number): number {
   return Math.max(25, Math.min(1000, Math.floor(boundMs / 4)));
@@ -79,9 +110,9 @@ function expectsBody(request: IncomingMessage): boolean {
  * either way. A stall is reported within a quarter of the bound after it is reached.
  */
 function watchBody(
-  server: Server,
   request: IncomingMessage,
   response: ServerResponse,
+  answer: () => string,
   idleMs: number,
   onStall: () => void,
 ): void {
@@ -109,10 +140,11 @@ function watchBody(
       socket.destroy();
       return;
     }
-    // The path Node takes for its own requestTimeout: the server's clientError handler
-    // (Fastify's) writes the 408 and closes the connection.
-    const error = Object.assign(new Error('The request body stopped arriving.'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
-    if (!server.emit('clientError', error, socket)) socket.destroy(error);
+    // As Node does for its own requestTimeout: the answer is written on the socket, which
+    // is then closed; the body parser still waiting sees the connection end.
+    socket.end(answer(), () => socket.destroy());
+    // A client that does not read its answer does not hold the connection either.
+    setTimeout(() => socket.destroy(), idleMs).unref();
   }, checkPeriod(idleMs));
   timer.unref();
 }

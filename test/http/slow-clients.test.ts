@@ -64,6 +64,12 @@ describe('slow clients', () => {
     );
     const { text, afterMs } = await client.closed;
     expect(statusOf(text)).toBe(408);
+    expect(text).toMatch(/\r\nConnection: close\r\n/i);
+    expect(text).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/i);
+    expect(jsonBodyOf(text)).toEqual({
+      status: 'error',
+      payload: { message: 'The request body stopped arriving before it was complete.' },
+    });
     expect(afterMs).toBeGreaterThanOrEqual(BOUND_MS - 20);
     expect(afterMs).toBeLessThan(BOUND_MS + LATE_MS);
     expect(await metricValue(t, 'patron_http_body_timeouts_total')).toBe(before + 1);
@@ -92,6 +98,9 @@ describe('slow clients', () => {
     );
     const { text, afterMs } = await client.closed;
     expect(statusOf(text)).toBe(408);
+    expect(jsonBodyOf(text)).toEqual({
+      error: { code: 'REQUEST_TIMEOUT', message: 'The request body stopped arriving before it was complete.' },
+    });
     expect(afterMs).toBeLessThan(BOUND_MS + LATE_MS);
   });
 
@@ -159,9 +168,10 @@ describe('slow clients', () => {
     expect(afterMs).toBeLessThan(BOUND_MS + LATE_MS);
   });
 
-  it('closes a connection that never sends a byte within the headers bound', async () => {
+  it('answers 408 and closes a connection that never sends a byte within the headers bound', async () => {
     const client = await connectRaw(port);
-    const { afterMs } = await client.closed;
+    const { text, afterMs } = await client.closed;
+    expect(statusOf(text)).toBe(408);
     expect(afterMs).toBeLessThan(BOUND_MS + LATE_MS);
   });
 
