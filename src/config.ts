@@ -45,7 +45,7 @@ export interface Config {
 }
 
 export interface ConnectionLimitsConfig {
-  /** Time for a client to send a request's headers, from the connection or the previous request. */
+  /** Time for a client to send a request's headers, from the connection (or the request's first byte). */
   readonly headersTimeoutMs: number;
   /** Longest pause while a request body arrives, between two chunks. */
   readonly bodyIdleTimeoutMs: number;

@@ -10,8 +10,8 @@ import { isAdminPath } from './not-found.plugin.js';
 /**
  * Bounds on slow clients and open connections (docs/limits.md, "Slow clients"):
  *
- *  - headers: Node's headersTimeout, from the connection (or the end of the previous
- *    request on a kept-alive connection) to the end of the request's headers;
+ *  - headers: Node's headersTimeout, from the connection (on a kept-alive connection,
+ *    from the next request's first byte) to the end of the request's headers;
  *  - body: the longest pause between two chunks of a request body (ours, below). A pause,
  *    not a deadline, because the feed upload streams up to PATRON_FEED_MAX_BYTES: a
  *    gigabyte that keeps arriving is fine however long it takes; a body that stops is not;
@@ -56,11 +56,12 @@ export function applyConnectionLimits(app: FastifyInstance, limits: ConnectionLi
   server.on('drop', () => {
     stats.refusedConnections += 1;
   });
+  const bodies = new BodyWatch(limits.bodyIdleTimeoutMs, () => {
+    stats.bodyTimeouts += 1;
+  });
   // Root-level onRequest: runs for every route after the headers, before the body is read.
   app.addHook('onRequest', (request, reply, done) => {
-    watchBody(request.raw, reply.raw, () => bodyTimeoutAnswer(request), limits.bodyIdleTimeoutMs, () => {
-      stats.bodyTimeouts += 1;
-    });
+    bodies.add(request.raw, reply.raw, () => bodyTimeoutAnswer(request));
     done();
   });
   return stats;
@@ -103,38 +104,65 @@ function expectsBody(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
 }
 
+interface WatchedBody {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  readonly socket: Socket;
+  readonly answer: () => string;
+  seen: number;
+  lastProgress: number;
+}
+
 /**
- * Watches the bytes arriving on the request's socket while its body is incomplete. The
- * HTTP parser reads the socket natively, so neither 'data' events nor the socket's own
+ * Watches the bytes arriving on the sockets of requests whose body is incomplete. The
+ * HTTP parser reads a socket natively, so neither 'data' events nor the socket's own
  * timeout can be used without changing how the body is consumed; `bytesRead` is counted
- * either way. A stall is reported within a quarter of the bound after it is reached.
+ * either way. One timer serves every watched body (most bodies of a busy /push complete
+ * within the first tick), checking each a quarter of the bound apart (a second at most),
+ * so a stall is answered that long after the bound at most.
  */
-function watchBody(
-  request: IncomingMessage,
-  response: ServerResponse,
-  answer: () => string,
-  idleMs: number,
-  onStall: () => void,
-): void {
-  const socket = request.socket;
-  // app.inject's requests have no socket to watch (and no clock to run out).
-  if (!(socket instanceof Socket) || !expectsBody(request)) return;
-  let seen = socket.bytesRead;
-  let lastProgress = performance.now();
-  const timer = setInterval(() => {
-    if (request.complete || socket.destroyed) {
-      clearInterval(timer);
-      return;
+class BodyWatch {
+  private readonly bodies = new Set<WatchedBody>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly onStall: () => void,
+  ) {}
+
+  add(request: IncomingMessage, response: ServerResponse, answer: () => string): void {
+    const socket = request.socket;
+    // app.inject's requests have no socket to watch (and no clock to run out).
+    if (!(socket instanceof Socket) || !expectsBody(request)) return;
+    this.bodies.add({ request, response, socket, answer, seen: socket.bytesRead, lastProgress: performance.now() });
+    if (this.timer === undefined) {
+      this.timer = setInterval(() => this.check(), checkPeriod(this.idleMs));
+      this.timer.unref();
     }
+  }
+
+  private check(): void {
     const now = performance.now();
-    if (socket.bytesRead !== seen) {
-      seen = socket.bytesRead;
-      lastProgress = now;
-      return;
+    for (const body of this.bodies) {
+      const { request, socket } = body;
+      if (request.complete || socket.destroyed) {
+        this.bodies.delete(body);
+      } else if (socket.bytesRead !== body.seen) {
+        body.seen = socket.bytesRead;
+        body.lastProgress = now;
+      } else if (now - body.lastProgress >= this.idleMs) {
+        this.bodies.delete(body);
+        this.cut(body);
+      }
     }
-    if (now - lastProgress < idleMs) return;
-    clearInterval(timer);
-    onStall();
+    if (this.bodies.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private cut({ response, socket, answer }: WatchedBody): void {
+    this.onStall();
     if (response.headersSent) {
       // An answer is already on its way (a 413 before the body, say): nothing to add.
       socket.destroy();
@@ -144,7 +172,6 @@ function watchBody(
     // is then closed; the body parser still waiting sees the connection end.
     socket.end(answer(), () => socket.destroy());
     // A client that does not read its answer does not hold the connection either.
-    setTimeout(() => socket.destroy(), idleMs).unref();
-  }, checkPeriod(idleMs));
-  timer.unref();
+    setTimeout(() => socket.destroy(), this.idleMs).unref();
+  }
 }

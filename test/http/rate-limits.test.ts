@@ -30,7 +30,8 @@ describe.each(TEST_DIALECTS)('rate limits over real sockets on %s', (dialect) =>
   let shop: ShopFixture;
 
   beforeAll(async () => {
-    t = await createTestApp({ dialect, env: { ...LIMITS, PATRON_TRUST_PROXY: '127.0.0.1' } });
+    // A range and an IPv6 address too, as an operator would list them.
+    t = await createTestApp({ dialect, env: { ...LIMITS, PATRON_TRUST_PROXY: '127.0.0.0/8, ::1' } });
     base = await listen(t);
     shop = await createShopFixture(t.app.services);
   });
