@@ -5,6 +5,8 @@ import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import type { DbHandle } from './db/create-db.js';
 import { openapiPlugin } from './docs/openapi.plugin.js';
+import { applyConnectionLimits, connectionServerOptions } from './http/connection-limits.js';
+import { RateLimiter } from './http/limits/rate-limiter.js';
 import { observabilityPlugin } from './observability/observability.plugin.js';
 import { notFoundPlugin } from './http/not-found.plugin.js';
 import { publicApiPlugin } from './public-api/plugin.js';
@@ -25,6 +27,8 @@ declare module 'fastify' {
     readonly services: Services;
     /** The injected clock, for scopes that validate times against now (POST /push/custom `time`). */
     readonly clock: Clock;
+    /** Per-address, per-shop and failed-credential limits of this process (docs/limits.md). */
+    readonly limits: RateLimiter;
   }
 }
 
@@ -41,18 +45,30 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
     // Public clients send bracketed and repeated keys; query parsing is ours (http/params).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    // Slow clients and open connections (http/connection-limits.ts, docs/limits.md).
+    ...connectionServerOptions(deps.config.connections),
+    // The client address limits are keyed by: X-Forwarded-For only from configured proxies.
+    trustProxy: deps.config.trustProxy === false ? false : [...deps.config.trustProxy],
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const services = createServices(deps);
   app.decorate('services', services);
   app.decorate('clock', deps.clock);
+  const limits = new RateLimiter(deps.config.rateLimit, deps.clock);
+  app.decorate('limits', limits);
+  const connections = applyConnectionLimits(app, deps.config.connections);
 
   // --- scopes, in order -----------------------------------------------------------
   // 1. OpenAPI document and /docs (first, so that it sees every route registered after it)
   await app.register(openapiPlugin);
   // 2. observability: request metrics hook, /health, /ready, /metrics
-  await app.register(observabilityPlugin, { db: deps.db, jobs: services.jobs, events: services.tracking });
+  await app.register(observabilityPlugin, {
+    db: deps.db,
+    jobs: services.jobs,
+    events: services.tracking,
+    limits: { rateLimits: limits, connections },
+  });
   // 3. admin scope under /admin/v1
   await app.register(adminApiPlugin, { prefix: '/admin/v1' });
   // 4. public scope (interface.md)

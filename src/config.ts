@@ -35,6 +35,42 @@ export interface Config {
   readonly publicUrl: string;
   /** Memory for GET /products/get answers kept by one process, in bytes (0: none kept). */
   readonly productCacheBytes: number;
+  /** Bounds on slow clients and open connections (src/http/connection-limits.ts, docs/limits.md). */
+  readonly connections: ConnectionLimitsConfig;
+  /** Per-address and per-shop request limits (src/http/limits/, docs/limits.md). */
+  readonly rateLimit: RateLimitConfig;
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses and CIDR ranges); false: the
+   * client address is the socket's, and X-Forwarded-For is ignored.
+   */
+  readonly trustProxy: false | readonly string[];
+}
+
+export interface ConnectionLimitsConfig {
+  /** Time for a client to send a request's headers, from the connection (or the request's first byte). */
+  readonly headersTimeoutMs: number;
+  /** Longest pause while a request body arrives, between two chunks. */
+  readonly bodyIdleTimeoutMs: number;
+  /** Time for a whole request (headers and body) to arrive; 0: no total deadline. */
+  readonly requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections one process accepts; further ones are closed at once. */
+  readonly maxConnections: number;
+}
+
+export interface RateLimitConfig {
+  /** false: PATRON_RATE_LIMIT=off, no limit applies. */
+  readonly enabled: boolean;
+  /** Requests a second from one client address (the bucket holds one second's worth). */
+  readonly addressPerSecond: number;
+  /** Public requests a second for one shop. */
+  readonly shopPerSecond: number;
+  /** Devices GET /init may create a minute for one client address. */
+  readonly devicesPerMinute: number;
+  /** Wrong shop secrets (or wrong admin tokens) one address may send within the window. */
+  readonly authFailures: number;
+  readonly authFailureWindowSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -148,6 +184,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const publicUrl = readPublicUrl(env, port, problems);
   const productCacheMb = readInt(env, 'PATRON_PRODUCT_CACHE_MB', 64, 0, 64 * 1024, problems);
 
+  const connections = readConnectionLimits(env, problems);
+  const rateLimit = readRateLimit(env, problems);
+  const trustProxy = readTrustProxy(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -164,5 +204,54 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     fetchAllowPrivate,
     publicUrl,
     productCacheBytes: productCacheMb * 1024 * 1024,
+    connections,
+    rateLimit,
+    trustProxy,
   });
+}
+
+/** docs/limits.md gives the reasons for these defaults. */
+function readConnectionLimits(env: Env, problems: string[]): ConnectionLimitsConfig {
+  const hour = 60 * 60 * 1000;
+  const headersTimeoutMs = readInt(env, 'PATRON_HEADERS_TIMEOUT_MS', 20_000, 100, hour, problems);
+  const bodyIdleTimeoutMs = readInt(env, 'PATRON_BODY_IDLE_TIMEOUT_MS', 30_000, 100, hour, problems);
+  const requestTimeoutMs = readInt(env, 'PATRON_REQUEST_TIMEOUT_MS', 30 * 60 * 1000, 0, 24 * hour, problems);
+  const keepAliveTimeoutMs = readInt(env, 'PATRON_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100, hour, problems);
+  const maxConnections = readInt(env, 'PATRON_MAX_CONNECTIONS', 10_000, 1, 1_000_000, problems);
+  // Node refuses a headers timeout longer than the request's (the headers are part of it).
+  if (requestTimeoutMs > 0 && requestTimeoutMs < headersTimeoutMs) {
+    problems.push('PATRON_REQUEST_TIMEOUT_MS must be 0 or at least PATRON_HEADERS_TIMEOUT_MS');
+  }
+  return Object.freeze({ headersTimeoutMs, bodyIdleTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections });
+}
+
+function readRateLimit(env: Env, problems: string[]): RateLimitConfig {
+  const name = 'PATRON_RATE_LIMIT';
+  const switchRaw = env[name]?.trim().toLowerCase();
+  let enabled = true;
+  if (switchRaw === 'off' || switchRaw === 'false' || switchRaw === '0') enabled = false;
+  else if (switchRaw !== undefined && switchRaw !== '' && !['on', 'true', '1'].includes(switchRaw)) {
+    problems.push(`${name} must be on or off, got "${env[name]}"`);
+  }
+  return Object.freeze({
+    enabled,
+    addressPerSecond: readInt(env, 'PATRON_RATE_LIMIT_ADDRESS', 20_000, 1, 10_000_000, problems),
+    shopPerSecond: readInt(env, 'PATRON_RATE_LIMIT_SHOP', 50_000, 1, 10_000_000, problems),
+    devicesPerMinute: readInt(env, 'PATRON_RATE_LIMIT_DEVICES', 300, 1, 10_000_000, problems),
+    authFailures: readInt(env, 'PATRON_RATE_LIMIT_AUTH_FAILURES', 20, 1, 1_000_000, problems),
+    authFailureWindowSeconds: readInt(env, 'PATRON_RATE_LIMIT_AUTH_WINDOW_SECONDS', 300, 1, 24 * 60 * 60, problems),
+  });
+}
+
+/** A comma-separated list of proxy addresses and CIDR ranges; unset: no proxy is trusted. */
+function readTrustProxy(env: Env, problems: string[]): false | readonly string[] {
+  const name = 'PATRON_TRUST_PROXY';
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return false;
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  if (entries.length === 0 || entries.some((entry) => parseAddressRange(entry) === undefined)) {
+    problems.push(`${name} must be a comma-separated list of proxy addresses and CIDR ranges, got "${raw}"`);
+    return false;
+  }
+  return Object.freeze(entries);
 }

@@ -74,6 +74,8 @@ export async function startPatron(
       HOME: process.env.HOME ?? '',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
+      // A benchmark is one client address sending as fast as it can: measure Patron, not its limits.
+      PATRON_RATE_LIMIT: 'off',
       PORT: String(port),
       ...env,
     },

@@ -17,9 +17,12 @@ export type ErrorResponse = Static<typeof ErrorResponseSchema>;
 /** The OpenAPI security requirement of every admin route; the scheme itself is declared with the document. */
 export const ADMIN_SECURITY = [{ adminToken: [] as string[] }];
 
-/** Error statuses any admin route can answer: malformed request, bad token, an unexpected fault. */
-type CommonErrorStatus = 400 | 401 | 500;
-const COMMON_ERROR_STATUSES: readonly CommonErrorStatus[] = [400, 401, 500];
+/**
+ * Error statuses any admin route can answer: malformed request, bad token, rate limited
+ * (with Retry-After, docs/limits.md), an unexpected fault.
+ */
+type CommonErrorStatus = 400 | 401 | 429 | 500;
+const COMMON_ERROR_STATUSES: readonly CommonErrorStatus[] = [400, 401, 429, 500];
 export type ErrorStatus = 404 | 409 | 413 | 415 | 422;
 
 /**

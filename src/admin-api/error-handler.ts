@@ -13,6 +13,8 @@ export function adminErrorHandler(error: unknown, request: FastifyRequest, reply
   const { status, body } = toAdminError(error, request);
   if (status >= 500) request.log.error({ err: error }, 'admin request failed');
   if (status === 401) reply.header('www-authenticate', 'Bearer realm="patron-admin"');
+  const retryAfter = isAppError(error) ? error.details?.retryAfterSeconds : undefined;
+  if (typeof retryAfter === 'number') reply.header('retry-after', String(Math.ceil(retryAfter)));
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 

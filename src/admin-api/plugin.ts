@@ -37,10 +37,16 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   // onRequest runs before the body is read: an unauthenticated caller costs no parsing.
+  // The address limit, then an address that spent its wrong tokens is refused whatever
+  // it sends, until its window ends (docs/limits.md).
   app.addHook('onRequest', async (request) => {
-    const failure = await authenticationFailure(request.headers.authorization, (token) =>
-      app.services.adminToken.verify(token),
-    );
+    app.limits.checkAddress(request.ip);
+    app.limits.checkCredentialAttempt('admin_token', request.ip);
+    const failure = await authenticationFailure(request.headers.authorization, async (token) => {
+      const valid = await app.services.adminToken.verify(token);
+      if (!valid) app.limits.recordCredentialFailure('admin_token', request.ip);
+      return valid;
+    });
     if (failure) throw failure;
   });
 

@@ -1,5 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { GroupCommitStats } from '../db/group-commit.js';
+import type { ConnectionStats } from '../http/connection-limits.js';
+import { LIMIT_KINDS, type RateLimitStats } from '../http/limits/rate-limiter.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -11,6 +13,12 @@ export interface JobDepthSource {
 /** Anything that reports how events were group-committed (the TrackingService does). */
 export interface EventCommitSource {
   commitStats(): GroupCommitStats;
+}
+
+/** What the abuse limits and the connection bounds of this process refused (docs/limits.md). */
+export interface LimitStatsSource {
+  readonly rateLimits: { stats(): RateLimitStats };
+  readonly connections: Readonly<ConnectionStats>;
 }
 
 /** The route label of requests that matched no route, so that raw URLs never become labels. */
@@ -26,7 +34,9 @@ export interface HttpMetrics {
  * One Registry per app rather than prom-client's global one, so that several apps can
  * live in one process (tests build one per file) without "already registered" errors.
  */
-export function createMetrics(options: { jobs?: JobDepthSource; events?: EventCommitSource } = {}): HttpMetrics {
+export function createMetrics(
+  options: { jobs?: JobDepthSource; events?: EventCommitSource; limits?: LimitStatsSource } = {},
+): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -64,6 +74,7 @@ export function createMetrics(options: { jobs?: JobDepthSource; events?: EventCo
   }
 
   if (options.events) registerEventCommitMetrics(registry, options.events);
+  if (options.limits) registerLimitMetrics(registry, options.limits);
 
   return {
     registry,
@@ -106,4 +117,48 @@ function registerEventCommitMetrics(registry: Registry, source: EventCommitSourc
       this.set(source.commitStats().queued);
     },
   });
+}
+
+/**
+ * Read at scrape time from the limiter and the connection counters of this process. A
+ * rise in `patron_rate_limited_total` names the limit that refused; `..._tracked_keys`
+ * shows the memory the limits hold (bounded per limit).
+ */
+function registerLimitMetrics(registry: Registry, source: LimitStatsSource): void {
+  new Counter({
+    name: 'patron_rate_limited_total',
+    help: 'Requests refused with 429, by limit.',
+    labelNames: ['limit'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const limited = source.rateLimits.stats().limited;
+      for (const limit of LIMIT_KINDS) this.inc({ limit }, limited[limit]);
+    },
+  });
+  new Gauge({
+    name: 'patron_rate_limit_tracked_keys',
+    help: 'Client addresses or shops each limit holds in memory now.',
+    labelNames: ['limit'] as const,
+    registers: [registry],
+    collect() {
+      const tracked = source.rateLimits.stats().tracked;
+      for (const limit of LIMIT_KINDS) this.set({ limit }, tracked[limit]);
+    },
+  });
+  const totals = [
+    ['patron_http_connections_refused_total', 'Connections closed at once because PATRON_MAX_CONNECTIONS were open.', 'refusedConnections'],
+    ['patron_http_body_timeouts_total', 'Requests whose body stopped arriving for longer than PATRON_BODY_IDLE_TIMEOUT_MS (408, connection closed).', 'bodyTimeouts'],
+  ] as const;
+  for (const [name, help, field] of totals) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(source.connections[field]);
+      },
+    });
+  }
 }

@@ -2,7 +2,13 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginCallback } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DbHandle } from '../db/create-db.js';
-import { createMetrics, UNMATCHED_ROUTE, type EventCommitSource, type JobDepthSource } from './metrics.js';
+import {
+  createMetrics,
+  UNMATCHED_ROUTE,
+  type EventCommitSource,
+  type JobDepthSource,
+  type LimitStatsSource,
+} from './metrics.js';
 
 export interface ObservabilityOptions {
   /** /ready asks this handle whether the database answers. */
@@ -11,6 +17,8 @@ export interface ObservabilityOptions {
   readonly jobs?: JobDepthSource;
   /** Source of the event group-commit series; left out when absent. */
   readonly events?: EventCommitSource;
+  /** Source of the rate-limit and connection-bound series; left out when absent. */
+  readonly limits?: LimitStatsSource;
 }
 
 const TAGS = ['system'];
@@ -25,7 +33,7 @@ const UnavailableSchema = Type.Object({ status: Type.Literal('unavailable') });
  * traffic may be sent) and /metrics (Prometheus text format).
  */
 const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options, done) => {
-  const metrics = createMetrics({ jobs: options.jobs, events: options.events });
+  const metrics = createMetrics({ jobs: options.jobs, events: options.events, limits: options.limits });
 
   // The route pattern, never the raw URL: raw paths carry ids and would give every
   // shop and every scanner's probe its own time series.

@@ -33,6 +33,10 @@ export async function authenticateShop(request: FastifyRequest): Promise<void> {
   const { auth, envelope, deferShopState } = request.routeOptions.config;
   if (auth === undefined || auth === 'none') return;
   const shops = request.server.services.shops;
+  const limits = request.server.limits;
+  // An address that spent its wrong secrets is refused before anything is checked, a
+  // right secret included: otherwise the answers would still tell a guess that hits.
+  if (auth === 'shop+secret') limits.checkCredentialAttempt('shop_secret', request.ip);
 
   const shopId = request.input.shop_id;
   if (shopId === undefined) throw new AppError('UNAUTHORIZED', 'Parameter `shop_id` is required.', { field: 'shop_id' });
@@ -48,6 +52,7 @@ export async function authenticateShop(request: FastifyRequest): Promise<void> {
     const secret = request.input.shop_secret;
     // verifySecret compares in constant time; a missing secret gets the same answer.
     if (typeof secret !== 'string' || secret === '' || !shops.verifySecret(credentials, secret)) {
+      if (typeof secret === 'string' && secret !== '') limits.recordCredentialFailure('shop_secret', request.ip);
       throw new AppError('UNAUTHORIZED', SECRET_MESSAGES[envelope ?? 'status']);
     }
     request.shop = credentials.shop;
@@ -56,6 +61,7 @@ export async function authenticateShop(request: FastifyRequest): Promise<void> {
     if (!shop) throw new AppError('NOT_FOUND', SHOP_NOT_FOUND_MESSAGE);
     request.shop = shop;
   }
+  limits.checkShop(request.shop.shopId);
 
   if (!deferShopState) assertShopServing(request);
 }

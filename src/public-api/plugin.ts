@@ -42,9 +42,16 @@ export const publicApiPlugin: FastifyPluginAsync<PublicApiOptions> = async (inst
 
   scope.addHook('onRoute', checkRouteConfig);
 
-  // Browser SDKs read public answers cross-origin, errors included (http/cors.ts).
-  scope.addHook('onRequest', (_request, reply, done) => {
+  // Browser SDKs read public answers cross-origin, errors included (http/cors.ts). The
+  // address limit comes before anything is parsed (docs/limits.md).
+  scope.addHook('onRequest', (request, reply, done) => {
     allowAnyOrigin(reply);
+    try {
+      scope.limits.checkAddress(request.ip);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
     done();
   });
 

@@ -22,7 +22,14 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = await createTestDb(options.dialect ?? 'sqlite');
   const clock = new ManualClock();
-  const config = loadConfig({ PATRON_ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
+  // The abuse limits are off unless a test turns them on: route and contract tests send
+  // hundreds of requests (wrong secrets among them) from one address on a clock that stands still.
+  const config = loadConfig({
+    PATRON_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    PATRON_RATE_LIMIT: 'off',
+    ...options.env,
+  });
   const app = await buildApp({ config, db, clock, logger: false });
   await app.services.adminToken.ensure();
   return {

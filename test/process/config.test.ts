@@ -27,7 +27,65 @@ describe('configuration', () => {
       fetchAllowPrivate: false,
       publicUrl: 'http://127.0.0.1:8080',
       productCacheBytes: 64 * 1024 * 1024,
+      connections: {
+        headersTimeoutMs: 20_000,
+        bodyIdleTimeoutMs: 30_000,
+        requestTimeoutMs: 30 * 60 * 1000,
+        keepAliveTimeoutMs: 72_000,
+        maxConnections: 10_000,
+      },
+      rateLimit: {
+        enabled: true,
+        addressPerSecond: 20_000,
+        shopPerSecond: 50_000,
+        devicesPerMinute: 300,
+        authFailures: 20,
+        authFailureWindowSeconds: 300,
+      },
+      trustProxy: false,
     });
+  });
+
+  it('reads the slow-client bounds and refuses a request timeout shorter than the headers timeout', () => {
+    const config = loadConfig({
+      PATRON_HEADERS_TIMEOUT_MS: '500',
+      PATRON_BODY_IDLE_TIMEOUT_MS: '700',
+      PATRON_REQUEST_TIMEOUT_MS: '0',
+      PATRON_KEEP_ALIVE_TIMEOUT_MS: '900',
+      PATRON_MAX_CONNECTIONS: '3',
+    });
+    expect(config.connections).toEqual({
+      headersTimeoutMs: 500,
+      bodyIdleTimeoutMs: 700,
+      requestTimeoutMs: 0,
+      keepAliveTimeoutMs: 900,
+      maxConnections: 3,
+    });
+    expect(problemsOf({ PATRON_HEADERS_TIMEOUT_MS: '5000', PATRON_REQUEST_TIMEOUT_MS: '1000' })).toEqual([
+      'PATRON_REQUEST_TIMEOUT_MS must be 0 or at least PATRON_HEADERS_TIMEOUT_MS',
+    ]);
+    expect(problemsOf({ PATRON_MAX_CONNECTIONS: '0' })).toEqual([expect.stringMatching(/^PATRON_MAX_CONNECTIONS /)]);
+    expect(problemsOf({ PATRON_BODY_IDLE_TIMEOUT_MS: 'soon' })).toEqual([
+      expect.stringMatching(/^PATRON_BODY_IDLE_TIMEOUT_MS /),
+    ]);
+  });
+
+  it('turns every rate limit off with PATRON_RATE_LIMIT=off and refuses another word', () => {
+    expect(loadConfig({ PATRON_RATE_LIMIT: 'off' }).rateLimit.enabled).toBe(false);
+    expect(loadConfig({ PATRON_RATE_LIMIT: 'ON' }).rateLimit.enabled).toBe(true);
+    expect(problemsOf({ PATRON_RATE_LIMIT: 'sometimes' })).toEqual([
+      'PATRON_RATE_LIMIT must be on or off, got "sometimes"',
+    ]);
+    expect(loadConfig({ PATRON_RATE_LIMIT_DEVICES: '60', PATRON_RATE_LIMIT_AUTH_FAILURES: '5' }).rateLimit).toMatchObject({
+      devicesPerMinute: 60,
+      authFailures: 5,
+    });
+    expect(problemsOf({ PATRON_RATE_LIMIT_SHOP: '0' })).toEqual([expect.stringMatching(/^PATRON_RATE_LIMIT_SHOP /)]);
+  });
+
+  it('trusts X-Forwarded-For only from the listed proxies, and refuses a list that is not addresses', () => {
+    expect(loadConfig({ PATRON_TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toEqual(['10.0.0.0/8', '::1']);
+    expect(problemsOf({ PATRON_TRUST_PROXY: 'true' })).toEqual([expect.stringMatching(/^PATRON_TRUST_PROXY /)]);
   });
 
   it('takes the product answer cache in MiB, 0 for none, and refuses a negative or fractional size', () => {

@@ -1,0 +1,130 @@
+import type { Clock } from '../../clock.js';
+import type { RateLimitConfig } from '../../config.js';
+import { AppError } from '../../errors.js';
+import { clientKey } from './client-key.js';
+import { KeyedFailureWindows } from './failure-windows.js';
+import { KeyedTokenBuckets } from './token-buckets.js';
+
+/**
+ * The abuse limits of one process (docs/limits.md), held in its memory: no shared store,
+ * so with several API processes each enforces its own share. Each check throws a 429
+ * AppError whose `retryAfterSeconds` detail becomes the Retry-After header in the
+ * envelope of the scope that answers.
+ *
+ *  - address:     every request from one client address (token bucket)
+ *  - shop:        every public request of one shop (token bucket)
+ *  - devices:     devices GET /init creates for one client address (token bucket)
+ *  - shop_secret, admin_token: wrong credentials from one client address (fixed window);
+ *    once spent, every attempt with that kind of credential is refused until the window
+ *    ends, a right one included, so that a guesser learns nothing from the answers.
+ */
+export const LIMIT_KINDS = ['address', 'shop', 'devices', 'shop_secret', 'admin_token'] as const;
+export type LimitKind = (typeof LIMIT_KINDS)[number];
+export type CredentialKind = Extract<LimitKind, 'shop_secret' | 'admin_token'>;
+
+export interface RateLimitStats {
+  /** Requests refused with 429 since start, by limit. */
+  readonly limited: Readonly<Record<LimitKind, number>>;
+  /** Keys each limit holds in memory now. */
+  readonly tracked: Readonly<Record<LimitKind, number>>;
+}
+
+/**
+ * Keys one limit holds at most (about 100 bytes each: some 5 MB a limit). Beyond it the
+ * least recently seen key is forgotten, which only ever makes that key's next request
+ * look like its first.
+ */
+export const MAX_TRACKED_KEYS = 50_000;
+
+const MESSAGES: Readonly<Record<LimitKind, string>> = {
+  address: 'Too many requests from this address',
+  shop: 'Too many requests for this shop',
+  devices: 'Too many new devices from this address',
+  shop_secret: 'Too many wrong shop secrets from this address',
+  admin_token: 'Too many wrong admin tokens from this address',
+};
+
+export class RateLimiter {
+  private readonly buckets: Readonly<Record<'address' | 'shop' | 'devices', KeyedTokenBuckets>>;
+  private readonly failures: Readonly<Record<CredentialKind, KeyedFailureWindows>>;
+  private readonly limited: Record<LimitKind, number> = { address: 0, shop: 0, devices: 0, shop_secret: 0, admin_token: 0 };
+
+  constructor(
+    private readonly config: RateLimitConfig,
+    private readonly clock: Clock,
+    maxKeys: number = MAX_TRACKED_KEYS,
+  ) {
+    const perSecond = (rate: number) => ({ capacity: rate, perSecond: rate, maxKeys });
+    this.buckets = {
+      address: new KeyedTokenBuckets(perSecond(config.addressPerSecond)),
+      shop: new KeyedTokenBuckets(perSecond(config.shopPerSecond)),
+      devices: new KeyedTokenBuckets({
+        capacity: config.devicesPerMinute,
+        perSecond: config.devicesPerMinute / 60,
+        maxKeys,
+      }),
+    };
+    const window = { limit: config.authFailures, windowMs: config.authFailureWindowSeconds * 1000, maxKeys };
+    this.failures = { shop_secret: new KeyedFailureWindows(window), admin_token: new KeyedFailureWindows(window) };
+  }
+
+  get enabled(): boolean {
+    return this.config.enabled;
+  }
+
+  /** Every request from `address` (the client address, behind trusted proxies resolved). */
+  checkAddress(address: string): void {
+    if (this.config.enabled) this.take('address', clientKey(address));
+  }
+
+  /** Every public request of a shop that exists. */
+  checkShop(shopId: string): void {
+    this.take('shop', shopId);
+  }
+
+  /** GET /init about to create a device for a caller at `address`. */
+  checkDeviceCreation(address: string): void {
+    if (this.config.enabled) this.take('devices', clientKey(address));
+  }
+
+  /** Before a credential of `kind` from `address` is checked. */
+  checkCredentialAttempt(kind: CredentialKind, address: string): void {
+    if (!this.config.enabled) return;
+    const wait = this.failures[kind].blockedFor(clientKey(address), this.clock.now());
+    if (wait > 0) this.refuse(kind, wait);
+  }
+
+  /** After a credential of `kind` from `address` proved wrong. */
+  recordCredentialFailure(kind: CredentialKind, address: string): void {
+    if (!this.config.enabled) return;
+    this.failures[kind].recordFailure(clientKey(address), this.clock.now());
+  }
+
+  stats(): RateLimitStats {
+    return {
+      limited: { ...this.limited },
+      tracked: {
+        address: this.buckets.address.size,
+        shop: this.buckets.shop.size,
+        devices: this.buckets.devices.size,
+        shop_secret: this.failures.shop_secret.size,
+        admin_token: this.failures.admin_token.size,
+      },
+    };
+  }
+
+  private take(kind: 'address' | 'shop' | 'devices', key: string): void {
+    if (!this.config.enabled) return;
+    const wait = this.buckets[kind].take(key, this.clock.now());
+    if (wait > 0) this.refuse(kind, wait);
+  }
+
+  private refuse(kind: LimitKind, seconds: number): never {
+    this.limited[kind] += 1;
+    const unit = seconds === 1 ? 'second' : 'seconds';
+    throw new AppError('RATE_LIMITED', `${MESSAGES[kind]}; retry after ${seconds} ${unit}.`, {
+      retryAfterSeconds: seconds,
+      limit: kind,
+    });
+  }
+}
