@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { adminApiPlugin } from './admin-api/plugin.js';
 import type { Config } from './config.js';
@@ -6,7 +6,7 @@ import type { Clock } from './clock.js';
 import type { DbHandle } from './db/create-db.js';
 import { openapiPlugin } from './docs/openapi.plugin.js';
 import { observabilityPlugin } from './observability/observability.plugin.js';
-import { notFoundPlugin } from './http/not-found.plugin.js';
+import { answerFrameworkError, notFoundPlugin } from './http/not-found.plugin.js';
 import { publicApiPlugin } from './public-api/plugin.js';
 import { PUBLIC_ROUTES } from './public-api/routes.js';
 import { imagesPlugin } from './public-api/images/images.plugin.js';
@@ -18,6 +18,8 @@ export interface AppDeps {
   readonly clock: Clock;
   /** Pino options or `false`; tests pass `false`. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Told of every route as it is registered (the input fuzz test enumerates the app with it). */
+  readonly onRoute?: (route: RouteOptions) => void;
 }
 
 declare module 'fastify' {
@@ -41,8 +43,12 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
     // Public clients send bracketed and repeated keys; query parsing is ours (http/params).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    // A path the router cannot decode: a sentence of ours in the scope's envelope.
+    frameworkErrors: answerFrameworkError,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   const services = createServices(deps);
   app.decorate('services', services);

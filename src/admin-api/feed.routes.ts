@@ -66,6 +66,10 @@ const feedUploadRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => 
       if (Number.isFinite(declared) && declared > limit) {
         throw new AppError('PAYLOAD_TOO_LARGE', `The feed is larger than ${limit} bytes.`);
       }
+      // No Content-Type, so no parser ran: there is no feed to read (issue 12, part 9).
+      if (request.body === undefined || request.body === null) {
+        throw new AppError('VALIDATION_FAILED', 'The request has no feed: send it as the body, as XML or JSON.', { field: 'body' });
+      }
       const type = request.headers['content-type'] ?? '';
       const result = await app.services.catalog.importFeed({
         shopId: request.params.shop_id,

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { textProblem, unstorableText } from './text-rule.js';
 
 /**
  * The merged parameters of one public request (query string, then body on top), with
@@ -20,7 +21,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * A parsed JSON body as input: it must be an object; a JSON null counts as absent, so
  * null-valued keys are dropped at every level (contract-notes: mobile SDKs send
  * `"stream": null` and that is never "empty"). Array elements are kept as sent: their
- * position is meaningful. `__proto__` keys are dropped.
+ * position is meaningful. `__proto__` keys are dropped. Every key and string must be
+ * storable text (http/text-rule.ts): 422 naming the parameter otherwise.
  */
 export function inputFromJsonBody(value: unknown, maxDepth: number = JSON_MAX_DEPTH): PublicInput {
   if (!isPlainObject(value)) {
@@ -42,6 +44,16 @@ export function inputFromJsonValue(name: string, value: unknown, maxDepth: numbe
  */
 export function inputFromForm(params: Record<string, unknown>, maxDepth: number = JSON_MAX_DEPTH): PublicInput {
   return stripObject(params, true, 0, maxDepth, '');
+}
+
+/** Path parameters (`/category/{id}`) follow the text rule too; they are read apart from the input. */
+export function checkPathParams(params: unknown): void {
+  // The router's params object has a null-prototype constructor of its own: not a plain object.
+  if (typeof params !== 'object' || params === null) return;
+  for (const [name, value] of Object.entries(params)) {
+    const problem = typeof value === 'string' ? textProblem(value) : undefined;
+    if (problem) throw unstorableText(`Parameter \`${name}\``, name, problem);
+  }
 }
 
 /**
@@ -70,6 +82,8 @@ function stripObject(
   const out: PublicInput = {};
   for (const [key, value] of Object.entries(object)) {
     if (key === '__proto__' || isAbsent(value, literalNullIsAbsent)) continue;
+    const keyProblem = textProblem(key);
+    if (keyProblem) throw unstorableText(path === '' ? 'A parameter name' : `A name in \`${path}\``, path, keyProblem);
     const keyPath = path === '' ? key : `${path}[${key}]`;
     out[key] = stripValue(value, literalNullIsAbsent, depth + 1, maxDepth, keyPath);
   }
@@ -77,6 +91,12 @@ function stripObject(
 }
 
 function stripValue(value: unknown, literalNullIsAbsent: boolean, depth: number, maxDepth: number, path: string): unknown {
+  if (typeof value === 'string') {
+    // The text rule (http/text-rule.ts), applied during the one walk every input gets.
+    const problem = textProblem(value);
+    if (problem) throw unstorableText(`Parameter \`${path}\``, path, problem);
+    return value;
+  }
   if (typeof value !== 'object' || value === null) return value;
   if (depth > maxDepth) {
     throw new AppError('VALIDATION_FAILED', `Parameter \`${path}\` is nested deeper than ${maxDepth} levels.`, {
