@@ -1,5 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import { AppError } from '../errors.js';
+import { describeTextProblem, textProblem, type TextProblem } from '../storable-text.js';
+
+export { describeTextProblem, textProblem, type TextProblem } from '../storable-text.js';
 
 /**
  * The one rule for text that enters Patron (docs/input.md): every string of a request —
@@ -13,23 +16,6 @@ import { AppError } from '../errors.js';
  * one hook over params, query string and body), so it costs one regular expression test
  * per string.
  */
-
-/** U+0000, or a surrogate that is not half of a pair ('u' flag: a pair is one code point). */
-// eslint-disable-next-line no-control-regex -- finding U+0000 is the point
-const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
-
-export type TextProblem = 'nul' | 'invalid_utf8';
-
-/** Why a string cannot be stored, or undefined when it can. */
-export function textProblem(text: string): TextProblem | undefined {
-  if (!UNSTORABLE.test(text)) return undefined;
-  return text.includes('\u0000') ? 'nul' : 'invalid_utf8';
-}
-
-/** "contains a NUL character (U+0000)", to complete a sentence about a field. */
-export function describeTextProblem(problem: TextProblem): string {
-  return problem === 'nul' ? 'contains a NUL character (U+0000)' : 'is not valid UTF-8 text';
-}
 
 /**
  * The 422 for an unstorable string; `subject` is how the scope names the field (e.g.
@@ -48,7 +34,7 @@ export interface DecodedBody {
 /**
  * Bytes that are not UTF-8 would become U+FFFD silently in a plain decode. They are
  * decoded so, and flagged: once the body is parsed, the parser names the field they
- * were in (refuseInvalidBytes) and refuses it by the rule.
+ * were in (invalidBytesError) and refuses it by the rule.
  */
 export function decodeBody(bytes: Buffer): DecodedBody {
   return { text: bytes.toString('utf8'), notUtf8: !isUtf8(bytes) };

@@ -85,6 +85,35 @@ describe.each(TEST_DIALECTS)('the text rule on %s', (dialect) => {
     });
   });
 
+  describe('POST /import/audience', () => {
+    it('takes records holding a NUL, and the import skips them with their reason while the rest are imported', async () => {
+      const audience = Array.from({ length: 1000 }, (_, i) => ({ email: `c${i}@example.org`, first_name: `N${i}` }));
+      audience[500] = { email: 'c500@example.org', first_name: 'A\u0000' };
+      const payload = { shop_id: shop.shopId, shop_secret: shop.secret, audience };
+      const response = await inject({ method: 'POST', url: '/import/audience', payload });
+      expect(response.json()).toEqual({ status: 'success' });
+      const [queued] = await t.app.services.audience.listImports(shop.shopId);
+      await t.app.services.audience.runImport({ shopId: shop.shopId, importId: queued!.id });
+      const [done] = await t.app.services.audience.listImports(shop.shopId);
+      expect(done).toMatchObject({ status: 'done', imported: 999, skipped: 1 });
+      expect(done!.log.errors).toEqual([
+        { index: 500, reason: 'invalid_text', message: 'first_name contains a NUL character (U+0000)' },
+      ]);
+    });
+
+    it('refuses a NUL in its other parameters, and a body that is not UTF-8, with 422', async () => {
+      const withSegment = { shop_id: shop.shopId, shop_secret: shop.secret, segment_id: '1\u0000', audience: [] };
+      expectPublicError(await inject({ method: 'POST', url: '/import/audience', payload: withSegment }), 422, NUL('Parameter `segment_id`'));
+      const bytes = Buffer.concat([
+        Buffer.from(`{"shop_id":"${shop.shopId}","shop_secret":"${shop.secret}","audience":[{"email":"a@example.org","first_name":"`),
+        Buffer.from([0xff]),
+        Buffer.from('"}]}'),
+      ]);
+      const response = await inject({ method: 'POST', url: '/import/audience', headers: { 'content-type': 'application/json' }, payload: bytes });
+      expectPublicError(response, 422, 'The request body is not valid UTF-8 text, which is not allowed.');
+    });
+  });
+
   describe('admin routes answer 422 in the admin envelope, naming the field', () => {
     it('a NUL in a shop name, created or renamed', async () => {
       const created = await inject({ method: 'POST', url: '/admin/v1/shops', headers: t.adminHeaders, payload: { name: 'a\u0000' } });
