@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { DEFAULT_PARAM_LIMITS } from './params.js';
 import { textProblem, unstorableText } from './text-rule.js';
 
 /**
@@ -10,6 +11,8 @@ export type PublicInput = Record<string, unknown>;
 
 /** Deepest nesting accepted in a JSON body, so that walking it cannot exhaust the stack. */
 export const JSON_MAX_DEPTH = 32;
+/** Most elements of one array, as for `name[]` in a query string or form (http/params.ts). */
+export const JSON_MAX_ARRAY_LENGTH = DEFAULT_PARAM_LIMITS.maxArrayLength;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -104,6 +107,11 @@ function stripValue(value: unknown, literalNullIsAbsent: boolean, depth: number,
     });
   }
   if (Array.isArray(value)) {
+    if (value.length > JSON_MAX_ARRAY_LENGTH) {
+      throw new AppError('VALIDATION_FAILED', `Parameter \`${path}\` has more than ${JSON_MAX_ARRAY_LENGTH} elements.`, {
+        field: path,
+      });
+    }
     return value.map((element: unknown, index) =>
       stripValue(element, literalNullIsAbsent, depth + 1, maxDepth, `${path}[${index}]`),
     );

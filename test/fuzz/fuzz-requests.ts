@@ -180,30 +180,34 @@ function multipart(fields: Record<string, string>): { type: string; payload: Buf
   return { type: `multipart/form-data; boundary=${boundary}`, payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`) };
 }
 
-const NUL_VALUE = 'a\u0000b';
+/** Where a NUL may sit in a value: the generator picks one per request. */
+const NUL_VALUES = ['a\u0000b', '\u0000', 'abc\u0000', '\u0000\u0000x'];
+const NUL_VALUE = NUL_VALUES[0]!;
 
 /**
- * A NUL in every parameter position: each documented or common name once (in the query
- * string, a JSON body, a form body or a multipart body, picked by the generator), then
- * in a nested value, an array element, a parameter name, a nested name and each path
- * parameter.
+ * A NUL in every parameter position: each documented or common name in the query
+ * string and in each body type the scope reads (JSON, form, multipart), the NUL placed
+ * by the generator; then in a nested value, an array element, a parameter name, a nested
+ * name and each path parameter.
  */
 export function nulRequests(context: BuildContext, random: () => number): FuzzRequest[] {
   const { route, credentials } = context;
   const out: FuzzRequest[] = [];
   const bodyPositions = hasBody(route.method) ? (route.scope === 'public' ? ['json', 'form', 'multipart'] : ['json']) : [];
-  const positions = ['query', ...bodyPositions];
   for (const name of route.names) {
-    const position = positions[Math.floor(random() * positions.length)]!;
-    const label = `NUL in ${name} (${position})`;
-    if (position === 'query') {
-      out.push(request(context, label, { extraQuery: `${encodeURIComponent(name)}=a%00b`, expect422: true }));
-    } else if (position === 'json') {
-      out.push(request(context, label, { body: json({ [name]: NUL_VALUE }), expect422: true }));
-    } else if (position === 'form') {
-      out.push(request(context, label, { body: form(`${encodeURIComponent(name)}=a%00b`), expect422: true }));
-    } else {
-      out.push(request(context, label, { body: multipart({ [name]: NUL_VALUE }), expect422: true }));
+    for (const position of ['query', ...bodyPositions]) {
+      const value = NUL_VALUES[Math.floor(random() * NUL_VALUES.length)]!;
+      const encoded = encodeURIComponent(value);
+      const label = `NUL in ${name} (${position}, ${JSON.stringify(value)})`;
+      if (position === 'query') {
+        out.push(request(context, label, { extraQuery: `${encodeURIComponent(name)}=${encoded}`, expect422: true }));
+      } else if (position === 'json') {
+        out.push(request(context, label, { body: json({ [name]: value }), expect422: true }));
+      } else if (position === 'form') {
+        out.push(request(context, label, { body: form(`${encodeURIComponent(name)}=${encoded}`), expect422: true }));
+      } else {
+        out.push(request(context, label, { body: multipart({ [name]: value }), expect422: true }));
+      }
     }
   }
   const name = route.names[Math.floor(random() * route.names.length)] ?? 'x';
