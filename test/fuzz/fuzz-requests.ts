@@ -219,6 +219,10 @@ export function nulRequests(context: BuildContext, random: () => number): FuzzRe
     out.push(request(context, 'NUL in a nested JSON key', { body: json({ [name]: { 'k\u0000': 'v' } }), expect422: true }));
     out.push(request(context, 'NUL in an array of objects', { body: json({ [name]: [{ id: NUL_VALUE }] }), expect422: true }));
   }
+  if (route.method === 'GET' && route.scope === 'public') {
+    // SDKs send JSON bodies on some GETs; a route that reads one must not fail on a NUL there.
+    out.push(request(context, `NUL in a JSON body of a GET, in ${name}`, { body: json({ [name]: NUL_VALUE }) }));
+  }
   for (let index = 0; index < pathParamCount(route.url); index += 1) {
     const path = fillPath(route.url, credentials, { index, raw: 'a%00b' });
     // A wildcard or an unmatched path is answered by another route (404): no 422 to expect there.
