@@ -194,7 +194,9 @@ export function nulRequests(context: BuildContext, random: () => number): FuzzRe
   const { route, credentials } = context;
   const out: FuzzRequest[] = [];
   const bodyPositions = hasBody(route.method) ? (route.scope === 'public' ? ['json', 'form', 'multipart'] : ['json']) : [];
-  for (const name of route.names) {
+  // The credentials too: a later query parameter and the body win over the ones the request carries.
+  const credentialNames = route.scope === 'public' ? [...CREDENTIAL_NAMES] : [];
+  for (const name of [...credentialNames, ...route.names]) {
     for (const position of ['query', ...bodyPositions]) {
       const value = NUL_VALUES[Math.floor(random() * NUL_VALUES.length)]!;
       const encoded = encodeURIComponent(value);
