@@ -69,6 +69,14 @@ describe('admin product feed routes', () => {
     expect(await t.app.services.catalog.currentGeneration(shopId)).toBe(0);
   });
 
+  it('answers 422 for a PUT without a body or Content-Type, and starts no import', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    const response = await t.app.inject({ method: 'PUT', url: `/admin/v1/shops/${shopId}/feed`, headers: t.adminHeaders });
+    expect(expectAdminError(response, 422, 'VALIDATION_FAILED')).toBe('The request has no feed: send it as the body, as XML or JSON.');
+    const status = await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/feed`, headers: t.adminHeaders });
+    expect(status.json()).toMatchObject({ generation: 0, last_import: null });
+  });
+
   it('answers 413 for a feed past PATRON_FEED_MAX_BYTES and keeps the catalog', async () => {
     const { shopId } = await createShopFixture(t.app.services);
     expect((await put(shopId, buildYml(sampleFeed()), 'application/xml')).statusCode).toBe(200);
