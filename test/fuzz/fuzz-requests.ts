@@ -215,6 +215,10 @@ export function nulRequests(context: BuildContext, random: () => number): FuzzRe
   const name = route.names[Math.floor(random() * route.names.length)] ?? 'x';
   out.push(request(context, `NUL nested in ${name}[k]`, { extraQuery: `${name}%5Bk%5D=a%00`, expect422: true }));
   out.push(request(context, `NUL in the name ${name}`, { extraQuery: `${name}%00=1`, expect422: true }));
+  if (hasBody(route.method) && route.scope === 'public') {
+    out.push(request(context, `NUL in the form name ${name}`, { body: form(`${name}%00=1`), expect422: true }));
+    out.push(request(context, `NUL in the multipart name ${name}`, { body: multipart({ [`${name}\u0000`]: '1' }), expect422: true }));
+  }
   if (hasBody(route.method)) {
     out.push(request(context, `NUL nested in JSON ${name}`, { body: json({ [name]: { k: [1, NUL_VALUE] } }), expect422: true }));
     out.push(request(context, 'NUL in a JSON key', { body: json({ [`${name}\u0000`]: 1 }), expect422: true }));
@@ -295,6 +299,7 @@ export function hugeRequests(context: BuildContext): FuzzRequest[] {
   const out: FuzzRequest[] = [];
   const name = route.names[0] ?? 'x';
   out.push(request(context, 'a 100 KB query value', { extraQuery: `${name}=${'y'.repeat(100 * 1024)}` }));
+  out.push(request(context, 'a 100 KB parameter name', { extraQuery: `${'n'.repeat(100 * 1024)}=1` }));
   if (!hasBody(route.method)) return out;
   for (const arrayName of route.arrayNames) {
     for (const [kind, payload] of [
