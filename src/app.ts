@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { adminApiPlugin } from './admin-api/plugin.js';
 import type { Config } from './config.js';
@@ -8,7 +8,7 @@ import { openapiPlugin } from './docs/openapi.plugin.js';
 import { applyConnectionLimits, connectionServerOptions } from './http/connection-limits.js';
 import { RateLimiter } from './http/limits/rate-limiter.js';
 import { observabilityPlugin } from './observability/observability.plugin.js';
-import { notFoundPlugin } from './http/not-found.plugin.js';
+import { answerFrameworkError, notFoundPlugin } from './http/not-found.plugin.js';
 import { publicApiPlugin } from './public-api/plugin.js';
 import { PUBLIC_ROUTES } from './public-api/routes.js';
 import { imagesPlugin } from './public-api/images/images.plugin.js';
@@ -20,6 +20,8 @@ export interface AppDeps {
   readonly clock: Clock;
   /** Pino options or `false`; tests pass `false`. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** Told of every route as it is registered (the input fuzz test enumerates the app with it). */
+  readonly onRoute?: (route: RouteOptions) => void;
 }
 
 declare module 'fastify' {
@@ -49,8 +51,12 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
     ...connectionServerOptions(deps.config.connections),
     // The client address limits are keyed by: X-Forwarded-For only from configured proxies.
     trustProxy: deps.config.trustProxy === false ? false : [...deps.config.trustProxy],
+    // A path the router cannot decode: a sentence of ours in the scope's envelope.
+    frameworkErrors: answerFrameworkError,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   const services = createServices(deps);
   app.decorate('services', services);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
 import { collectionsRoutes } from './collections.routes.js';
+import { checkStorableValue, decodeBody, invalidBytesError } from '../http/text-rule.js';
 import { customEventsRoutes } from './custom-events.routes.js';
 import { customPropertiesRoutes } from './custom-properties.routes.js';
 import { adminErrorHandler } from './error-handler.js';
@@ -27,13 +28,31 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   // Tools often send `Content-Type: application/json` on a POST without a body (secret
   // rotation); an empty body counts as no body rather than as malformed JSON.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  // Bytes, so that text that is not UTF-8 is refused naming its field (http/text-rule.ts).
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const { text, notUtf8 } = decodeBody(body as Buffer);
     if (text === '') {
       done(null, undefined);
       return;
     }
-    void parseJson(request, text, done);
+    void parseJson(request, text, (error, value) => {
+      if (!error && notUtf8) done(invalidBytesError(value, 'admin'), undefined);
+      else done(error, value);
+    });
+  });
+
+  // The text rule of every input (http/text-rule.ts), before schema validation: no NUL,
+  // no text that is not UTF-8, no nesting deeper than the rule's bound, anywhere.
+  app.addHook('preValidation', (request, _reply, next) => {
+    try {
+      checkStorableValue(request.params, 'params');
+      checkStorableValue(request.query, 'querystring');
+      checkStorableValue(request.body, 'body');
+    } catch (error) {
+      next(error as Error);
+      return;
+    }
+    next();
   });
 
   // onRequest runs before the body is read: an unauthenticated caller costs no parsing.

@@ -1,4 +1,6 @@
 import { AppError } from '../errors.js';
+import { DEFAULT_PARAM_LIMITS } from './params.js';
+import { textProblem, unstorableText } from './text-rule.js';
 
 /**
  * The merged parameters of one public request (query string, then body on top), with
@@ -9,6 +11,8 @@ export type PublicInput = Record<string, unknown>;
 
 /** Deepest nesting accepted in a JSON body, so that walking it cannot exhaust the stack. */
 export const JSON_MAX_DEPTH = 32;
+/** Most elements of one array, as for `name[]` in a query string or form (http/params.ts). */
+export const JSON_MAX_ARRAY_LENGTH = DEFAULT_PARAM_LIMITS.maxArrayLength;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -20,7 +24,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * A parsed JSON body as input: it must be an object; a JSON null counts as absent, so
  * null-valued keys are dropped at every level (contract-notes: mobile SDKs send
  * `"stream": null` and that is never "empty"). Array elements are kept as sent: their
- * position is meaningful. `__proto__` keys are dropped.
+ * position is meaningful. `__proto__` keys are dropped. Every key and string must be
+ * storable text (http/text-rule.ts): 422 naming the parameter otherwise.
  */
 export function inputFromJsonBody(value: unknown, maxDepth: number = JSON_MAX_DEPTH): PublicInput {
   if (!isPlainObject(value)) {
@@ -42,6 +47,16 @@ export function inputFromJsonValue(name: string, value: unknown, maxDepth: numbe
  */
 export function inputFromForm(params: Record<string, unknown>, maxDepth: number = JSON_MAX_DEPTH): PublicInput {
   return stripObject(params, true, 0, maxDepth, '');
+}
+
+/** Path parameters (`/category/{id}`) follow the text rule too; they are read apart from the input. */
+export function checkPathParams(params: unknown): void {
+  // The router's params object has a null-prototype constructor of its own: not a plain object.
+  if (typeof params !== 'object' || params === null) return;
+  for (const [name, value] of Object.entries(params)) {
+    const problem = typeof value === 'string' ? textProblem(value) : undefined;
+    if (problem) throw unstorableText(`Parameter \`${name}\``, name, problem);
+  }
 }
 
 /**
@@ -70,6 +85,8 @@ function stripObject(
   const out: PublicInput = {};
   for (const [key, value] of Object.entries(object)) {
     if (key === '__proto__' || isAbsent(value, literalNullIsAbsent)) continue;
+    const keyProblem = textProblem(key);
+    if (keyProblem) throw unstorableText(path === '' ? 'A parameter name' : `A name in \`${path}\``, path, keyProblem);
     const keyPath = path === '' ? key : `${path}[${key}]`;
     out[key] = stripValue(value, literalNullIsAbsent, depth + 1, maxDepth, keyPath);
   }
@@ -77,6 +94,12 @@ function stripObject(
 }
 
 function stripValue(value: unknown, literalNullIsAbsent: boolean, depth: number, maxDepth: number, path: string): unknown {
+  if (typeof value === 'string') {
+    // The text rule (http/text-rule.ts), applied during the one walk every input gets.
+    const problem = textProblem(value);
+    if (problem) throw unstorableText(`Parameter \`${path}\``, path, problem);
+    return value;
+  }
   if (typeof value !== 'object' || value === null) return value;
   if (depth > maxDepth) {
     throw new AppError('VALIDATION_FAILED', `Parameter \`${path}\` is nested deeper than ${maxDepth} levels.`, {
@@ -84,6 +107,11 @@ function stripValue(value: unknown, literalNullIsAbsent: boolean, depth: number,
     });
   }
   if (Array.isArray(value)) {
+    if (value.length > JSON_MAX_ARRAY_LENGTH) {
+      throw new AppError('VALIDATION_FAILED', `Parameter \`${path}\` has more than ${JSON_MAX_ARRAY_LENGTH} elements.`, {
+        field: path,
+      });
+    }
     return value.map((element: unknown, index) =>
       stripValue(element, literalNullIsAbsent, depth + 1, maxDepth, `${path}[${index}]`),
     );

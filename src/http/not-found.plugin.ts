@@ -48,6 +48,25 @@ export const notFoundPlugin: FastifyPluginCallback = (scope, _options, done) => 
   done();
 };
 
+/**
+ * Fastify's `frameworkErrors`: a path the router cannot decode (a percent-escape that is
+ * not UTF-8, the text rule of http/text-rule.ts) or a path segment longer than the
+ * router's limit. Fastify's own answer echoes the path and names its error code; this
+ * one is a sentence of ours in the envelope of the path's scope.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The request path is not valid: a percent-escape in it does not spell UTF-8 text.'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A segment of the request path is too long.'
+        : 'The request could not be routed.';
+  if (error.code !== 'FST_ERR_BAD_URL' && error.code !== 'FST_ERR_MAX_PARAM_LENGTH') {
+    request.log.error({ err: error }, 'request could not be routed');
+  }
+  sendError(request, reply, 400, 'BAD_REQUEST', message);
+}
+
 export function isAdminPath(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
   return path === '/admin' || path.startsWith('/admin/');

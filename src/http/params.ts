@@ -1,4 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import { AppError } from '../errors.js';
+import { textProblem, unstorableText } from './text-rule.js';
 
 /**
  * Bracket parameters exactly as Rack (Ruby) parses them, because the public clients
@@ -46,9 +48,7 @@ export function parseBracketQuery(
       if (chunk === '') continue;
       if (pairs.length >= limits.maxParams) throw tooManyParams(limits);
       const eq = chunk.indexOf('=');
-      pairs.push(
-        eq === -1 ? [decodeComponent(chunk), null] : [decodeComponent(chunk.slice(0, eq)), decodeValue(chunk.slice(eq + 1))],
-      );
+      pairs.push(eq === -1 ? [decodeName(chunk), null] : decodePair(chunk, eq, decodeValue));
     }
   }
   return parseBracketPairs(pairs, limits);
@@ -101,8 +101,9 @@ export function parseBracketPairs(
 
 /**
  * Percent-decoding with `+` as space, tolerant of malformed escapes: a `%` not followed
- * by two hex digits stays literal, and invalid UTF-8 becomes U+FFFD, instead of
- * failing the whole request.
+ * by two hex digits stays literal. Escapes that do not spell valid UTF-8 are refused by
+ * the text rule (http/text-rule.ts: 422 naming the parameter), as PostgreSQL would refuse
+ * them; they throw InvalidUtf8 here, which parseBracketQuery names.
  */
 export function decodeComponent(raw: string): string {
   const text = raw.includes('+') ? raw.replace(/\+/g, ' ') : raw;
@@ -111,7 +112,39 @@ export function decodeComponent(raw: string): string {
     return decodeURIComponent(text);
   } catch {
     // Runs of escapes are decoded together so that multi-byte characters survive.
-    return text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+    return text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+      const bytes = Buffer.from(run.replace(/%/g, ''), 'hex');
+      if (!isUtf8(bytes)) throw new InvalidUtf8();
+      return bytes.toString('utf8');
+    });
+  }
+}
+
+/** Thrown by decodeComponent for escapes that are not UTF-8. */
+export class InvalidUtf8 extends Error {
+  constructor() {
+    super('The percent-escapes do not spell valid UTF-8.');
+  }
+}
+
+function decodeName(raw: string): string {
+  try {
+    return decodeComponent(raw);
+  } catch (error) {
+    if (error instanceof InvalidUtf8) throw unstorableText('A parameter name', '', 'invalid_utf8');
+    throw error;
+  }
+}
+
+function decodePair(chunk: string, eq: number, decodeValue: (raw: string) => string): [string, string] {
+  const name = decodeName(chunk.slice(0, eq));
+  const nameProblem = textProblem(name);
+  if (nameProblem) throw unstorableText('A parameter name', '', nameProblem);
+  try {
+    return [name, decodeValue(chunk.slice(eq + 1))];
+  } catch (error) {
+    if (error instanceof InvalidUtf8) throw unstorableText(`Parameter \`${name}\``, name, 'invalid_utf8');
+    throw error;
   }
 }
 

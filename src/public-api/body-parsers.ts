@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { inputFromForm, inputFromJsonBody, inputFromJsonValue, type PublicInput } from '../http/input.js';
 import { parseBracketPairs, parseBracketQuery, type ParamLimits, type ParamValue } from '../http/params.js';
+import { decodeBody, invalidBytesError } from '../http/text-rule.js';
 
 /**
  * Body formats of the public scope (contract-notes, "Wire format"): JSON, urlencoded
@@ -18,18 +19,25 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 export async function registerBodyParsers(scope: FastifyInstance, limits: ParamLimits): Promise<void> {
   scope.removeAllContentTypeParsers();
 
-  // parseAs 'string' enforces config.bodyLimit (413) and Content-Length (400).
-  scope.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_request, body, done) => {
+  // parseAs enforces config.bodyLimit (413) and Content-Length (400). Bytes, so that
+  // text that is not UTF-8 is refused naming its field (http/text-rule.ts) rather than altered.
+  scope.addContentTypeParser(JSON_TYPES, { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      const { text, notUtf8 } = decodeBody(body as Buffer);
+      const input = parseJsonBody(text);
+      if (notUtf8) throw invalidBytesError(input, 'public');
+      done(null, input);
     } catch (error) {
       done(error as Error, undefined);
     }
   });
 
-  scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+  scope.addContentTypeParser(FORM_TYPE, { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, inputFromForm(parseBracketQuery(body as string, limits)));
+      const { text, notUtf8 } = decodeBody(body as Buffer);
+      const input = inputFromForm(parseBracketQuery(text, limits));
+      if (notUtf8) throw invalidBytesError(input, 'public');
+      done(null, input);
     } catch (error) {
       done(error as Error, undefined);
     }

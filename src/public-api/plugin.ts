@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { allowAnyOrigin } from '../http/cors.js';
 import { ENVELOPE_FAMILIES, errorBody, successBodyProblem } from '../http/envelopes.js';
 import { describeError } from '../http/http-errors.js';
-import { inputFromForm, isPlainObject, mergeInput, type PublicInput } from '../http/input.js';
+import { checkPathParams, inputFromForm, isPlainObject, mergeInput, type PublicInput } from '../http/input.js';
 import { DEFAULT_PARAM_LIMITS, parseQueryString, type ParamLimits } from '../http/params.js';
 import { authenticateShop } from './auth.js';
 import { readBodyOfGet, readMultipartInput, registerBodyParsers } from './body-parsers.js';
@@ -16,7 +16,8 @@ import { PUBLIC_AUTH_MODES, type PublicRouteModule } from './types.js';
  * route's envelope. Route modules are registered in child contexts of this scope, so
  * they inherit all of it.
  *
- * Per request, in the preValidation phase: input (query string, then body on top) →
+ * Per request, in the preValidation phase: input (query string, then body on top; every
+ * string of it and of the path checked by the text rule of http/text-rule.ts) →
  * credentials (config.auth) → schema validation. So a route's TypeBox schema, if any,
  * runs after the 401/404/403 checks, and routes with a fixed order of checks (POST
  * /push) validate by hand with http/readers. A route's `schema.querystring` or
@@ -57,6 +58,7 @@ export const publicApiPlugin: FastifyPluginAsync<PublicApiOptions> = async (inst
 
   scope.addHook('preValidation', async (request) => {
     request.input = await readInput(request, limits);
+    checkPathParams(request.params);
     await authenticateShop(request);
     const schema = request.routeOptions.schema;
     if (schema?.querystring !== undefined) request.query = request.input;

@@ -44,6 +44,8 @@ const items = (...ids: string[]) => ids.map((id) => ({ id }));
 const SHOP_ID_FORMAT = 'Parameter `shop_id` must be 30 hexadecimal characters.';
 const EVENT = 'Parameter `event` is not valid';
 const SOURCE = 'Parameter `source` must be a JSON object with `code` and `from`, or a string holding one.';
+const NUL = (name: string) => `Parameter \`${name}\` contains a NUL character (U+0000), which is not allowed.`;
+const NOT_UTF8 = (name: string) => `Parameter \`${name}\` is not valid UTF-8 text, which is not allowed.`;
 const NON_EMPTY = (name: string) => `Parameter \`${name}\` must be a non-empty string.`;
 
 /** interface.md, "Errors / POST /push (HTTP status by condition)", row by row, in the table's order. */
@@ -262,18 +264,22 @@ export const BAD_INPUT: readonly PushCase[] = [
   { name: 'deeply nested form brackets → 422 naming the field', request: { url: '/push', contentType: FORM_TYPE, body: 'shop_id={shop}&did={did}&event=cart&items[][a][b][c][d][e][f][g][h]=1' }, status: 422, message: 'Parameter `items[][a][b][c][d][e][f][g][h]` is nested deeper than 8 levels.' },
   { name: 'a body over the size limit → 413', request: json({ stream: 'x'.repeat(1_100_000) }), status: 413, message: 'The request body is too large.' },
   {
-    name: 'non-UTF-8 bytes in event → 422 naming event',
+    name: 'non-UTF-8 bytes in event → 422 naming event (the text rule, docs/input.md)',
     request: { url: '/push', body: Buffer.from('{"shop_id":"{shop}","did":"{did}","event":"ca\xff\xfert","items":[{"id":"p1"}]}', 'latin1') },
     status: 422,
-    message: EVENT,
+    message: NOT_UTF8('event'),
   },
   {
-    name: 'non-UTF-8 bytes in did → 422',
+    name: 'non-UTF-8 bytes in did → 422 naming did',
     request: { url: '/push', body: Buffer.from('{"shop_id":"{shop}","did":"abc\xffdefgh","event":"cart","items":[{"id":"p1"}]}', 'latin1') },
     status: 422,
-    message: 'Device ID is not valid',
+    message: NOT_UTF8('did'),
   },
-  { name: 'non-UTF-8 percent escapes in a form event → 422', request: { url: '/push', contentType: FORM_TYPE, body: 'shop_id={shop}&did={did}&event=car%FF&items[][id]=p1' }, status: 422, message: EVENT },
+  { name: 'non-UTF-8 percent escapes in a form event → 422', request: { url: '/push', contentType: FORM_TYPE, body: 'shop_id={shop}&did={did}&event=car%FF&items[][id]=p1' }, status: 422, message: NOT_UTF8('event') },
+  { name: 'a NUL in stream → 422 naming stream', request: json({ stream: 'a\u0000b' }), status: 422, message: NUL('stream') },
+  { name: 'a NUL in an item id → 422 naming it', request: json({ items: [{ id: 'p\u0000' }] }), status: 422, message: NUL('items[0][id]') },
+  { name: 'a NUL in a form value → 422 naming it', request: { url: '/push', contentType: FORM_TYPE, body: 'shop_id={shop}&did={did}&event=cart&items[][id]=p1&stream=a%00' }, status: 422, message: NUL('stream') },
+  { name: 'a lone surrogate in JSON → 422 naming the field', request: { url: '/push', body: Buffer.from('{"shop_id":"{shop}","did":"{did}","event":"cart","items":[{"id":"p\\ud800"}]}') }, status: 422, message: NOT_UTF8('items[0][id]') },
   { name: 'numbers as strings are read as numbers', request: json({ items: [{ id: 'p1', amount: '3', price: '9.99' }], full_cart: '1' }), status: 200, stored: { items: [{ id: 'p1', amount: 3, price: 9.99 }], params: { full_cart: true } } },
   { name: 'purchase order_price as a string', request: json({ event: 'purchase', order_price: '100.50', order_id: 77 }), status: 200, stored: { params: { order_id: '77', order_price: 100.5 } } },
   { name: 'purchase order_price not a number → 422', request: json({ event: 'purchase', order_price: 'lots' }), status: 422, message: 'Parameter `order_price` must be a number.' },

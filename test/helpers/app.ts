@@ -1,4 +1,4 @@
-import { buildApp, type PatronApp } from '../../src/app.js';
+import { buildApp, type AppDeps, type PatronApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Dialect } from '../../src/db/dialect.js';
@@ -18,7 +18,7 @@ export interface TestApp {
 
 /** The whole app on a fresh database, with a manual clock and a known admin token. */
 export async function createTestApp(
-  options: { dialect?: Dialect; env?: Record<string, string> } = {},
+  options: { dialect?: Dialect; env?: Record<string, string>; onRoute?: AppDeps['onRoute'] } = {},
 ): Promise<TestApp> {
   const db = await createTestDb(options.dialect ?? 'sqlite');
   const clock = new ManualClock();
@@ -30,7 +30,7 @@ export async function createTestApp(
     PATRON_RATE_LIMIT: 'off',
     ...options.env,
   });
-  const app = await buildApp({ config, db, clock, logger: false });
+  const app = await buildApp({ config, db, clock, logger: false, ...(options.onRoute ? { onRoute: options.onRoute } : {}) });
   await app.services.adminToken.ensure();
   return {
     app,

@@ -41,6 +41,15 @@ describe('inputFromJsonBody', () => {
   });
 });
 
+describe('inputFromJsonBody bounds arrays', () => {
+  it('accepts 10,000 elements and refuses more with 422 naming the parameter, as forms do', () => {
+    expect((inputFromJsonBody({ items: new Array(10_000).fill(1) }).items as unknown[]).length).toBe(10_000);
+    expect(() => inputFromJsonBody({ a: { items: new Array(10_001).fill('x') } })).toThrow(
+      'Parameter `a[items]` has more than 10000 elements.',
+    );
+  });
+});
+
 describe('inputFromForm and mergeInput', () => {
   it('drops null and the literal "null" from form objects', () => {
     expect(inputFromForm({ stream: 'null', flag: null, v: { k: 'null', j: 'x' }, cc: ['null'] })).toEqual({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { decodeComponent, decodeQueryValue, parseBracketPairs, parseBracketQuery, parseQueryString } from '../../src/http/params.js';
+import { decodeComponent, decodeQueryValue, InvalidUtf8, parseBracketPairs, parseBracketQuery, parseQueryString } from '../../src/http/params.js';
 
 function failure(fn: () => unknown): AppError {
   try {
@@ -145,8 +145,26 @@ describe('decodeComponent', () => {
     expect(decodeComponent('%zz%41')).toBe('%zzA');
   });
 
-  it('turns invalid UTF-8 into the replacement character instead of failing', () => {
-    expect(decodeComponent('%D0%9F%D0')).toBe('П\uFFFD');
+  it('decodes multi-byte characters beside a malformed escape', () => {
+    expect(decodeComponent('%D0%9F%zz')).toBe('П%zz');
+  });
+
+  it('refuses escapes that are not UTF-8 with InvalidUtf8', () => {
+    expect(() => decodeComponent('%D0%9F%D0')).toThrow(InvalidUtf8);
+    expect(() => decodeComponent('%ff%zz')).toThrow(InvalidUtf8);
+  });
+});
+
+describe('parseBracketQuery and the text rule', () => {
+  it('refuses a value whose escapes are not UTF-8 with 422 naming the parameter', () => {
+    expect(() => parseBracketQuery('a=1&search_query=%D0%zz')).toThrow(
+      'Parameter `search_query` is not valid UTF-8 text, which is not allowed.',
+    );
+  });
+
+  it('refuses a name that is not UTF-8 or holds a NUL with 422', () => {
+    expect(() => parseBracketQuery('%ff%zz=1')).toThrow('A parameter name is not valid UTF-8 text, which is not allowed.');
+    expect(() => parseBracketQuery('a%00=1')).toThrow('A parameter name contains a NUL character (U+0000), which is not allowed.');
   });
 });
 

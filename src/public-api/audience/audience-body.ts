@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import { inputFromJsonValue, type PublicInput } from '../../http/input.js';
+import { textProblem, unstorableText } from '../../http/text-rule.js';
 import type { RecordChunk } from '../../modules/audience/domain/chunks.js';
 import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, JsonScanner, notJson, OPEN_ARRAY, OPEN_OBJECT, parseJson, QUOTE } from './json-scanner.js';
 
@@ -53,6 +54,9 @@ export function scanAudienceBody(body: Buffer, options: ScanOptions): PublicInpu
       const keyStart = scanner.pos;
       scanner.skipString();
       const key = parseJson(body.toString('utf8', keyStart, scanner.pos)) as string;
+      // The text rule of every input (http/text-rule.ts), for the names this scanner reads itself.
+      const keyProblem = textProblem(key);
+      if (keyProblem) throw unstorableText('A parameter name', '', keyProblem);
       scanner.skipSpace();
       scanner.expect(COLON);
       scanner.skipSpace();

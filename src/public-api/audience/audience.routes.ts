@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { statusSuccess } from '../../http/envelopes.js';
+import { assertUtf8Body } from '../../http/text-rule.js';
 import { AUDIENCE_BODY_LIMIT, CHUNK_BYTES, CHUNK_RECORDS, MAX_RECORDS_PER_REQUEST } from '../../modules/audience/domain/limits.js';
 import { authenticatedShop } from '../auth.js';
 import { noSchemaValidation, statusResponses, StatusOkSchema } from '../tracking/tracking.schemas.js';
@@ -20,7 +21,9 @@ const JSON_TYPES = ['application/json', 'text/plain'];
  * This route module has its own JSON parser (a child context of the public scope, so no
  * other route sees it): the body may be far larger than PATRON_BODY_LIMIT, up to
  * AUDIENCE_BODY_LIMIT, and is cut into chunks of raw records rather than parsed whole
- * (audience-body.ts). Form bodies keep the scope's parser and limits.
+ * (audience-body.ts). Form bodies keep the scope's parser and limits. The other
+ * parameters follow the text rule of every input (http/text-rule.ts); a record holding
+ * text that cannot be stored is skipped with its reason when the import runs.
  */
 export const audienceRoutes: PublicRouteModule = (scope) => {
   const audience = scope.services.audience;
@@ -29,6 +32,7 @@ export const audienceRoutes: PublicRouteModule = (scope) => {
   scope.removeContentTypeParser(JSON_TYPES);
   scope.addContentTypeParser(JSON_TYPES, async (request: FastifyRequest, payload: IncomingMessage) => {
     const body = await readBoundedBody(payload, request.headers['content-length'], bodyLimit);
+    assertUtf8Body(body);
     return scanAudienceBody(body, { chunkRecords: CHUNK_RECORDS, chunkBytes: CHUNK_BYTES, maxRecords: MAX_RECORDS_PER_REQUEST });
   });
 

@@ -148,6 +148,23 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
     expect(await liveProfiles()).toBe(1);
   });
 
+  it('skips a record holding text no database can store, with its reason, and imports the rest', async () => {
+    const records: unknown[] = generatedRecords(1000);
+    records[500] = { email: 'nul@example.org', first_name: 'An\u0000n' };
+    records[600] = { email: 'surrogate@example.org', kids: [{ gender: 'm', name: 'x\uD800' }] };
+    records[700] = { email: 'key@example.org', ['ci\u0000ty']: 'Moscow' };
+    const result = await importRecords(services, shopId, records);
+    expect(result).toMatchObject({ status: 'done', received: 1000, processed: 1000, imported: 997, skipped: 3 });
+    expect(result.log.skipped_reasons).toEqual({ invalid_text: 3 });
+    expect(result.log.errors).toEqual([
+      { index: 500, reason: 'invalid_text', message: 'first_name contains a NUL character (U+0000)' },
+      { index: 600, reason: 'invalid_text', message: 'kids[0].name is not valid UTF-8 text' },
+      { index: 700, reason: 'invalid_text', message: 'a field name contains a NUL character (U+0000)' },
+    ]);
+    expect(await services.identity.findProfiles(shopId, { email: 'nul@example.org' })).toEqual([]);
+    expect(await liveProfiles()).toBe(997);
+  });
+
   it('drops a bad field with its reason and stores the rest of the record', async () => {
     const result = await importRecords(services, shopId, [
       {

@@ -27,6 +27,10 @@ describe('audience record check', () => {
     ['an email without a domain', { email: 'ann@' }, 'invalid_email'],
     ['an external_id that is an object', { external_id: { id: 1 } }, 'invalid_external_id'],
     ['a negative number as loyalty_id', { loyalty_id: -5 }, 'invalid_loyalty_id'],
+    ['a NUL in first_name', { email: 'a@b.org', first_name: 'A\u0000' }, 'invalid_text'],
+    ['a NUL in an identifier', { email: 'a\u0000@b.org' }, 'invalid_text'],
+    ['a lone surrogate in a custom property', { email: 'a@b.org', shoe_size: '\uDC00' }, 'invalid_text'],
+    ['a NUL in a field name', { email: 'a@b.org', 'x\u0000': 1 }, 'invalid_text'],
   ])('skips a record with %s', (_name, record, reason) => {
     expect(checkRecord(record, CONTEXT)).toMatchObject({ kind: 'skipped', reason });
   });

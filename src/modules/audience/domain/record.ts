@@ -4,6 +4,7 @@ import {
   type IdentifierKind,
   type Identifiers,
 } from '../../identity/domain/identifiers.js';
+import { describeTextProblem, findUnstorableText } from '../../../storable-text.js';
 import { readPropertyValue, type CustomPropertyType, type PropertyValue } from './custom-properties.js';
 import { asObject, isAbsent, readBirthday, readFlag, readGender, readInteger, readText, type Read } from './fields.js';
 import {
@@ -24,7 +25,8 @@ export { MAX_LIST_ENTRIES, PUSH_PLATFORMS, type Car, type FieldProblem, type Kid
  * pure. The decisions per field (docs/audience.md, "Bad input"):
  * - the record is SKIPPED when it is not an object, has none of email, phone, loyalty_id,
  *   external_id, or one of those four is invalid (an invalid key could put the data on
- *   the wrong person);
+ *   the wrong person), or any of its names or texts cannot be stored (a NUL, a lone
+ *   surrogate: storable-text.ts);
  * - any other bad value DROPS that field (or that kids / auto entry) and the rest is
  *   stored; each drop is reported with its reason;
  * - a key that is neither a field of the table nor a custom property of the shop is
@@ -98,7 +100,8 @@ export type SkipReason =
   | 'invalid_email'
   | 'invalid_phone'
   | 'invalid_loyalty_id'
-  | 'invalid_external_id';
+  | 'invalid_external_id'
+  | 'invalid_text';
 
 export interface AudienceRecord {
   readonly identifiers: Identifiers;
@@ -126,7 +129,17 @@ export interface RecordContext {
 export function checkRecord(raw: unknown, context: RecordContext): RecordCheck {
   const input = asObject(raw);
   if (!input) return skip('not_an_object', 'a record must be a JSON object');
-  if (Object.keys(input).length > MAX_RECORD_KEYS) return skip('too_many_fields', `a record has at most ${MAX_RECORD_KEYS} fields`);
+  const keys = Object.keys(input);
+  if (keys.length > MAX_RECORD_KEYS) return skip('too_many_fields', `a record has at most ${MAX_RECORD_KEYS} fields`);
+  // Text no database of ours can store (storable-text.ts): the whole record is skipped,
+  // as for an invalid identifier, rather than failing the batch that holds it.
+  const unstorable = findUnstorableText(input);
+  if (unstorable) {
+    const where = unstorable.inName
+      ? `a field name${unstorable.path === '' ? '' : ` in ${unstorable.path}`}`
+      : unstorable.path;
+    return skip('invalid_text', `${where} ${describeTextProblem(unstorable.problem)}`);
+  }
   const read = readRecordFields(input, context);
   const badKey = read.invalidIdentifiers.find((problem) => problem.kind !== 'telegramId');
   if (badKey) return skip(`invalid_${badKey.field}` as SkipReason, `${badKey.field} ${badKey.reason}`);

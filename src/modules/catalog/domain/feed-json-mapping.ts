@@ -3,6 +3,7 @@
  * reader produces, so both formats meet the same rules. Values of the wrong type count
  * as absent; ids may be strings or numbers. Pure.
  */
+import { describeTextProblem, findUnstorableText, textProblem } from '../../../storable-text.js';
 import { cut, emptyRawOffer, FEED_LIMITS, type FeedItem, type RawParam } from './feed-types.js';
 
 export type JsonSection = 'categories' | 'locations' | 'offers';
@@ -41,7 +42,22 @@ function list(record: Json, plural: string, singular: string, max: number, maxCh
   return out;
 }
 
+const SINGULAR: Readonly<Record<JsonSection, string>> = { categories: 'category', locations: 'location', offers: 'offer' };
+
 export function mapJsonItem(section: JsonSection, element: unknown, index: number): FeedItem {
+  // JSON can spell text no database can store (a NUL, a lone surrogate: storable-text.ts);
+  // the element holding it is skipped with the reason, as an element without an id is.
+  // (XML cannot spell it: the YML reader refuses such a feed as not well-formed.)
+  const unstorable = findUnstorableText(element);
+  if (unstorable) {
+    const id = isObject(element) ? str(element.id, FEED_LIMITS.id) : undefined;
+    const where = unstorable.inName ? `a name${unstorable.path === '' ? '' : ` in ${unstorable.path}`}` : unstorable.path;
+    return {
+      kind: 'note',
+      id: id !== undefined && textProblem(id) === undefined ? id.slice(0, 64) : '',
+      reason: `${SINGULAR[section]} ${index}: ${where} ${describeTextProblem(unstorable.problem)}; skipped`,
+    };
+  }
   switch (section) {
     case 'categories':
       return mapCategory(element, index);
