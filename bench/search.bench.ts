@@ -61,7 +61,7 @@ async function measure(t: TestApp, shopId: string, query: string): Promise<{ med
   const run = async () => {
     const response = await t.app.inject({ method: 'GET', url });
     if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
-    total = (response.json() as { products_total: number }).products_total;
+    total = response.json<{ products_total: number }>().products_total;
   };
   for (let i = 0; i < 3; i++) await run();
   const times: number[] = [];

@@ -1,5 +1,6 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
+import { toListingBody } from '../catalog/listing.schemas.js';
 import { wantsEnvelope } from '../catalog/products.params.js';
 import { noSchemaValidation } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
@@ -41,7 +42,9 @@ export const searchRoutes: PublicRouteModule = (scope) => {
         summary: 'Search the products of the feed',
         description:
           'Products of the served catalog matching every word of `search_query` (with `instant_search`, the last ' +
-          'word may be unfinished), best first. Every query is logged. Bare answer; errors in the status envelope.',
+          'word may be unfinished), best first, narrowed by the filters and paged, with the facets of the matches ' +
+          '(brands, categories, feed params, price range). Every query is logged. Bare answer; errors in the ' +
+          'status envelope.',
         querystring: SearchQuerySchema,
         response: SearchResponses,
       },
@@ -49,7 +52,7 @@ export const searchRoutes: PublicRouteModule = (scope) => {
     async (request): Promise<SearchResultBody> => {
       const shop = authenticatedShop(request);
       const result = await search.search(toSearchInput(request.input, shop));
-      return { search_query: result.query, products_total: result.total, products: result.products };
+      return { search_query: result.query, ...toListingBody(result) };
     },
   );
 

@@ -5,7 +5,8 @@ import { StatusErrorSchema } from '../../http/envelopes.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
 import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES } from '../../modules/search/domain/query.js';
 import { MAX_NO_RESULT_QUERIES } from '../../modules/search/domain/search-log.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
+import { MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
+import { ListingFacetProperties, ListingQueryProperties } from '../catalog/listing.schemas.js';
 import { versionedResponses } from '../catalog/products.schemas.js';
 
 /**
@@ -31,13 +32,7 @@ export const SearchQuerySchema = Type.Object(
       maxLength: MAX_SEARCH_QUERY_LENGTH,
       description: `What the user typed: not blank, at most ${MAX_SEARCH_QUERY_LENGTH} characters.`,
     }),
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_SEARCH_LIMIT,
-        description: `Products returned at most (default ${DEFAULT_SEARCH_LIMIT}).`,
-      }),
-    ),
+    ...ListingQueryProperties(MAX_SEARCH_LIMIT),
     did: Type.Optional(DeviceId('Device id the query is logged for.')),
     sid: Type.Optional(DeviceId('Session id the query is logged for (legacy alias `seance`).')),
   },
@@ -47,8 +42,8 @@ export const SearchQuerySchema = Type.Object(
 export const SearchResultSchema = Type.Object(
   {
     search_query: Type.String({ description: 'The query as given.' }),
-    products_total: Type.Integer({ description: 'Every matching product, beyond the ones returned.' }),
-    products: Type.Array(ProductSchema, { description: 'The best matches, best first.' }),
+    ...ListingFacetProperties,
+    products: Type.Array(ProductSchema, { description: 'The page of the matches that meet the filters, best first.' }),
   },
   { description: 'Search results (no envelope).' },
 );

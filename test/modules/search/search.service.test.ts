@@ -105,8 +105,8 @@ describe.each(TEST_DIALECTS)('product search on %s', (dialect) => {
     });
 
     it('finds nothing for a word no product has, or for a query without letters or digits', async () => {
-      expect(await find('холодильник')).toEqual({ query: 'холодильник', total: 0, products: [] });
-      expect(await find('!!! ???')).toEqual({ query: '!!! ???', total: 0, products: [] });
+      expect(await find('холодильник')).toMatchObject({ query: 'холодильник', total: 0, products: [] });
+      expect(await find('!!! ???')).toMatchObject({ query: '!!! ???', total: 0, products: [] });
     });
 
     it('is not fooled by FTS or tsquery syntax in the query', async () => {
@@ -218,7 +218,7 @@ describe.each(TEST_DIALECTS)('product search on %s', (dialect) => {
     });
 
     it('finds nothing while the shop has no catalog', async () => {
-      expect(await find('anything')).toEqual({ query: 'anything', total: 0, products: [] });
+      expect(await find('anything')).toMatchObject({ query: 'anything', total: 0, products: [] });
     });
 
     it('follows deletes and updates of catalog rows', async () => {
