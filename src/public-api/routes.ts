@@ -1,4 +1,5 @@
 import { audienceRoutes } from './audience/audience.routes.js';
+import { listingRoutes } from './catalog/listing.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
 import { subscriptionRoutes } from './catalog/subscriptions.routes.js';
 import { searchRoutes } from './search/search.routes.js';
@@ -16,5 +17,6 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   productRoutes,
   subscriptionRoutes,
   searchRoutes,
+  listingRoutes,
   audienceRoutes,
 ];
