@@ -11,6 +11,7 @@ import { productImages } from './0008-product-images.js';
 import { productSubscriptions } from './0009-product-subscriptions.js';
 import { audience } from './0010-audience.js';
 import { productPictureHash } from './0011-product-picture-hash.js';
+import { searchBlank } from './0015-search-blank.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -29,6 +30,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0009-product-subscriptions', productSubscriptions],
   ['0010-audience', audience],
   ['0011-product-picture-hash', productPictureHash],
+  ['0015-search-blank', searchBlank],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

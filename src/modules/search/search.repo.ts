@@ -103,3 +103,43 @@ export async function listNoResultQueries(
     .execute();
   return rows.map((row) => ({ query: row.query, quantity: Number(row.quantity) }));
 }
+
+/** Types of the queries a user submitted: full searches, and the search events of POST /push. */
+const SUBMITTED_TYPES = ['full_search', 'push'] as const;
+
+/**
+ * The queries submitted since `since` that found something (or whose count is unknown:
+ * a pushed event), most frequent first, then by query (migration 0015's index).
+ */
+export async function listPopularQueries(db: Executor, shopId: string, since: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('search_queries')
+    .select(['query', (eb) => eb.fn.countAll<number | string>().as('quantity')])
+    .where('shop_id', '=', shopId)
+    .where('type', 'in', [...SUBMITTED_TYPES])
+    .where('time', '>=', since)
+    .where((eb) => eb.or([eb('results', 'is', null), eb('results', '>', 0)]))
+    .groupBy('query')
+    .orderBy('quantity', 'desc')
+    .orderBy('query')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.query);
+}
+
+/** A device's distinct queries submitted since `since`, newest first. */
+export async function listDeviceQueries(db: Executor, shopId: string, did: string, since: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('search_queries')
+    .select(['query', (eb) => eb.fn.max('time').as('last')])
+    .where('shop_id', '=', shopId)
+    .where('did', '=', did)
+    .where('type', 'in', [...SUBMITTED_TYPES])
+    .where('time', '>=', since)
+    .groupBy('query')
+    .orderBy('last', 'desc')
+    .orderBy('query')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.query);
+}

@@ -15,6 +15,7 @@ import {
   type NoResultQuery,
   type SearchLogEntry,
 } from './domain/search-log.js';
+import { PromiseCache } from '../catalog/promise-cache.js';
 import * as repo from './search.repo.js';
 
 export type ShopCurrency = Pick<Shop, 'shopId' | 'currency'>;
@@ -29,7 +30,18 @@ export interface SearchDeps {
    */
   readonly listing: {
     page(shop: ShopCurrency, generation: number, ranked: readonly string[] | null, query: ListingQuery): Promise<Listing>;
+    list(shop: ShopCurrency, query: ListingQuery): Promise<Listing>;
   };
+}
+
+/** GET /search/blank: what a search box shows before the user types. */
+export interface BlankSearch {
+  /** The shop's most frequent submitted queries of the last two weeks that found something. */
+  readonly popularQueries: readonly string[];
+  /** The device's last distinct submitted queries, newest first (none without a device). */
+  readonly lastQueries: readonly string[];
+  /** The first listed products (GET /products' order: the feed's sales rate). */
+  readonly products: Listing['products'];
 }
 
 export interface SearchInput {
@@ -64,6 +76,12 @@ export const MAX_SEARCH_PAGE = 1000;
  * (docs/search.md).
  */
 export const MAX_RANKED_MATCHES = 10_000;
+/** Popular queries, last queries and products of GET /search/blank, at most. */
+export const BLANK_QUERIES = 10;
+export const BLANK_PRODUCTS = 10;
+/** A shop's popular queries are counted at most this often per process. */
+const POPULAR_QUERIES_TTL_MS = 60_000;
+const POPULAR_QUERIES_MAX_SHOPS = 10_000;
 /** How often one process prunes a shop's log rows that have left the window. */
 const LOG_PRUNE_INTERVAL_MS = 10 * 60_000;
 /** Random ids that collide with an existing row are drawn again, this many times at most. */
@@ -77,8 +95,16 @@ const EMPTY_LISTING: Listing = { total: 0, products: [], brands: [], categories:
  */
 export class SearchService {
   private readonly lastPrune = new Map<string, number>();
+  private readonly popularQueries: PromiseCache<string[]>;
 
-  constructor(private readonly deps: SearchDeps) {}
+  constructor(private readonly deps: SearchDeps) {
+    this.popularQueries = new PromiseCache<string[]>({
+      clock: deps.clock,
+      ttlMs: POPULAR_QUERIES_TTL_MS,
+      maxEntries: POPULAR_QUERIES_MAX_SHOPS,
+      maxWeight: POPULAR_QUERIES_MAX_SHOPS,
+    });
+  }
 
   private get db() {
     return this.deps.db.db;
@@ -121,6 +147,22 @@ export class SearchService {
       eventId: null,
     });
     return { ...listing, query: input.query };
+  }
+
+  /**
+   * GET /search/blank: the shop's popular queries (counted once a minute per shop: a
+   * group-by over two weeks of the log), the device's last queries, and the first listed
+   * products.
+   */
+  async blank(shop: ShopCurrency, did: string | undefined): Promise<BlankSearch> {
+    const since = noResultWindowStart(this.deps.clock.now());
+    const { shopId } = shop;
+    const [popularQueries, lastQueries, listing] = await Promise.all([
+      this.popularQueries.getOrCompute(shopId, () => repo.listPopularQueries(this.db, shopId, since, BLANK_QUERIES)),
+      did === undefined ? [] : repo.listDeviceQueries(this.db, shopId, did, since, BLANK_QUERIES),
+      this.deps.listing.list(shop, { filters: {}, page: 1, limit: BLANK_PRODUCTS }),
+    ]);
+    return { popularQueries, lastQueries, products: listing.products };
   }
 
   /** The full searches of the last two weeks that found nothing, most frequent first. */

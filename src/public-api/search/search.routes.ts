@@ -4,8 +4,12 @@ import { toListingBody } from '../catalog/listing.schemas.js';
 import { wantsEnvelope } from '../catalog/products.params.js';
 import { noSchemaValidation } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { readOptionalId } from '../tracking/common.params.js';
 import { toSearchInput } from './search.params.js';
 import {
+  BlankSearchQuerySchema,
+  BlankSearchResponses,
+  type BlankSearchBody,
   NoResultQueriesQuerySchema,
   NoResultQueriesResponses,
   SEARCH_TAGS,
@@ -53,6 +57,35 @@ export const searchRoutes: PublicRouteModule = (scope) => {
       const shop = authenticatedShop(request);
       const result = await search.search(toSearchInput(request.input, shop));
       return { search_query: result.query, ...toListingBody(result) };
+    },
+  );
+
+  scope.get(
+    '/search/blank',
+    {
+      config: { envelope: 'bare', auth: 'shop' },
+      validatorCompiler: noSchemaValidation,
+      serializerCompiler: plainJson,
+      schema: {
+        tags: SEARCH_TAGS,
+        summary: 'The empty search box',
+        description:
+          'What a search box shows before the user types: the shop’s popular queries (`suggests`), the device’s ' +
+          'last queries (`last_queries`, with `did`) and popular products. Bare answer; errors in the status envelope.',
+        querystring: BlankSearchQuerySchema,
+        response: BlankSearchResponses,
+      },
+    },
+    async (request): Promise<BlankSearchBody> => {
+      const shop = authenticatedShop(request);
+      // Attribution only, as on GET /search: an empty did is absent.
+      const did = readOptionalId(request.input, 'did', { emptyIsAbsent: true });
+      const blank = await search.blank(shop, did);
+      return {
+        suggests: blank.popularQueries.map((name) => ({ name, url: null })),
+        last_queries: blank.lastQueries.map((name) => ({ name })),
+        products: [...blank.products],
+      };
     },
   );
 

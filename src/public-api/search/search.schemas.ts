@@ -5,7 +5,7 @@ import { StatusErrorSchema } from '../../http/envelopes.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
 import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES } from '../../modules/search/domain/query.js';
 import { MAX_NO_RESULT_QUERIES } from '../../modules/search/domain/search-log.js';
-import { MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
+import { BLANK_PRODUCTS, BLANK_QUERIES, MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
 import { ListingFacetProperties, ListingQueryProperties } from '../catalog/listing.schemas.js';
 import { versionedResponses } from '../catalog/products.schemas.js';
 
@@ -69,3 +69,33 @@ export const NoResultQueriesResponses = versionedResponses(
   'no_result_queries',
   Type.Array(NoResultQuerySchema, { description: `Most frequent first; at most ${MAX_NO_RESULT_QUERIES}.` }),
 );
+
+export const BlankSearchQuerySchema = Type.Object(
+  {
+    shop_id: ShopId,
+    did: Type.Optional(DeviceId('Device whose last queries are answered.')),
+  },
+  { additionalProperties: true },
+);
+
+export const BlankSearchSchema = Type.Object(
+  {
+    suggests: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'A query, normalised (lower-cased, whitespace collapsed).' }),
+        url: Type.Null({ description: 'No page of its own: search for the name.' }),
+      }),
+      { description: `The shop's most frequent queries of the last two weeks that found something; at most ${BLANK_QUERIES}.` },
+    ),
+    last_queries: Type.Array(Type.Object({ name: Type.String() }), {
+      description: `The device's last distinct queries, newest first; at most ${BLANK_QUERIES}, none without \`did\`.`,
+    }),
+    products: Type.Array(ProductSchema, {
+      description: `Popular products: the first ${BLANK_PRODUCTS} of GET /products (the feed's sales rate).`,
+    }),
+  },
+  { description: 'What a search box shows before the user types (no envelope).' },
+);
+export type BlankSearchBody = Static<typeof BlankSearchSchema>;
+
+export const BlankSearchResponses = { 200: BlankSearchSchema, '4xx': StatusErrorSchema, '5xx': StatusErrorSchema };
