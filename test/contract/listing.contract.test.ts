@@ -120,7 +120,10 @@ const CASES: readonly ListingCase[] = [
   { name: 'products: every filter together', request: products(`brands=nike&categories=2&locations=spb&price_max=5000&filters=${json({ Цвет: ['white'] })}`), status: 200, total: 1, ids: ['run-3'] },
   { name: 'products: an unknown brand finds nothing; the price range is 0 to 0', request: products('brands=Puma'), status: 200, total: 0, ids: [], facets: { brands: ALL_BRANDS, price_range: { min: 0, max: 0 } } },
   { name: 'products: an unknown param finds nothing', request: products(`filters=${json({ Material: ['leather'] })}`), status: 200, total: 0, ids: [] },
-  { name: 'products: empty values are absent', request: products('brands=&categories=&price_min=&filters=&page=&limit='), status: 200, total: 5, ids: ['run-2', 'bag-1', 'run-1', 'boot-1', 'run-3'] },
+  { name: 'products: exclude leaves offers out of the page and the facets', request: products('exclude=run-2%2Cbag-1'), status: 200, total: 3, ids: ['run-1', 'boot-1', 'run-3'], facets: { brands: [{ name: 'Nike', count: 2 }, { name: 'Ecco', count: 1 }] } },
+  { name: 'search: exclude', request: search('search_query=кроссовки&exclude=run-1%2Crun-3'), status: 200, total: 1, ids: ['run-2'] },
+  { name: 'exclude of 1,001 ids → 422', request: products(`exclude=${Array.from({ length: 1001 }, (_, i) => `p${i}`).join('%2C')}`), status: 422, message: 'Parameter `exclude` must have at most 1000 ids.' },
+  { name: 'products: empty values are absent', request: products('brands=&categories=&price_min=&filters=&exclude=&page=&limit='), status: 200, total: 5, ids: ['run-2', 'bag-1', 'run-1', 'boot-1', 'run-3'] },
   // GET /category/{id}
   { name: 'category: its subtree; the category facet lists it and below', request: category('1'), status: 200, total: 4, ids: ['run-2', 'run-1', 'boot-1', 'run-3'], facets: { categories: [cat('1', 4), cat('2', 3)], category: { id: '1', name: 'Обувь', parent: null, url: 'https://shop.example/c/shoes', url_handle: '/c/shoes' } } },
   { name: 'category: with a brand filter and a page', request: category('2', 'brands=nike&limit=1&page=2'), status: 200, total: 2, ids: ['run-3'] },

@@ -217,7 +217,8 @@ function hasFilters(filters: ListingFilters): boolean {
     (filters.locations?.length ?? 0) > 0 ||
     filters.priceMin !== undefined ||
     filters.priceMax !== undefined ||
-    (filters.params?.size ?? 0) > 0
+    (filters.params?.size ?? 0) > 0 ||
+    (filters.exclude?.length ?? 0) > 0
   );
 }
 

@@ -7,7 +7,7 @@ import { readIdList } from './products.params.js';
 /**
  * The filter and page parameters shared by GET /search, GET /products and GET
  * /category/{id} (docs/search.md "Filters and facets"), read in this order: page, limit,
- * brands, categories, locations, price_min, price_max, filters. Each bad one is 422
+ * brands, categories, locations, price_min, price_max, filters, exclude. Each bad one is 422
  * naming it; an empty value counts as absent.
  */
 
@@ -44,6 +44,8 @@ export function readListingParams(input: PublicInput, limits: { readonly maxLimi
     throw validationError('price_min', 'must not be greater than `price_max`');
   }
   const params = readParamFilters(input);
+  // Offer ids a client already shows: as long as every id list (1,000 ids).
+  const exclude = readIdList(input, 'exclude');
   return {
     page: page ?? 1,
     limit: limit ?? DEFAULT_LISTING_LIMIT,
@@ -54,6 +56,7 @@ export function readListingParams(input: PublicInput, limits: { readonly maxLimi
       ...(priceMin !== undefined && { priceMin: minorUnits(priceMin) }),
       ...(priceMax !== undefined && { priceMax: minorUnits(priceMax) }),
       ...(params && { params }),
+      ...(exclude && { exclude }),
     },
   };
 }

@@ -48,6 +48,9 @@ export const ListingQueryProperties = (maxLimit: number = MAX_LISTING_LIMIT) =>
           `at most ${MAX_FILTER_PARAMS} names and ${MAX_FILTER_VALUES} values each.`,
       }),
     ),
+    exclude: Type.Optional(
+      Type.String({ description: 'Comma-separated offer ids left out of the answer and its facets; at most 1000.' }),
+    ),
   }) satisfies TProperties;
 
 const BrandFacetSchema = Type.Object({

@@ -134,6 +134,13 @@ describe('facetedPage', () => {
     expect(page({ params: new Map([['color', ['green']]]) }).total).toBe(0);
   });
 
+  it('leaves excluded offer ids out of the page and every facet; unknown ids change nothing', () => {
+    const result = page({ exclude: ['b', 'nope'] });
+    expect(result).toMatchObject({ total: 3, ids: ['a', 'c', 'd'] });
+    expect(result.brands).toEqual([{ name: 'ACME', count: 2 }]);
+    expect(result.filters.map((f) => f.key)).toEqual(['color']);
+  });
+
   it('confines the page and every facet to a scope category', () => {
     const scope = CATEGORIES.findIndex((c) => c.externalId === 'child');
     const result = page({}, 0, 10, null, scope);

@@ -12,6 +12,7 @@ import type { CategoryRecord } from './product-view.js';
  *   value, the other values of that param). Locations and the scope category are not
  *   facets: they narrow everything.
  * - Unknown brands, categories, locations, param names or values match nothing.
+ * - Excluded offer ids are left out of everything, like products outside the scope.
  */
 
 export interface ListingFilters {
@@ -25,6 +26,8 @@ export interface ListingFilters {
   readonly priceMax?: number;
   /** Param name → accepted values. */
   readonly params?: ReadonlyMap<string, readonly string[]>;
+  /** Offer ids left out of the page and of every facet (products a client shows already). */
+  readonly exclude?: readonly string[];
 }
 
 export interface ListingPage {
@@ -102,6 +105,7 @@ export function facetedPage(
   const rows = order ?? rangeOf(index.size);
   for (const row of rows) {
     if (scopeCategory !== undefined && !inCategory(index, row, scopeCategory)) continue;
+    if (compiled.excluded.has(row)) continue;
     const failed = failedFilters(index, row, compiled);
     // A row that fails two filters, or locations, counts nowhere.
     if (failed !== 0 && (failed & (failed - 1)) !== 0) continue;
@@ -161,6 +165,7 @@ interface CompiledFilters {
   /** Per filtered param: its bit and its accepted pairs. */
   readonly params: ReadonlyArray<{ readonly bit: number; readonly pairs: Set<number> }>;
   readonly paramBitOfKey: ReadonlyMap<number, number>;
+  readonly excluded: ReadonlySet<number>;
 }
 
 /** Filters as sets of index entries; a filter whose values are all unknown keeps an empty set (matches nothing). */
@@ -193,6 +198,7 @@ function compile(index: FacetIndex, filters: ListingFilters): CompiledFilters {
     priceMax: filters.priceMax ?? Infinity,
     params,
     paramBitOfKey,
+    excluded: new Set((filters.exclude ?? []).map((id) => index.rowOf.get(id)).filter((row): row is number => row !== undefined)),
   };
 }
 
