@@ -123,6 +123,13 @@ const CASES: readonly ListingCase[] = [
   { name: 'products: exclude leaves offers out of the page and the facets', request: products('exclude=run-2%2Cbag-1'), status: 200, total: 3, ids: ['run-1', 'boot-1', 'run-3'], facets: { brands: [{ name: 'Nike', count: 2 }, { name: 'Ecco', count: 1 }] } },
   { name: 'search: exclude', request: search('search_query=кроссовки&exclude=run-1%2Crun-3'), status: 200, total: 1, ids: ['run-2'] },
   { name: 'exclude of 1,001 ids → 422', request: products(`exclude=${Array.from({ length: 1001 }, (_, i) => `p${i}`).join('%2C')}`), status: 422, message: 'Parameter `exclude` must have at most 1000 ids.' },
+  { name: 'products: sort_by price, ascending', request: products('sort_by=price&sort_dir=asc'), status: 200, total: 5, ids: ['bag-1', 'run-3', 'run-1', 'run-2', 'boot-1'] },
+  { name: 'products: sort_by price, descending by default', request: products('sort_by=price'), status: 200, total: 5, ids: ['boot-1', 'run-2', 'run-1', 'run-3', 'bag-1'] },
+  { name: 'products: sort_by discount; equal discounts in listing order', request: products('sort_by=discount'), status: 200, total: 5, ids: ['run-2', 'bag-1', 'run-1', 'boot-1', 'run-3'] },
+  { name: 'category: sorted and paged', request: category('2', 'sort_by=price&limit=1&page=2'), status: 200, total: 3, ids: ['run-1'] },
+  { name: 'search: sort_by price instead of the rank', request: search('search_query=кроссовки&sort_by=price&sort_dir=asc'), status: 200, total: 3, ids: ['run-3', 'run-1', 'run-2'] },
+  { name: 'sort_by unknown → 422', request: products('sort_by=name'), status: 422, message: 'Parameter `sort_by` must be one of `popular`, `price`, `discount`.' },
+  { name: 'sort_dir unknown → 422', request: products('sort_by=price&sort_dir=up'), status: 422, message: 'Parameter `sort_dir` must be one of `asc`, `desc`.' },
   { name: 'products: empty values are absent', request: products('brands=&categories=&price_min=&filters=&exclude=&page=&limit='), status: 200, total: 5, ids: ['run-2', 'bag-1', 'run-1', 'boot-1', 'run-3'] },
   // GET /category/{id}
   { name: 'category: its subtree; the category facet lists it and below', request: category('1'), status: 200, total: 4, ids: ['run-2', 'run-1', 'boot-1', 'run-3'], facets: { categories: [cat('1', 4), cat('2', 3)], category: { id: '1', name: 'Обувь', parent: null, url: 'https://shop.example/c/shoes', url_handle: '/c/shoes' } } },

@@ -19,7 +19,7 @@ export type Executor = Kysely<Database>;
 export async function listFacetSources(db: Executor, shopId: string, generation: number): Promise<FacetSource[]> {
   const rows = await db
     .selectFrom('catalog_products')
-    .select(['id', 'vendor', 'price', 'sales_rate', 'category_ids', 'location_ids', 'params'])
+    .select(['id', 'vendor', 'price', 'oldprice', 'sales_rate', 'category_ids', 'location_ids', 'params'])
     .where('shop_id', '=', shopId)
     .where('generation', '=', generation)
     .where('widgetable', '=', LISTED_PRODUCT.widgetable)
@@ -31,6 +31,7 @@ export async function listFacetSources(db: Executor, shopId: string, generation:
     id: row.id,
     vendor: row.vendor,
     price: Number(row.price),
+    oldprice: row.oldprice === null ? null : Number(row.oldprice),
     salesRate: row.sales_rate === null ? null : Number(row.sales_rate),
     categoryIds: parseStringArray(row.category_ids),
     locationIds: parseStringArray(row.location_ids),

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import { buildFacetIndex, facetIndexWeight, type FacetIndex } from './domain/facet-index.js';
-import { facetedPage, type FacetedPage, type ListingFilters } from './domain/facets.js';
+import { facetedPage, type FacetedPage, type ListingFilters, type ListingSort } from './domain/facets.js';
 import type { CategoryRecord, ProductRecord } from './domain/product-view.js';
 import type { Product } from './domain/product.schema.js';
 import * as listingRepo from './listing.repo.js';
@@ -25,6 +25,8 @@ export interface ListingQuery {
   /** From 1. */
   readonly page: number;
   readonly limit: number;
+  /** Absent: the given order (search rank, or listing order). */
+  readonly sort?: ListingSort;
 }
 
 /** A page of listed products with the facets of every product that meets the filters. */
@@ -105,7 +107,13 @@ export class ListingService {
   ): Promise<Listing> {
     const order = ranked === null ? null : rowsOf(index, ranked);
     const offset = (query.page - 1) * query.limit;
-    const { ids, ...facets } = facetedPage(index, order, query.filters, { offset, limit: query.limit }, scope);
+    const { ids, ...facets } = facetedPage(
+      index,
+      order,
+      query.filters,
+      { offset, limit: query.limit, ...(query.sort && { sort: query.sort }) },
+      scope,
+    );
     const records = await productsRepo.findProducts(this.db, shop.shopId, generation, ids);
     const byId = new Map(records.map((record) => [record.id, record]));
     const inOrder = ids.map((id) => byId.get(id)).filter((record): record is ProductRecord => record !== undefined);

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
-import type { ListingFilters } from '../catalog/domain/facets.js';
+import type { ListingFilters, ListingSort } from '../catalog/domain/facets.js';
 import type { Listing, ListingQuery } from '../catalog/listing.service.js';
 import type { Shop } from '../shops/domain/shop.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
@@ -55,6 +55,8 @@ export interface SearchInput {
   readonly page?: number;
   /** Brands, categories, locations, price and params that narrow the matches. */
   readonly filters?: ListingFilters;
+  /** Absent: best match first. */
+  readonly sort?: ListingSort;
   /** Attribution of the logged query. */
   readonly did?: string;
   readonly sid?: string;
@@ -131,7 +133,12 @@ export class SearchService {
     const listed =
       matches.ids.length === 0
         ? EMPTY_LISTING
-        : await this.deps.listing.page(input.shop, generation, matches.ids, { filters, page, limit });
+        : await this.deps.listing.page(input.shop, generation, matches.ids, {
+            filters,
+            page,
+            limit,
+            ...(input.sort && { sort: input.sort }),
+          });
     // Unfiltered, every match counts, beyond the best MAX_RANKED_MATCHES the facets saw.
     const listing = hasFilters(filters) ? listed : { ...listed, total: Math.max(listed.total, matches.total) };
     // The log counts what the text found, whatever the filters: a query is a no-result

@@ -1,13 +1,13 @@
 import { isPlainObject, type PublicInput } from '../../http/input.js';
 import { readInteger, validationError } from '../../http/readers.js';
 import { minorUnits } from '../../modules/catalog/domain/price.js';
-import type { ListingFilters } from '../../modules/catalog/domain/facets.js';
+import { LISTING_SORT_KEYS, type ListingFilters, type ListingSort } from '../../modules/catalog/domain/facets.js';
 import { readIdList } from './products.params.js';
 
 /**
  * The filter and page parameters shared by GET /search, GET /products and GET
  * /category/{id} (docs/search.md "Filters and facets"), read in this order: page, limit,
- * brands, categories, locations, price_min, price_max, filters, exclude. Each bad one is 422
+ * brands, categories, locations, price_min, price_max, filters, exclude, sort_by, sort_dir. Each bad one is 422
  * naming it; an empty value counts as absent.
  */
 
@@ -29,6 +29,7 @@ export interface ListingParams {
   readonly page: number;
   readonly limit: number;
   readonly filters: ListingFilters;
+  readonly sort?: ListingSort;
 }
 
 export function readListingParams(input: PublicInput, limits: { readonly maxLimit?: number } = {}): ListingParams {
@@ -46,9 +47,11 @@ export function readListingParams(input: PublicInput, limits: { readonly maxLimi
   const params = readParamFilters(input);
   // Offer ids a client already shows: as long as every id list (1,000 ids).
   const exclude = readIdList(input, 'exclude');
+  const sort = readSort(input);
   return {
     page: page ?? 1,
     limit: limit ?? DEFAULT_LISTING_LIMIT,
+    ...(sort && { sort }),
     filters: {
       ...(brands && { brands }),
       ...(categories && { categories }),
@@ -59,6 +62,22 @@ export function readListingParams(input: PublicInput, limits: { readonly maxLimi
       ...(exclude && { exclude }),
     },
   };
+}
+
+/** `sort_by` (`popular`, `price`, `discount`) and `sort_dir` (`asc`, `desc` by default); sort_dir alone orders nothing. */
+function readSort(input: PublicInput): ListingSort | undefined {
+  const by = readChoice(input, 'sort_by', LISTING_SORT_KEYS);
+  const dir = readChoice(input, 'sort_dir', ['asc', 'desc'] as const);
+  return by === undefined ? undefined : { by, dir: dir ?? 'desc' };
+}
+
+function readChoice<T extends string>(input: PublicInput, name: string, choices: readonly T[]): T | undefined {
+  const value = input[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) {
+    throw validationError(name, `must be one of ${choices.map((c) => `\`${c}\``).join(', ')}`);
+  }
+  return value as T;
 }
 
 /** A comma-separated list (or an array) of at most MAX_FILTER_IDS names. */

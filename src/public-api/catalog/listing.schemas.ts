@@ -5,6 +5,7 @@ import { StatusErrorSchema } from '../../http/envelopes.js';
 import { linkHandle } from '../../modules/catalog/domain/link-handle.js';
 import { fullUnits } from '../../modules/catalog/domain/price.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
+import { LISTING_SORT_KEYS } from '../../modules/catalog/domain/facets.js';
 import type { Listing } from '../../modules/catalog/listing.service.js';
 import {
   DEFAULT_LISTING_LIMIT,
@@ -48,6 +49,13 @@ export const ListingQueryProperties = (maxLimit: number = MAX_LISTING_LIMIT) =>
           `at most ${MAX_FILTER_PARAMS} names and ${MAX_FILTER_VALUES} values each.`,
       }),
     ),
+    sort_by: Type.Optional(
+      Type.Union(
+        LISTING_SORT_KEYS.map((key) => Type.Literal(key)),
+        { description: 'Order by `popular` (the feed’s sales rate), `price` or `discount`; absent: the rank (search) or popularity.' },
+      ),
+    ),
+    sort_dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Default `desc`.' })),
     exclude: Type.Optional(
       Type.String({ description: 'Comma-separated offer ids left out of the answer and its facets; at most 1000.' }),
     ),

@@ -15,7 +15,7 @@ import { readOptionalId } from '../tracking/common.params.js';
 export function toSearchInput(input: PublicInput, shop: ShopCurrency): SearchInput {
   const type = readSearchType(input);
   const query = readSearchQuery(input);
-  const { page, limit, filters } = readListingParams(input, { maxLimit: MAX_SEARCH_LIMIT });
+  const { page, limit, filters, sort } = readListingParams(input, { maxLimit: MAX_SEARCH_LIMIT });
   // Attribution only: an empty did or sid (an SDK without a cookie yet) counts as absent.
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
   const sid = readOptionalId(input, 'sid', { emptyIsAbsent: true });
@@ -26,6 +26,7 @@ export function toSearchInput(input: PublicInput, shop: ShopCurrency): SearchInp
     limit,
     page,
     filters,
+    ...(sort && { sort }),
     ...(did !== undefined && { did }),
     ...(sid !== undefined && { sid }),
   };

@@ -16,6 +16,7 @@ const source = (id: string, extra: Partial<FacetSource> = {}): FacetSource => ({
   id,
   vendor: null,
   price: 100_00,
+  oldprice: null,
   salesRate: null,
   categoryIds: [],
   locationIds: [],
@@ -24,10 +25,10 @@ const source = (id: string, extra: Partial<FacetSource> = {}): FacetSource => ({
 });
 
 const SOURCES: FacetSource[] = [
-  source('c', { vendor: 'Acme', price: 300_00, categoryIds: ['leaf'], params: [{ key: 'color', values: ['red', 'blue'] }] }),
+  source('c', { vendor: 'Acme', price: 300_00, oldprice: 400_00, categoryIds: ['leaf'], params: [{ key: 'color', values: ['red', 'blue'] }] }),
   source('a', { vendor: 'ACME ', price: 100_00, salesRate: 5, categoryIds: ['child'], locationIds: ['msk'], params: [{ key: 'color', values: ['red'] }] }),
   source('b', { vendor: 'Zeta', price: 200_00, salesRate: 9, categoryIds: ['other', 'unknown'], params: [{ key: 'size', values: [42] }] }),
-  source('d', { vendor: null, price: 50_00, categoryIds: ['root'], locationIds: ['spb'] }),
+  source('d', { vendor: null, price: 50_00, oldprice: 100_00, categoryIds: ['root'], locationIds: ['spb'] }),
 ];
 const index = buildFacetIndex(SOURCES, CATEGORIES);
 const page = (filters: ListingFilters, offset = 0, limit = 10, order: number[] | null = null, scope?: number) =>
@@ -139,6 +140,20 @@ describe('facetedPage', () => {
     expect(result).toMatchObject({ total: 3, ids: ['a', 'c', 'd'] });
     expect(result.brands).toEqual([{ name: 'ACME', count: 2 }]);
     expect(result.filters.map((f) => f.key)).toEqual(['color']);
+  });
+
+  it('sorts by price, discount or popularity; equal keys keep the given order', () => {
+    const sorted = (by: 'price' | 'discount' | 'popular', dir: 'asc' | 'desc', offset = 0, limit = 10, order: number[] | null = null) =>
+      facetedPage(index, order, {}, { offset, limit, sort: { by, dir } }).ids;
+    expect(sorted('price', 'asc')).toEqual(['d', 'a', 'b', 'c']);
+    expect(sorted('price', 'desc')).toEqual(['c', 'b', 'a', 'd']);
+    expect(sorted('price', 'asc', 1, 2)).toEqual(['a', 'b']);
+    // d: 50% off, c: 25% off, a and b none (in the given order).
+    expect(sorted('discount', 'desc')).toEqual(['d', 'c', 'b', 'a']);
+    expect(sorted('popular', 'desc')).toEqual(['b', 'a', 'c', 'd']);
+    expect(sorted('popular', 'asc')).toEqual(['d', 'c', 'a', 'b']);
+    const ranked = ['a', 'b', 'c', 'd'].map((id) => index.rowOf.get(id)!);
+    expect(sorted('discount', 'desc', 0, 10, ranked)).toEqual(['d', 'c', 'a', 'b']);
   });
 
   it('confines the page and every facet to a scope category', () => {

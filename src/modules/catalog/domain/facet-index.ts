@@ -19,6 +19,7 @@ export interface FacetSource {
   readonly vendor: string | null;
   /** Minor units; products without a price are never listed. */
   readonly price: number;
+  readonly oldprice: number | null;
   readonly salesRate: number | null;
   readonly categoryIds: readonly string[];
   /** [] = sold everywhere. */
@@ -33,6 +34,8 @@ export interface FacetIndex {
   readonly rowOf: ReadonlyMap<string, number>;
   /** Minor units per row. */
   readonly price: Float64Array;
+  /** The share of the old price taken off, 0 to 1 (0 without an old price above the price). */
+  readonly discount: Float64Array;
   /** Brand of each row (index into `brands`), -1 without a vendor. */
   readonly brandOf: Int32Array;
   /** Display name of each brand (its first spelling); brands are told apart case-insensitively. */
@@ -102,6 +105,7 @@ export function buildFacetIndex(sources: readonly FacetSource[], categories: rea
   const ids: string[] = new Array<string>(size);
   const rowOf = new Map<string, number>();
   const price = new Float64Array(size);
+  const discount = new Float64Array(size);
   const brandOf = new Int32Array(size);
   const catStart = new Int32Array(size + 1);
   const locStart = new Int32Array(size + 1);
@@ -115,6 +119,7 @@ export function buildFacetIndex(sources: readonly FacetSource[], categories: rea
     ids[row] = source.id;
     rowOf.set(source.id, row);
     price[row] = source.price;
+    discount[row] = source.oldprice !== null && source.oldprice > source.price ? (source.oldprice - source.price) / source.oldprice : 0;
     brandOf[row] = source.vendor === null || source.vendor.trim() === '' ? -1 : intern(brandKey(source.vendor), source.vendor.trim(), brands, brandByKey);
 
     catStart[row] = catList.length;
@@ -162,6 +167,7 @@ export function buildFacetIndex(sources: readonly FacetSource[], categories: rea
     ids,
     rowOf,
     price,
+    discount,
     brandOf,
     brands,
     brandByKey,

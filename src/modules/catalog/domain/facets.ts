@@ -31,10 +31,24 @@ export interface ListingFilters {
   readonly exclude?: readonly string[];
 }
 
+export const LISTING_SORT_KEYS = ['popular', 'price', 'discount'] as const;
+export type ListingSortKey = (typeof LISTING_SORT_KEYS)[number];
+
+/**
+ * An order instead of the given one: `popular` is the listing order (the feed's sales
+ * rate), `price` the price, `discount` the share taken off the old price. Equal keys keep
+ * the given order (the search's rank, or the listing order).
+ */
+export interface ListingSort {
+  readonly by: ListingSortKey;
+  readonly dir: 'asc' | 'desc';
+}
+
 export interface ListingPage {
   /** Rows skipped (page − 1) × limit. */
   readonly offset: number;
   readonly limit: number;
+  readonly sort?: ListingSort;
 }
 
 export interface BrandFacet {
@@ -96,6 +110,8 @@ export function facetedPage(
   let priceMax = -Infinity;
   let total = 0;
   const ids: string[] = [];
+  /** With a sort, every row that meets the filters; the page is cut after sorting. */
+  const matched: number[] | null = page.sort === undefined ? null : [];
 
   const rows = order ?? rangeOf(index.size);
   for (const row of rows) {
@@ -107,7 +123,8 @@ export function facetedPage(
     if (failed === 1 << LOCATIONS) continue;
     const all = failed === 0;
     if (all) {
-      if (total >= page.offset && ids.length < page.limit) ids.push(index.ids[row]!);
+      if (matched !== null) matched.push(row);
+      else if (total >= page.offset && ids.length < page.limit) ids.push(index.ids[row]!);
       total += 1;
     }
     if (all || failed === 1 << BRANDS) {
@@ -139,6 +156,12 @@ export function facetedPage(
     }
   }
 
+  if (matched !== null && page.sort !== undefined) {
+    // Array.prototype.sort is stable: equal keys keep the given order.
+    matched.sort(comparator(index, page.sort));
+    for (const row of matched.slice(page.offset, page.offset + page.limit)) ids.push(index.ids[row]!);
+  }
+
   return {
     total,
     ids,
@@ -149,6 +172,19 @@ export function facetedPage(
     filters: paramFacets(index, keyCounts, pairCounts),
     priceRange: priceMin === Infinity ? null : { min: priceMin, max: priceMax },
   };
+}
+
+function comparator(index: FacetIndex, sort: ListingSort): (a: number, b: number) => number {
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  switch (sort.by) {
+    case 'price':
+      return (a, b) => sign * (index.price[a]! - index.price[b]!);
+    case 'discount':
+      return (a, b) => sign * (index.discount[a]! - index.discount[b]!);
+    case 'popular':
+      // Rows are in listing order, most popular first: descending popularity is ascending rows.
+      return (a, b) => -sign * (a - b);
+  }
 }
 
 function* rangeOf(size: number): Iterable<number> {
