@@ -68,7 +68,7 @@ export function brandKey(name: string): string {
   return name.trim().toLowerCase();
 }
 
-/** A (param name, value) pair's key; a NUL cannot appear in either (http/ refuses it). */
+/** A (param name, value) pair's key: the name's index is digits, so the first NUL ends it whatever the value holds. */
 export function pairKeyOf(keyIndex: number, value: string): string {
   return `${keyIndex}\u0000${value}`;
 }
