@@ -8,6 +8,7 @@ import { ProfilesService } from './modules/audience/profiles.service.js';
 import { SegmentsService } from './modules/audience/segments.service.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { CollectionsService } from './modules/collections/collections.service.js';
+import { ListingService } from './modules/catalog/listing.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { ImagesService } from './modules/images/images.service.js';
@@ -48,6 +49,8 @@ export interface Services {
   readonly images: ImagesService;
   /** The public catalog reads: products, counters, the category tree, hidden products. */
   readonly products: ProductsService;
+  /** The catalog as a storefront lists it: GET /products, GET /category/{id}, search's filters and facets. */
+  readonly listing: ListingService;
   /** Back-in-stock and price-drop subscriptions; alerts recorded when an import lands. */
   readonly productSubscriptions: ProductSubscriptionsService;
   /** Product search over the served catalog, the search log and its no-result queries. */
@@ -79,7 +82,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     images,
     answerCacheBytes: config.productCacheBytes,
   });
-  const search = new SearchService({ db, clock, catalog, products });
+  const listing = new ListingService({ db, clock, catalog, products });
+  const search = new SearchService({ db, clock, catalog, listing });
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
   return {
@@ -97,6 +101,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     sliders: new SlidersService({ db, clock, shops }),
     images,
     products,
+    listing,
     productSubscriptions,
     search,
     collections: new CollectionsService({ db, clock, shops, products }),

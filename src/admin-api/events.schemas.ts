@@ -54,7 +54,8 @@ export const EventSchema = Type.Object(
     params: Type.Record(Type.String(), Type.Unknown(), {
       description:
         'The other stored parameters under their contract names: stream, segment, recommended_by, ' +
-        'recommended_code, referer, order_id, category_id, search_query, full_cart, full_wish and the ' +
+        'recommended_code, referer, order_id, category_id, search_query, results (the offer ids a search ' +
+        'event showed), full_cart, full_wish and the ' +
         'purchase details (order_price, delivery_type, payment_type, promocode); for custom events category, ' +
         'label, value, the custom variables and payload. A parameter that was absent or ignored is left out.',
       examples: [{ stream: 'web', recommended_by: 'dynamic', recommended_code: 'abc123' }],

@@ -166,9 +166,14 @@ export interface SearchTerm {
   readonly prefix: boolean;
 }
 
-/** Which products are indexed and searched: shown in widgets, not ignored, in stock. */
+/**
+ * Which products are indexed and searched, and listed by GET /products and GET
+ * /category/{id}: shown in widgets, not ignored, in stock.
+ */
+export const LISTED_PRODUCT = { widgetable: 1, ignored: 0, available: 1 } as const;
 const SEARCHABLE_PRODUCT = (alias: string) =>
-  `${alias}widgetable = 1 and ${alias}ignored = 0 and ${alias}available = 1`;
+  `${alias}widgetable = ${LISTED_PRODUCT.widgetable} and ${alias}ignored = ${LISTED_PRODUCT.ignored} and ` +
+  `${alias}available = ${LISTED_PRODUCT.available}`;
 
 const SEARCH_FTS_TABLE = 'catalog_products_fts';
 const SEARCH_PG_TABLE = 'catalog_products_search';

@@ -1,4 +1,5 @@
 import { audienceRoutes } from './audience/audience.routes.js';
+import { listingRoutes } from './catalog/listing.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
 import { profileRoutes } from './profile/profile.routes.js';
 import { subscriptionRoutes } from './catalog/subscriptions.routes.js';
@@ -18,6 +19,7 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   productRoutes,
   subscriptionRoutes,
   searchRoutes,
+  listingRoutes,
   audienceRoutes,
   profileRoutes,
   shopperRoutes,

@@ -164,10 +164,15 @@ describe.each(TEST_DIALECTS)('search contract on %s', (dialect) => {
       expect({ status: response.statusCode, body: response.body }).toMatchObject({ status: row.status });
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       if (row.status === 200) {
+        // The filters and facets have their own contract (listing.contract.test.ts).
         expect(response.json()).toEqual({
           search_query: row.found!.query,
           products_total: row.found!.total,
           products: row.found!.ids.map((id) => productBodies.get(id)),
+          brands: expect.any(Array),
+          categories: expect.any(Array),
+          filters: expect.any(Object),
+          price_range: expect.any(Object),
         });
       } else {
         expect(response.json()).toEqual({ status: 'error', payload: { message: row.message } });

@@ -13,6 +13,7 @@ import { audience } from './0010-audience.js';
 import { productPictureHash } from './0011-product-picture-hash.js';
 import { categoryDiscountLocations } from './0012-category-discount-locations.js';
 import { collectionsOrderDetails } from './0014-collections-order-details.js';
+import { searchBlank } from './0015-search-blank.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -33,6 +34,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0011-product-picture-hash', productPictureHash],
   ['0012-category-discount-locations', categoryDiscountLocations],
   ['0014-collections-order-details', collectionsOrderDetails],
+  ['0015-search-blank', searchBlank],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -264,12 +264,12 @@ export async function listNotWidgetable(
   return rows.map(toProductRecord);
 }
 
-function parseStringArray(text: string): string[] {
+export function parseStringArray(text: string): string[] {
   const value: unknown = JSON.parse(text);
   return Array.isArray(value) ? value.filter((element): element is string => typeof element === 'string') : [];
 }
 
-function parseParams(text: string): ProductParam[] {
+export function parseParams(text: string): ProductParam[] {
   const value: unknown = JSON.parse(text);
   if (!Array.isArray(value)) return [];
   const out: ProductParam[] = [];

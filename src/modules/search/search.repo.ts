@@ -1,8 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { productMatchesSql, type Dialect, type SearchTerm } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
-import type { ProductRecord } from '../catalog/domain/product-view.js';
-import { toProductRecord, type ProductRow } from '../catalog/products.repo.js';
 import type { NoResultQuery, SearchLogEntry } from './domain/search-log.js';
 
 /**
@@ -11,45 +9,38 @@ import type { NoResultQuery, SearchLogEntry } from './domain/search-log.js';
  */
 export type Executor = Kysely<Database>;
 
-export interface ProductMatches {
-  /** Every product that matches, beyond the returned page. */
+export interface RankedMatches {
+  /** Every product that matches, beyond the ids returned. */
   readonly total: number;
-  /** The best `limit` matches, best first; equal ranks by offer id. */
-  readonly products: ProductRecord[];
+  /** The best matches' offer ids, best first; equal ranks by offer id. */
+  readonly ids: string[];
 }
 
 /**
- * One statement: the matches (keys and ranks, from db/dialect.ts), the best `limit` of
- * them with the count of all (a window count runs before LIMIT), and their rows. The
- * matches are materialised so that the shop and generation conditions stay outside them:
- * inside, PostgreSQL could read a new generation (no statistics yet) through a btree
- * index on (shop_id, generation) and test every row instead of asking the GIN index.
- * The rows are joined on the keys of `best` alone, so that SQLite looks them up by
- * primary key instead of scanning the generation for them. `terms` must not be empty.
+ * One statement: the matches (keys and ranks, from db/dialect.ts), the count of all (a
+ * window count runs before LIMIT) and the offer ids of the best `max`. The matches are
+ * materialised so that the shop and generation conditions stay outside them: inside,
+ * PostgreSQL could read a new generation (no statistics yet) through a btree index on
+ * (shop_id, generation) and test every row instead of asking the GIN index. Only ids
+ * leave the database: the filters, facets and the page are the listing's
+ * (modules/catalog/listing.service.ts), which reads the page's rows by key. `terms` must
+ * not be empty.
  */
-export async function findMatchingProducts(
+export async function findRankedMatches(
   db: Executor,
   dialect: Dialect,
   scope: { readonly shopId: string; readonly generation: number },
   terms: readonly SearchTerm[],
-  limit: number,
-): Promise<ProductMatches> {
+  max: number,
+): Promise<RankedMatches> {
   const { shopId, generation } = scope;
-  const { rows } = await sql<ProductRow & { search_total: number | string }>`
-    with matched as materialized (${productMatchesSql(dialect, scope, terms)}),
-    best as (
-      select shop_id, generation, id, search_rank, count(*) over () as search_total from matched
-      where shop_id = ${shopId} and generation = ${generation}
-      order by search_rank, id
-      limit ${limit}
-    )
-    select p.*, best.search_total from best
-    join catalog_products p on p.shop_id = best.shop_id and p.generation = best.generation and p.id = best.id
-    order by best.search_rank, best.id`.execute(db);
-  return {
-    total: rows.length === 0 ? 0 : Number(rows[0]!.search_total),
-    products: rows.map(toProductRecord),
-  };
+  const { rows } = await sql<{ id: string; search_total: number | string }>`
+    with matched as materialized (${productMatchesSql(dialect, scope, terms)})
+    select id, count(*) over () as search_total from matched
+    where shop_id = ${shopId} and generation = ${generation}
+    order by search_rank, id
+    limit ${max}`.execute(db);
+  return { total: rows.length === 0 ? 0 : Number(rows[0]!.search_total), ids: rows.map((row) => row.id) };
 }
 
 /**
@@ -111,4 +102,44 @@ export async function listNoResultQueries(
     .limit(limit)
     .execute();
   return rows.map((row) => ({ query: row.query, quantity: Number(row.quantity) }));
+}
+
+/** Types of the queries a user submitted: full searches, and the search events of POST /push. */
+const SUBMITTED_TYPES = ['full_search', 'push'] as const;
+
+/**
+ * The queries submitted since `since` that found something (or whose count is unknown:
+ * a pushed event), most frequent first, then by query (migration 0015's index).
+ */
+export async function listPopularQueries(db: Executor, shopId: string, since: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('search_queries')
+    .select(['query', (eb) => eb.fn.countAll<number | string>().as('quantity')])
+    .where('shop_id', '=', shopId)
+    .where('type', 'in', [...SUBMITTED_TYPES])
+    .where('time', '>=', since)
+    .where((eb) => eb.or([eb('results', 'is', null), eb('results', '>', 0)]))
+    .groupBy('query')
+    .orderBy('quantity', 'desc')
+    .orderBy('query')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.query);
+}
+
+/** A device's distinct queries submitted since `since`, newest first. */
+export async function listDeviceQueries(db: Executor, shopId: string, did: string, since: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('search_queries')
+    .select(['query', (eb) => eb.fn.max('time').as('last')])
+    .where('shop_id', '=', shopId)
+    .where('did', '=', did)
+    .where('type', 'in', [...SUBMITTED_TYPES])
+    .where('time', '>=', since)
+    .groupBy('query')
+    .orderBy('last', 'desc')
+    .orderBy('query')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.query);
 }

@@ -3,8 +3,8 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
-import type { ProductRecord } from '../catalog/domain/product-view.js';
-import type { Product } from '../catalog/domain/product.schema.js';
+import type { ListingFilters, ListingSort } from '../catalog/domain/facets.js';
+import type { Listing, ListingQuery } from '../catalog/listing.service.js';
 import type { Shop } from '../shops/domain/shop.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
 import { normalizeQuery, searchTerms, type SearchType } from './domain/query.js';
@@ -15,6 +15,7 @@ import {
   type NoResultQuery,
   type SearchLogEntry,
 } from './domain/search-log.js';
+import { PromiseCache } from '../catalog/promise-cache.js';
 import * as repo from './search.repo.js';
 
 export type ShopCurrency = Pick<Shop, 'shopId' | 'currency'>;
@@ -23,10 +24,24 @@ export interface SearchDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly catalog: { currentGeneration(shopId: string): Promise<number> };
-  /** The catalog's product view (ProductsService), so that results spell a product as GET /products/get does. */
-  readonly products: {
-    viewProducts(shop: ShopCurrency, generation: number, products: readonly ProductRecord[]): Promise<Product[]>;
+  /**
+   * The catalog's listing (ListingService): filters, facets and pages the ranked matches,
+   * with the same rules as GET /products, and spells products as GET /products/get does.
+   */
+  readonly listing: {
+    page(shop: ShopCurrency, generation: number, ranked: readonly string[] | null, query: ListingQuery): Promise<Listing>;
+    list(shop: ShopCurrency, query: ListingQuery): Promise<Listing>;
   };
+}
+
+/** GET /search/blank: what a search box shows before the user types. */
+export interface BlankSearch {
+  /** The shop's most frequent submitted queries of the last two weeks that found something. */
+  readonly popularQueries: readonly string[];
+  /** The device's last distinct submitted queries, newest first (none without a device). */
+  readonly lastQueries: readonly string[];
+  /** The first listed products (GET /products' order: the feed's sales rate). */
+  readonly products: Listing['products'];
 }
 
 export interface SearchInput {
@@ -36,27 +51,45 @@ export interface SearchInput {
   readonly query: string;
   /** Products returned at most, 1 to MAX_SEARCH_LIMIT. */
   readonly limit: number;
+  /** The page of results, from 1 (default 1). */
+  readonly page?: number;
+  /** Brands, categories, locations, price and params that narrow the matches. */
+  readonly filters?: ListingFilters;
+  /** Absent: best match first. */
+  readonly sort?: ListingSort;
   /** Attribution of the logged query. */
   readonly did?: string;
   readonly sid?: string;
 }
 
-export interface SearchResult {
+export interface SearchResult extends Listing {
   /** The query as given. */
   readonly query: string;
-  /** Every matching product, beyond the page. */
-  readonly total: number;
-  /** The best matches, best first. */
-  readonly products: Product[];
 }
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
+export const MAX_SEARCH_PAGE = 1000;
+/**
+ * Matches that filters, facets and pages look at, best first: a query matching more (a
+ * one-letter prefix typed into a large catalog) is filtered and faceted among its best
+ * this many; unfiltered, products_total still counts every match. Reading and sorting
+ * every match cost a one-letter prefix over 100,000 products 2.5 times its time
+ * (docs/search.md).
+ */
+export const MAX_RANKED_MATCHES = 10_000;
+/** Popular queries, last queries and products of GET /search/blank, at most. */
+export const BLANK_QUERIES = 10;
+export const BLANK_PRODUCTS = 10;
+/** A shop's popular queries are counted at most this often per process. */
+const POPULAR_QUERIES_TTL_MS = 60_000;
+const POPULAR_QUERIES_MAX_SHOPS = 10_000;
 /** How often one process prunes a shop's log rows that have left the window. */
 const LOG_PRUNE_INTERVAL_MS = 10 * 60_000;
 /** Random ids that collide with an existing row are drawn again, this many times at most. */
 const ID_ATTEMPTS = 5;
 export const SEARCH_LOG_SUBSCRIBER = 'search-log';
+const EMPTY_LISTING: Listing = { total: 0, products: [], brands: [], categories: [], filters: [], priceRange: null };
 
 /**
  * Product search over the shop's served catalog (GET /search), the search log, and the
@@ -64,8 +97,16 @@ export const SEARCH_LOG_SUBSCRIBER = 'search-log';
  */
 export class SearchService {
   private readonly lastPrune = new Map<string, number>();
+  private readonly popularQueries: PromiseCache<string[]>;
 
-  constructor(private readonly deps: SearchDeps) {}
+  constructor(private readonly deps: SearchDeps) {
+    this.popularQueries = new PromiseCache<string[]>({
+      clock: deps.clock,
+      ttlMs: POPULAR_QUERIES_TTL_MS,
+      maxEntries: POPULAR_QUERIES_MAX_SHOPS,
+      maxWeight: POPULAR_QUERIES_MAX_SHOPS,
+    });
+  }
 
   private get db() {
     return this.deps.db.db;
@@ -85,9 +126,23 @@ export class SearchService {
     const generation = await this.deps.catalog.currentGeneration(shopId);
     const matches =
       generation === 0 || terms.length === 0
-        ? { total: 0, products: [] }
-        : await repo.findMatchingProducts(this.db, this.deps.db.dialect, { shopId, generation }, terms, limit);
-    const products = await this.deps.products.viewProducts(input.shop, generation, matches.products);
+        ? { total: 0, ids: [] }
+        : await repo.findRankedMatches(this.db, this.deps.db.dialect, { shopId, generation }, terms, MAX_RANKED_MATCHES);
+    const filters = input.filters ?? {};
+    const page = Math.min(MAX_SEARCH_PAGE, Math.max(1, Math.trunc(input.page ?? 1) || 1));
+    const listed =
+      matches.ids.length === 0
+        ? EMPTY_LISTING
+        : await this.deps.listing.page(input.shop, generation, matches.ids, {
+            filters,
+            page,
+            limit,
+            ...(input.sort && { sort: input.sort }),
+          });
+    // Unfiltered, every match counts, beyond the best MAX_RANKED_MATCHES the facets saw.
+    const listing = hasFilters(filters) ? listed : { ...listed, total: Math.max(listed.total, matches.total) };
+    // The log counts what the text found, whatever the filters: a query is a no-result
+    // query when the catalog lacks what was asked for, not when a filter left nothing.
     await this.record({
       shopId,
       time: this.deps.clock.now(),
@@ -98,7 +153,23 @@ export class SearchService {
       sid: input.sid ?? null,
       eventId: null,
     });
-    return { query: input.query, total: matches.total, products };
+    return { ...listing, query: input.query };
+  }
+
+  /**
+   * GET /search/blank: the shop's popular queries (counted once a minute per shop: a
+   * group-by over two weeks of the log), the device's last queries, and the first listed
+   * products.
+   */
+  async blank(shop: ShopCurrency, did: string | undefined): Promise<BlankSearch> {
+    const since = noResultWindowStart(this.deps.clock.now());
+    const { shopId } = shop;
+    const [popularQueries, lastQueries, listing] = await Promise.all([
+      this.popularQueries.getOrCompute(shopId, () => repo.listPopularQueries(this.db, shopId, since, BLANK_QUERIES)),
+      did === undefined ? [] : repo.listDeviceQueries(this.db, shopId, did, since, BLANK_QUERIES),
+      this.deps.listing.list(shop, { filters: {}, page: 1, limit: BLANK_PRODUCTS }),
+    ]);
+    return { popularQueries, lastQueries, products: listing.products };
   }
 
   /** The full searches of the last two weeks that found nothing, most frequent first. */
@@ -144,6 +215,18 @@ export class SearchService {
     this.lastPrune.set(shopId, now);
     await repo.pruneSearchLog(this.db, shopId, noResultWindowStart(now));
   }
+}
+
+function hasFilters(filters: ListingFilters): boolean {
+  return (
+    (filters.brands?.length ?? 0) > 0 ||
+    (filters.categories?.length ?? 0) > 0 ||
+    (filters.locations?.length ?? 0) > 0 ||
+    filters.priceMin !== undefined ||
+    filters.priceMax !== undefined ||
+    (filters.params?.size ?? 0) > 0 ||
+    (filters.exclude?.length ?? 0) > 0
+  );
 }
 
 /** 53 random bits, never 0 (see modules/identity/ids.ts for the odds of a collision). */

@@ -77,6 +77,8 @@ export interface PushEventInput {
   readonly categoryId?: string;
   /** event `search`. */
   readonly searchQuery?: string;
+  /** event `search`: the offer ids the shop's own search showed (the SDK's `results`), in order. */
+  readonly searchResults?: readonly string[];
   readonly purchase?: PurchaseDetails;
   readonly attribution: EventAttribution;
   readonly identifiers?: EventIdentifiers;

@@ -1,18 +1,21 @@
 import type { PublicInput } from '../../http/input.js';
-import { readInteger, readString, validationError } from '../../http/readers.js';
+import { readString, validationError } from '../../http/readers.js';
 import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES, type SearchType } from '../../modules/search/domain/query.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type SearchInput, type ShopCurrency } from '../../modules/search/search.service.js';
+import { MAX_SEARCH_LIMIT, type SearchInput, type ShopCurrency } from '../../modules/search/search.service.js';
+import { readListingParams } from '../catalog/listing.params.js';
 import { readOptionalId } from '../tracking/common.params.js';
 
 /**
  * Parameters of GET /search (docs/search.md), checked in this order after the
- * credentials: type, search_query, limit, did, sid. Each bad one is 422 naming it.
+ * credentials: type, search_query, then the listing's (page, limit, brands, categories,
+ * locations, price_min, price_max, filters: catalog/listing.params.ts), did, sid. Each
+ * bad one is 422 naming it.
  */
 
 export function toSearchInput(input: PublicInput, shop: ShopCurrency): SearchInput {
   const type = readSearchType(input);
   const query = readSearchQuery(input);
-  const limit = input.limit === '' ? undefined : readInteger(input, 'limit', { optional: true, min: 1, max: MAX_SEARCH_LIMIT });
+  const { page, limit, filters, sort } = readListingParams(input, { maxLimit: MAX_SEARCH_LIMIT });
   // Attribution only: an empty did or sid (an SDK without a cookie yet) counts as absent.
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
   const sid = readOptionalId(input, 'sid', { emptyIsAbsent: true });
@@ -20,7 +23,10 @@ export function toSearchInput(input: PublicInput, shop: ShopCurrency): SearchInp
     shop,
     type,
     query,
-    limit: limit ?? DEFAULT_SEARCH_LIMIT,
+    limit,
+    page,
+    filters,
+    ...(sort && { sort }),
     ...(did !== undefined && { did }),
     ...(sid !== undefined && { sid }),
   };

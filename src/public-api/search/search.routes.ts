@@ -1,10 +1,15 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
+import { toListingBody } from '../catalog/listing.schemas.js';
 import { wantsEnvelope } from '../catalog/products.params.js';
 import { noSchemaValidation } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { readOptionalId } from '../tracking/common.params.js';
 import { toSearchInput } from './search.params.js';
 import {
+  BlankSearchQuerySchema,
+  BlankSearchResponses,
+  type BlankSearchBody,
   NoResultQueriesQuerySchema,
   NoResultQueriesResponses,
   SEARCH_TAGS,
@@ -41,7 +46,9 @@ export const searchRoutes: PublicRouteModule = (scope) => {
         summary: 'Search the products of the feed',
         description:
           'Products of the served catalog matching every word of `search_query` (with `instant_search`, the last ' +
-          'word may be unfinished), best first. Every query is logged. Bare answer; errors in the status envelope.',
+          'word may be unfinished), best first, narrowed by the filters and paged, with the facets of the matches ' +
+          '(brands, categories, feed params, price range). Every query is logged. Bare answer; errors in the ' +
+          'status envelope.',
         querystring: SearchQuerySchema,
         response: SearchResponses,
       },
@@ -49,7 +56,36 @@ export const searchRoutes: PublicRouteModule = (scope) => {
     async (request): Promise<SearchResultBody> => {
       const shop = authenticatedShop(request);
       const result = await search.search(toSearchInput(request.input, shop));
-      return { search_query: result.query, products_total: result.total, products: result.products };
+      return { search_query: result.query, ...toListingBody(result) };
+    },
+  );
+
+  scope.get(
+    '/search/blank',
+    {
+      config: { envelope: 'bare', auth: 'shop' },
+      validatorCompiler: noSchemaValidation,
+      serializerCompiler: plainJson,
+      schema: {
+        tags: SEARCH_TAGS,
+        summary: 'The empty search box',
+        description:
+          'What a search box shows before the user types: the shop’s popular queries (`suggests`), the device’s ' +
+          'last queries (`last_queries`, with `did`) and popular products. Bare answer; errors in the status envelope.',
+        querystring: BlankSearchQuerySchema,
+        response: BlankSearchResponses,
+      },
+    },
+    async (request): Promise<BlankSearchBody> => {
+      const shop = authenticatedShop(request);
+      // Attribution only, as on GET /search: an empty did is absent.
+      const did = readOptionalId(request.input, 'did', { emptyIsAbsent: true });
+      const blank = await search.blank(shop, did);
+      return {
+        suggests: blank.popularQueries.map((name) => ({ name, url: null })),
+        last_queries: blank.lastQueries.map((name) => ({ name })),
+        products: [...blank.products],
+      };
     },
   );
 

@@ -6,7 +6,8 @@ import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
 import { DEVICE_ID_PATTERN_TEXT, SESSION_ID_PATTERN_TEXT } from '../../modules/identity/domain/identifiers.js';
 import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES } from '../../modules/search/domain/query.js';
 import { MAX_NO_RESULT_QUERIES } from '../../modules/search/domain/search-log.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
+import { BLANK_PRODUCTS, BLANK_QUERIES, MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
+import { ListingFacetProperties, ListingQueryProperties } from '../catalog/listing.schemas.js';
 import { versionedResponses } from '../catalog/products.schemas.js';
 
 /**
@@ -34,13 +35,7 @@ export const SearchQuerySchema = Type.Object(
       maxLength: MAX_SEARCH_QUERY_LENGTH,
       description: `What the user typed: not blank, at most ${MAX_SEARCH_QUERY_LENGTH} characters.`,
     }),
-    limit: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_SEARCH_LIMIT,
-        description: `Products returned at most (default ${DEFAULT_SEARCH_LIMIT}).`,
-      }),
-    ),
+    ...ListingQueryProperties(MAX_SEARCH_LIMIT),
     did: Type.Optional(DeviceId('Device id the query is logged for.')),
     sid: Type.Optional(SessionId('Session id the query is logged for (legacy alias `seance`).')),
   },
@@ -50,8 +45,8 @@ export const SearchQuerySchema = Type.Object(
 export const SearchResultSchema = Type.Object(
   {
     search_query: Type.String({ description: 'The query as given.' }),
-    products_total: Type.Integer({ description: 'Every matching product, beyond the ones returned.' }),
-    products: Type.Array(ProductSchema, { description: 'The best matches, best first.' }),
+    ...ListingFacetProperties,
+    products: Type.Array(ProductSchema, { description: 'The page of the matches that meet the filters, best first.' }),
   },
   { description: 'Search results (no envelope).' },
 );
@@ -77,3 +72,33 @@ export const NoResultQueriesResponses = versionedResponses(
   'no_result_queries',
   Type.Array(NoResultQuerySchema, { description: `Most frequent first; at most ${MAX_NO_RESULT_QUERIES}.` }),
 );
+
+export const BlankSearchQuerySchema = Type.Object(
+  {
+    shop_id: ShopId,
+    did: Type.Optional(DeviceId('Device whose last queries are answered.')),
+  },
+  { additionalProperties: true },
+);
+
+export const BlankSearchSchema = Type.Object(
+  {
+    suggests: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'A query, normalised (lower-cased, whitespace collapsed).' }),
+        url: Type.Null({ description: 'No page of its own: search for the name.' }),
+      }),
+      { description: `The shop's most frequent queries of the last two weeks that found something; at most ${BLANK_QUERIES}.` },
+    ),
+    last_queries: Type.Array(Type.Object({ name: Type.String() }), {
+      description: `The device's last distinct queries, newest first; at most ${BLANK_QUERIES}, none without \`did\`.`,
+    }),
+    products: Type.Array(ProductSchema, {
+      description: `Popular products: the first ${BLANK_PRODUCTS} of GET /products (the feed's sales rate).`,
+    }),
+  },
+  { description: 'What a search box shows before the user types (no envelope).' },
+);
+export type BlankSearchBody = Static<typeof BlankSearchSchema>;
+
+export const BlankSearchResponses = { 200: BlankSearchSchema, '4xx': StatusErrorSchema, '5xx': StatusErrorSchema };

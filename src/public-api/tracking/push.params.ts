@@ -10,6 +10,7 @@ import {
   type PushEventInput,
   type PushEventName,
 } from '../../modules/tracking/tracking.types.js';
+import { readIdList } from '../catalog/products.params.js';
 import { readIdentifiers, readOptionalId, readOptionalText } from './common.params.js';
 import { readScalarObject } from './push-custom.params.js';
 
@@ -60,15 +61,20 @@ function readEvent(input: PublicInput): PushEventName {
   return value as PushEventName;
 }
 
-type Subject = Pick<PushEventInput, 'items' | 'fullCart' | 'fullWish' | 'categoryId' | 'searchQuery'>;
+type Subject = Pick<PushEventInput, 'items' | 'fullCart' | 'fullWish' | 'categoryId' | 'searchQuery' | 'searchResults'>;
 
 /** What the event is about: items, or category_id for `category`, or search_query for `search`. */
 function readSubject(input: PublicInput, event: PushEventName): Subject {
   switch (event) {
     case 'category':
       return { items: [], categoryId: readSubjectText(input, 'category_id', MAX_TEXT_LENGTH) };
-    case 'search':
-      return { items: [], searchQuery: readSubjectText(input, 'search_query', MAX_SEARCH_QUERY_LENGTH) };
+    case 'search': {
+      const searchQuery = readSubjectText(input, 'search_query', MAX_SEARCH_QUERY_LENGTH);
+      // The SDKs send the ids the shop's search showed as `results`, comma-joined; an
+      // array is read too. Bounded as every id list (catalog/products.params.ts).
+      const searchResults = readIdList(input, 'results');
+      return { items: [], searchQuery, ...(searchResults !== undefined && { searchResults }) };
+    }
     case 'cart': {
       const fullCart = readBooleanish(input, 'full_cart', { default: false });
       return { items: readItems(input, fullCart), fullCart };

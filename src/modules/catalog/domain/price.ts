@@ -24,6 +24,16 @@ export function wholeUnits(minor: number): number {
   return Math.floor(minor / MINOR_PER_UNIT);
 }
 
+/** An amount in currency units (1990.5) as minor units (199050), rounded to the nearest. */
+export function minorUnits(units: number): number {
+  return Math.round(units * MINOR_PER_UNIT);
+}
+
+/** An amount in minor units as currency units with the fraction, a JSON number: 199050 → 1990.5. */
+export function fullUnits(minor: number): number {
+  return minor / MINOR_PER_UNIT;
+}
+
 /** The four spellings of an amount in minor units (a non-negative safe integer). */
 export function priceFields(minor: number, symbol: string): PriceFields {
   const whole = wholeUnits(minor);

@@ -117,6 +117,7 @@ export function draftPushEvent(input: PushEventInput, now: number): PushDraft {
     order_id: orderId,
     category_id: input.categoryId,
     search_query: input.searchQuery,
+    results: input.searchResults,
     full_cart: input.fullCart === true ? true : undefined,
     full_wish: input.fullWish === true ? true : undefined,
     delivery_type: p?.deliveryType,
