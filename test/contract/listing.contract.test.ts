@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sdkGetQuery } from './sdk-wire.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_DIALECTS } from '../helpers/db.js';
 import { createShopFixture } from '../helpers/factories.js';
@@ -224,15 +225,14 @@ describe.each(TEST_DIALECTS)('listing contract on %s', (dialect) => {
     expect(pages).toEqual(ids);
   });
 
-  // RE-CHECK AT MERGE: the SDK's exact bytes. Its reserved characters (`,` `:`) arrive
-  // percent-encoded twice; src/http/params.ts decodes them once more (issue 12 part 1,
-  // another branch). Unskip once that lands.
-  it.skip('search as the SDK sends it, reserved characters encoded twice', async () => {
-    // The SDK percent-encodes the reserved characters of each value, then its HTTP client
-    // encodes the value again: `,` arrives as %252C and `:` as %253A.
-    const sdkValue = (value: string) =>
-      encodeURIComponent(value.replace(/[;,/?:@&=+$#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
-    const query = `search_query=${sdkValue('кроссовки')}&brands=${sdkValue('Adidas,NIKE')}&filters=${sdkValue(JSON.stringify({ Цвет: ['white'] }))}`;
+  it('search as the SDK sends it, reserved characters encoded twice', async () => {
+    // The SDK's GET encoding (sdk-wire.ts): `,` and `:` arrive as %252C and %253A, and
+    // http/params.ts decodes them once more.
+    const query = sdkGetQuery([
+      ['search_query', 'кроссовки'],
+      ['brands', 'Adidas,NIKE'],
+      ['filters', JSON.stringify({ Цвет: ['white'] })],
+    ]);
     expect(query).toContain('Adidas%252CNIKE');
     const response = await send(t, search(query), vars);
     expect(response.statusCode).toBe(200);

@@ -1,4 +1,5 @@
 import type { InjectOptions } from 'fastify';
+import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery, sdkPostQuery, type SdkValue } from './sdk-wire.js';
 
 /**
  * The requests the platform's React Native SDK (rn-sdk 4.0.x, MainSDK.js and
@@ -21,9 +22,7 @@ export interface SdkState {
   readonly sid: string;
 }
 
-const USER_AGENT = 'ReactNative Android SDK v4.0.18';
-const JSON_HEADERS = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-const FORM_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': USER_AGENT };
+const JSON_HEADERS = { 'content-type': 'application/json', 'user-agent': SDK_USER_AGENT };
 
 type Params = Record<string, unknown>;
 
@@ -31,30 +30,16 @@ function withSession(params: Params, state: SdkState): Params {
   return { ...params, did: state.did, seance: state.sid, sid: state.sid };
 }
 
-/** axios's serialisation of `params`: null and undefined left out, values percent-encoded (`:` `,` `[` `]` `$` kept, space as `+`). */
-function axiosQuery(params: Params): string {
+/** The params as pairs, axios leaving null and undefined out. */
+function present(params: Params): Array<[string, SdkValue]> {
   return Object.entries(params)
     .filter(([, value]) => value !== null && value !== undefined)
-    .map(([key, value]) => `${axiosEncode(key)}=${axiosEncode(String(value as string))}`)
-    .join('&');
+    .map(([key, value]) => [key, value as SdkValue]);
 }
 
-function axiosEncode(text: string): string {
-  return encodeURIComponent(text)
-    .replace(/%3A/gi, ':')
-    .replace(/%24/g, '$')
-    .replace(/%2C/gi, ',')
-    .replace(/%20/g, '+')
-    .replace(/%5B/gi, '[')
-    .replace(/%5D/gi, ']');
-}
-
-/** The SDK's DataEncoder for a GET: `encodeURIComponent` of each value (a null is `null`), then decodeURI, then axios. */
-function sdkGetQuery(params: Params): string {
-  const once = Object.fromEntries(
-    Object.entries(params).map(([key, value]) => [key, decodeURI(encodeURIComponent(String(value)))]),
-  );
-  return axiosQuery(once);
+/** The SDK's encoder for a GET: every value, a null as the text `null` (sdk-wire.ts). */
+function allPairs(params: Params): Array<[string, SdkValue]> {
+  return Object.entries(params).map(([key, value]) => [key, (value ?? null) as SdkValue]);
 }
 
 /** sdk.setProfile(params) */
@@ -67,21 +52,21 @@ export function setProfileRequest(state: SdkState, params: Params): InjectOption
 
 /** sdk.getProfile() */
 export function getProfileRequest(state: SdkState): InjectOptions {
-  const query = sdkGetQuery(withSession({ shop_id: state.shopId, stream: null }, state));
-  return { method: 'GET', url: `/profile?${query}`, headers: FORM_HEADERS };
+  const query = sdkGetQuery(allPairs(withSession({ shop_id: state.shopId, stream: null }, state)));
+  return { method: 'GET', url: `/profile?${query}`, headers: { ...SDK_GET_HEADERS } };
 }
 
 /** sdk.setPushTokenNotification(token) on Android */
 export function pushTokenRequest(state: SdkState, token: string, platform = 'android'): InjectOptions {
-  const query = axiosQuery(withSession({ shop_id: state.shopId, stream: null, token, platform }, state));
-  return { method: 'POST', url: `/mobile_push_tokens?${query}`, headers: FORM_HEADERS };
+  const query = sdkPostQuery(present(withSession({ shop_id: state.shopId, stream: null, token, platform }, state)));
+  return { method: 'POST', url: `/mobile_push_tokens?${query}`, headers: { ...SDK_GET_HEADERS } };
 }
 
 /** sdk.segments(action, data) */
 export function segmentsRequest(state: SdkState, action: 'add' | 'remove' | 'get', data: Params = {}): InjectOptions {
   const params = withSession({ shop_id: state.shopId, stream: null, segment: null, ...data }, state);
   if (action === 'get') {
-    return { method: 'GET', url: `/segments/get?${axiosQuery(params)}`, headers: JSON_HEADERS, payload: JSON.stringify(params) };
+    return { method: 'GET', url: `/segments/get?${sdkPostQuery(present(params))}`, headers: JSON_HEADERS, payload: JSON.stringify(params) };
   }
   return { method: 'POST', url: `/segments/${action}`, headers: JSON_HEADERS, payload: JSON.stringify(params) };
 }
