@@ -48,9 +48,19 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       });
     },
   },
+  {
+    name: 'a product collection',
+    async run({ services, shop }) {
+      await services.collections.putCollection(shop.shopId, DEMO_COLLECTION_ID, {
+        name: 'New this season',
+        productIds: ['1003', '1101', '2001'],
+      });
+    },
+  },
 ];
 
 export const DEMO_SLIDER_CODE = 'main_banner';
+export const DEMO_COLLECTION_ID = 'new_in';
 
 export type DemoOutcome =
   | { readonly kind: 'created'; readonly shop: Shop; readonly secret: string; readonly steps: readonly string[] }

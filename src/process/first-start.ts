@@ -3,7 +3,7 @@ import type { AdminTokenSource } from '../modules/system/admin-token.service.js'
 import type { InstallationService } from '../modules/system/installation.service.js';
 import type { Services } from '../services.js';
 import { PATRON_VERSION } from '../version.js';
-import { DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
+import { DEMO_COLLECTION_ID, DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
 
 export interface StartupFacts {
   readonly adminToken: AdminTokenSource;
@@ -82,11 +82,17 @@ export const DEMO_DID = 'demo000001';
 /** Public API calls against the demo shop's sample data (process/demo.ts), pasteable in order. */
 function demoCurls(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: string): string[] {
   const shop = demo.shop.shopId;
+  const json = '-H "Content-Type: application/json"';
   const push = JSON.stringify({ shop_id: shop, did: DEMO_DID, event: 'cart', items: [{ id: '1003', amount: 1 }] });
+  const profile = JSON.stringify({ shop_id: shop, did: DEMO_DID, email: 'ann@example.org', first_name: 'Ann', email_bulk: true });
   return [
-    `  curl "${baseUrl}/init?shop_id=${shop}&did=${DEMO_DID}&v=3"`,
-    `  curl -X POST ${baseUrl}/push -H "Content-Type: application/json" -d '${push}'`,
+    `  curl "${baseUrl}/init?shop_id=${shop}&did=${DEMO_DID}"`,
+    `  curl -X POST ${baseUrl}/push ${json} -d '${push}'`,
+    `  curl "${baseUrl}/products/cart?shop_id=${shop}&did=${DEMO_DID}"`,
+    `  curl -X POST ${baseUrl}/profile/set ${json} -d '${profile}'`,
     `  curl "${baseUrl}/products/get?shop_id=${shop}&item_id=1003"`,
+    `  curl "${baseUrl}/search?shop_id=${shop}&type=full_search&search_query=shirt&brands=Northwind&limit=2&page=1"`,
+    `  curl "${baseUrl}/collection/${DEMO_COLLECTION_ID}?shop_id=${shop}"`,
     `  curl "${baseUrl}/products/categories?shop_id=${shop}&shop_secret=${encodeURIComponent(demo.secret)}"`,
     `  curl "${baseUrl}/slider?shop_id=${shop}&code=${DEMO_SLIDER_CODE}&did=${DEMO_DID}"`,
   ];

@@ -53,7 +53,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(welcome).toMatch(/shop_secret {2}\S{32,}\n/);
 
     const curls = welcome.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
-    expect(curls).toHaveLength(8);
+    expect(curls).toHaveLength(12);
     expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
     const listed = (await paste(curls[1]!)) as ShopList;
     expect(listed.shops.map((s) => [s.shop_id, s.name])).toEqual([[demoShopId, 'Demo shop']]);
@@ -61,10 +61,21 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     // The public API against the demo shop's sample data, in the printed order.
     expect(await paste(curls[3]!)).toMatchObject({ did: 'demo000001', sid: expect.stringMatching(/^[A-Za-z0-9]{10}$/) });
     expect(await paste(curls[4]!)).toEqual({ status: 'success' });
-    expect(await paste(curls[5]!)).toMatchObject({ id: '1003', discount: true, price_formatted: '1 490 ₽' });
-    const tree = (await paste(curls[6]!)) as { name: string; children: { name: string }[] }[];
+    expect(await paste(curls[5]!)).toMatchObject({
+      status: 'success',
+      data: { items: [{ uniqid: '1003', quantity: 1, product: { id: '1003', name: 'Linen T-shirt, sand' } }] },
+    });
+    expect(await paste(curls[6]!)).toEqual({ status: 'success' });
+    expect(await paste(curls[7]!)).toMatchObject({ id: '1003', discount: true, price_formatted: '1 490 ₽' });
+    const found = (await paste(curls[8]!)) as { products_total: number; products: unknown[]; brands: { name: string; count: number }[] };
+    expect(found.products_total).toBe(3);
+    expect(found.products).toHaveLength(2);
+    expect(found.brands).toEqual([{ name: 'Northwind', count: 3 }]);
+    const collection = (await paste(curls[9]!)) as { products: { id: string }[] };
+    expect(collection.products.map((p) => p.id)).toEqual(['1003', '1101', '2001']);
+    const tree = (await paste(curls[10]!)) as { name: string; children: { name: string }[] }[];
     expect(tree.map((node) => node.name)).toEqual(['Clothing', 'Home']);
-    expect(await paste(curls[7]!)).toMatchObject({ status: 'success', payload: { properties: { code: 'main_banner' } } });
+    expect(await paste(curls[11]!)).toMatchObject({ status: 'success', payload: { properties: { code: 'main_banner' } } });
 
     expect(welcome).toContain(`${baseUrl}/docs`);
     const docs = await fetch(`${baseUrl}/docs/json`);
