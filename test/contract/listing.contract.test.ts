@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkGetQuery } from './sdk-wire.js';
+import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery } from './sdk-wire.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_DIALECTS } from '../helpers/db.js';
 import { createShopFixture } from '../helpers/factories.js';
@@ -237,5 +237,78 @@ describe.each(TEST_DIALECTS)('listing contract on %s', (dialect) => {
     const response = await send(t, search(query), vars);
     expect(response.statusCode).toBe(200);
     expect(response.json<{ products_total: number }>().products_total).toBe(2);
+  });
+
+  describe('the SDK calls, as their source builds them (sdk-wire.ts)', () => {
+    const session: Array<[string, string]> = [
+      ['did', 'a1B2c3D4e5f60718'],
+      ['seance', 'q1w2e3r4t5'],
+      ['sid', 'q1w2e3r4t5'],
+    ];
+    const get = (path: string, params: Array<[string, string | null]>) =>
+      t.app.inject({ method: 'GET', url: `${path}?${sdkGetQuery([...params, ...session])}`, headers: SDK_GET_HEADERS });
+
+    beforeAll(async () => {
+      // The SDK's device id (an Android ID) comes from /init, which registers it.
+      const init = await t.app.inject({ method: 'GET', url: `/init?${sdkGetQuery([['shop_id', vars.shop!], ['stream', null], ['did', 'a1B2c3D4e5f60718']])}`, headers: SDK_GET_HEADERS });
+      expect(init.statusCode).toBe(200);
+    });
+
+    it('getProductsList: brands and filters as the SDK encodes them, page as text', async () => {
+      const response = await get('/products', [
+        ['shop_id', vars.shop!],
+        ['brands', 'Nike,Adidas'],
+        ['categories', '2'],
+        ['limit', '2'],
+        ['page', '1'],
+        ['filters', JSON.stringify({ Размер: ['42'] })],
+      ]);
+      expect(response.statusCode).toBe(200);
+      const body = response.json<{ products_total: number; products: Array<{ id: string }>; brands: Array<{ name: string }>; filters: Record<string, { count: number; values: Record<string, number> }>; price_range: { min: number; max: number } }>();
+      expect(body.products_total).toBe(2);
+      expect(body.products.map((p) => p.id)).toEqual(['run-2', 'run-1']);
+      expect(body.brands.map((b) => b.name)).toEqual(expect.arrayContaining(['Nike', 'Adidas']));
+      expect(body.filters.Размер?.values).toMatchObject({ '42': 2 });
+      expect(body.price_range).toEqual({ min: 5990, max: 7990 });
+    });
+
+    it('getCategory: a category page with the SDK\'s paging and a brand', async () => {
+      const response = await get('/category/1', [
+        ['shop_id', vars.shop!],
+        ['stream', null],
+        ['limit', '10'],
+        ['page', '1'],
+        ['brands', 'Nike'],
+      ]);
+      expect(response.statusCode).toBe(200);
+      const body = response.json<{ products_total: number; products: Array<{ id: string }>; brands: Array<{ name: string; count: number }> }>();
+      expect(body.products.map((p) => p.id).sort()).toEqual(['run-1', 'run-3']);
+      expect(body.products_total).toBe(2);
+      expect(body.brands).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Nike' })]));
+    });
+
+    it('a push opening a category: GET /category/{id} with the rest of the parameters in a JSON body', async () => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/category/2?shop_id=${vars.shop!}`,
+        headers: { 'content-type': 'application/json', 'user-agent': SDK_USER_AGENT },
+        payload: JSON.stringify({ shop_id: vars.shop!, stream: null, ...Object.fromEntries(session) }),
+      });
+      expect(response.statusCode).toBe(200);
+      const categories = response.json<{ categories: Array<{ id: string; url: string }> }>().categories;
+      expect(categories.find((c) => c.id === '2')?.url).toBe('https://shop.example/c/sneakers');
+    });
+
+    it('searchBlank: the empty search box with the device\'s identity', async () => {
+      const response = await get('/search/blank', [
+        ['shop_id', vars.shop!],
+        ['stream', null],
+      ]);
+      expect(response.statusCode).toBe(200);
+      const body = response.json<{ suggests: unknown[]; last_queries: unknown[]; products: Array<{ id: string }> }>();
+      expect(Array.isArray(body.suggests)).toBe(true);
+      expect(Array.isArray(body.last_queries)).toBe(true);
+      expect(body.products.length).toBeGreaterThan(0);
+    });
   });
 });
