@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { writeYmlFeed, type GeneratedFeed } from './lib/feed-gen.js';
 import { runGetLoad, type GetLoadResult } from './lib/get-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
-import { startBare, startPatron, type ServerProcess } from './lib/processes.js';
+import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { processCpuSeconds, sampleRss } from './lib/rss.js';
 import { zipfSampler } from './lib/zipf.js';
 
@@ -25,7 +25,7 @@ import { zipfSampler } from './lib/zipf.js';
  * 1 only when an answer was not 2xx.
  *
  *   npm run bench:catalog -- [--offers 100000] [--duration 10] [--connections 50]
- *                            [--warmup 2] [--only sqlite|postgres] [--cpu-prof DIR]
+ *                            [--warmup 2] [--only sqlite|postgres] [--limits off|on] [--cpu-prof DIR]
  */
 
 const { values } = parseArgs({
@@ -35,6 +35,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '2' },
     only: { type: 'string' },
+    limits: { type: 'string', default: 'off' },
     'cpu-prof': { type: 'string' },
   },
 });
@@ -148,7 +149,7 @@ async function benchPatron(name: BenchDatabaseName, feed: GeneratedFeed, feedFil
   const database = await openBenchDatabase(name);
   try {
     const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
-    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, nodeArgs, ['--no-worker']);
+    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN , ...benchLimitsEnv(values.limits) }, nodeArgs, ['--no-worker']);
     try {
       const shop = await adminJson(server, 'POST', '/admin/v1/shops', { name: `Catalog bench (${name})` });
       const shopId = String(shop.shop_id);

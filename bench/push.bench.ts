@@ -6,7 +6,7 @@ import { eventsPerCommit, readCommitTotals } from './lib/commit-stats.js';
 import { createDevices, createShop, pushWorks } from './lib/fixture.js';
 import { runPushLoad, type LoadResult } from './lib/load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
-import { startBare, startPatron, type ServerProcess } from './lib/processes.js';
+import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { describeRun, verdicts, type TargetRun } from './lib/report.js';
 import { processCpuSeconds, sampleRss } from './lib/rss.js';
 import { checkStored, countStoredMarkers } from './lib/stored.js';
@@ -18,7 +18,7 @@ import { checkStored, countStoredMarkers } from './lib/stored.js';
  * ceiling. Loopback only; every run is bounded in time. A report, not a test: it exits
  * 1 only when an answer was not 2xx or the stored events do not match the answers.
  *
- *   npm run bench:push -- [--duration 10] [--connections 50] [--only sqlite|postgres]
+ *   npm run bench:push -- [--duration 10] [--connections 50] [--only sqlite|postgres] [--limits off|on]
  *                         [--warmup 2] [--devices 1000] [--cpu-prof DIR]
  */
 
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     only: { type: 'string' },
+    limits: { type: 'string', default: 'off' },
     warmup: { type: 'string', default: '2' },
     devices: { type: 'string', default: '1000' },
     'cpu-prof': { type: 'string' },
@@ -84,7 +85,7 @@ async function benchPatron(name: BenchDatabaseName): Promise<TargetRun> {
   const env = database.env;
   try {
     const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
-    const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, nodeArgs);
+    const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN , ...benchLimitsEnv(values.limits) }, nodeArgs);
     let measured: Measured;
     let shopId: string;
     try {

@@ -59,6 +59,23 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/**
+ * The environment of `--limits on`: the shipped abuse limits at work, with the per-address,
+ * per-shop and new-device ceilings raised past what one load client can send, so that a
+ * run measures what the bookkeeping costs each request rather than its refusals.
+ */
+export function benchLimitsEnv(mode: string | undefined): Record<string, string> {
+  if (mode === undefined || mode === 'off') return {};
+  if (mode !== 'on') throw new Error('--limits must be on or off');
+  const ceiling = '10000000';
+  return {
+    PATRON_RATE_LIMIT: 'on',
+    PATRON_RATE_LIMIT_ADDRESS: ceiling,
+    PATRON_RATE_LIMIT_SHOP: ceiling,
+    PATRON_RATE_LIMIT_DEVICES: ceiling,
+  };
+}
+
 /** `patron serve` (built) on the database the environment names (PATRON_DATA_DIR or DATABASE_URL). */
 export async function startPatron(
   env: Record<string, string>,
