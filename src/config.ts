@@ -24,6 +24,13 @@ export interface Config {
   readonly workerConcurrency: number;
   /** How long a job's claim lasts without a heartbeat, in ms: a killed worker's job is taken over after it. */
   readonly jobLeaseMs: number;
+  /**
+   * How long a running feed import counts as alive without a heartbeat, in ms: the job
+   * lease (PATRON_JOB_LEASE_SECONDS), so that a killed catalog.fetch job and its import
+   * are free at about the same time. The import beats every eighth of it; the longest
+   * stall between beats of a 100,000-offer import is measured in docs/catalog-import.md.
+   */
+  readonly importLeaseMs: number;
   /** Largest product feed accepted (admin API upload, CLI, scheduled fetch), in bytes. */
   readonly feedMaxBytes: number;
   /**
@@ -200,6 +207,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     bodyLimit,
     workerConcurrency,
     jobLeaseMs: jobLeaseSeconds * 1000,
+    importLeaseMs: jobLeaseSeconds * 1000,
     feedMaxBytes,
     fetchAllowPrivate,
     publicUrl,

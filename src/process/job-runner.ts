@@ -30,7 +30,10 @@ export function createJobRunner(deps: {
     await deps.services.images.downloadForShop(payload, ctx.signal);
   });
   // The shop's feed URL, fetched and imported; each run schedules the next (one chain per shop).
-  runner.register('catalog.fetch', (payload, ctx) => deps.services.catalog.runScheduledFetch(payload, ctx.signal));
+  // A redelivered run (its worker was killed) imports again what the dead run left unfinished.
+  runner.register('catalog.fetch', (payload, ctx) =>
+    deps.services.catalog.runScheduledFetch(payload, { signal: ctx.signal, attempt: ctx.attempt }),
+  );
   // An audience import, from its cursor: each chunk commits with the cursor, so a retry resumes.
   runner.register(
     'audience.import',

@@ -23,6 +23,7 @@ describe('configuration', () => {
       bodyLimit: 10 * 1024 * 1024,
       workerConcurrency: 4,
       jobLeaseMs: 10_000,
+      importLeaseMs: 10_000,
       feedMaxBytes: 1024 * 1024 * 1024,
       fetchAllowPrivate: false,
       publicUrl: 'http://127.0.0.1:8080',
@@ -95,8 +96,9 @@ describe('configuration', () => {
     expect(problemsOf({ PATRON_PRODUCT_CACHE_MB: '1.5' })).toEqual([expect.stringMatching(/^PATRON_PRODUCT_CACHE_MB /)]);
   });
 
-  it('takes the job lease in seconds, from 2 to 3600', () => {
+  it('takes the job lease in seconds, from 2 to 3600, and gives a feed import the same lease', () => {
     expect(loadConfig({ PATRON_JOB_LEASE_SECONDS: '30' }).jobLeaseMs).toBe(30_000);
+    expect(loadConfig({ PATRON_JOB_LEASE_SECONDS: '30' }).importLeaseMs).toBe(30_000);
     expect(problemsOf({ PATRON_JOB_LEASE_SECONDS: '1' })).toEqual([expect.stringMatching(/^PATRON_JOB_LEASE_SECONDS /)]);
     expect(problemsOf({ PATRON_JOB_LEASE_SECONDS: '3601' })).toEqual([expect.stringMatching(/^PATRON_JOB_LEASE_SECONDS /)]);
   });

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
@@ -7,6 +8,7 @@ import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { safeFetchStream, type SafeFetchFailure, type SafeFetchStreamSuccess } from '../../net/safe-fetch.js';
 import * as repo from './catalog.repo.js';
+import { BEATS_PER_IMPORT_LEASE } from './import-heartbeat.js';
 import type { FeedFormat, FeedImportInput, FeedImportResult } from './catalog.types.js';
 
 /** The whole fetch of a feed, body included (a large feed on a slow link takes a while). */
@@ -59,20 +61,32 @@ export interface FetchDeps {
   readonly recordFailure: (shopId: string, error: string) => Promise<void>;
 }
 
+export interface FetchRun {
+  /** Aborted when the job should give up (its lease was lost, the process stops). */
+  readonly signal?: AbortSignal;
+  /** 1 on the link's first run; more on a redelivery (its worker died, or the run failed). */
+  readonly attempt?: number;
+}
+
 /**
  * One link of the chain: if it is still the shop's due link (the URL was not removed or
  * changed since it was scheduled), it moves next_fetch_at on and enqueues the next link in
  * one transaction, then fetches and imports. A delivery of a link that already ran (at
- * least once delivery) finds next_fetch_at moved and does nothing. A failed fetch or
- * import is recorded in the import log; the job itself succeeds, so the chain goes on.
+ * least once delivery) finds next_fetch_at moved and does nothing, unless its first run
+ * died during the import it began (a worker killed): then it fetches and imports again,
+ * once that import's lease has run out. A failed fetch or import is recorded in the
+ * import log; the job itself succeeds, so the chain goes on.
  */
-export async function fetchAndImport(deps: FetchDeps, payload: JobMap['catalog.fetch'], signal?: AbortSignal): Promise<void> {
+export async function fetchAndImport(deps: FetchDeps, payload: JobMap['catalog.fetch'], run: FetchRun = {}): Promise<void> {
   const now = deps.clock.now();
   const url = await deps.db
     .transaction()
     .execute(async (trx) => {
       const catalog = await repo.findCatalog(trx, payload.shopId);
-      if (catalog?.feed_url == null || Number(catalog.next_fetch_at) !== payload.at) return undefined;
+      if (catalog?.feed_url == null) return undefined;
+      if (Number(catalog.next_fetch_at) !== payload.at) {
+        return (run.attempt ?? 1) > 1 && (await diedInItsImport(trx, catalog, payload)) ? catalog.feed_url : undefined;
+      }
       const next = await scheduleFetch(deps.jobs, trx, payload.shopId, Math.max(now, payload.at) + catalog.refresh_minutes * 60_000);
       // Another delivery of this link moved the schedule first: undo the enqueue with the transaction.
       if (!(await repo.moveNextFetch(trx, payload.shopId, payload.at, next, now))) throw new LinkTaken();
@@ -83,8 +97,10 @@ export async function fetchAndImport(deps: FetchDeps, payload: JobMap['catalog.f
       throw error;
     });
   if (url === undefined) return;
+  // An import a killed process left running holds the shop until its lease runs out.
+  await waitForRunningImport(deps, payload.shopId, run.signal);
 
-  const fetched = await fetchFeed(url, deps.config, signal);
+  const fetched = await fetchFeed(url, deps.config, run.signal);
   try {
     if (!fetched.ok) {
       await deps.recordFailure(payload.shopId, `The feed URL could not be fetched: ${fetched.reason}`);
@@ -102,6 +118,40 @@ export async function fetchAndImport(deps: FetchDeps, payload: JobMap['catalog.f
     if (!isAppError(error) && !(error instanceof Error && error.name === 'SafeFetchError')) throw error;
   } finally {
     if (fetched.ok) fetched.body.destroy();
+  }
+}
+
+/**
+ * True when the shop's latest import is one this link began (from the URL, since the
+ * link was due) and it is still recorded as running: the run that began it died. Only a
+ * redelivered link asks; an import that is in fact alive refuses the new one with 409.
+ */
+async function diedInItsImport(
+  trx: Kysely<Database>,
+  catalog: repo.CatalogRow,
+  payload: JobMap['catalog.fetch'],
+): Promise<boolean> {
+  const latest = await repo.findImport(trx, catalog.shop_id, Number(catalog.last_generation));
+  return latest?.status === 'running' && latest.source === 'url' && Number(latest.started_at) >= payload.at;
+}
+
+/**
+ * Waits while the shop's latest import is recorded as running and its heartbeat is
+ * recent, until it ends or its lease runs out (its process died), and at most a lease
+ * and a beat of real time: an import still beating after that is alive, and the import
+ * that follows is refused with 409 and logged as such.
+ */
+async function waitForRunningImport(deps: FetchDeps, shopId: string, signal: AbortSignal | undefined): Promise<void> {
+  const leaseMs = deps.config.importLeaseMs;
+  const pollMs = Math.max(1, Math.floor(leaseMs / BEATS_PER_IMPORT_LEASE));
+  const giveUpAt = performance.now() + leaseMs + pollMs;
+  for (;;) {
+    const catalog = await repo.findCatalog(deps.db, shopId);
+    const latest = catalog && (await repo.findImport(deps.db, shopId, Number(catalog.last_generation)));
+    if (catalog === undefined || latest?.status !== 'running') return;
+    const sinceBeat = deps.clock.now() - Number(catalog.updated_at);
+    if (sinceBeat >= leaseMs || performance.now() >= giveUpAt) return;
+    await setTimeout(Math.min(pollMs, leaseMs - sinceBeat), undefined, signal ? { signal } : {});
   }
 }
 

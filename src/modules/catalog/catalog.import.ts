@@ -12,10 +12,6 @@ import { JsonFeedParser } from './domain/feed-json-parser.js';
 import { FeedFormatError, type FeedItem } from './domain/feed-types.js';
 import { YmlFeedParser } from './domain/feed-yml-parser.js';
 
-/** An import whose catalog row has not moved for this long died with its process. */
-export const IMPORT_STALE_MS = 10 * 60_000;
-/** How often a running import shows it is alive while it reads. */
-const HEARTBEAT_MS = 60_000;
 /** A string or Buffer body is fed to the parser in slices of this many characters or bytes. */
 const STRING_SLICE = 64 * 1024;
 const WIDGET_PASS_PAGE = 2_000;
@@ -25,6 +21,11 @@ export interface ImportContext {
   readonly clock: Clock;
   readonly listeners: readonly CatalogLandedListener[];
   readonly defaultRefreshMinutes: number;
+  /**
+   * An import whose catalog row has not moved for this long died with its process
+   * (config importLeaseMs); a live one moves it far more often (ImportHeartbeat).
+   */
+  readonly leaseMs: number;
 }
 
 interface Parser {
@@ -47,7 +48,7 @@ export async function beginImport(ctx: ImportContext, shopId: string, source: Fe
     if (catalog === undefined) throw new AppError('NOT_FOUND', 'Shop not found.');
     const last = Number(catalog.last_generation);
     const latest = last > 0 ? await repo.findImport(trx, shopId, last) : undefined;
-    if (latest?.status === 'running' && Number(catalog.updated_at) > now - IMPORT_STALE_MS) {
+    if (latest?.status === 'running' && Number(catalog.updated_at) > now - ctx.leaseMs) {
       throw new AppError('CONFLICT', 'An import of this shop\'s feed is already running.');
     }
     if (!(await repo.takeGeneration(trx, shopId, last, now))) {
@@ -94,7 +95,6 @@ export async function stageFeed(
   const parser: Parser = input.format === 'yml' ? new YmlFeedParser() : new JsonFeedParser();
   const decoder = new FeedDecoder(input.format, input.charset);
   let bytes = 0;
-  let lastBeat = ctx.clock.now();
   const take = async (): Promise<void> => {
     for (const item of parser.drain()) stager.add(item);
     if (stager.shouldFlush) await stager.flush();
@@ -107,10 +107,6 @@ export async function stageFeed(
     }
     parser.write(isText ? chunk : decoder.decode(chunk));
     await take();
-    if (ctx.clock.now() - lastBeat >= HEARTBEAT_MS) {
-      lastBeat = ctx.clock.now();
-      await repo.touchCatalog(ctx.db, input.shopId, lastBeat);
-    }
     input.onProgress?.({ bytes, offers: stager.offersRead });
   }
   parser.write(decoder.end());

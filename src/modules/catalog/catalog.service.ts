@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { ShopsService } from '../shops/shops.service.js';
-import { fetchAndImport, scheduleFetch } from './catalog.fetch.js';
+import { fetchAndImport, scheduleFetch, type FetchRun } from './catalog.fetch.js';
 import {
   asAppError,
   assertReadableBody,
@@ -19,6 +19,7 @@ import {
   type ImportContext,
 } from './catalog.import.js';
 import * as repo from './catalog.repo.js';
+import { ImportHeartbeat } from './import-heartbeat.js';
 import { FeedStager } from './catalog.staging.js';
 import type {
   CatalogLandedListener,
@@ -65,6 +66,7 @@ export class CatalogService {
       clock: this.deps.clock,
       listeners: this.listeners,
       defaultRefreshMinutes: DEFAULT_REFRESH_MINUTES,
+      leaseMs: this.deps.config.importLeaseMs,
     };
   }
 
@@ -103,6 +105,8 @@ export class CatalogService {
     assertReadableBody(input.body);
     const ctx = this.context;
     const generation = await beginImport(ctx, input.shopId, input.source);
+    const heartbeat = new ImportHeartbeat(this.db, this.deps.clock, input.shopId, ctx.leaseMs);
+    heartbeat.start();
     const stager = new FeedStager(this.db, input.shopId, generation, this.deps.db.dialect, (trx) =>
       repo.touchCatalog(trx, input.shopId, this.deps.clock.now()),
     );
@@ -128,6 +132,9 @@ export class CatalogService {
       await stager.settle().catch(() => undefined);
       await failImport(ctx, input.shopId, generation, stager, error);
       throw asAppError(error);
+    } finally {
+      await heartbeat.stop();
+      input.onHeartbeatGap?.(heartbeat.longestGapMs);
     }
     await deleteOlder(ctx, input.shopId, generation);
     return result;
@@ -194,7 +201,7 @@ export class CatalogService {
   }
 
   /** The `catalog.fetch` job: one link of a shop's chain of scheduled fetches. */
-  async runScheduledFetch(payload: JobMap['catalog.fetch'], signal?: AbortSignal): Promise<void> {
+  async runScheduledFetch(payload: JobMap['catalog.fetch'], run: FetchRun = {}): Promise<void> {
     await fetchAndImport(
       {
         db: this.db,
@@ -205,7 +212,7 @@ export class CatalogService {
         recordFailure: (shopId, error) => this.recordFailedImport(shopId, 'url', error),
       },
       payload,
-      signal,
+      run,
     );
   }
 }

@@ -41,6 +41,11 @@ export interface FeedImportInput {
   readonly charset?: string;
   /** Called now and then while the import reads (for a progress bar). */
   readonly onProgress?: (progress: FeedImportProgress) => void;
+  /**
+   * Told, once the import has ended, the longest stretch in ms its heartbeat left the
+   * catalog row unmoved (ImportHeartbeat.longestGapMs; bench/import-heartbeat.bench.ts).
+   */
+  readonly onHeartbeatGap?: (ms: number) => void;
 }
 
 export interface FeedImportProgress {

@@ -326,16 +326,38 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
     expect((await categoryRows(db, shopId))[0]?.product_count).toBe(6_000);
   });
 
-  it('refuses a second import of a shop while one runs (409), and takes over one that stopped', async () => {
+  it('refuses a second import while one runs (409), however long its feed stalls: its heartbeat goes on', async () => {
+    // A two-second lease: the import beats every 250 ms of real time, on the test's clock.
+    const short = catalogStack(db, { PATRON_JOB_LEASE_SECONDS: '2' });
     const yml = buildYml({ offers: [offer('slow')] });
     const paused = pausedBody(yml.slice(0, 100), yml.slice(100));
-    const running = t.services.catalog.importFeed({ shopId, format: 'yml', body: paused.body, source: 'cli' });
+    const running = short.services.catalog.importFeed({ shopId, format: 'yml', body: paused.body, source: 'cli' });
     await paused.started;
-    const conflict = await rejection(importTestFeed(t.services, shopId, { offers: [offer('fast')] }));
-    expect(conflict.code).toBe('CONFLICT');
+    expect((await rejection(importTestFeed(short.services, shopId, { offers: [offer('fast')] }))).code).toBe('CONFLICT');
 
-    // Ten minutes without a heartbeat: the running import counts as dead and a new one may start.
-    t.clock.advance(11 * 60_000);
+    // Past the lease with no byte of the feed arriving: the beats alone keep the import alive.
+    short.clock.advance(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await rejection(importTestFeed(short.services, shopId, { offers: [offer('fast')] }))).code).toBe('CONFLICT');
+
+    paused.release();
+    expect((await running).products).toBe(1);
+    expect((await short.services.catalog.listImports(shopId)).map((i) => [i.generation, i.status])).toEqual([[1, 'done']]);
+  });
+
+  it('takes over an import whose heartbeat stopped for the lease, and the stopped one may not land after', async () => {
+    // `stalled` beats once an hour, as if its process were gone; `t` has the default 10 s lease.
+    const stalled = catalogStack(db, { PATRON_JOB_LEASE_SECONDS: '3600' });
+    stalled.clock.set(t.clock.now());
+    const yml = buildYml({ offers: [offer('slow')] });
+    const paused = pausedBody(yml.slice(0, 100), yml.slice(100));
+    const running = stalled.services.catalog.importFeed({ shopId, format: 'yml', body: paused.body, source: 'cli' });
+    await paused.started;
+    t.clock.advance(9_000);
+    expect((await rejection(importTestFeed(t.services, shopId, { offers: [offer('fast')] }))).code).toBe('CONFLICT');
+
+    // Ten seconds without a heartbeat: the running import counts as dead and a new one may start.
+    t.clock.advance(1_000);
     await importTestFeed(t.services, shopId, { offers: [offer('fresh')] });
     // The refused import never took a generation.
     expect(await t.services.catalog.currentGeneration(shopId)).toBe(2);
