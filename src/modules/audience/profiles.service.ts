@@ -11,8 +11,8 @@ import * as repo from './audience.repo.js';
 import type { AudienceService } from './audience.service.js';
 import type { CustomerAttributes } from './audience.types.js';
 import type { CustomPropertiesService } from './custom-properties.service.js';
-import { checkProfileUpdate, type SubscriptionFlag } from './domain/profile-update.js';
-import type { AudienceFields, PushPlatform } from './domain/record.js';
+import { checkProfileUpdate } from './domain/profile-update.js';
+import type { AudienceFields, PushPlatform, SubscriptionFlag } from './domain/record.js';
 import { segmentNotFound } from './segments.service.js';
 import * as segmentsRepo from './segments.repo.js';
 

@@ -1,10 +1,9 @@
 import { AppError } from '../../errors.js';
 import type { PublicInput } from '../../http/input.js';
 import { readInteger, validationError } from '../../http/readers.js';
-import { SUBSCRIPTION_FLAGS, type SubscriptionFlag } from '../../modules/audience/domain/profile-update.js';
 import { readFlag } from '../../modules/audience/domain/fields.js';
 import { PUSH_PLATFORMS, PUSH_TOKEN_MAX_LENGTH } from '../../modules/audience/domain/record-parts.js';
-import type { PushPlatform } from '../../modules/audience/domain/record.js';
+import { SUBSCRIPTION_FLAGS, type PushPlatform, type SubscriptionFlag } from '../../modules/audience/domain/record.js';
 import type { CustomerRef } from '../../modules/audience/profiles.service.js';
 import { SECRET_MESSAGES } from '../auth.js';
 import { readIdentifiers, readOptionalId, readRequiredDid } from '../tracking/common.params.js';

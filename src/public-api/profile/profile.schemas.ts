@@ -2,7 +2,7 @@
 import type {} from '@fastify/swagger';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { StatusErrorSchema, StatusSuccessSchema } from '../../http/envelopes.js';
-import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/profile-update.js';
+import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/record.js';
 
 /**
  * The OpenAPI description of the profile group. As for tracking, these schemas document
