@@ -62,12 +62,15 @@ export class IdentityService {
 
   /**
    * A device with a new anonymous profile. With a `did` (one the client already holds),
-   * an existing device is returned as it is (`created: false`).
+   * an existing device is returned as it is (`created: false`). `beforeCreate` runs once,
+   * only when a device is about to be created, and may throw to refuse it (GET /init's
+   * device budget).
    */
   async createDevice(
     shopId: string,
     did?: string,
     executor?: Transaction<Database>,
+    beforeCreate?: () => void,
   ): Promise<{ did: string; profileId: number; created: boolean }> {
     if (did !== undefined && !isValidDeviceId(did)) throw invalidDeviceId();
     for (let attempt = 1; ; attempt += 1) {
@@ -75,6 +78,7 @@ export class IdentityService {
         const existing = await repo.findDeviceRow(executor ?? this.db, shopId, did);
         if (existing) return { did, profileId: existing.profile_id, created: false };
       }
+      if (attempt === 1) beforeCreate?.();
       const newDid = did ?? generateDeviceId();
       try {
         const profileId = await this.atomically(executor, async (trx) => {
