@@ -4,7 +4,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
 import type { ListingFilters, ListingSort } from '../catalog/domain/facets.js';
-import type { Listing, ListingQuery } from '../catalog/listing.service.js';
+import { EMPTY_LISTING, type Listing, type ListingQuery } from '../catalog/listing.service.js';
 import type { Shop } from '../shops/domain/shop.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
 import { normalizeQuery, searchTerms, type SearchType } from './domain/query.js';
@@ -89,7 +89,6 @@ const LOG_PRUNE_INTERVAL_MS = 10 * 60_000;
 /** Random ids that collide with an existing row are drawn again, this many times at most. */
 const ID_ATTEMPTS = 5;
 export const SEARCH_LOG_SUBSCRIBER = 'search-log';
-const EMPTY_LISTING: Listing = { total: 0, products: [], brands: [], categories: [], filters: [], priceRange: null };
 
 /**
  * Product search over the shop's served catalog (GET /search), the search log, and the
