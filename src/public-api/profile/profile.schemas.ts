@@ -1,7 +1,6 @@
 // Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
 import type {} from '@fastify/swagger';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { StatusErrorSchema, StatusSuccessSchema } from '../../http/envelopes.js';
 import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/record.js';
 
 /**
@@ -38,11 +37,6 @@ const flags = Object.fromEntries(
 
 const WHERE = 'Parameters may come in the query string, a JSON body or a form; the body wins.';
 
-/** Errors of every route of the group: the status envelope. */
-export function statusResponses(ok: TSchema) {
-  return { 200: ok, '4xx': StatusErrorSchema, '5xx': StatusErrorSchema };
-}
-export const StatusOkSchema = StatusSuccessSchema({});
 
 const Text = (description: string) => Type.Optional(Type.String({ description }));
 

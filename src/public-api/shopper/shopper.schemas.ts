@@ -1,7 +1,7 @@
 // Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
 import type {} from '@fastify/swagger';
-import { Type, type TSchema } from '@sinclair/typebox';
-import { StatusErrorSchema, StatusSuccessSchema } from '../../http/envelopes.js';
+import { Type } from '@sinclair/typebox';
+import { StatusSuccessSchema } from '../../http/envelopes.js';
 import { COLLECTION_ID_MAX_LENGTH } from '../../modules/collections/domain/collection.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
 import { MAX_ORDERS_ANSWERED } from '../../modules/shopper-view/shopper-view.service.js';
@@ -145,8 +145,3 @@ export const CollectionResponseSchema = Type.Object({
     description: 'The collection’s products that the served catalog has, in the collection’s order.',
   }),
 });
-
-/** Success schema plus the status envelope for every error. */
-export function responsesOf(success: TSchema) {
-  return { 200: success, '4xx': StatusErrorSchema, '5xx': StatusErrorSchema };
-}
