@@ -2,6 +2,7 @@
 import type {} from '@fastify/swagger';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/record.js';
+import { ShopIdSchema } from '../tracking/tracking.schemas.js';
 
 /**
  * The OpenAPI description of the profile group. As for tracking, these schemas document
@@ -12,12 +13,11 @@ import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/record.js';
 
 export const PROFILE_TAGS = ['profile'];
 
-const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
 const Did = Type.String({ description: 'Device id, as /init issued it or the SDK brought it.' });
 const Secret = Type.String({ description: 'The shop secret: needed to name the customer by identifiers alone.' });
 const Identifier = (description: string) => Type.Optional(Type.String({ description }));
 const CustomerFields = {
-  shop_id: ShopId,
+  shop_id: ShopIdSchema,
   did: Type.Optional(Did),
   shop_secret: Type.Optional(Secret),
   email: Identifier('Email of the customer.'),
@@ -42,7 +42,7 @@ const Text = (description: string) => Type.Optional(Type.String({ description })
 
 export const ProfileSetBodySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     did: Did,
     ...SessionFields,
     email: Identifier('Email; links the device to the customer holding it.'),
@@ -124,7 +124,7 @@ export const ProfileResponseSchema = Type.Object(
 
 export const PushTokenQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     did: Did,
     token: Type.String({ description: 'The FCM or APNs token, at most 4096 characters.' }),
     platform: Type.Union([Type.Literal('ios'), Type.Literal('android')]),
