@@ -38,6 +38,9 @@ export interface ResolvedProfile {
 }
 
 /** Retries of one resolution that lost races to concurrent writers; each loss means another one committed. */
+/** contract-notes, "Secrets and errors": an unknown well-formed did. */
+export const DEVICE_NOT_FOUND = 'Device not found';
+
 const MAX_ATTEMPTS = 10;
 
 /**
@@ -92,6 +95,13 @@ export class IdentityService {
         retryOrRethrow(error, attempt);
       }
     }
+  }
+
+  /** The device; NOT_FOUND when the shop never registered it (only GET /init registers one). */
+  async requireDevice(shopId: string, did: string): Promise<Device> {
+    const device = await this.findDevice(shopId, did);
+    if (!device) throw new AppError('NOT_FOUND', DEVICE_NOT_FOUND, { field: 'did' });
+    return device;
   }
 
   async findDevice(shopId: string, did: string, executor?: Transaction<Database>): Promise<Device | undefined> {

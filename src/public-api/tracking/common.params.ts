@@ -20,7 +20,7 @@ import type { EventIdentifiers } from '../../modules/tracking/tracking.types.js'
 /** The contract's own sentences (contract-notes, "POST /push"). */
 export const DEVICE_ID_NOT_VALID = 'Device ID is not valid';
 export const SESSION_ID_NOT_VALID = 'Session ID is not valid';
-export const DEVICE_NOT_FOUND = 'Device not found';
+export { DEVICE_NOT_FOUND } from '../../modules/identity/identity.service.js';
 
 /**
  * `did` of POST /push, by its rows of the status table: absent or empty 401, any other
