@@ -37,10 +37,10 @@ export interface ResolvedProfile {
   readonly ignored: readonly IgnoredIdentifier[];
 }
 
-/** Retries of one resolution that lost races to concurrent writers; each loss means another one committed. */
 /** contract-notes, "Secrets and errors": an unknown well-formed did. */
 export const DEVICE_NOT_FOUND = 'Device not found';
 
+/** Retries of one resolution that lost races to concurrent writers; each loss means another one committed. */
 const MAX_ATTEMPTS = 10;
 
 /**
