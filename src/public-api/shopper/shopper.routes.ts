@@ -1,7 +1,7 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
 import { readRequiredDid } from '../tracking/common.params.js';
-import { noSchemaValidation, statusResponses } from '../tracking/tracking.schemas.js';
+import { noSchemaValidation, statusResponses, plainJson } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
 import { toCartItem, toOrderBodies } from './shopper.mappers.js';
 import { readCollectionId, readDateFrom, readLastOrderLookup, readLocation, readOrdersLookup } from './shopper.params.js';
@@ -17,14 +17,6 @@ import {
   OrdersResponseSchema,
   SHOPPER_TAGS,
 } from './shopper.schemas.js';
-
-/**
- * Product views carry a record of locations, which a compiled serialiser would need
- * spelled out: the views already hold exactly the contract's fields, so JSON.stringify.
- */
-function plainJson(): (data: unknown) => string {
-  return (data) => JSON.stringify(data);
-}
 
 /**
  * What the mobile SDK reads of its customer and of the shop's collections: GET

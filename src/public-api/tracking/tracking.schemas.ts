@@ -24,6 +24,16 @@ export function noSchemaValidation(): (data: unknown) => boolean {
   return () => true;
 }
 
+/**
+ * A plain JSON.stringify serialiser compiler, for answers built of product views: they
+ * carry a record of locations (which a compiled serialiser would need spelled out), their
+ * 200 schema may be a union (bare or enveloped, interface.md "Versioning"), and the views
+ * already hold exactly the contract's fields.
+ */
+export function plainJson(): (data: unknown) => string {
+  return (data) => JSON.stringify(data);
+}
+
 /** `shop_id` of every public route (auth.ts checks it before any schema would). */
 export const ShopIdSchema = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
 const DeviceId = (description: string) =>
