@@ -4,6 +4,7 @@ import { readString, validationError } from '../../http/readers.js';
 import { COLLECTION_ID_MAX_LENGTH, isValidCollectionId } from '../../modules/collections/domain/collection.js';
 import type { CustomerLookup } from '../../modules/shopper-view/shopper-view.service.js';
 import { startOfDayIn } from '../../modules/shopper-view/domain/dates.js';
+import { isValidCalendarDate } from '../../modules/shops/domain/shop.js';
 import { readIdentifiers, readOptionalId } from '../tracking/common.params.js';
 
 /**
@@ -67,9 +68,7 @@ export function readDateFrom(input: PublicInput, timezone: string): number | und
     patternHint: 'a date as YYYY-MM-DD',
   });
   if (text === undefined) return undefined;
-  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < 1970 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+  if (Number(text.slice(0, 4)) < 1970 || !isValidCalendarDate(text)) {
     throw validationError('date_from', 'must be a date as YYYY-MM-DD');
   }
   return startOfDayIn(text, timezone);
