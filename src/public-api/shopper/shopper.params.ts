@@ -5,7 +5,7 @@ import { COLLECTION_ID_MAX_LENGTH, isValidCollectionId } from '../../modules/col
 import type { CustomerLookup } from '../../modules/shopper-view/shopper-view.service.js';
 import { startOfDayIn } from '../../modules/shopper-view/domain/dates.js';
 import { isValidCalendarDate } from '../../modules/shops/domain/shop.js';
-import { readIdentifiers, readOptionalId } from '../tracking/common.params.js';
+import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
 
 /**
  * Parameters of GET /products/cart, /orders/by_user, /orders/last_for_user and
@@ -24,15 +24,7 @@ const MAX_LOCATION_LENGTH = 255;
  */
 export function readOrdersLookup(input: PublicInput): CustomerLookup {
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
-  const ids = readIdentifiers(input);
-  const lookup: CustomerLookup = {
-    ...(did !== undefined && { did }),
-    ...(ids.email !== undefined && { email: ids.email }),
-    ...(ids.phone !== undefined && { phone: ids.phone }),
-    ...(ids.loyalty_id !== undefined && { loyaltyId: ids.loyalty_id }),
-    ...(ids.external_id !== undefined && { externalId: ids.external_id }),
-    ...(ids.telegram_id !== undefined && { telegramId: ids.telegram_id }),
-  };
+  const lookup: CustomerLookup = { ...(did !== undefined && { did }), ...readCustomerIdentifiers(input) };
   return requireOne(lookup, BY_USER_PARAMETERS);
 }
 
@@ -43,11 +35,11 @@ export function readOrdersLookup(input: PublicInput): CustomerLookup {
  */
 export function readLastOrderLookup(input: PublicInput): CustomerLookup {
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
-  const ids = readIdentifiers(input);
+  const { externalId, telegramId } = readCustomerIdentifiers(input);
   const lookup: CustomerLookup = {
     ...(did !== undefined && { did }),
-    ...(ids.external_id !== undefined && { externalId: ids.external_id }),
-    ...(ids.telegram_id !== undefined && { telegramId: ids.telegram_id }),
+    ...(externalId !== undefined && { externalId }),
+    ...(telegramId !== undefined && { telegramId }),
   };
   return requireOne(lookup, LAST_FOR_USER_PARAMETERS);
 }
