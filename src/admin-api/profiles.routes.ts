@@ -25,7 +25,7 @@ export const profilesRoutes: FastifyPluginCallbackTypebox = (app, _options, done
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         querystring: ProfileQuerySchema,
-        response: withErrors({ 200: ProfileListSchema }, [404, 422]),
+        response: withErrors({ 200: ProfileListSchema }, [404]),
       },
     },
     async (request) => {
