@@ -35,28 +35,55 @@ export interface UnstorableText {
  * undefined. Iterative: the value may be nested as deep as its parser allowed.
  */
 export function findUnstorableText(value: unknown): UnstorableText | undefined {
-  const stack: Array<{ value: unknown; path: string }> = [{ value, path: '' }];
+  const found = findValueProblem(value);
+  return found?.kind === 'text' ? found.text : undefined;
+}
+
+export type ValueProblem =
+  | { readonly kind: 'text'; readonly text: UnstorableText }
+  /** An object or array at `path` is nested `maxDepth` levels deep or deeper. */
+  | { readonly kind: 'too_deep'; readonly path: string };
+
+export interface ValueWalk {
+  /** Objects and arrays this deep or deeper are a problem; unbounded when absent. */
+  readonly maxDepth?: number;
+  /** Whether an object that is not an array is walked into (every one when absent). */
+  readonly walksInto?: (value: object) => boolean;
+}
+
+/**
+ * The first problem of a value, depth first: a key or string that cannot be stored, or
+ * nesting past `maxDepth`. Keys of an object are checked before any of its values. Paths
+ * spell `kids[0].name`. Iterative, so that a hostile 10,000-level value cannot exhaust
+ * the stack.
+ */
+export function findValueProblem(value: unknown, walk: ValueWalk = {}): ValueProblem | undefined {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
   while (stack.length > 0) {
     const item = stack.pop()!;
     const current = item.value;
     if (typeof current === 'string') {
       const problem = textProblem(current);
-      if (problem) return { path: item.path, inName: false, problem };
+      if (problem) return { kind: 'text', text: { path: item.path, inName: false, problem } };
       continue;
     }
     if (typeof current !== 'object' || current === null) continue;
-    if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i -= 1) stack.push({ value: current[i] as unknown, path: `${item.path}[${i}]` });
+    const isArray = Array.isArray(current);
+    if (!isArray && walk.walksInto && !walk.walksInto(current)) continue;
+    if (walk.maxDepth !== undefined && item.depth >= walk.maxDepth) return { kind: 'too_deep', path: item.path };
+    if (isArray) {
+      const list = current as unknown[];
+      for (let i = list.length - 1; i >= 0; i -= 1) stack.push({ value: list[i], path: `${item.path}[${i}]`, depth: item.depth + 1 });
       continue;
     }
     const entries: Array<[string, unknown]> = Object.entries(current as Record<string, unknown>);
     for (const [key] of entries) {
       const problem = textProblem(key);
-      if (problem) return { path: item.path, inName: true, problem };
+      if (problem) return { kind: 'text', text: { path: item.path, inName: true, problem } };
     }
     for (let i = entries.length - 1; i >= 0; i -= 1) {
       const [key, child] = entries[i]!;
-      stack.push({ value: child, path: item.path === '' ? key : `${item.path}.${key}` });
+      stack.push({ value: child, path: item.path === '' ? key : `${item.path}.${key}`, depth: item.depth + 1 });
     }
   }
   return undefined;

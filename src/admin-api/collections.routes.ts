@@ -27,7 +27,7 @@ export const collectionsRoutes: FastifyPluginCallbackTypebox = (app, _options, d
         security: ADMIN_SECURITY,
         params: CollectionParamsSchema,
         body: PutCollectionBodySchema,
-        response: withErrors({ 200: CollectionSchema }, [404, 413, 415, 422]),
+        response: withErrors({ 200: CollectionSchema }, [404, 413, 415]),
       },
     },
     async (request) => {
@@ -62,7 +62,7 @@ export const collectionsRoutes: FastifyPluginCallbackTypebox = (app, _options, d
         summary: 'Get a collection',
         security: ADMIN_SECURITY,
         params: CollectionParamsSchema,
-        response: withErrors({ 200: CollectionSchema }, [404, 422]),
+        response: withErrors({ 200: CollectionSchema }, [404]),
       },
     },
     async (request) => toCollectionBody(await collections.getCollection(request.params.shop_id, request.params.id)),
@@ -77,7 +77,7 @@ export const collectionsRoutes: FastifyPluginCallbackTypebox = (app, _options, d
         description: 'GET /collection/{id} answers 404 `Collection not found` for it from then on.',
         security: ADMIN_SECURITY,
         params: CollectionParamsSchema,
-        response: withErrors({ 204: Type.Null({ description: 'Deleted.' }) }, [404, 422]),
+        response: withErrors({ 204: Type.Null({ description: 'Deleted.' }) }, [404]),
       },
     },
     async (request, reply) => {

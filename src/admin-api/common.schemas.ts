@@ -18,12 +18,14 @@ export type ErrorResponse = Static<typeof ErrorResponseSchema>;
 export const ADMIN_SECURITY = [{ adminToken: [] as string[] }];
 
 /**
- * Error statuses any admin route can answer: malformed request, bad token, rate limited
+ * Error statuses any admin route can answer: malformed request, bad token, text the
+ * text rule refuses in any path, query or body value (http/text-rule.ts), rate limited
  * (with Retry-After, docs/limits.md), an unexpected fault.
  */
-type CommonErrorStatus = 400 | 401 | 429 | 500;
-const COMMON_ERROR_STATUSES: readonly CommonErrorStatus[] = [400, 401, 429, 500];
-export type ErrorStatus = 404 | 409 | 413 | 415 | 422;
+type CommonErrorStatus = 400 | 401 | 422 | 429 | 500;
+const COMMON_ERROR_STATUSES: readonly CommonErrorStatus[] = [400, 401, 422, 429, 500];
+/** Further statuses a route can answer, listed with it (422 is common: the text rule). */
+export type ErrorStatus = 404 | 409 | 413 | 415;
 
 /**
  * Response schemas of a route: its success shapes plus the error envelope under each

@@ -28,7 +28,7 @@ export const customEventsRoutes: FastifyPluginCallbackTypebox = (app, _options, 
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         body: CreateCustomEventBodySchema,
-        response: withErrors({ 201: CustomEventSchema }, [404, 409, 415, 422]),
+        response: withErrors({ 201: CustomEventSchema }, [404, 409, 415]),
       },
     },
     async (request, reply) => {

@@ -28,7 +28,7 @@ export const customPropertiesRoutes: FastifyPluginCallbackTypebox = (app, _optio
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         body: CreateCustomPropertyBodySchema,
-        response: withErrors({ 201: CustomPropertySchema }, [404, 409, 415, 422]),
+        response: withErrors({ 201: CustomPropertySchema }, [404, 409, 415]),
       },
     },
     async (request, reply) => {

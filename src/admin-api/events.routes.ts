@@ -23,7 +23,7 @@ export const eventsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         querystring: EventListQuerySchema,
-        response: withErrors({ 200: EventListSchema }, [404, 422]),
+        response: withErrors({ 200: EventListSchema }, [404]),
       },
       preValidation: (request, _reply, done) => {
         integerQueryParameter(request, 'limit');

@@ -58,7 +58,7 @@ const feedUploadRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => 
             'text/xml': { schema: Type.String({ description: 'A YML document (yml_catalog).' }) },
           },
         },
-        response: withErrors({ 200: FeedImportResultSchema }, [404, 409, 413, 415, 422]),
+        response: withErrors({ 200: FeedImportResultSchema }, [404, 409, 413, 415]),
       },
     },
     async (request) => {
@@ -117,7 +117,7 @@ const feedSettingsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) =
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         body: FeedPatchSchema,
-        response: withErrors({ 200: FeedStatusSchema }, [404, 415, 422]),
+        response: withErrors({ 200: FeedStatusSchema }, [404, 415]),
       },
     },
     async (request) => {
@@ -139,7 +139,7 @@ const feedSettingsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) =
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         querystring: FeedImportsQuerySchema,
-        response: withErrors({ 200: FeedImportListSchema }, [404, 422]),
+        response: withErrors({ 200: FeedImportListSchema }, [404]),
       },
       // The app validates without coercion and a query string is text: a decimal limit
       // becomes a number here; anything else stays text for the schema to refuse.

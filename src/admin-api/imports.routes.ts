@@ -22,7 +22,7 @@ export const importsRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         querystring: ImportsQuerySchema,
-        response: withErrors({ 200: ImportListSchema }, [404, 422]),
+        response: withErrors({ 200: ImportListSchema }, [404]),
       },
       preValidation: (request, _reply, next) => {
         integerQueryParameter(request, 'limit');

@@ -1,6 +1,5 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
-import { SUBSCRIPTION_FLAGS } from '../modules/audience/domain/profile-update.js';
-import type { AudienceFields } from '../modules/audience/domain/record.js';
+import { SUBSCRIPTION_FLAGS, type AudienceFields } from '../modules/audience/domain/record.js';
 import type { ProfileView } from '../modules/profile-view/profile-view.service.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
 import { ProfileListSchema, ProfileQuerySchema, type ProfileBody } from './profiles.schemas.js';
@@ -26,7 +25,7 @@ export const profilesRoutes: FastifyPluginCallbackTypebox = (app, _options, done
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         querystring: ProfileQuerySchema,
-        response: withErrors({ 200: ProfileListSchema }, [404, 422]),
+        response: withErrors({ 200: ProfileListSchema }, [404]),
       },
     },
     async (request) => {

@@ -27,7 +27,7 @@ export const segmentsRoutes: FastifyPluginCallbackTypebox = (app, _options, done
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         body: CreateSegmentBodySchema,
-        response: withErrors({ 201: CreatedSegmentSchema }, [404, 415, 422]),
+        response: withErrors({ 201: CreatedSegmentSchema }, [404, 415]),
       },
     },
     async (request, reply) => {

@@ -26,7 +26,7 @@ export const shopsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) =
         description: 'Answers the shop with its API secret, which is shown in full only here and on rotation.',
         security: ADMIN_SECURITY,
         body: CreateShopBodySchema,
-        response: withErrors({ 201: CreatedShopSchema }, [415, 422]),
+        response: withErrors({ 201: CreatedShopSchema }, [415]),
       },
     },
     async (request, reply) => {
@@ -76,7 +76,7 @@ export const shopsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) =
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         body: UpdateShopBodySchema,
-        response: withErrors({ 200: ShopSchema }, [404, 415, 422]),
+        response: withErrors({ 200: ShopSchema }, [404, 415]),
       },
     },
     async (request) => {

@@ -30,7 +30,7 @@ export const slidersRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
         security: ADMIN_SECURITY,
         params: SliderParamsSchema,
         body: PutSliderBodySchema,
-        response: withErrors({ 200: SliderSchema }, [404, 413, 415, 422]),
+        response: withErrors({ 200: SliderSchema }, [404, 413, 415]),
       },
     },
     async (request) => {
@@ -61,7 +61,7 @@ export const slidersRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
         summary: 'Get a slider',
         security: ADMIN_SECURITY,
         params: SliderParamsSchema,
-        response: withErrors({ 200: SliderSchema }, [404, 422]),
+        response: withErrors({ 200: SliderSchema }, [404]),
       },
     },
     async (request) => toSliderBody(await sliders.getSlider(request.params.shop_id, request.params.code)),
@@ -76,7 +76,7 @@ export const slidersRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
         description: 'GET /slider answers `Invalid slider code` for it from then on.',
         security: ADMIN_SECURITY,
         params: SliderParamsSchema,
-        response: withErrors({ 204: Type.Null({ description: 'Deleted.' }) }, [404, 422]),
+        response: withErrors({ 204: Type.Null({ description: 'Deleted.' }) }, [404]),
       },
     },
     async (request, reply) => {

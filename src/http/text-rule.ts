@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { AppError } from '../errors.js';
-import { describeTextProblem, textProblem, type TextProblem } from '../storable-text.js';
+import { describeTextProblem, findValueProblem, type TextProblem } from '../storable-text.js';
 
 export { describeTextProblem, textProblem, type TextProblem } from '../storable-text.js';
 
@@ -98,50 +98,25 @@ export const MAX_VALUE_DEPTH = 64;
 
 /**
  * Checks every key and string of an already parsed value (admin params, query string or
- * JSON body) by the rule above, and bounds its nesting. Iterative, so that a hostile
- * 10,000-level body cannot exhaust the stack. Throws the 422 for the first problem.
+ * JSON body) by the rule above, and bounds its nesting (storable-text.ts findValueProblem).
+ * Throws the 422 for the first problem.
  */
 export function checkStorableValue(value: unknown, part: RequestPart, maxDepth: number = MAX_VALUE_DEPTH): void {
-  const subject = PART_SUBJECTS[part];
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    const current = item.value;
-    if (typeof current === 'string') {
-      const problem = textProblem(current);
-      if (problem) throw unstorableText(item.path === '' ? PART_WHOLE[part] : `${subject} \`${item.path}\``, item.path, problem);
-      continue;
-    }
-    if (typeof current !== 'object' || current === null) continue;
-    // Only parsed data is walked: a raw-body route's stream (the feed upload) is not text.
-    const isArray = Array.isArray(current);
-    if (!isArray && !isParsedRecord(current)) continue;
-    if (item.depth >= maxDepth) {
-      throw new AppError('VALIDATION_FAILED', `${PART_WHOLE[part]} is nested deeper than ${maxDepth} levels.`, {
-        field: item.path,
-      });
-    }
-    if (isArray) {
-      const list = current as unknown[];
-      for (let i = list.length - 1; i >= 0; i -= 1) {
-        stack.push({ value: list[i], path: `${item.path}[${i}]`, depth: item.depth + 1 });
-      }
-      continue;
-    }
-    const keys = Object.keys(current);
-    for (const key of keys) {
-      const keyProblem = textProblem(key);
-      if (keyProblem) {
-        const where = item.path === '' ? PART_WHOLE[part].toLowerCase() : `${subject.toLowerCase()} \`${item.path}\``;
-        throw unstorableText(`A name in ${where}`, item.path, keyProblem);
-      }
-    }
-    for (let i = keys.length - 1; i >= 0; i -= 1) {
-      const key = keys[i]!;
-      const path = item.path === '' ? key : `${item.path}.${key}`;
-      stack.push({ value: (current as Record<string, unknown>)[key], path, depth: item.depth + 1 });
-    }
+  // Only parsed data is walked: a raw-body route's stream (the feed upload) is not text.
+  const found = findValueProblem(value, { maxDepth, walksInto: isParsedRecord });
+  if (found === undefined) return;
+  if (found.kind === 'too_deep') {
+    throw new AppError('VALIDATION_FAILED', `${PART_WHOLE[part]} is nested deeper than ${maxDepth} levels.`, {
+      field: found.path,
+    });
   }
+  const { path, inName, problem } = found.text;
+  const subject = PART_SUBJECTS[part];
+  if (inName) {
+    const where = path === '' ? PART_WHOLE[part].toLowerCase() : `${subject.toLowerCase()} \`${path}\``;
+    throw unstorableText(`A name in ${where}`, path, problem);
+  }
+  throw unstorableText(path === '' ? PART_WHOLE[part] : `${subject} \`${path}\``, path, problem);
 }
 
 const PART_WHOLE: Readonly<Record<RequestPart, string>> = {

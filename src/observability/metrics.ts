@@ -98,17 +98,7 @@ function registerEventCommitMetrics(registry: Registry, source: EventCommitSourc
     ['patron_events_failed_total', 'Events whose own transaction failed (their requests got an error).', 'failed'],
     ['patron_event_batches_split_total', 'Batches whose transaction failed and whose events were retried one by one.', 'splitBatches'],
   ] as const;
-  for (const [name, help, field] of totals) {
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(source.commitStats()[field]);
-      },
-    });
-  }
+  registerScrapedTotals(registry, totals, () => source.commitStats());
   new Gauge({
     name: 'patron_events_queued',
     help: 'Events waiting for the next commit of this process.',
@@ -150,6 +140,18 @@ function registerLimitMetrics(registry: Registry, source: LimitStatsSource): voi
     ['patron_http_connections_refused_total', 'Connections closed at once because PATRON_MAX_CONNECTIONS were open.', 'refusedConnections'],
     ['patron_http_body_timeouts_total', 'Requests whose body stopped arriving for longer than PATRON_BODY_IDLE_TIMEOUT_MS (408, connection closed).', 'bodyTimeouts'],
   ] as const;
+  registerScrapedTotals(registry, totals, () => source.connections);
+}
+
+/**
+ * Counters whose totals a source keeps itself (`[name, help, field of the source's stats]`),
+ * copied into the registry at scrape time.
+ */
+function registerScrapedTotals<F extends string>(
+  registry: Registry,
+  totals: ReadonlyArray<readonly [name: string, help: string, field: F]>,
+  read: () => Readonly<Record<F, number>>,
+): void {
   for (const [name, help, field] of totals) {
     new Counter({
       name,
@@ -157,7 +159,7 @@ function registerLimitMetrics(registry: Registry, source: LimitStatsSource): voi
       registers: [registry],
       collect() {
         this.reset();
-        this.inc(source.connections[field]);
+        this.inc(read()[field]);
       },
     });
   }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { EnvelopeFamily } from '../http/envelopes.js';
 import type { Shop, ShopServingState } from '../modules/shops/domain/shop.js';
+import type { ShopWithCredentials } from '../modules/shops/shops.service.js';
 
 /**
  * Credential checks of the public scope, in the order of contract-notes "Secrets and
@@ -49,12 +50,8 @@ export async function authenticateShop(request: FastifyRequest): Promise<void> {
     // Read afresh every time: a rotated secret stops working at once, in every process.
     const credentials = await shops.findShopWithCredentials(shopId.toLowerCase());
     if (!credentials) throw new AppError('NOT_FOUND', SHOP_NOT_FOUND_MESSAGE);
-    const secret = request.input.shop_secret;
-    // verifySecret compares in constant time; a missing secret gets the same answer.
-    if (typeof secret !== 'string' || secret === '' || !shops.verifySecret(credentials, secret)) {
-      if (typeof secret === 'string' && secret !== '') limits.recordCredentialFailure('shop_secret', request.ip);
-      throw new AppError('UNAUTHORIZED', SECRET_MESSAGES[envelope ?? 'status']);
-    }
+    // A missing secret gets the same answer as a wrong one.
+    if (!isGivenSecret(request, credentials)) throw new AppError('UNAUTHORIZED', SECRET_MESSAGES[envelope ?? 'status']);
     request.shop = credentials.shop;
   } else {
     const shop = await shops.findShopForPublicRead(shopId.toLowerCase());
@@ -92,11 +89,24 @@ export function assertShopServing(request: FastifyRequest): Shop {
 export async function hasShopSecret(request: FastifyRequest): Promise<boolean> {
   const secret = request.input.shop_secret;
   if (secret === undefined || secret === '') return false;
+  // A secret given here is a guess like any other: the same failure limit as `shop+secret`.
+  request.server.limits.checkCredentialAttempt('shop_secret', request.ip);
   const shop = authenticatedShop(request);
-  const shops = request.server.services.shops;
-  const credentials = await shops.findShopWithCredentials(shop.shopId);
-  if (!credentials || typeof secret !== 'string' || !shops.verifySecret(credentials, secret)) {
+  const credentials = await request.server.services.shops.findShopWithCredentials(shop.shopId);
+  if (!credentials || !isGivenSecret(request, credentials)) {
     throw new AppError('UNAUTHORIZED', SECRET_MESSAGES[request.routeOptions.config.envelope ?? 'status']);
   }
   return true;
+}
+
+/**
+ * Whether the request's `shop_secret` is the shop's (compared in constant time by
+ * verifySecret); a wrong one given counts against the address (docs/limits.md).
+ */
+function isGivenSecret(request: FastifyRequest, credentials: ShopWithCredentials): boolean {
+  const secret = request.input.shop_secret;
+  if (typeof secret !== 'string' || secret === '') return false;
+  if (request.server.services.shops.verifySecret(credentials, secret)) return true;
+  request.server.limits.recordCredentialFailure('shop_secret', request.ip);
+  return false;
 }

@@ -23,10 +23,7 @@ export async function registerBodyParsers(scope: FastifyInstance, limits: ParamL
   // text that is not UTF-8 is refused naming its field (http/text-rule.ts) rather than altered.
   scope.addContentTypeParser(JSON_TYPES, { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      const { text, notUtf8 } = decodeBody(body as Buffer);
-      const input = parseJsonBody(text);
-      if (notUtf8) throw invalidBytesError(input, 'public');
-      done(null, input);
+      done(null, bodyInput(body as Buffer, parseJsonBody));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -34,10 +31,7 @@ export async function registerBodyParsers(scope: FastifyInstance, limits: ParamL
 
   scope.addContentTypeParser(FORM_TYPE, { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      const { text, notUtf8 } = decodeBody(body as Buffer);
-      const input = inputFromForm(parseBracketQuery(text, limits));
-      if (notUtf8) throw invalidBytesError(input, 'public');
-      done(null, input);
+      done(null, bodyInput(body as Buffer, (text) => parseFormBody(text, limits)));
     } catch (error) {
       done(error as Error, undefined);
     }
@@ -54,6 +48,18 @@ export async function registerBodyParsers(scope: FastifyInstance, limits: ParamL
       fieldSize: scope.initialConfig.bodyLimit,
     },
   });
+}
+
+/** A body's bytes parsed as input; bytes that are not UTF-8 are refused naming their field (http/text-rule.ts). */
+function bodyInput(bytes: Buffer, parse: (text: string) => PublicInput): PublicInput {
+  const { text, notUtf8 } = decodeBody(bytes);
+  const input = parse(text);
+  if (notUtf8) throw invalidBytesError(input, 'public');
+  return input;
+}
+
+function parseFormBody(text: string, limits: ParamLimits): PublicInput {
+  return inputFromForm(parseBracketQuery(text, limits));
 }
 
 /** An empty body is no parameters; anything else must be a JSON object. */
@@ -111,12 +117,12 @@ export async function readBodyOfGet(request: FastifyRequest, limits: ParamLimits
   const type = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   const json = JSON_TYPES.includes(type);
   if (!json && type !== FORM_TYPE) return {};
-  const text = await readText(request, request.server.initialConfig.bodyLimit ?? Infinity);
-  return json ? parseJsonBody(text) : inputFromForm(parseBracketQuery(text, limits));
+  const bytes = await readBytes(request, request.server.initialConfig.bodyLimit ?? Infinity);
+  return bodyInput(bytes, json ? parseJsonBody : (text) => parseFormBody(text, limits));
 }
 
-/** The raw body as UTF-8 text, refused with 413 once it exceeds `limit` bytes. */
-async function readText(request: FastifyRequest, limit: number): Promise<string> {
+/** The raw body, refused with 413 once it exceeds `limit` bytes. */
+async function readBytes(request: FastifyRequest, limit: number): Promise<Buffer> {
   if (Number(request.headers['content-length'] ?? 0) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let bytes = 0;
@@ -126,7 +132,7 @@ async function readText(request: FastifyRequest, limit: number): Promise<string>
     if (bytes > limit) throw tooLarge();
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function tooLarge(): AppError {

@@ -155,6 +155,14 @@ describe('public request input', () => {
       expectStatusError(large, 413, 'The request body is too large.');
     });
 
+    it('refuses bytes that are not UTF-8 in a GET body with 422 naming the field, as in a POST body', async () => {
+      const payload = Buffer.concat([Buffer.from('{"a":"x'), Buffer.from([0xff]), Buffer.from('"}')]);
+      for (const method of ['GET', 'POST'] as const) {
+        const response = await t.app.inject({ method, url: '/test/echo', headers: { 'content-type': 'application/json' }, payload });
+        expectStatusError(response, 422, 'Parameter `a` is not valid UTF-8 text, which is not allowed.');
+      }
+    });
+
     it('serves a POST with a form or JSON content type and an empty body', async () => {
       expect(await echo({ method: 'POST', url: '/test/echo?a=1', headers: FORM, payload: '' })).toEqual({ a: '1' });
       const json = { 'content-type': 'application/json' };

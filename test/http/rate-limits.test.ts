@@ -104,6 +104,19 @@ describe.each(TEST_DIALECTS)('rate limits over real sockets on %s', (dialect) =>
     expect(elsewhere.status).toBe(200);
   });
 
+  it('counts wrong secrets given to a route where the secret is optional, and refuses one given there once they are spent', async () => {
+    const address = '198.51.100.22';
+    const profile = (secret: string) =>
+      fetch(`${base}/profile?shop_id=${shop.shopId}&shop_secret=${secret}&email=nobody%40example.com`, from(address));
+    for (let i = 0; i < 3; i += 1) expect((await profile('f'.repeat(32))).status).toBe(401);
+    const hidden = await fetch(`${base}/products/not_widgetable?shop_id=${shop.shopId}&shop_secret=${shop.secret}`, from(address));
+    expect(hidden.status).toBe(429);
+    expect(await hidden.json()).toMatchObject({ payload: { message: expect.stringMatching(/^Too many wrong shop secrets/) } });
+    const right = await profile(shop.secret);
+    expect(right.status).toBe(429);
+    expect(await right.json()).toMatchObject({ payload: { message: expect.stringMatching(/^Too many wrong shop secrets/) } });
+  });
+
   it('limits the devices /init creates for one address, and never a device that exists', async () => {
     const owner = await createShopFixture(t.app.services);
     const address = '198.51.100.30';

@@ -68,10 +68,6 @@ export class RateLimiter {
     this.failures = { shop_secret: new KeyedFailureWindows(window), admin_token: new KeyedFailureWindows(window) };
   }
 
-  get enabled(): boolean {
-    return this.config.enabled;
-  }
-
   /** Every request from `address` (the client address, behind trusted proxies resolved). */
   checkAddress(address: string): void {
     if (this.config.enabled) this.take('address', clientKey(address));

@@ -11,13 +11,12 @@ import * as repo from './audience.repo.js';
 import type { AudienceService } from './audience.service.js';
 import type { CustomerAttributes } from './audience.types.js';
 import type { CustomPropertiesService } from './custom-properties.service.js';
-import { checkProfileUpdate, type SubscriptionFlag } from './domain/profile-update.js';
-import type { AudienceFields, PushPlatform } from './domain/record.js';
+import { checkProfileUpdate } from './domain/profile-update.js';
+import type { AudienceFields, PushPlatform, SubscriptionFlag } from './domain/record.js';
 import { segmentNotFound } from './segments.service.js';
 import * as segmentsRepo from './segments.repo.js';
 
 /** The contract's sentence for a well-formed device id the shop does not know (contract-notes, "Secrets and errors"). */
-export const DEVICE_NOT_FOUND = 'Device not found';
 export const PROFILE_NOT_FOUND = 'Profile not found';
 
 /** The shop as these use cases need it: its id and its time zone (the latest birthday is today there). */
@@ -176,9 +175,7 @@ export class ProfilesService {
 
   /** The device's profile; NOT_FOUND when the shop never registered the device (only /init registers one). */
   private async requireDevice(shopId: string, did: string): Promise<number> {
-    const device = await this.deps.identity.findDevice(shopId, did);
-    if (!device) throw new AppError('NOT_FOUND', DEVICE_NOT_FOUND, { field: 'did' });
-    return device.profileId;
+    return (await this.deps.identity.requireDevice(shopId, did)).profileId;
   }
 
   private async requireSegment(shopId: string, segmentId: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { LISTED_PRODUCT } from '../../db/dialect.js';
+import { LISTED_PRODUCT } from '../../db/search-index.js';
 import type { Database } from '../../db/types.js';
 import type { FacetSource } from './domain/facet-index.js';
 import { parseParams, parseStringArray } from './products.repo.js';
@@ -13,7 +13,7 @@ export type Executor = Kysely<Database>;
 
 /**
  * Every listed product of the generation (widgetable, not ignored, in stock: the products
- * the search index holds, db/dialect.ts LISTED_PRODUCT) with what filters and facets
+ * the search index holds, db/search-index.ts LISTED_PRODUCT) with what filters and facets
  * read. One statement; the caller orders them.
  */
 export async function listFacetSources(db: Executor, shopId: string, generation: number): Promise<FacetSource[]> {

@@ -45,7 +45,8 @@ const FACET_INDEX_MAX_ENTRIES = 256;
 /** Products held by every facet index together; a catalog larger than this is indexed per request. */
 const FACET_INDEX_MAX_ROWS = 2_000_000;
 
-const EMPTY: Listing = { total: 0, products: [], brands: [], categories: [], filters: [], priceRange: null };
+/** No products and no facets: a shop without a served catalog, a search that matched nothing. */
+export const EMPTY_LISTING: Listing = { total: 0, products: [], brands: [], categories: [], filters: [], priceRange: null };
 
 /**
  * The catalog as a storefront lists it: GET /products (every listed product), GET
@@ -74,7 +75,7 @@ export class ListingService {
   /** GET /products: a page of the listed products, in listing order, with the facets. */
   async list(shop: ShopCurrency, query: ListingQuery): Promise<Listing> {
     const generation = await this.deps.catalog.currentGeneration(shop.shopId);
-    if (generation === 0) return EMPTY;
+    if (generation === 0) return EMPTY_LISTING;
     return this.page(shop, generation, null, query);
   }
 

@@ -37,6 +37,9 @@ export interface ResolvedProfile {
   readonly ignored: readonly IgnoredIdentifier[];
 }
 
+/** contract-notes, "Secrets and errors": an unknown well-formed did. */
+export const DEVICE_NOT_FOUND = 'Device not found';
+
 /** Retries of one resolution that lost races to concurrent writers; each loss means another one committed. */
 const MAX_ATTEMPTS = 10;
 
@@ -62,12 +65,15 @@ export class IdentityService {
 
   /**
    * A device with a new anonymous profile. With a `did` (one the client already holds),
-   * an existing device is returned as it is (`created: false`).
+   * an existing device is returned as it is (`created: false`). `beforeCreate` runs once,
+   * only when a device is about to be created, and may throw to refuse it (GET /init's
+   * device budget).
    */
   async createDevice(
     shopId: string,
     did?: string,
     executor?: Transaction<Database>,
+    beforeCreate?: () => void,
   ): Promise<{ did: string; profileId: number; created: boolean }> {
     if (did !== undefined && !isValidDeviceId(did)) throw invalidDeviceId();
     for (let attempt = 1; ; attempt += 1) {
@@ -75,6 +81,7 @@ export class IdentityService {
         const existing = await repo.findDeviceRow(executor ?? this.db, shopId, did);
         if (existing) return { did, profileId: existing.profile_id, created: false };
       }
+      if (attempt === 1) beforeCreate?.();
       const newDid = did ?? generateDeviceId();
       try {
         const profileId = await this.atomically(executor, async (trx) => {
@@ -88,6 +95,13 @@ export class IdentityService {
         retryOrRethrow(error, attempt);
       }
     }
+  }
+
+  /** The device; NOT_FOUND when the shop never registered it (only GET /init registers one). */
+  async requireDevice(shopId: string, did: string): Promise<Device> {
+    const device = await this.findDevice(shopId, did);
+    if (!device) throw new AppError('NOT_FOUND', DEVICE_NOT_FOUND, { field: 'did' });
+    return device;
   }
 
   async findDevice(shopId: string, did: string, executor?: Transaction<Database>): Promise<Device | undefined> {

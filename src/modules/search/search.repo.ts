@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { productMatchesSql, type Dialect, type SearchTerm } from '../../db/dialect.js';
+import type { Dialect } from '../../db/dialect.js';
+import { productMatchesSql, type SearchTerm } from '../../db/search-index.js';
 import type { Database } from '../../db/types.js';
 import type { NoResultQuery, SearchLogEntry } from './domain/search-log.js';
 
 /**
  * Search's SQL: the ranked match over the served catalog (the dialect-specific parts come
- * from db/dialect.ts) and the search log. Rows in, rows out.
+ * from db/search-index.ts) and the search log. Rows in, rows out.
  */
 export type Executor = Kysely<Database>;
 
@@ -17,7 +18,7 @@ export interface RankedMatches {
 }
 
 /**
- * One statement: the matches (keys and ranks, from db/dialect.ts), the count of all (a
+ * One statement: the matches (keys and ranks, from db/search-index.ts), the count of all (a
  * window count runs before LIMIT) and the offer ids of the best `max`. The matches are
  * materialised so that the shop and generation conditions stay outside them: inside,
  * PostgreSQL could read a new generation (no statistics yet) through a btree index on

@@ -3,8 +3,8 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
-import type { ListingFilters, ListingSort } from '../catalog/domain/facets.js';
-import type { Listing, ListingQuery } from '../catalog/listing.service.js';
+import { hasListingFilters, type ListingFilters, type ListingSort } from '../catalog/domain/facets.js';
+import { EMPTY_LISTING, type Listing, type ListingQuery } from '../catalog/listing.service.js';
 import type { Shop } from '../shops/domain/shop.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
 import { normalizeQuery, searchTerms, type SearchType } from './domain/query.js';
@@ -89,7 +89,6 @@ const LOG_PRUNE_INTERVAL_MS = 10 * 60_000;
 /** Random ids that collide with an existing row are drawn again, this many times at most. */
 const ID_ATTEMPTS = 5;
 export const SEARCH_LOG_SUBSCRIBER = 'search-log';
-const EMPTY_LISTING: Listing = { total: 0, products: [], brands: [], categories: [], filters: [], priceRange: null };
 
 /**
  * Product search over the shop's served catalog (GET /search), the search log, and the
@@ -140,7 +139,7 @@ export class SearchService {
             ...(input.sort && { sort: input.sort }),
           });
     // Unfiltered, every match counts, beyond the best MAX_RANKED_MATCHES the facets saw.
-    const listing = hasFilters(filters) ? listed : { ...listed, total: Math.max(listed.total, matches.total) };
+    const listing = hasListingFilters(filters) ? listed : { ...listed, total: Math.max(listed.total, matches.total) };
     // The log counts what the text found, whatever the filters: a query is a no-result
     // query when the catalog lacks what was asked for, not when a filter left nothing.
     await this.record({
@@ -215,18 +214,6 @@ export class SearchService {
     this.lastPrune.set(shopId, now);
     await repo.pruneSearchLog(this.db, shopId, noResultWindowStart(now));
   }
-}
-
-function hasFilters(filters: ListingFilters): boolean {
-  return (
-    (filters.brands?.length ?? 0) > 0 ||
-    (filters.categories?.length ?? 0) > 0 ||
-    (filters.locations?.length ?? 0) > 0 ||
-    filters.priceMin !== undefined ||
-    filters.priceMax !== undefined ||
-    (filters.params?.size ?? 0) > 0 ||
-    (filters.exclude?.length ?? 0) > 0
-  );
 }
 
 /** 53 random bits, never 0 (see modules/identity/ids.ts for the odds of a collision). */

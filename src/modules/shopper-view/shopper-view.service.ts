@@ -28,7 +28,7 @@ export interface ShopperProductSource {
 }
 
 export interface ShopperViewDeps {
-  readonly identity: Pick<IdentityService, 'findDevice' | 'findProfiles'>;
+  readonly identity: Pick<IdentityService, 'requireDevice' | 'findProfiles'>;
   readonly tracking: ShopperTrackingReads;
   readonly products: ShopperProductSource;
 }
@@ -52,7 +52,6 @@ export interface CustomerOrders {
 /** Most orders GET /orders/by_user answers (the newest ones since date_from). */
 export const MAX_ORDERS_ANSWERED = 100;
 
-export const DEVICE_NOT_FOUND = 'Device not found';
 export const CUSTOMER_NOT_FOUND = 'Customer not found';
 
 export class ShopperViewService {
@@ -60,8 +59,7 @@ export class ShopperViewService {
 
   /** The device's cart, in its order, each line with its product when the catalog serves it. NOT_FOUND for an unknown device. */
   async cartOf(shop: ShopCurrency, did: string): Promise<CartLine[]> {
-    const device = await this.deps.identity.findDevice(shop.shopId, did);
-    if (!device) throw new AppError('NOT_FOUND', DEVICE_NOT_FOUND, { field: 'did' });
+    const device = await this.deps.identity.requireDevice(shop.shopId, did);
     const { cart } = await this.deps.tracking.getLists(shop.shopId, device.profileId);
     const products = await this.deps.products.viewServedItems(shop, cart.map((item) => item.id));
     return cart.map((item) => ({ item, product: products.get(item.id) ?? null }));
@@ -107,8 +105,6 @@ export class ShopperViewService {
       return profile.id;
     }
     if (did === undefined || did === null) throw new Error('A customer lookup needs a did or an identifier');
-    const device = await this.deps.identity.findDevice(shopId, did);
-    if (!device) throw new AppError('NOT_FOUND', DEVICE_NOT_FOUND, { field: 'did' });
-    return device.profileId;
+    return (await this.deps.identity.requireDevice(shopId, did)).profileId;
   }
 }

@@ -78,10 +78,11 @@ export class TrackingService {
    * GET /init: the device (created when no did is given, or when a well-formed did is
    * unknown: SDKs invent ids) and a session. The given sid is kept when it is well-formed
    * and its session is live and this device's, or unknown (then it opens); otherwise a
-   * new session starts with a new sid.
+   * new session starts with a new sid. `beforeCreatingDevice` runs only when a device is
+   * about to be created, and may throw to refuse it (the scope's device budget).
    */
-  async initSession(input: InitInput): Promise<InitResult> {
-    const device = await this.deps.identity.createDevice(input.shopId, input.did);
+  async initSession(input: InitInput, beforeCreatingDevice?: () => void): Promise<InitResult> {
+    const device = await this.deps.identity.createDevice(input.shopId, input.did, undefined, beforeCreatingDevice);
     if (!device.created) await this.deps.identity.touchDevice(input.shopId, device.did);
     const sid = await this.openSession(input.shopId, device.did, input.sid);
     return { did: device.did, sid };

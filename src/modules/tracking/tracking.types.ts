@@ -166,8 +166,19 @@ export interface ProfileLists {
   readonly wish: readonly TrackedItem[];
 }
 
+/** What trackPurchase tells of an order beside its items and amounts; each null when not sent. */
+export interface OrderDetails {
+  readonly channel: string | null;
+  readonly taxFree: boolean | null;
+  readonly giftPackage: boolean | null;
+  readonly deliveryAddress: string | null;
+  readonly custom: Readonly<Record<string, CustomVariableValue>> | null;
+  /** The purchase event's stream. */
+  readonly stream: string | null;
+}
+
 /** An order recorded from a purchase event (the platform's own order store). */
-export interface TrackedOrder {
+export interface TrackedOrder extends OrderDetails {
   readonly id: number;
   /** null when the purchase had no order_id (an empty one counts as none). */
   readonly orderId: string | null;
@@ -188,11 +199,4 @@ export interface TrackedOrder {
   readonly orderBonuses: number | null;
   readonly orderDelivery: number | null;
   readonly orderDiscount: number | null;
-  readonly channel: string | null;
-  /** null when not sent. */
-  readonly taxFree: boolean | null;
-  readonly giftPackage: boolean | null;
-  readonly deliveryAddress: string | null;
-  readonly custom: Readonly<Record<string, CustomVariableValue>> | null;
-  readonly stream: string | null;
 }

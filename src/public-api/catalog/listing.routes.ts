@@ -3,16 +3,14 @@ import { StatusErrorSchema } from '../../http/envelopes.js';
 import { validationError } from '../../http/readers.js';
 import { linkHandle } from '../../modules/catalog/domain/link-handle.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation } from '../tracking/tracking.schemas.js';
+import { noSchemaValidation, ShopIdSchema, plainJson } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
 import { readListingParams } from './listing.params.js';
 import { ListingFacetProperties, ListingQueryProperties, ListingResponses, toListingBody } from './listing.schemas.js';
 import { MAX_ITEM_ID_LENGTH } from './products.params.js';
 import { CATALOG_TAGS } from './products.schemas.js';
 
-const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
-
-const ListingQuerySchema = Type.Object({ shop_id: ShopId, ...ListingQueryProperties() }, { additionalProperties: true });
+const ListingQuerySchema = Type.Object({ shop_id: ShopIdSchema, ...ListingQueryProperties() }, { additionalProperties: true });
 
 const CategoryParamsSchema = Type.Object({
   id: Type.String({ minLength: 1, maxLength: MAX_ITEM_ID_LENGTH, description: 'The feed category id.' }),
@@ -31,10 +29,6 @@ const CategoryBodySchema = Type.Object(
   },
   { description: 'The category, and a page of the products in it or below it with their facets (no envelope).' },
 );
-
-function plainJson(): (data: unknown) => string {
-  return (data) => JSON.stringify(data);
-}
 
 /**
  * GET /products (a page of the catalog) and GET /category/{id} (a category's products),

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { StatusErrorSchema, statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation } from '../tracking/tracking.schemas.js';
+import { noSchemaValidation, plainJson } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
 import { readItemId, toCategoryTreeQuery, toHiddenPage, wantsEnvelope } from './products.params.js';
 import {
@@ -15,15 +15,6 @@ import {
   ProductQuerySchema,
   ProductResponses,
 } from './products.schemas.js';
-
-/**
- * A plain JSON.stringify serialiser for answers whose 200 schema is a union (bare or
- * enveloped, interface.md "Versioning"): the schema documents both shapes, and the
- * product view already builds exactly the contract's fields.
- */
-function plainJson(): (data: unknown) => string {
-  return (data) => JSON.stringify(data);
-}
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 

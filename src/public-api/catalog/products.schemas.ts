@@ -4,6 +4,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { StatusErrorSchema, StatusSuccessSchema } from '../../http/envelopes.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
 import { DEFAULT_DEPTH, MAX_DEPTH, MAX_HIDDEN_PAGE_SIZE, MAX_LIST_IDS } from './products.params.js';
+import { ShopIdSchema } from '../tracking/tracking.schemas.js';
 
 /**
  * The OpenAPI description of the catalog reads (interface.md endpoints 7, 8, 9, 14).
@@ -13,13 +14,12 @@ import { DEFAULT_DEPTH, MAX_DEPTH, MAX_HIDDEN_PAGE_SIZE, MAX_LIST_IDS } from './
 
 export const CATALOG_TAGS = ['catalog'];
 
-const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
 const ShopSecret = Type.String({ description: 'The secret API key.' });
 const Version = Type.String({ description: '`2` answers in the standard envelope (or header `Accept-Version: 2`).' });
 
 export const ProductQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     item_id: Type.String({ description: 'Offer id (article), at most 255 characters.' }),
     v: Type.Optional(Version),
   },
@@ -28,7 +28,7 @@ export const ProductQuerySchema = Type.Object(
 
 export const CountersQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     item: Type.String({ description: 'Offer id (article), at most 255 characters.' }),
     v: Type.Optional(Version),
   },
@@ -37,7 +37,7 @@ export const CountersQuerySchema = Type.Object(
 
 export const CategoriesQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     shop_secret: ShopSecret,
     depth: Type.Optional(
       Type.Integer({
@@ -60,7 +60,7 @@ export const CategoriesQuerySchema = Type.Object(
 
 export const HiddenQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     shop_secret: ShopSecret,
     page: Type.Optional(Type.Integer({ minimum: 1, description: 'Page, from 1 (default 1).' })),
     limit: Type.Optional(

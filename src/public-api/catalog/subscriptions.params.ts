@@ -8,7 +8,7 @@ import type {
   UnsubscribeInput,
 } from '../../modules/product-subscriptions/product-subscriptions.types.js';
 import { toMinorUnits } from '../../modules/tracking/domain/money.js';
-import { readIdentifiers, readOptionalId } from '../tracking/common.params.js';
+import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
 import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
 import { MAX_ITEM_ID_LENGTH, readIdList } from './products.params.js';
 
@@ -37,15 +37,7 @@ export function toUnsubscribeInput(input: PublicInput, shopId: string, kind: Sub
 
 function readCustomer(input: PublicInput): IdentityInput {
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
-  const ids = readIdentifiers(input);
-  const identity: IdentityInput = {
-    ...(did !== undefined && { did }),
-    ...(ids.email !== undefined && { email: ids.email }),
-    ...(ids.phone !== undefined && { phone: ids.phone }),
-    ...(ids.external_id !== undefined && { externalId: ids.external_id }),
-    ...(ids.loyalty_id !== undefined && { loyaltyId: ids.loyalty_id }),
-    ...(ids.telegram_id !== undefined && { telegramId: ids.telegram_id }),
-  };
+  const identity: IdentityInput = { ...(did !== undefined && { did }), ...readCustomerIdentifiers(input) };
   if (Object.keys(identity).length === 0) throw new AppError('VALIDATION_FAILED', IDENTIFIER_NOT_VALID, { field: 'did' });
   return identity;
 }

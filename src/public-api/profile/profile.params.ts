@@ -1,13 +1,12 @@
 import { AppError } from '../../errors.js';
 import type { PublicInput } from '../../http/input.js';
 import { readInteger, validationError } from '../../http/readers.js';
-import { SUBSCRIPTION_FLAGS, type SubscriptionFlag } from '../../modules/audience/domain/profile-update.js';
 import { readFlag } from '../../modules/audience/domain/fields.js';
 import { PUSH_PLATFORMS, PUSH_TOKEN_MAX_LENGTH } from '../../modules/audience/domain/record-parts.js';
-import type { PushPlatform } from '../../modules/audience/domain/record.js';
+import { SUBSCRIPTION_FLAGS, type PushPlatform, type SubscriptionFlag } from '../../modules/audience/domain/record.js';
 import type { CustomerRef } from '../../modules/audience/profiles.service.js';
 import { SECRET_MESSAGES } from '../auth.js';
-import { readIdentifiers, readOptionalId, readRequiredDid } from '../tracking/common.params.js';
+import { readCustomerIdentifiers, readOptionalId, readRequiredDid } from '../tracking/common.params.js';
 import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
 
 /**
@@ -24,14 +23,7 @@ import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
  */
 export function readCustomer(input: PublicInput, trusted: boolean): CustomerRef {
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
-  const ids = readIdentifiers(input);
-  const identifiers = {
-    ...(ids.email !== undefined && { email: ids.email }),
-    ...(ids.phone !== undefined && { phone: ids.phone }),
-    ...(ids.external_id !== undefined && { externalId: ids.external_id }),
-    ...(ids.loyalty_id !== undefined && { loyaltyId: ids.loyalty_id }),
-    ...(ids.telegram_id !== undefined && { telegramId: ids.telegram_id }),
-  };
+  const identifiers = readCustomerIdentifiers(input);
   if (did === undefined) {
     if (Object.keys(identifiers).length === 0) throw new AppError('VALIDATION_FAILED', IDENTIFIER_NOT_VALID, { field: 'did' });
     if (!trusted) throw new AppError('UNAUTHORIZED', SECRET_MESSAGES.status);

@@ -2,7 +2,7 @@ import { statusSuccess } from '../../http/envelopes.js';
 import type { ProfileSnapshot } from '../../modules/audience/profiles.service.js';
 import { authenticatedShop, hasShopSecret } from '../auth.js';
 import { readRequiredDid } from '../tracking/common.params.js';
-import { noSchemaValidation } from '../tracking/tracking.schemas.js';
+import { noSchemaValidation, statusResponses, StatusOkSchema } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
 import {
   readCustomer,
@@ -21,8 +21,6 @@ import {
   SegmentChangeBodySchema,
   SegmentListSchema,
   SegmentQuerySchema,
-  statusResponses,
-  StatusOkSchema,
   SubscriptionsManageBodySchema,
 } from './profile.schemas.js';
 

@@ -1,8 +1,8 @@
 // Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
 import type {} from '@fastify/swagger';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { StatusErrorSchema, StatusSuccessSchema } from '../../http/envelopes.js';
-import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/profile-update.js';
+import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/record.js';
+import { ShopIdSchema } from '../tracking/tracking.schemas.js';
 
 /**
  * The OpenAPI description of the profile group. As for tracking, these schemas document
@@ -13,12 +13,11 @@ import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/profile-update
 
 export const PROFILE_TAGS = ['profile'];
 
-const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
 const Did = Type.String({ description: 'Device id, as /init issued it or the SDK brought it.' });
 const Secret = Type.String({ description: 'The shop secret: needed to name the customer by identifiers alone.' });
 const Identifier = (description: string) => Type.Optional(Type.String({ description }));
 const CustomerFields = {
-  shop_id: ShopId,
+  shop_id: ShopIdSchema,
   did: Type.Optional(Did),
   shop_secret: Type.Optional(Secret),
   email: Identifier('Email of the customer.'),
@@ -38,17 +37,12 @@ const flags = Object.fromEntries(
 
 const WHERE = 'Parameters may come in the query string, a JSON body or a form; the body wins.';
 
-/** Errors of every route of the group: the status envelope. */
-export function statusResponses(ok: TSchema) {
-  return { 200: ok, '4xx': StatusErrorSchema, '5xx': StatusErrorSchema };
-}
-export const StatusOkSchema = StatusSuccessSchema({});
 
 const Text = (description: string) => Type.Optional(Type.String({ description }));
 
 export const ProfileSetBodySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     did: Did,
     ...SessionFields,
     email: Identifier('Email; links the device to the customer holding it.'),
@@ -130,7 +124,7 @@ export const ProfileResponseSchema = Type.Object(
 
 export const PushTokenQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     did: Did,
     token: Type.String({ description: 'The FCM or APNs token, at most 4096 characters.' }),
     platform: Type.Union([Type.Literal('ios'), Type.Literal('android')]),

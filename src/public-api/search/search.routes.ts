@@ -2,7 +2,7 @@ import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
 import { toListingBody } from '../catalog/listing.schemas.js';
 import { wantsEnvelope } from '../catalog/products.params.js';
-import { noSchemaValidation } from '../tracking/tracking.schemas.js';
+import { noSchemaValidation, plainJson } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
 import { readOptionalId } from '../tracking/common.params.js';
 import { toSearchInput } from './search.params.js';
@@ -17,14 +17,6 @@ import {
   SearchResponses,
   type SearchResultBody,
 } from './search.schemas.js';
-
-/**
- * A plain JSON.stringify serialiser: the product view builds exactly the contract's
- * fields, and the no-result answer's 200 schema is a union (bare or enveloped).
- */
-function plainJson(): (data: unknown) => string {
-  return (data) => JSON.stringify(data);
-}
 
 /**
  * Search of the public API: GET /search (products of the served catalog; shop_id only)

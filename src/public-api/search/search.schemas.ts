@@ -9,6 +9,7 @@ import { MAX_NO_RESULT_QUERIES } from '../../modules/search/domain/search-log.js
 import { BLANK_PRODUCTS, BLANK_QUERIES, MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
 import { ListingFacetProperties, ListingQueryProperties } from '../catalog/listing.schemas.js';
 import { versionedResponses } from '../catalog/products.schemas.js';
+import { ShopIdSchema } from '../tracking/tracking.schemas.js';
 
 /**
  * The OpenAPI description of GET /search and GET /search/no_result_queries. Parameters
@@ -18,14 +19,13 @@ import { versionedResponses } from '../catalog/products.schemas.js';
 
 export const SEARCH_TAGS = ['search'];
 
-const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
 const DeviceId = (description: string) =>
   Type.String({ description: `${description} 8 to 64 characters [A-Za-z0-9-].`, pattern: DEVICE_ID_PATTERN_TEXT });
 const SessionId = (description: string) => Type.String({ description, pattern: SESSION_ID_PATTERN_TEXT });
 
 export const SearchQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     type: Type.Union(
       SEARCH_TYPES.map((t) => Type.Literal(t)),
       { description: '`full_search`: every word must match. `instant_search`: the last word may be the start of a word.' },
@@ -56,7 +56,7 @@ export const SearchResponses = { 200: SearchResultSchema, '4xx': StatusErrorSche
 
 export const NoResultQueriesQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     shop_secret: Type.String({ description: 'The secret API key.' }),
     v: Type.Optional(Type.String({ description: '`2` answers in the standard envelope (or header `Accept-Version: 2`).' })),
   },
@@ -75,7 +75,7 @@ export const NoResultQueriesResponses = versionedResponses(
 
 export const BlankSearchQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     did: Type.Optional(DeviceId('Device whose last queries are answered.')),
   },
   { additionalProperties: true },

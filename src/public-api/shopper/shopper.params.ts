@@ -4,7 +4,8 @@ import { readString, validationError } from '../../http/readers.js';
 import { COLLECTION_ID_MAX_LENGTH, isValidCollectionId } from '../../modules/collections/domain/collection.js';
 import type { CustomerLookup } from '../../modules/shopper-view/shopper-view.service.js';
 import { startOfDayIn } from '../../modules/shopper-view/domain/dates.js';
-import { readIdentifiers, readOptionalId } from '../tracking/common.params.js';
+import { isValidCalendarDate } from '../../modules/shops/domain/shop.js';
+import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
 
 /**
  * Parameters of GET /products/cart, /orders/by_user, /orders/last_for_user and
@@ -23,15 +24,7 @@ const MAX_LOCATION_LENGTH = 255;
  */
 export function readOrdersLookup(input: PublicInput): CustomerLookup {
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
-  const ids = readIdentifiers(input);
-  const lookup: CustomerLookup = {
-    ...(did !== undefined && { did }),
-    ...(ids.email !== undefined && { email: ids.email }),
-    ...(ids.phone !== undefined && { phone: ids.phone }),
-    ...(ids.loyalty_id !== undefined && { loyaltyId: ids.loyalty_id }),
-    ...(ids.external_id !== undefined && { externalId: ids.external_id }),
-    ...(ids.telegram_id !== undefined && { telegramId: ids.telegram_id }),
-  };
+  const lookup: CustomerLookup = { ...(did !== undefined && { did }), ...readCustomerIdentifiers(input) };
   return requireOne(lookup, BY_USER_PARAMETERS);
 }
 
@@ -42,11 +35,11 @@ export function readOrdersLookup(input: PublicInput): CustomerLookup {
  */
 export function readLastOrderLookup(input: PublicInput): CustomerLookup {
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
-  const ids = readIdentifiers(input);
+  const { externalId, telegramId } = readCustomerIdentifiers(input);
   const lookup: CustomerLookup = {
     ...(did !== undefined && { did }),
-    ...(ids.external_id !== undefined && { externalId: ids.external_id }),
-    ...(ids.telegram_id !== undefined && { telegramId: ids.telegram_id }),
+    ...(externalId !== undefined && { externalId }),
+    ...(telegramId !== undefined && { telegramId }),
   };
   return requireOne(lookup, LAST_FOR_USER_PARAMETERS);
 }
@@ -67,9 +60,7 @@ export function readDateFrom(input: PublicInput, timezone: string): number | und
     patternHint: 'a date as YYYY-MM-DD',
   });
   if (text === undefined) return undefined;
-  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < 1970 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+  if (Number(text.slice(0, 4)) < 1970 || !isValidCalendarDate(text)) {
     throw validationError('date_from', 'must be a date as YYYY-MM-DD');
   }
   return startOfDayIn(text, timezone);

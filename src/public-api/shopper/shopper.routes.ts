@@ -1,7 +1,7 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
 import { readRequiredDid } from '../tracking/common.params.js';
-import { noSchemaValidation } from '../tracking/tracking.schemas.js';
+import { noSchemaValidation, statusResponses, plainJson } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
 import { toCartItem, toOrderBodies } from './shopper.mappers.js';
 import { readCollectionId, readDateFrom, readLastOrderLookup, readLocation, readOrdersLookup } from './shopper.params.js';
@@ -15,17 +15,8 @@ import {
   LastOrderResponseSchema,
   OrdersQuerySchema,
   OrdersResponseSchema,
-  responsesOf,
   SHOPPER_TAGS,
 } from './shopper.schemas.js';
-
-/**
- * Product views carry a record of locations, which a compiled serialiser would need
- * spelled out: the views already hold exactly the contract's fields, so JSON.stringify.
- */
-function plainJson(): (data: unknown) => string {
-  return (data) => JSON.stringify(data);
-}
 
 /**
  * What the mobile SDK reads of its customer and of the shop's collections: GET
@@ -49,7 +40,7 @@ export const shopperRoutes: PublicRouteModule = (scope) => {
           'The cart tracking keeps from cart, remove_from_cart and purchase events of the device’s customer. ' +
           'An unknown well-formed did is 404 `Device not found`.',
         querystring: CartQuerySchema,
-        response: responsesOf(CartResponseSchema),
+        response: statusResponses(CartResponseSchema),
       },
     },
     async (request) => {
@@ -72,7 +63,7 @@ export const shopperRoutes: PublicRouteModule = (scope) => {
           'Orders recorded from purchase events, newest first, with product data. The customer is named by an ' +
           'identifier when one is given (all given must match), otherwise by the did; unknown: 404.',
         querystring: OrdersQuerySchema,
-        response: responsesOf(OrdersResponseSchema),
+        response: statusResponses(OrdersResponseSchema),
       },
     },
     async (request) => {
@@ -97,7 +88,7 @@ export const shopperRoutes: PublicRouteModule = (scope) => {
           'A bare array of the products of the newest order (did, external_id or telegram_id name the customer); ' +
           'products the feed no longer has are left out. Errors answer in the status envelope.',
         querystring: LastOrderQuerySchema,
-        response: responsesOf(LastOrderResponseSchema),
+        response: statusResponses(LastOrderResponseSchema),
       },
     },
     async (request) => {
@@ -120,7 +111,7 @@ export const shopperRoutes: PublicRouteModule = (scope) => {
           'products the feed lacks are left out. An unknown collection is 404 `Collection not found`.',
         params: CollectionParamsSchema,
         querystring: CollectionQuerySchema,
-        response: responsesOf(CollectionResponseSchema),
+        response: statusResponses(CollectionResponseSchema),
       },
     },
     async (request) => {

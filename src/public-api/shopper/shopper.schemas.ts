@@ -1,10 +1,11 @@
 // Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
 import type {} from '@fastify/swagger';
-import { Type, type TSchema } from '@sinclair/typebox';
-import { StatusErrorSchema, StatusSuccessSchema } from '../../http/envelopes.js';
+import { Type } from '@sinclair/typebox';
+import { StatusSuccessSchema } from '../../http/envelopes.js';
 import { COLLECTION_ID_MAX_LENGTH } from '../../modules/collections/domain/collection.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
 import { MAX_ORDERS_ANSWERED } from '../../modules/shopper-view/shopper-view.service.js';
+import { ShopIdSchema } from '../tracking/tracking.schemas.js';
 
 /**
  * The OpenAPI description of what an app reads of its customer (GET /products/cart,
@@ -16,7 +17,6 @@ import { MAX_ORDERS_ANSWERED } from '../../modules/shopper-view/shopper-view.ser
 
 export const SHOPPER_TAGS = ['shopper'];
 
-const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
 const Did = Type.String({ description: 'Device id: 8 to 64 characters of `[A-Za-z0-9-]`.' });
 const Sid = Type.String({ description: 'Session id (accepted, not used).' });
 const Text = (description: string) => Type.String({ description });
@@ -27,7 +27,7 @@ const Money = (description: string) =>
   });
 
 export const CartQuerySchema = Type.Object(
-  { shop_id: ShopId, did: Did, sid: Type.Optional(Sid), seance: Type.Optional(Sid) },
+  { shop_id: ShopIdSchema, did: Did, sid: Type.Optional(Sid), seance: Type.Optional(Sid) },
   { additionalProperties: true },
 );
 
@@ -58,7 +58,7 @@ const identifierFields = {
 
 export const OrdersQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     shop_secret: Type.String({ description: 'The secret API key.' }),
     ...identifierFields,
     date_from: Type.Optional(
@@ -70,7 +70,7 @@ export const OrdersQuerySchema = Type.Object(
 
 export const LastOrderQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     did: Type.Optional(Did),
     sid: Type.Optional(Sid),
     external_id: Type.Optional(Text('The shop’s own customer id.')),
@@ -132,7 +132,7 @@ export const CollectionParamsSchema = Type.Object({
 
 export const CollectionQuerySchema = Type.Object(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     location: Type.Optional(Text('A location code: only products sold there (or everywhere).')),
     did: Type.Optional(Did),
     email: Type.Optional(Text('Accepted for compatibility; collections are not personalised.')),
@@ -145,8 +145,3 @@ export const CollectionResponseSchema = Type.Object({
     description: 'The collection’s products that the served catalog has, in the collection’s order.',
   }),
 });
-
-/** Success schema plus the status envelope for every error. */
-export function responsesOf(success: TSchema) {
-  return { 200: success, '4xx': StatusErrorSchema, '5xx': StatusErrorSchema };
-}

@@ -7,6 +7,7 @@ import {
   isValidSessionId,
   normalizeIdentifiers,
   type IdentifierKind,
+  type Identifiers,
 } from '../../modules/identity/domain/identifiers.js';
 import type { EventIdentifiers } from '../../modules/tracking/tracking.types.js';
 
@@ -20,7 +21,7 @@ import type { EventIdentifiers } from '../../modules/tracking/tracking.types.js'
 /** The contract's own sentences (contract-notes, "POST /push"). */
 export const DEVICE_ID_NOT_VALID = 'Device ID is not valid';
 export const SESSION_ID_NOT_VALID = 'Session ID is not valid';
-export const DEVICE_NOT_FOUND = 'Device not found';
+export { DEVICE_NOT_FOUND } from '../../modules/identity/identity.service.js';
 
 /**
  * `did` of POST /push, by its rows of the status table: absent or empty 401, any other
@@ -93,6 +94,17 @@ const IDENTIFIER_KIND_OF: ReadonlyArray<readonly [IdentifierKind, keyof EventIde
  * A phone or an id may arrive as a JSON number.
  */
 export function readIdentifiers(input: PublicInput): EventIdentifiers {
+  const identifiers = readCustomerIdentifiers(input);
+  const out: { -readonly [K in keyof EventIdentifiers]: EventIdentifiers[K] } = {};
+  for (const [kind, field] of IDENTIFIER_KIND_OF) {
+    const value = identifiers[kind];
+    if (value !== undefined) out[field] = value;
+  }
+  return out;
+}
+
+/** The identifiers of readIdentifiers under identity's names (`externalId` …), for the services that resolve a customer. */
+export function readCustomerIdentifiers(input: PublicInput): Identifiers {
   const raw: Partial<Record<IdentifierKind, string>> = {};
   for (const [kind, field] of IDENTIFIER_KIND_OF) {
     let value = input[field];
@@ -103,12 +115,7 @@ export function readIdentifiers(input: PublicInput): EventIdentifiers {
   }
   const normalized = normalizeIdentifiers(raw);
   if (!normalized.ok) throw notValid(normalized.field);
-  const out: { -readonly [K in keyof EventIdentifiers]: EventIdentifiers[K] } = {};
-  for (const [kind, field] of IDENTIFIER_KIND_OF) {
-    const value = normalized.value[kind];
-    if (value !== undefined) out[field] = value;
-  }
-  return out;
+  return normalized.value;
 }
 
 function notValid(field: string): AppError {

@@ -44,12 +44,10 @@ export const trackingRoutes: PublicRouteModule = (scope) => {
     },
     async (request) => {
       const shop = authenticatedShop(request);
-      const input = toInitInput(request.input, shop.shopId);
-      // Only a call that would create a device spends the address's device budget.
-      if (scope.limits.enabled && (input.did === undefined || !(await tracking.deviceExists(shop.shopId, input.did)))) {
-        scope.limits.checkDeviceCreation(request.ip);
-      }
-      const { did, sid } = await tracking.initSession(input);
+      // Only a call that creates a device spends the address's device budget.
+      const { did, sid } = await tracking.initSession(toInitInput(request.input, shop.shopId), () =>
+        scope.limits.checkDeviceCreation(request.ip),
+      );
       return { did, seance: sid, sid, currency: currencySymbol(shop.currency) };
     },
   );

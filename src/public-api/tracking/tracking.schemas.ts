@@ -24,7 +24,18 @@ export function noSchemaValidation(): (data: unknown) => boolean {
   return () => true;
 }
 
-const ShopId = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
+/**
+ * A plain JSON.stringify serialiser compiler, for answers built of product views: they
+ * carry a record of locations (which a compiled serialiser would need spelled out), their
+ * 200 schema may be a union (bare or enveloped, interface.md "Versioning"), and the views
+ * already hold exactly the contract's fields.
+ */
+export function plainJson(): (data: unknown) => string {
+  return (data) => JSON.stringify(data);
+}
+
+/** `shop_id` of every public route (auth.ts checks it before any schema would). */
+export const ShopIdSchema = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
 const DeviceId = (description: string) =>
   Type.String({ description: `${description} 8 to 64 characters [A-Za-z0-9-].`, pattern: DEVICE_ID_PATTERN_TEXT });
 const SessionId = (description: string) => Type.String({ description, pattern: SESSION_ID_PATTERN_TEXT });
@@ -45,7 +56,7 @@ function ObjectWith<T extends TProperties>(properties: T, required: readonly (ke
 
 export const InitQuerySchema = ObjectWith(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     v: Type.String({ description: 'Protocol version of a web SDK, e.g. `3`; optional, not interpreted (mobile SDKs never send it).' }),
     did: DeviceId('Device id; without it (or empty) a new device is created, with an unknown one the device is registered under it.'),
     sid: Sid,
@@ -91,7 +102,7 @@ const Source = Type.Union(
 
 export const PushBodySchema = ObjectWith(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     did: DeviceId('Device id registered by GET /init; must exist.'),
     event: Type.Union(
       PUSH_EVENTS.map((name) => Type.Literal(name)),
@@ -134,7 +145,7 @@ const Identifier = (description: string) => Type.String({ description: `${descri
 
 export const PushCustomBodySchema = ObjectWith(
   {
-    shop_id: ShopId,
+    shop_id: ShopIdSchema,
     did: DeviceId('Device id (identifier group); needs `sid`.'),
     sid: Sid,
     seance: Seance,

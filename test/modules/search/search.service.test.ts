@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rebuildProductSearchIndex } from '../../../src/db/dialect.js';
+import { rebuildProductSearchIndex } from '../../../src/db/search-index.js';
 import type { Database } from '../../../src/db/types.js';
 import type { SearchType } from '../../../src/modules/search/domain/query.js';
 import type { SearchInput, SearchService } from '../../../src/modules/search/search.service.js';

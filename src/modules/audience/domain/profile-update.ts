@@ -1,6 +1,5 @@
 import type { Identifiers } from '../../identity/domain/identifiers.js';
 import type { PropertyValue } from './custom-properties.js';
-import type { FLAG_FIELDS} from './record.js';
 import { MAX_RECORD_KEYS, readRecordFields, type AudienceFields, type PushPlatform, type RecordContext } from './record.js';
 
 /**
@@ -58,17 +57,6 @@ export function checkProfileUpdate(input: Readonly<Record<string, unknown>>, con
   const { identifiers, fields, properties, pushToken } = read;
   return { ok: true, update: { identifiers, fields, properties, ...(pushToken ? { pushToken } : {}) } };
 }
-
-/** The subscription flags of a profile (interface.md, "Audience user record"). */
-export const SUBSCRIPTION_FLAGS = [
-  'email_bulk',
-  'email_chain',
-  'email_transactional',
-  'sms_bulk',
-  'sms_chain',
-  'sms_transactional',
-] as const satisfies readonly (typeof FLAG_FIELDS)[number][];
-export type SubscriptionFlag = (typeof SUBSCRIPTION_FLAGS)[number];
 
 function refuse(field: string, reason: string): ProfileUpdateCheck {
   return { ok: false, field, message: `Parameter \`${field}\` ${reason}.` };

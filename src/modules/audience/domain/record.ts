@@ -43,8 +43,8 @@ export const TEXT_FIELDS = [
   'fb_id',
   'vk_id',
 ] as const;
-export const FLAG_FIELDS = [
-  'bought_something',
+/** The subscription flags of a profile (interface.md, "Audience user record"). */
+export const SUBSCRIPTION_FLAGS = [
   'email_bulk',
   'email_chain',
   'email_transactional',
@@ -52,6 +52,8 @@ export const FLAG_FIELDS = [
   'sms_chain',
   'sms_transactional',
 ] as const;
+export type SubscriptionFlag = (typeof SUBSCRIPTION_FLAGS)[number];
+export const FLAG_FIELDS = ['bought_something', ...SUBSCRIPTION_FLAGS] as const;
 /** Bonus balances of an external programme: whole bonuses, never negative. */
 export const MAX_BONUSES = 1_000_000_000;
 export const INTEGER_FIELDS = {

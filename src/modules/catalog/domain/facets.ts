@@ -31,6 +31,19 @@ export interface ListingFilters {
   readonly exclude?: readonly string[];
 }
 
+/** Whether any filter narrows the listing (an empty list or map narrows nothing). */
+export function hasListingFilters(filters: ListingFilters): boolean {
+  return (
+    (filters.brands?.length ?? 0) > 0 ||
+    (filters.categories?.length ?? 0) > 0 ||
+    (filters.locations?.length ?? 0) > 0 ||
+    filters.priceMin !== undefined ||
+    filters.priceMax !== undefined ||
+    (filters.params?.size ?? 0) > 0 ||
+    (filters.exclude?.length ?? 0) > 0
+  );
+}
+
 export const LISTING_SORT_KEYS = ['popular', 'price', 'discount'] as const;
 export type ListingSortKey = (typeof LISTING_SORT_KEYS)[number];
 

@@ -3,6 +3,7 @@
  * served by GET /collection/{id}. Pure rules: the id's shape, the list's bounds, and
  * which products of the list a reader sees. Decisions: docs/shopper-reads.md.
  */
+import { MAX_ITEM_ID_LENGTH } from '../../tracking/domain/items.js';
 
 /** Ids are chosen by the operator: the SDKs send them as a number or a string. */
 export const COLLECTION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -11,7 +12,7 @@ export const MAX_COLLECTION_NAME_LENGTH = 255;
 /** Most products in one collection (ours): a storefront shelf, not a catalog. */
 export const MAX_COLLECTION_PRODUCTS = 500;
 /** Offer ids follow the tracked item's rule (interface.md: at most 255 characters). */
-export const MAX_PRODUCT_ID_LENGTH = 255;
+export const MAX_PRODUCT_ID_LENGTH = MAX_ITEM_ID_LENGTH;
 
 export interface Collection {
   readonly id: string;

@@ -1,10 +1,10 @@
-import type { SearchTerm } from '../../../db/dialect.js';
+import type { SearchTerm } from '../../../db/search-index.js';
 
 /**
  * Search queries as the index reads them, and as the log keeps them. Pure.
  *
  * A query is split into words at every character that is neither a letter nor a digit,
- * which is how both indexes split the products' texts (db/dialect.ts): `iPhone-15` is the
+ * which is how both indexes split the products' texts (db/search-index.ts): `iPhone-15` is the
  * two words `iphone` and `15` on either side. Words are lower-cased and `ё` is read as
  * `е`, as in the index.
  */

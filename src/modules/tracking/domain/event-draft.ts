@@ -3,13 +3,13 @@
  * event row's fields, its list operations, counter hit and order. Pure: the batch only
  * adds ids, profiles and the database.
  */
-import type { CustomEventInput, CustomVariableValue, EventIdentifiers, PushEventInput } from '../tracking.types.js';
+import type { CustomEventInput, EventIdentifiers, OrderDetails, PushEventInput } from '../tracking.types.js';
 import type { CounterKind } from './counters.js';
 import type { TrackedItem } from './items.js';
 import type { ListName, ListOperation } from './lists.js';
 import { orderParts, orderTotals, type OrderPartField } from './money.js';
 
-export interface OrderDraft {
+export interface OrderDraft extends OrderDetails {
   /** null when absent; an empty order_id counts as absent. */
   readonly orderId: string | null;
   readonly deliveryType: string | null;
@@ -21,12 +21,6 @@ export interface OrderDraft {
   readonly orderPrice: number | null;
   /** Minor units, each null when not given. */
   readonly parts: Readonly<Record<OrderPartField, number | null>>;
-  readonly channel: string | null;
-  readonly taxFree: boolean | null;
-  readonly giftPackage: boolean | null;
-  readonly deliveryAddress: string | null;
-  readonly custom: Readonly<Record<string, CustomVariableValue>> | null;
-  readonly stream: string | null;
 }
 
 export interface ListChange {
