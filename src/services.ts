@@ -9,6 +9,7 @@ import { SegmentsService } from './modules/audience/segments.service.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { CollectionsService } from './modules/collections/collections.service.js';
 import { ListingService } from './modules/catalog/listing.service.js';
+import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { ImagesService } from './modules/images/images.service.js';
@@ -59,6 +60,8 @@ export interface Services {
   readonly collections: CollectionsService;
   /** A customer's cart and orders with product data (GET /products/cart, /orders/…). */
   readonly shopperView: ShopperViewService;
+  /** The loyalty programme: settings, members and the bonus ledger (docs/loyalty.md). */
+  readonly loyalty: LoyaltyService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -106,5 +109,6 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     search,
     collections: new CollectionsService({ db, clock, shops, products }),
     shopperView: new ShopperViewService({ identity, tracking, products }),
+    loyalty: new LoyaltyService({ db, clock, shops, identity }),
   };
 }

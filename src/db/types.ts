@@ -40,6 +40,15 @@ import type {
   AudienceImportsTable,
   AudienceImportChunksTable,
 } from './tables/audience.js';
+import type {
+  LoyaltySettingsTable,
+  LoyaltySequencesTable,
+  LoyaltyMembersTable,
+  LoyaltyTransactionsTable,
+  LoyaltyLotsTable,
+  LoyaltyAllocationsTable,
+  LoyaltyHoldsTable,
+} from './tables/loyalty.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -47,6 +56,7 @@ export type * from './tables/tracking.js';
 export type * from './tables/catalog.js';
 export type * from './tables/storefront.js';
 export type * from './tables/audience.js';
+export type * from './tables/loyalty.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -82,4 +92,11 @@ export interface Database {
   profile_push_tokens: ProfilePushTokensTable;
   audience_imports: AudienceImportsTable;
   audience_import_chunks: AudienceImportChunksTable;
+  loyalty_settings: LoyaltySettingsTable;
+  loyalty_sequences: LoyaltySequencesTable;
+  loyalty_members: LoyaltyMembersTable;
+  loyalty_transactions: LoyaltyTransactionsTable;
+  loyalty_lots: LoyaltyLotsTable;
+  loyalty_allocations: LoyaltyAllocationsTable;
+  loyalty_holds: LoyaltyHoldsTable;
 }

@@ -14,6 +14,7 @@ import { productPictureHash } from './0011-product-picture-hash.js';
 import { categoryDiscountLocations } from './0012-category-discount-locations.js';
 import { collectionsOrderDetails } from './0014-collections-order-details.js';
 import { searchBlank } from './0015-search-blank.js';
+import { loyaltyLedger } from './0016-loyalty-ledger.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -35,6 +36,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0012-category-discount-locations', categoryDiscountLocations],
   ['0014-collections-order-details', collectionsOrderDetails],
   ['0015-search-blank', searchBlank],
+  ['0016-loyalty-ledger', loyaltyLedger],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -1,0 +1,86 @@
+/** Kysely table types: the loyalty programme and its ledger (src/modules/loyalty, docs/loyalty.md). Amounts are minor units. Column conventions: db/dialect.ts. */
+
+export type LotStatus = 'pending' | 'confirmed' | 'cancelled';
+export type LotKind = 'manual' | 'order_reward' | 'event_reward' | 'referral' | 'refund';
+export type HoldStatus = 'active' | 'released' | 'captured';
+
+export interface LoyaltySettingsTable {
+  shop_id: string;
+  /** Hundredths of a percent. */
+  reward_percent: number;
+  /** Hundredths of a percent. */
+  max_bonus_share_percent: number;
+  /** Minor units of currency one bonus pays for. */
+  bonus_value: number;
+  bonus_lifetime_days: number | null;
+  reward_pending_days: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LoyaltySequencesTable {
+  shop_id: string;
+  last_id: number;
+}
+
+export interface LoyaltyMembersTable {
+  shop_id: string;
+  profile_id: number;
+  /** Bumped by every ledger write of the member: the per-member lock. */
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LoyaltyTransactionsTable {
+  shop_id: string;
+  /** Per shop, from loyalty_sequences. */
+  id: number;
+  profile_id: number;
+  entry: 'credit' | 'debit' | 'hold';
+  /** Signed minor units: credits positive, debits and holds negative. */
+  amount: number;
+  status: LotStatus;
+  /** A lot kind for credits; `debit` or `order_hold` otherwise. */
+  kind: string;
+  reason: string | null;
+  order_id: string | null;
+  expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LoyaltyLotsTable {
+  shop_id: string;
+  /** The id of the credit transaction. */
+  id: number;
+  profile_id: number;
+  amount: number;
+  remaining: number;
+  status: LotStatus;
+  kind: LotKind;
+  reason: string | null;
+  order_id: string | null;
+  expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LoyaltyAllocationsTable {
+  shop_id: string;
+  transaction_id: number;
+  lot_id: number;
+  amount: number;
+}
+
+export interface LoyaltyHoldsTable {
+  shop_id: string;
+  /** The id of the hold transaction. */
+  id: number;
+  profile_id: number;
+  order_id: string;
+  amount: number;
+  status: HoldStatus;
+  created_at: number;
+  updated_at: number;
+}

@@ -1,0 +1,244 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type {
+  Database,
+  HoldStatus,
+  LoyaltyHoldsTable,
+  LoyaltyLotsTable,
+  LoyaltySettingsTable,
+  LoyaltyTransactionsTable,
+} from '../../db/types.js';
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type SettingsRow = Selectable<LoyaltySettingsTable>;
+export type LotRow = Selectable<LoyaltyLotsTable>;
+export type TransactionRow = Selectable<LoyaltyTransactionsTable>;
+export type HoldRow = Selectable<LoyaltyHoldsTable>;
+
+export async function findSettings(db: Executor, shopId: string): Promise<SettingsRow | undefined> {
+  return db.selectFrom('loyalty_settings').selectAll().where('shop_id', '=', shopId).executeTakeFirst();
+}
+
+export async function upsertSettings(db: Executor, row: SettingsRow): Promise<SettingsRow> {
+  const { shop_id: _shop, created_at: _created, ...changes } = row;
+  return db
+    .insertInto('loyalty_settings')
+    .values(row)
+    .onConflict((oc) => oc.column('shop_id').doUpdateSet(changes))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Makes the profile a member; false when it was one already. */
+export async function insertMember(db: Executor, shopId: string, profileId: number, now: number): Promise<boolean> {
+  const result = await db
+    .insertInto('loyalty_members')
+    .values({ shop_id: shopId, profile_id: profileId, version: 0, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['shop_id', 'profile_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function isMember(db: Executor, shopId: string, profileId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('loyalty_members')
+    .select('profile_id')
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The per-member lock of every ledger write: an UPDATE of the member row, which
+ * PostgreSQL holds until the transaction ends, so that the member's writes run one after
+ * another and each reads the lots as the previous one left them (SQLite has one writer).
+ * False when the profile is not a member.
+ */
+export async function lockMember(trx: Transaction<Database>, shopId: string, profileId: number, now: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('loyalty_members')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The next ledger transaction id of the shop. */
+export async function nextTransactionId(trx: Transaction<Database>, shopId: string): Promise<number> {
+  const row = await trx
+    .insertInto('loyalty_sequences')
+    .values({ shop_id: shopId, last_id: 1 })
+    .onConflict((oc) => oc.column('shop_id').doUpdateSet((eb) => ({ last_id: eb('loyalty_sequences.last_id', '+', 1) })))
+    .returning('last_id')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_id);
+}
+
+export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
+  await db.insertInto('loyalty_transactions').values(row).execute();
+}
+
+export async function insertLot(db: Executor, row: LotRow): Promise<void> {
+  await db.insertInto('loyalty_lots').values(row).execute();
+}
+
+/** The member's lots that may pay (confirmed, something left), in no particular order. */
+export async function listOpenLots(db: Executor, shopId: string, profileId: number): Promise<LotRow[]> {
+  return db
+    .selectFrom('loyalty_lots')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .where('status', 'in', ['confirmed', 'pending'])
+    .where('remaining', '>', 0)
+    .execute();
+}
+
+/**
+ * Takes `amount` from a lot, only if it still has that much: the database, not an
+ * earlier read, guarantees no lot goes below zero. False when it had not.
+ */
+export async function takeFromLot(
+  trx: Transaction<Database>,
+  shopId: string,
+  lotId: number,
+  amount: number,
+  now: number,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('loyalty_lots')
+    .set((eb) => ({ remaining: eb('remaining', '-', amount), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('id', '=', lotId)
+    .where('status', '=', 'confirmed')
+    .where('remaining', '>=', amount)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives back what an allocation took from a lot (a release, later a refund). */
+export async function returnToLot(trx: Transaction<Database>, shopId: string, lotId: number, amount: number, now: number): Promise<void> {
+  await trx
+    .updateTable('loyalty_lots')
+    .set((eb) => ({ remaining: eb('remaining', '+', amount), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('id', '=', lotId)
+    .execute();
+}
+
+export async function insertAllocations(
+  db: Executor,
+  shopId: string,
+  transactionId: number,
+  parts: readonly { lotId: number; amount: number }[],
+): Promise<void> {
+  if (parts.length === 0) return;
+  await db
+    .insertInto('loyalty_allocations')
+    .values(parts.map((p) => ({ shop_id: shopId, transaction_id: transactionId, lot_id: p.lotId, amount: p.amount })))
+    .execute();
+}
+
+export async function listAllocations(
+  db: Executor,
+  shopId: string,
+  transactionId: number,
+): Promise<{ lot_id: number; amount: number }[]> {
+  return db
+    .selectFrom('loyalty_allocations')
+    .select(['lot_id', 'amount'])
+    .where('shop_id', '=', shopId)
+    .where('transaction_id', '=', transactionId)
+    .orderBy('lot_id')
+    .execute();
+}
+
+export async function insertHold(db: Executor, row: HoldRow): Promise<void> {
+  await db.insertInto('loyalty_holds').values(row).execute();
+}
+
+/**
+ * Moves an active hold of the member to `status`: the one conditional UPDATE that
+ * decides between release and capture, so a hold is settled once. False when it was not active.
+ */
+export async function settleHold(
+  trx: Transaction<Database>,
+  shopId: string,
+  holdId: number,
+  status: Exclude<HoldStatus, 'active'>,
+  now: number,
+): Promise<HoldRow | undefined> {
+  return trx
+    .updateTable('loyalty_holds')
+    .set({ status, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', holdId)
+    .where('status', '=', 'active')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function setTransactionStatus(
+  trx: Transaction<Database>,
+  shopId: string,
+  id: number,
+  status: TransactionRow['status'],
+  now: number,
+): Promise<void> {
+  await trx
+    .updateTable('loyalty_transactions')
+    .set({ status, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function listActiveHolds(db: Executor, shopId: string, profileId: number): Promise<HoldRow[]> {
+  return db
+    .selectFrom('loyalty_holds')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+/** The member's transactions, newest first. */
+export async function listTransactions(
+  db: Executor,
+  shopId: string,
+  profileId: number,
+  limit: number,
+): Promise<TransactionRow[]> {
+  return db
+    .selectFrom('loyalty_transactions')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * A profile merge (identity's onMerge, in its transaction): the merged profile's ledger
+ * moves to the surviving one, whole, so that no bonus is lost. The surviving profile
+ * becomes a member if the merged one was.
+ */
+export async function moveLedger(trx: Transaction<Database>, shopId: string, fromId: number, intoId: number, now: number): Promise<void> {
+  for (const table of ['loyalty_transactions', 'loyalty_lots', 'loyalty_holds'] as const) {
+    await trx
+      .updateTable(table)
+      .set({ profile_id: intoId })
+      .where('shop_id', '=', shopId)
+      .where('profile_id', '=', fromId)
+      .execute();
+  }
+  const removed = await trx
+    .deleteFrom('loyalty_members')
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', fromId)
+    .executeTakeFirst();
+  if (Number(removed.numDeletedRows) > 0) await insertMember(trx, shopId, intoId, now);
+}
