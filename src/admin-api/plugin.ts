@@ -8,6 +8,7 @@ import { adminErrorHandler } from './error-handler.js';
 import { eventsRoutes } from './events.routes.js';
 import { feedRoutes } from './feed.routes.js';
 import { importsRoutes } from './imports.routes.js';
+import { loyaltyRoutes } from './loyalty.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
@@ -78,6 +79,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(segmentsRoutes);
   await app.register(customPropertiesRoutes);
   await app.register(importsRoutes);
+  await app.register(loyaltyRoutes);
   await app.register(collectionsRoutes);
 };
 
