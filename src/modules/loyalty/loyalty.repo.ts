@@ -227,6 +227,12 @@ export async function listTransactions(
  * becomes a member if the merged one was.
  */
 export async function moveLedger(trx: Transaction<Database>, shopId: string, fromId: number, intoId: number, now: number): Promise<void> {
+  // The member row first, as every ledger write takes it first: the same lock order, no deadlock.
+  const removed = await trx
+    .deleteFrom('loyalty_members')
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', fromId)
+    .executeTakeFirst();
   for (const table of ['loyalty_transactions', 'loyalty_lots', 'loyalty_holds'] as const) {
     await trx
       .updateTable(table)
@@ -235,10 +241,5 @@ export async function moveLedger(trx: Transaction<Database>, shopId: string, fro
       .where('profile_id', '=', fromId)
       .execute();
   }
-  const removed = await trx
-    .deleteFrom('loyalty_members')
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', fromId)
-    .executeTakeFirst();
   if (Number(removed.numDeletedRows) > 0) await insertMember(trx, shopId, intoId, now);
 }

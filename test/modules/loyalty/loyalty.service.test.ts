@@ -216,4 +216,30 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     expect(view.transactions.filter((t) => t.kind === 'debit')).toHaveLength(10);
     expect(await lotRemainders(m.profileId)).toEqual([0, 0]);
   });
+
+  it('lets exactly 10 of 100 simultaneous holds and debits of 1 unit each through a balance of 10 units', async () => {
+    const m = await newMember();
+    await loyalty.creditManual(shopId, m.identifier, { amount: 1000 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) =>
+        i % 2 === 0
+          ? loyalty.placeHold(shopId, m.profileId, `order-${i}`, 100)
+          : loyalty.debitManual(shopId, m.identifier, { amount: 100, reason: `spend ${i}` }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    for (const r of results) if (r.status === 'rejected') expect((r.reason as AppError).code).toBe('CONFLICT');
+    const holds = await db.db
+      .selectFrom('loyalty_holds')
+      .select((eb) => eb.fn.sum<number>('amount').as('held'))
+      .where('shop_id', '=', shopId)
+      .where('profile_id', '=', m.profileId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    const view = await loyalty.viewMember(shopId, m.identifier);
+    expect(view.balance).toBe(0);
+    const debits = view.transactions.filter((t) => t.kind === 'debit').length;
+    expect(Number(holds?.held ?? 0)).toBe((10 - debits) * 100);
+    expect(await lotRemainders(m.profileId)).toEqual([0]);
+  });
 });
