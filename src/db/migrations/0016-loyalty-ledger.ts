@@ -14,7 +14,7 @@ import type { Dialect } from '../dialect.js';
  * - `loyalty_lots`: credits, each with its own expiry; `remaining` never below 0 (CHECK).
  * - `loyalty_allocations`: which lots a debit or spend drew from, and how much, so that
  *   a refund can restore exactly those lots.
- * - `loyalty_holds`: amounts blocked for an order (a pending debit).
+ * - `loyalty_holds`: amounts blocked for an order (a pending debit), one active per order.
  */
 export function loyaltyLedger(_dialect: Dialect) {
   return {
@@ -132,6 +132,14 @@ export function loyaltyLedger(_dialect: Dialect) {
         .createIndex('loyalty_holds_member')
         .on('loyalty_holds')
         .columns(['shop_id', 'profile_id', 'status'])
+        .execute();
+      // At most one active hold per order: a second apply of an order must release the first.
+      await db.schema
+        .createIndex('loyalty_holds_active_order')
+        .on('loyalty_holds')
+        .columns(['shop_id', 'order_id'])
+        .unique()
+        .where(sql.ref('status'), '=', 'active')
         .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
+import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { normalizePhone } from '../identity/domain/identifiers.js';
@@ -210,14 +211,20 @@ export class LoyaltyService {
 
   /**
    * Blocks `amount` for an order: a pending debit that reserves its lots (recorded as
-   * allocations) until it is captured or released. Beyond the balance: CONFLICT.
+   * allocations) until it is captured or released. Beyond the balance, or a second
+   * active hold of the order (a unique index): CONFLICT, nothing written.
    */
   async placeHold(shopId: string, profileId: number, orderId: string, amount: number): Promise<Posted> {
     requireAmount(amount);
     return this.withMemberLocked(shopId, profileId, async (trx) => {
       const id = await this.drawFromLots(trx, shopId, profileId, amount, { entry: 'hold', kind: 'order_hold', reason: null, orderId });
       const now = this.deps.clock.now();
-      await repo.insertHold(trx, { shop_id: shopId, id, profile_id: profileId, order_id: orderId, amount, status: 'active', created_at: now, updated_at: now });
+      try {
+        await repo.insertHold(trx, { shop_id: shopId, id, profile_id: profileId, order_id: orderId, amount, status: 'active', created_at: now, updated_at: now });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'The order already has bonuses on hold.');
+        throw error;
+      }
       return id;
     });
   }

@@ -135,7 +135,7 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
             const attempt =
               op.op === 'debit'
                 ? loyalty.debitManual(shopId, member.identifier, { amount: op.amount, reason: 'test' })
-                : loyalty.placeHold(shopId, member.profileId, `order-${holds.length}`, op.amount);
+                : loyalty.placeHold(shopId, member.profileId, `order-${seq}-${holds.length}`, op.amount);
             const outcome = await attempt.then(
               (posted) => posted,
               (error: unknown) => error,

@@ -182,6 +182,18 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     ]);
   });
 
+  it('refuses a second active hold of one order, and takes one again after a release', async () => {
+    const m = await newMember();
+    await loyalty.creditManual(shopId, m.identifier, { amount: 500 });
+    const first = await loyalty.placeHold(shopId, m.profileId, 'order-9', 100);
+    expect(await expectRefusal(loyalty.placeHold(shopId, m.profileId, 'order-9', 100), 'CONFLICT')).toBe(
+      'The order already has bonuses on hold.',
+    );
+    expect(await lotRemainders(m.profileId)).toEqual([400]);
+    await loyalty.releaseHold(shopId, first.transactionId);
+    expect((await loyalty.placeHold(shopId, m.profileId, 'order-9', 300)).balance).toBe(200);
+  });
+
   it('moves the ledger with a profile merge', async () => {
     const m = await newMember();
     await loyalty.creditManual(shopId, m.identifier, { amount: 700 });
