@@ -84,7 +84,12 @@ describe.each(TEST_DIALECTS)('admin loyalty routes on %s', (dialect) => {
       'Field `phone` or `loyalty_id` is required.',
     );
     expectAdminError(await inject('POST', `${base(shopId)}/members`, { phone: '79001234567', card: 'x' }), 422, 'VALIDATION_FAILED');
-    expectAdminError(await inject('POST', `${base(shopId)}/members`, { phone: 'not a phone' }), 422, 'VALIDATION_FAILED');
+    expect(expectAdminError(await inject('POST', `${base(shopId)}/members`, { phone: 'not a phone' }), 422, 'VALIDATION_FAILED')).toBe(
+      'Field `phone` is not valid.',
+    );
+    expect(
+      expectAdminError(await inject('POST', `${base(shopId)}/members`, { loyalty_id: 'x', email: 'not-an-email' }), 422, 'VALIDATION_FAILED'),
+    ).toBe('Field `email` is not valid.');
   });
 
   it('answers 404 for an identifier that is neither a member phone nor a known loyalty_id', async () => {

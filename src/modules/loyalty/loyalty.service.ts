@@ -108,12 +108,19 @@ export class LoyaltyService {
     if (input.phone === undefined && input.loyaltyId === undefined) {
       throw new AppError('VALIDATION_FAILED', 'Field `phone` or `loyalty_id` is required.', { field: 'phone' });
     }
-    const resolved = await this.deps.identity.resolveProfile(shopId, {
-      phone: input.phone ?? null,
-      email: input.email ?? null,
-      loyaltyId: input.loyaltyId ?? null,
-      externalId: input.externalId ?? null,
-    });
+    const resolved = await this.deps.identity
+      .resolveProfile(shopId, {
+        phone: input.phone ?? null,
+        email: input.email ?? null,
+        loyaltyId: input.loyaltyId ?? null,
+        externalId: input.externalId ?? null,
+      })
+      .catch((error: unknown) => {
+        // Identity names the public API's parameters; here they are fields of a JSON body.
+        const field = error instanceof AppError && error.code === 'VALIDATION_FAILED' ? error.details?.field : undefined;
+        if (typeof field === 'string') throw new AppError('VALIDATION_FAILED', `Field \`${field}\` is not valid.`, { field });
+        throw error;
+      });
     const profile = await this.deps.identity.getProfile(shopId, resolved.profileId);
     const identifier = profile?.phone ?? profile?.loyaltyId;
     if (!profile || !identifier) throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
