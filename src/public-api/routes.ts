@@ -1,4 +1,5 @@
 import { audienceRoutes } from './audience/audience.routes.js';
+import { loyaltyRoutes } from './loyalty/loyalty.routes.js';
 import { listingRoutes } from './catalog/listing.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
 import { profileRoutes } from './profile/profile.routes.js';
@@ -23,4 +24,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   audienceRoutes,
   profileRoutes,
   shopperRoutes,
+  loyaltyRoutes,
 ];

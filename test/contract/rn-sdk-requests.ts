@@ -76,3 +76,15 @@ export function manageSubscriptionsRequest(state: SdkState, data: Params): Injec
   const body = withSession({ shop_id: state.shopId, stream: null, ...data }, state);
   return { method: 'POST', url: '/subscriptions/manage', headers: JSON_HEADERS, payload: JSON.stringify(body) };
 }
+
+/** sdk.getLoyaltyStatus(identifier): a GET through the SDK's encoder. */
+export function loyaltyStatusRequest(state: SdkState, identifier: string): InjectOptions {
+  const query = sdkGetQuery(allPairs(withSession({ shop_id: state.shopId, identifier }, state)));
+  return { method: 'GET', url: `/loyalty/members/status?${query}`, headers: { ...SDK_GET_HEADERS } };
+}
+
+/** sdk.loyaltyJoin(params): JSON with shop_id, stream and the caller's params. */
+export function loyaltyJoinRequest(state: SdkState, params: Params): InjectOptions {
+  const body = withSession({ shop_id: state.shopId, stream: null, ...params }, state);
+  return { method: 'POST', url: '/loyalty/members/join', headers: JSON_HEADERS, payload: JSON.stringify(body) };
+}

@@ -4,7 +4,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
-import { normalizePhone } from '../identity/domain/identifiers.js';
+import { normalizePhone, type Identifiers } from '../identity/domain/identifiers.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { allocateSpend, balanceOf, pendingOf, type LotState } from './domain/ledger.js';
@@ -15,7 +15,7 @@ export interface LoyaltyDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'getProfile' | 'onMerge'>;
+  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'getProfile' | 'onMerge' | 'requireDevice'>;
 }
 
 export interface MemberInput {
@@ -57,6 +57,20 @@ export interface Posted {
 }
 
 export const MEMBER_NOT_FOUND = 'Member not found.';
+/** contract-notes "Secrets and errors": the public calls' sentence for an unknown member. */
+export const PUBLIC_MEMBER_NOT_FOUND = 'Loyalty program member is not found';
+
+/** Who a public loyalty call is about: a device of the shop, an identifier, or both. */
+export interface PublicCustomer {
+  readonly did?: string | undefined;
+  readonly identifiers: Identifiers;
+}
+
+/** The answer of the public status and join calls. Levels do not exist yet: `level` is null. */
+export interface PublicMemberStatus {
+  readonly member: boolean;
+  readonly level: null;
+}
 export const MEMBER_TRANSACTIONS_LIMIT = 200;
 const DAY_MS = 86_400_000;
 
@@ -145,6 +159,50 @@ export class LoyaltyService {
       }
     }
     throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
+  }
+
+  /**
+   * GET /loyalty/members/status: an `identifier` (phone, else loyalty_id) that names no
+   * member is NOT_FOUND; without one, the device's customer answers `member: false` when
+   * not a member. A given `did` must be a device of the shop (NOT_FOUND otherwise).
+   */
+  async publicStatus(shopId: string, query: { did?: string | undefined; identifier?: string | undefined }): Promise<PublicMemberStatus> {
+    await this.deps.shops.requireShop(shopId);
+    const device = query.did === undefined ? undefined : await this.deps.identity.requireDevice(shopId, query.did);
+    if (query.identifier !== undefined) {
+      await this.findMember(shopId, query.identifier).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', PUBLIC_MEMBER_NOT_FOUND);
+        throw error;
+      });
+      return { member: true, level: null };
+    }
+    if (!device) throw new AppError('VALIDATION_FAILED', 'Parameter `did` or `identifier` is required.', { field: 'did' });
+    return { member: await repo.isMember(this.db, shopId, device.profileId), level: null };
+  }
+
+  /**
+   * POST /loyalty/members/join: links the identifiers to the device (identity's rules)
+   * and makes the resolved profile a member; joining twice answers the same. A member
+   * needs a phone or a loyalty_id: when neither is given nor already on the device's
+   * profile, 422 before anything is written.
+   */
+  async publicJoin(shopId: string, customer: PublicCustomer): Promise<PublicMemberStatus> {
+    await this.deps.shops.requireShop(shopId);
+    const { did, identifiers } = customer;
+    const device = did === undefined ? undefined : await this.deps.identity.requireDevice(shopId, did);
+    if (identifiers.phone === undefined && identifiers.loyaltyId === undefined) {
+      const current = device && (await this.deps.identity.getProfile(shopId, device.profileId));
+      if (!current?.phone && !current?.loyaltyId) {
+        throw new AppError('VALIDATION_FAILED', 'Parameter `phone` or `loyalty_id` is required.', { field: 'phone' });
+      }
+    }
+    const resolved = await this.deps.identity.resolveProfile(shopId, { ...identifiers, ...(did !== undefined && { did }) });
+    const profile = await this.deps.identity.getProfile(shopId, resolved.profileId);
+    if (!profile || (!profile.phone && !profile.loyaltyId)) {
+      throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
+    }
+    await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
+    return { member: true, level: null };
   }
 
   async viewMember(shopId: string, identifier: string): Promise<MemberView> {

@@ -1,0 +1,48 @@
+import { AppError } from '../../errors.js';
+import type { PublicInput } from '../../http/input.js';
+import { validationError } from '../../http/readers.js';
+import type { PublicCustomer } from '../../modules/loyalty/loyalty.service.js';
+import { SECRET_MESSAGES } from '../auth.js';
+import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
+
+/**
+ * Parameters of the public loyalty calls (docs/loyalty.md), as the platform's mobile SDK
+ * sends them: `did`, `seance`, `sid` and `stream` come with every call; only `did` is used.
+ */
+
+export const IDENTIFIER_MAX_LENGTH = 255;
+
+/** GET /loyalty/members/status: `identifier` (the phone or loyalty_id) and/or the device. */
+export function readStatusQuery(input: PublicInput): { did?: string; identifier?: string } {
+  const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
+  let identifier = input.identifier;
+  if (typeof identifier === 'number' && Number.isSafeInteger(identifier)) identifier = String(identifier);
+  if (identifier === '') identifier = undefined;
+  if (identifier !== undefined) {
+    if (typeof identifier !== 'string') throw validationError('identifier', 'must be a string');
+    if (identifier.length > IDENTIFIER_MAX_LENGTH) {
+      throw validationError('identifier', `must be at most ${IDENTIFIER_MAX_LENGTH} characters`);
+    }
+  }
+  if (did === undefined && identifier === undefined) {
+    throw new AppError('VALIDATION_FAILED', 'Parameter `did` or `identifier` is required.', { field: 'did' });
+  }
+  return { ...(did !== undefined && { did }), ...(identifier !== undefined && { identifier }) };
+}
+
+/**
+ * POST /loyalty/members/join: the device with the identifiers given (phone, email,
+ * loyalty_id, external_id, telegram_id). Identifiers without a device would let anyone
+ * enrol a stranger's phone with the public key: 401 unless the caller holds the secret.
+ */
+export function readJoinCustomer(input: PublicInput, trusted: boolean): PublicCustomer {
+  const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
+  const identifiers = readCustomerIdentifiers(input);
+  if (did === undefined) {
+    if (Object.keys(identifiers).length === 0) {
+      throw new AppError('VALIDATION_FAILED', 'Parameter `phone` or `loyalty_id` is required.', { field: 'phone' });
+    }
+    if (!trusted) throw new AppError('UNAUTHORIZED', SECRET_MESSAGES.status);
+  }
+  return { ...(did !== undefined && { did }), identifiers };
+}

@@ -1,0 +1,59 @@
+// Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
+import type {} from '@fastify/swagger';
+import { Type } from '@sinclair/typebox';
+import { StatusSuccessSchema } from '../../http/envelopes.js';
+import { ShopIdSchema } from '../tracking/tracking.schemas.js';
+import { IDENTIFIER_MAX_LENGTH } from './loyalty.params.js';
+
+/**
+ * The OpenAPI description of the public loyalty calls. As for the other public groups,
+ * these schemas document and do not validate: loyalty.params.ts keeps the contract's
+ * order of checks (shop, did, then fields).
+ */
+
+export const LOYALTY_TAGS = ['loyalty'];
+
+const Did = Type.String({ description: 'Device id, as /init issued it.' });
+const Session = {
+  sid: Type.Optional(Type.String({ description: 'Session id (accepted, not used).' })),
+  seance: Type.Optional(Type.String({ description: 'Legacy alias of `sid` (accepted, not used).' })),
+  stream: Type.Optional(Type.String({ description: 'Client platform (accepted, not used).' })),
+};
+
+export const StatusQuerySchema = Type.Object({
+  shop_id: ShopIdSchema,
+  identifier: Type.Optional(
+    Type.String({ maxLength: IDENTIFIER_MAX_LENGTH, description: "The member's phone (any usual spelling), else its loyalty_id." }),
+  ),
+  did: Type.Optional(Did),
+  ...Session,
+});
+
+export const JoinBodySchema = Type.Object({
+  shop_id: ShopIdSchema,
+  did: Type.Optional(Did),
+  shop_secret: Type.Optional(Type.String({ description: 'The shop secret: needed to join by identifiers without a device.' })),
+  phone: Type.Optional(Type.String({ description: 'Phone, in any usual spelling (normalised to 7XXXXXXXXXX).' })),
+  loyalty_id: Type.Optional(Type.String({ description: 'Loyalty card or member id.' })),
+  email: Type.Optional(Type.String({ description: 'Email, linked to the profile.' })),
+  external_id: Type.Optional(Type.String({ description: "The shop's own customer id." })),
+  first_name: Type.Optional(Type.String({ description: 'Accepted, not stored by this call (POST /profile/set stores it).' })),
+  last_name: Type.Optional(Type.String({ description: 'Accepted, not stored by this call (POST /profile/set stores it).' })),
+  ...Session,
+});
+
+const LevelSchema = Type.Union([
+  Type.Object({
+    name: Type.String(),
+    code: Type.String(),
+    expiration_date: Type.Union([Type.String(), Type.Null()]),
+  }),
+  Type.Null(),
+], { description: 'The member level: null until levels exist (docs/loyalty.md).' });
+
+export const MemberStatusSchema = StatusSuccessSchema({
+  payload: Type.Object({
+    member: Type.Boolean({ description: 'Whether the customer is a member of the programme.' }),
+    level: LevelSchema,
+  }),
+});
