@@ -173,4 +173,11 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
       expect((await t.app.services.loyalty.findMember(shopId, '79004440000')).identifier).toBe('79004440000');
     });
   });
+
+  it('documents both calls in the OpenAPI document under the loyalty tag', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    const paths = response.json<{ paths: Record<string, Record<string, { tags?: string[] }>> }>().paths;
+    expect(paths['/loyalty/members/status']?.get?.tags).toEqual(['loyalty']);
+    expect(paths['/loyalty/members/join']?.post?.tags).toEqual(['loyalty']);
+  });
 });
