@@ -114,6 +114,33 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
       expect(status.json()).toEqual({ status: 'success', payload: { member: true, level: null } });
     });
 
+    it("joins a new device to the member who holds the phone (identity's rules): one member, the device's status true", async () => {
+      const device = await initDevice(t, shopId);
+      const state = { shopId, did: device.did, sid: device.sid };
+      await t.app.services.loyalty.joinMember(shopId, { phone: '79009990001' });
+      await t.app.services.loyalty.creditManual(shopId, '79009990001', { amount: 500 });
+      const response = await t.app.inject(loyaltyJoinRequest(state, { phone: '8 (900) 999-00-01' }));
+      expect(response.statusCode, response.body).toBe(200);
+      const [profile] = await t.app.services.identity.findProfiles(shopId, { did: device.did });
+      const member = await t.app.services.loyalty.viewMember(shopId, '79009990001');
+      expect(member.profileId).toBe(profile?.id);
+      expect(member.balance).toBe(500);
+      const status = await t.app.inject(loyaltyStatusRequest(state, ''));
+      expect(status.json()).toEqual({ status: 'success', payload: { member: true, level: null } });
+    });
+
+    it('answers every one of simultaneous joins of one customer with success', async () => {
+      const device = await initDevice(t, shopId);
+      const state = { shopId, did: device.did, sid: device.sid };
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => t.app.inject(loyaltyJoinRequest(state, { phone: '79006660000', email: 'race@example.org' }))),
+      );
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(200));
+      const member = await t.app.services.loyalty.findMember(shopId, '79006660000');
+      const [profile] = await t.app.services.identity.findProfiles(shopId, { did: device.did });
+      expect(profile?.id).toBe(member.profileId);
+    });
+
     it('joins by loyalty_id alone, and by the phone already on the device’s profile', async () => {
       const a = await initDevice(t, shopId);
       const byCard = await t.app.inject(loyaltyJoinRequest({ shopId, ...a }, { loyalty_id: 'CARD-77' }));

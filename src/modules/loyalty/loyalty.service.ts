@@ -202,6 +202,7 @@ export class LoyaltyService {
       throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
     }
     await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
+    await this.deps.db.durable();
     return { member: true, level: null };
   }
 
