@@ -73,6 +73,25 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
       expect(after.json()).toEqual({ status: 'success', payload: { member: true, level: null } });
     });
 
+    it('reads a named phone, loyalty_id or email when identifier is absent', async () => {
+      await t.app.services.loyalty.joinMember(shopId, { phone: '79003330000', email: 'Named@Example.org' });
+      const ask = (query: string) =>
+        t.app.inject({ method: 'GET', url: `/loyalty/members/status?shop_id=${shopId}&did=${sdk.did}&${query}`, headers: { ...SDK_GET_HEADERS } });
+      for (const query of ['phone=8%20900%20333-00-00', 'loyalty_id=CARD%201%2F2', 'email=named%40example.org']) {
+        const response = await ask(query);
+        expect(response.statusCode, query).toBe(200);
+        expect(response.json()).toEqual({ status: 'success', payload: { member: true, level: null } });
+      }
+      for (const query of ['phone=79003339999', 'email=nobody%40example.org', 'loyalty_id=none']) {
+        const response = await ask(query);
+        expect(response.statusCode, query).toBe(404);
+        expect(response.json()).toEqual({ status: 'error', payload: { message: 'Loyalty program member is not found' } });
+      }
+      // a profile that holds the email but never joined is no member
+      await t.app.services.identity.resolveProfile(shopId, { email: 'guest@example.org' });
+      expect((await ask('email=guest%40example.org')).statusCode).toBe(404);
+    });
+
     const url = (query: string) => `/loyalty/members/status?${query}`;
     it.each([
       ['no shop_id → 401', 'identifier=79001112233&did={did}', 401, 'Parameter `shop_id` is required.'],
@@ -83,6 +102,7 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
       ['another shop’s device → 404', 'shop_id={shop}&identifier=79001112233&did={other_did}', 404, 'Device not found'],
       ['a malformed did → 422', 'shop_id={shop}&identifier=79001112233&did=INVALID_ID', 422, 'Device ID is not valid'],
       ['neither did nor identifier → 422', 'shop_id={shop}', 422, 'Parameter `did` or `identifier` is required.'],
+      ['a malformed named phone → 422', 'shop_id={shop}&did={did}&phone=12', 422, 'Parameter `phone` is not valid.'],
       ['an identifier of 256 characters → 422', `shop_id={shop}&did={did}&identifier=${'a'.repeat(256)}`, 422, 'Parameter `identifier` must be at most 255 characters.'],
     ])('%s', async (_name, query, status, message) => {
       const filled = query

@@ -66,6 +66,15 @@ export interface PublicCustomer {
   readonly identifiers: Identifiers;
 }
 
+/** Whom GET /loyalty/members/status asks about (docs/loyalty.md, "Public calls"). */
+export interface StatusQuery {
+  readonly did?: string | undefined;
+  /** The SDK's `identifier`: a phone, else a loyalty_id. */
+  readonly identifier?: string | undefined;
+  /** Named identifiers, normalised; read when `identifier` is absent. */
+  readonly identifiers: Pick<Identifiers, 'phone' | 'loyaltyId' | 'email'>;
+}
+
 /** The answer of the public status and join calls. Levels do not exist yet: `level` is null. */
 export interface PublicMemberStatus {
   readonly member: boolean;
@@ -162,18 +171,26 @@ export class LoyaltyService {
   }
 
   /**
-   * GET /loyalty/members/status: an `identifier` (phone, else loyalty_id) that names no
-   * member is NOT_FOUND; without one, the device's customer answers `member: false` when
-   * not a member. A given `did` must be a device of the shop (NOT_FOUND otherwise).
+   * GET /loyalty/members/status: an `identifier` (phone, else loyalty_id), or else a
+   * named phone, loyalty_id or email (the first given, in that order), that names no
+   * member is NOT_FOUND; with none of them, the device's customer answers `member: false`
+   * when not a member. A given `did` must be a device of the shop (NOT_FOUND otherwise).
    */
-  async publicStatus(shopId: string, query: { did?: string | undefined; identifier?: string | undefined }): Promise<PublicMemberStatus> {
+  async publicStatus(shopId: string, query: StatusQuery): Promise<PublicMemberStatus> {
     await this.deps.shops.requireShop(shopId);
     const device = query.did === undefined ? undefined : await this.deps.identity.requireDevice(shopId, query.did);
+    const notFound = () => new AppError('NOT_FOUND', PUBLIC_MEMBER_NOT_FOUND);
     if (query.identifier !== undefined) {
       await this.findMember(shopId, query.identifier).catch((error: unknown) => {
-        if (error instanceof AppError && error.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', PUBLIC_MEMBER_NOT_FOUND);
-        throw error;
+        throw error instanceof AppError && error.code === 'NOT_FOUND' ? notFound() : error;
       });
+      return { member: true, level: null };
+    }
+    const { phone, loyaltyId, email } = query.identifiers;
+    const named = phone !== undefined ? { phone } : loyaltyId !== undefined ? { loyaltyId } : email !== undefined ? { email } : undefined;
+    if (named) {
+      const [profile] = await this.deps.identity.findProfiles(shopId, named);
+      if (!profile || !(await repo.isMember(this.db, shopId, profile.id))) throw notFound();
       return { member: true, level: null };
     }
     if (!device) throw new AppError('VALIDATION_FAILED', 'Parameter `did` or `identifier` is required.', { field: 'did' });

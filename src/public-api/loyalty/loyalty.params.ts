@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 import type { PublicInput } from '../../http/input.js';
 import { validationError } from '../../http/readers.js';
-import type { PublicCustomer } from '../../modules/loyalty/loyalty.service.js';
+import type { PublicCustomer, StatusQuery } from '../../modules/loyalty/loyalty.service.js';
 import { SECRET_MESSAGES } from '../auth.js';
 import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
 
@@ -12,8 +12,11 @@ import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.para
 
 export const IDENTIFIER_MAX_LENGTH = 255;
 
-/** GET /loyalty/members/status: `identifier` (the phone or loyalty_id) and/or the device. */
-export function readStatusQuery(input: PublicInput): { did?: string; identifier?: string } {
+/**
+ * GET /loyalty/members/status: `identifier` (the phone or loyalty_id, as the SDK sends
+ * it), else `phone`, `loyalty_id` or `email` as named parameters, else the device.
+ */
+export function readStatusQuery(input: PublicInput): StatusQuery {
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
   let identifier = input.identifier;
   if (typeof identifier === 'number' && Number.isSafeInteger(identifier)) identifier = String(identifier);
@@ -24,10 +27,12 @@ export function readStatusQuery(input: PublicInput): { did?: string; identifier?
       throw validationError('identifier', `must be at most ${IDENTIFIER_MAX_LENGTH} characters`);
     }
   }
-  if (did === undefined && identifier === undefined) {
+  const { phone, loyaltyId, email } = readCustomerIdentifiers(input);
+  const named = { ...(phone !== undefined && { phone }), ...(loyaltyId !== undefined && { loyaltyId }), ...(email !== undefined && { email }) };
+  if (did === undefined && identifier === undefined && Object.keys(named).length === 0) {
     throw new AppError('VALIDATION_FAILED', 'Parameter `did` or `identifier` is required.', { field: 'did' });
   }
-  return { ...(did !== undefined && { did }), ...(identifier !== undefined && { identifier }) };
+  return { ...(did !== undefined && { did }), ...(identifier !== undefined && { identifier }), identifiers: named };
 }
 
 /**

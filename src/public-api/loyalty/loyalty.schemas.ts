@@ -25,6 +25,9 @@ export const StatusQuerySchema = Type.Object({
   identifier: Type.Optional(
     Type.String({ maxLength: IDENTIFIER_MAX_LENGTH, description: "The member's phone (any usual spelling), else its loyalty_id." }),
   ),
+  phone: Type.Optional(Type.String({ description: 'Read when `identifier` is absent: the member holding this phone.' })),
+  loyalty_id: Type.Optional(Type.String({ description: 'Read when `identifier` and `phone` are absent.' })),
+  email: Type.Optional(Type.String({ description: 'Read when `identifier`, `phone` and `loyalty_id` are absent.' })),
   did: Type.Optional(Did),
   ...Session,
 });
