@@ -4,10 +4,16 @@ import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
-import { normalizePhone, type Identifiers } from '../identity/domain/identifiers.js';
+import { normalizePhone } from '../identity/domain/identifiers.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { allocateSpend, balanceOf, pendingOf, type LotState } from './domain/ledger.js';
+import {
+  PUBLIC_MEMBER_NOT_FOUND,
+  type PublicCustomer,
+  type PublicMemberStatus,
+  type StatusQuery,
+} from './domain/member-status.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
 import * as repo from './loyalty.repo.js';
 
@@ -57,29 +63,6 @@ export interface Posted {
 }
 
 export const MEMBER_NOT_FOUND = 'Member not found.';
-/** contract-notes "Secrets and errors": the public calls' sentence for an unknown member. */
-export const PUBLIC_MEMBER_NOT_FOUND = 'Loyalty program member is not found';
-
-/** Who a public loyalty call is about: a device of the shop, an identifier, or both. */
-export interface PublicCustomer {
-  readonly did?: string | undefined;
-  readonly identifiers: Identifiers;
-}
-
-/** Whom GET /loyalty/members/status asks about (docs/loyalty.md, "Public calls"). */
-export interface StatusQuery {
-  readonly did?: string | undefined;
-  /** The SDK's `identifier`: a phone, else a loyalty_id. */
-  readonly identifier?: string | undefined;
-  /** Named identifiers, normalised; read when `identifier` is absent. */
-  readonly identifiers: Pick<Identifiers, 'phone' | 'loyaltyId' | 'email'>;
-}
-
-/** The answer of the public status and join calls. Levels do not exist yet: `level` is null. */
-export interface PublicMemberStatus {
-  readonly member: boolean;
-  readonly level: null;
-}
 export const MEMBER_TRANSACTIONS_LIMIT = 200;
 const DAY_MS = 86_400_000;
 

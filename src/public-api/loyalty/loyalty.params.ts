@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 import type { PublicInput } from '../../http/input.js';
 import { validationError } from '../../http/readers.js';
-import type { PublicCustomer, StatusQuery } from '../../modules/loyalty/loyalty.service.js';
+import type { PublicCustomer, StatusQuery } from '../../modules/loyalty/domain/member-status.js';
 import { SECRET_MESSAGES } from '../auth.js';
 import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
 

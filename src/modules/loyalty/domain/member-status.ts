@@ -1,0 +1,30 @@
+import type { Identifiers } from '../../identity/domain/identifiers.js';
+
+/**
+ * The shapes of the public member calls (GET /loyalty/members/status, POST
+ * /loyalty/members/join; docs/loyalty.md "Public calls").
+ */
+
+/** contract-notes "Secrets and errors": the public calls' sentence for an unknown member. */
+export const PUBLIC_MEMBER_NOT_FOUND = 'Loyalty program member is not found';
+
+/** Who a public loyalty call is about: a device of the shop, an identifier, or both. */
+export interface PublicCustomer {
+  readonly did?: string | undefined;
+  readonly identifiers: Identifiers;
+}
+
+/** Whom GET /loyalty/members/status asks about (docs/loyalty.md, "Public calls"). */
+export interface StatusQuery {
+  readonly did?: string | undefined;
+  /** The SDK's `identifier`: a phone, else a loyalty_id. */
+  readonly identifier?: string | undefined;
+  /** Named identifiers, normalised; read when `identifier` is absent. */
+  readonly identifiers: Pick<Identifiers, 'phone' | 'loyaltyId' | 'email'>;
+}
+
+/** The answer of the public status and join calls. Levels do not exist yet: `level` is null. */
+export interface PublicMemberStatus {
+  readonly member: boolean;
+  readonly level: null;
+}
