@@ -174,6 +174,17 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
       expect((await t.app.services.loyalty.findMember(shopId, '79001230000')).identifier).toBe('79001230000');
     });
 
+    it('answers 409 when the phone belongs to another customer than the email names, and makes no one a member', async () => {
+      await t.app.services.identity.resolveProfile(shopId, { email: 'first@example.org' });
+      await t.app.services.identity.resolveProfile(shopId, { email: 'second@example.org', phone: '79002220000' });
+      const device = await initDevice(t, shopId);
+      const response = await t.app.inject(loyaltyJoinRequest({ shopId, ...device }, { email: 'first@example.org', phone: '79002220000' }));
+      expect(response.statusCode, response.body).toBe(409);
+      expect(response.json()).toEqual({ status: 'error', payload: { message: 'Parameter `phone` belongs to another customer.' } });
+      const status = await t.app.inject(loyaltyStatusRequest({ shopId, ...device }, '79002220000'));
+      expect(status.statusCode).toBe(404);
+    });
+
     it('refuses a join without a phone or loyalty_id before writing anything', async () => {
       const device = await initDevice(t, shopId);
       const response = await t.app.inject(loyaltyJoinRequest({ shopId, ...device }, { email: 'nophone@example.org', first_name: 'No' }));

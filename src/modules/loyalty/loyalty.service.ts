@@ -199,6 +199,9 @@ export class LoyaltyService {
     const resolved = await this.deps.identity.resolveProfile(shopId, { ...identifiers, ...(did !== undefined && { did }) });
     const profile = await this.deps.identity.getProfile(shopId, resolved.profileId);
     if (!profile || (!profile.phone && !profile.loyaltyId)) {
+      // Identity kept the phone (or loyalty_id) with another customer than the other identifiers name.
+      const apart = resolved.ignored.find((i) => i.kind === 'phone' || i.kind === 'loyaltyId');
+      if (apart) throw new AppError('CONFLICT', `Parameter \`${apart.kind === 'phone' ? 'phone' : 'loyalty_id'}\` belongs to another customer.`);
       throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
     }
     await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
