@@ -87,6 +87,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   });
   const listing = new ListingService({ db, clock, catalog, products });
   const search = new SearchService({ db, clock, catalog, listing });
+  const profiles = new ProfilesService({ db, clock, identity, properties: customProperties, audience });
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
   return {
@@ -99,7 +100,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     segments,
     customProperties,
     audience,
-    profiles: new ProfilesService({ db, clock, identity, properties: customProperties, audience }),
+    profiles,
     catalog,
     sliders: new SlidersService({ db, clock, shops }),
     images,
@@ -109,6 +110,6 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     search,
     collections: new CollectionsService({ db, clock, shops, products }),
     shopperView: new ShopperViewService({ identity, tracking, products }),
-    loyalty: new LoyaltyService({ db, clock, shops, identity }),
+    loyalty: new LoyaltyService({ db, clock, shops, identity, profiles }),
   };
 }

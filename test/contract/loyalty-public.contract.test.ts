@@ -130,6 +130,8 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
       expect(member).toMatchObject({ identifier: '79007778899', balance: 0 });
       const [profile] = await t.app.services.identity.findProfiles(shopId, { did: device.did });
       expect(profile).toMatchObject({ id: member.profileId, phone: '79007778899', email: 'kate@example.org' });
+      const { attributes } = await t.app.services.profiles.getProfile(shopId, { did: device.did, identifiers: {} });
+      expect(attributes.fields).toMatchObject({ first_name: 'Kate', last_name: 'Ivanova' });
       const status = await t.app.inject(loyaltyStatusRequest(state, '+7 900 777-88-99'));
       expect(status.json()).toEqual({ status: 'success', payload: { member: true, level: null } });
     });
@@ -193,6 +195,14 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
       expect(await t.app.services.identity.findProfiles(shopId, { email: 'nophone@example.org' })).toEqual([]);
       const status = await t.app.inject(loyaltyStatusRequest({ shopId, ...device }, ''));
       expect(status.json()).toEqual({ status: 'success', payload: { member: false, level: null } });
+    });
+
+    it('refuses a bad name as POST /profile/set does, and makes no one a member', async () => {
+      const device = await initDevice(t, shopId);
+      const response = await t.app.inject(loyaltyJoinRequest({ shopId, ...device }, { phone: '79001239999', first_name: { a: 1 } }));
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json<{ payload: { message: string } }>().payload.message).toMatch(/^Parameter `first_name` /);
+      expect((await t.app.inject(loyaltyStatusRequest({ shopId, ...device }, '79001239999'))).statusCode).toBe(404);
     });
 
     it.each([

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { normalizePhone } from '../identity/domain/identifiers.js';
+import type { ProfilesService } from '../audience/profiles.service.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { allocateSpend, balanceOf, pendingOf, type LotState } from './domain/ledger.js';
@@ -22,6 +23,8 @@ export interface LoyaltyDeps {
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
   readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'getProfile' | 'onMerge' | 'requireDevice'>;
+  /** Stores the names a public join gives (as POST /profile/set does); unset in ledger-only tests. */
+  readonly profiles?: Pick<ProfilesService, 'setProfile'>;
 }
 
 export interface MemberInput {
@@ -181,20 +184,24 @@ export class LoyaltyService {
   }
 
   /**
-   * POST /loyalty/members/join: links the identifiers to the device (identity's rules)
-   * and makes the resolved profile a member; joining twice answers the same. A member
-   * needs a phone or a loyalty_id: when neither is given nor already on the device's
-   * profile, 422 before anything is written.
+   * POST /loyalty/members/join: links the identifiers to the device (identity's rules),
+   * stores the names given (as POST /profile/set) and makes the resolved profile a
+   * member; joining twice answers the same. A member needs a phone or a loyalty_id: when
+   * neither is given nor already on the device's profile, 422 before anything is written.
    */
   async publicJoin(shopId: string, customer: PublicCustomer): Promise<PublicMemberStatus> {
-    await this.deps.shops.requireShop(shopId);
-    const { did, identifiers } = customer;
+    const shop = await this.deps.shops.requireShop(shopId);
+    const { did, identifiers, names } = customer;
     const device = did === undefined ? undefined : await this.deps.identity.requireDevice(shopId, did);
     if (identifiers.phone === undefined && identifiers.loyaltyId === undefined) {
       const current = device && (await this.deps.identity.getProfile(shopId, device.profileId));
       if (!current?.phone && !current?.loyaltyId) {
         throw new AppError('VALIDATION_FAILED', 'Parameter `phone` or `loyalty_id` is required.', { field: 'phone' });
       }
+    }
+    if (names && Object.keys(names).length > 0 && this.deps.profiles) {
+      // Links the identifiers and stores the names in one transaction; the resolve below then reads the same profile.
+      await this.deps.profiles.setProfile(shop, { ...(did !== undefined && { did }), identifiers }, names);
     }
     const resolved = await this.deps.identity.resolveProfile(shopId, { ...identifiers, ...(did !== undefined && { did }) });
     const profile = await this.deps.identity.getProfile(shopId, resolved.profileId);

@@ -49,5 +49,10 @@ export function readJoinCustomer(input: PublicInput, trusted: boolean): PublicCu
     }
     if (!trusted) throw new AppError('UNAUTHORIZED', SECRET_MESSAGES.status);
   }
-  return { ...(did !== undefined && { did }), identifiers };
+  const names: Record<string, unknown> = {};
+  for (const field of ['first_name', 'last_name']) {
+    const value = input[field];
+    if (value !== undefined && value !== null && value !== '') names[field] = value;
+  }
+  return { ...(did !== undefined && { did }), identifiers, names };
 }

@@ -40,8 +40,8 @@ export const JoinBodySchema = Type.Object({
   loyalty_id: Type.Optional(Type.String({ description: 'Loyalty card or member id.' })),
   email: Type.Optional(Type.String({ description: 'Email, linked to the profile.' })),
   external_id: Type.Optional(Type.String({ description: "The shop's own customer id." })),
-  first_name: Type.Optional(Type.String({ description: 'Accepted, not stored by this call (POST /profile/set stores it).' })),
-  last_name: Type.Optional(Type.String({ description: 'Accepted, not stored by this call (POST /profile/set stores it).' })),
+  first_name: Type.Optional(Type.String({ description: 'Stored on the profile as POST /profile/set stores it.' })),
+  last_name: Type.Optional(Type.String({ description: 'Stored on the profile as POST /profile/set stores it.' })),
   ...Session,
 });
 

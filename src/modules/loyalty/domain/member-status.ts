@@ -12,6 +12,8 @@ export const PUBLIC_MEMBER_NOT_FOUND = 'Loyalty program member is not found';
 export interface PublicCustomer {
   readonly did?: string | undefined;
   readonly identifiers: Identifiers;
+  /** `first_name` / `last_name` as given, stored as POST /profile/set stores them. */
+  readonly names?: Readonly<Record<string, unknown>>;
 }
 
 /** Whom GET /loyalty/members/status asks about (docs/loyalty.md, "Public calls"). */
