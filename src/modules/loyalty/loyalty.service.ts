@@ -104,6 +104,7 @@ export class LoyaltyService {
       created_at: now,
       updated_at: now,
     });
+    await this.deps.db.durable();
     return toSettings(row);
   }
 
@@ -134,6 +135,7 @@ export class LoyaltyService {
     const identifier = profile?.phone ?? profile?.loyaltyId;
     if (!profile || !identifier) throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
     await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
+    await this.deps.db.durable();
     const lots = await repo.listOpenLots(this.db, shopId, profile.id);
     return { profileId: profile.id, identifier, balance: balanceOf(lots.map(toLotState), this.deps.clock.now()) };
   }
@@ -317,7 +319,7 @@ export class LoyaltyService {
 
   private async settle(shopId: string, holdId: number, outcome: 'released' | 'captured'): Promise<boolean> {
     const now = this.deps.clock.now();
-    return this.db.transaction().execute(async (trx) => {
+    const settled = await this.db.transaction().execute(async (trx) => {
       const hold = await repo.settleHold(trx, shopId, holdId, outcome, now);
       if (!hold) return false;
       await repo.lockMember(trx, shopId, hold.profile_id, now);
@@ -329,6 +331,8 @@ export class LoyaltyService {
       await repo.setTransactionStatus(trx, shopId, holdId, outcome === 'released' ? 'cancelled' : 'confirmed', now);
       return true;
     });
+    if (settled) await this.deps.db.durable();
+    return settled;
   }
 
   /**
@@ -372,19 +376,24 @@ export class LoyaltyService {
     return id;
   }
 
-  /** Runs a ledger write in one transaction under the member's lock, and answers the balance it leaves. */
+  /**
+   * Runs a ledger write in one transaction under the member's lock, and answers the
+   * balance it leaves once the write is on disk (SQLite's WAL is synced by durable()).
+   */
   private async withMemberLocked(
     shopId: string,
     profileId: number,
     work: (trx: Transaction<Database>) => Promise<number>,
   ): Promise<Posted> {
-    return this.db.transaction().execute(async (trx) => {
+    const posted = await this.db.transaction().execute(async (trx) => {
       const now = this.deps.clock.now();
       if (!(await repo.lockMember(trx, shopId, profileId, now))) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
       const transactionId = await work(trx);
       const lots = await repo.listOpenLots(trx, shopId, profileId);
       return { transactionId, balance: balanceOf(lots.map(toLotState), now) };
     });
+    await this.deps.db.durable();
+    return posted;
   }
 
   /** findProfiles refuses a malformed identifier with 422; for a lookup it is simply not found. */
