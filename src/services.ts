@@ -9,6 +9,7 @@ import { SegmentsService } from './modules/audience/segments.service.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { CollectionsService } from './modules/collections/collections.service.js';
 import { ListingService } from './modules/catalog/listing.service.js';
+import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
 import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
@@ -62,6 +63,8 @@ export interface Services {
   readonly shopperView: ShopperViewService;
   /** The loyalty programme: settings, members and the bonus ledger (docs/loyalty.md). */
   readonly loyalty: LoyaltyService;
+  /** GET /loyalty/members/status and POST /loyalty/members/join (the SDK's public calls). */
+  readonly loyaltyPublic: LoyaltyPublicService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -90,6 +93,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const profiles = new ProfilesService({ db, clock, identity, properties: customProperties, audience });
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
+  const loyalty = new LoyaltyService({ db, clock, shops, identity });
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -110,6 +114,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     search,
     collections: new CollectionsService({ db, clock, shops, products }),
     shopperView: new ShopperViewService({ identity, tracking, products }),
-    loyalty: new LoyaltyService({ db, clock, shops, identity, profiles }),
+    loyalty,
+    loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty }),
   };
 }

@@ -5,16 +5,9 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { normalizePhone } from '../identity/domain/identifiers.js';
-import type { ProfilesService } from '../audience/profiles.service.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { allocateSpend, balanceOf, pendingOf, type LotState } from './domain/ledger.js';
-import {
-  PUBLIC_MEMBER_NOT_FOUND,
-  type PublicCustomer,
-  type PublicMemberStatus,
-  type StatusQuery,
-} from './domain/member-status.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
 import * as repo from './loyalty.repo.js';
 
@@ -22,9 +15,7 @@ export interface LoyaltyDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'getProfile' | 'onMerge' | 'requireDevice'>;
-  /** Stores the names a public join gives (as POST /profile/set does); unset in ledger-only tests. */
-  readonly profiles?: Pick<ProfilesService, 'setProfile'>;
+  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'getProfile' | 'onMerge'>;
 }
 
 export interface MemberInput {
@@ -156,66 +147,6 @@ export class LoyaltyService {
       }
     }
     throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
-  }
-
-  /**
-   * GET /loyalty/members/status: an `identifier` (phone, else loyalty_id), or else a
-   * named phone, loyalty_id or email (the first given, in that order), that names no
-   * member is NOT_FOUND; with none of them, the device's customer answers `member: false`
-   * when not a member. A given `did` must be a device of the shop (NOT_FOUND otherwise).
-   */
-  async publicStatus(shopId: string, query: StatusQuery): Promise<PublicMemberStatus> {
-    await this.deps.shops.requireShop(shopId);
-    const device = query.did === undefined ? undefined : await this.deps.identity.requireDevice(shopId, query.did);
-    const notFound = () => new AppError('NOT_FOUND', PUBLIC_MEMBER_NOT_FOUND);
-    if (query.identifier !== undefined) {
-      await this.findMember(shopId, query.identifier).catch((error: unknown) => {
-        throw error instanceof AppError && error.code === 'NOT_FOUND' ? notFound() : error;
-      });
-      return { member: true, level: null };
-    }
-    const { phone, loyaltyId, email } = query.identifiers;
-    const named = phone !== undefined ? { phone } : loyaltyId !== undefined ? { loyaltyId } : email !== undefined ? { email } : undefined;
-    if (named) {
-      const [profile] = await this.deps.identity.findProfiles(shopId, named);
-      if (!profile || !(await repo.isMember(this.db, shopId, profile.id))) throw notFound();
-      return { member: true, level: null };
-    }
-    if (!device) throw new AppError('VALIDATION_FAILED', 'Parameter `did` or `identifier` is required.', { field: 'did' });
-    return { member: await repo.isMember(this.db, shopId, device.profileId), level: null };
-  }
-
-  /**
-   * POST /loyalty/members/join: links the identifiers to the device (identity's rules),
-   * stores the names given (as POST /profile/set) and makes the resolved profile a
-   * member; joining twice answers the same. A member needs a phone or a loyalty_id: when
-   * neither is given nor already on the device's profile, 422 before anything is written.
-   */
-  async publicJoin(shopId: string, customer: PublicCustomer): Promise<PublicMemberStatus> {
-    const shop = await this.deps.shops.requireShop(shopId);
-    const { did, identifiers, names } = customer;
-    const device = did === undefined ? undefined : await this.deps.identity.requireDevice(shopId, did);
-    if (identifiers.phone === undefined && identifiers.loyaltyId === undefined) {
-      const current = device && (await this.deps.identity.getProfile(shopId, device.profileId));
-      if (!current?.phone && !current?.loyaltyId) {
-        throw new AppError('VALIDATION_FAILED', 'Parameter `phone` or `loyalty_id` is required.', { field: 'phone' });
-      }
-    }
-    if (names && Object.keys(names).length > 0 && this.deps.profiles) {
-      // Links the identifiers and stores the names in one transaction; the resolve below then reads the same profile.
-      await this.deps.profiles.setProfile(shop, { ...(did !== undefined && { did }), identifiers }, names);
-    }
-    const resolved = await this.deps.identity.resolveProfile(shopId, { ...identifiers, ...(did !== undefined && { did }) });
-    const profile = await this.deps.identity.getProfile(shopId, resolved.profileId);
-    if (!profile || (!profile.phone && !profile.loyaltyId)) {
-      // Identity kept the phone (or loyalty_id) with another customer than the other identifiers name.
-      const apart = resolved.ignored.find((i) => i.kind === 'phone' || i.kind === 'loyaltyId');
-      if (apart) throw new AppError('CONFLICT', `Parameter \`${apart.kind === 'phone' ? 'phone' : 'loyalty_id'}\` belongs to another customer.`);
-      throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
-    }
-    await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
-    await this.deps.db.durable();
-    return { member: true, level: null };
   }
 
   async viewMember(shopId: string, identifier: string): Promise<MemberView> {

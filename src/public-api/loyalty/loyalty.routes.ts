@@ -11,7 +11,7 @@ import { JoinBodySchema, LOYALTY_TAGS, MemberStatusSchema, StatusQuerySchema } f
  * answer `{"status":"success","payload":{"member","level"}}`; errors use the status envelope.
  */
 export const loyaltyRoutes: PublicRouteModule = (scope) => {
-  const loyalty = scope.services.loyalty;
+  const loyalty = scope.services.loyaltyPublic;
   const common = { validatorCompiler: noSchemaValidation } as const;
 
   scope.get(
