@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { AppError } from '../../../src/errors.js';
 import { IdentityService } from '../../../src/modules/identity/identity.service.js';
+import { LoyaltyLedger } from '../../../src/modules/loyalty/loyalty-ledger.js';
 import { LoyaltyService } from '../../../src/modules/loyalty/loyalty.service.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
@@ -42,6 +43,7 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
   let db: TestDb;
   let clock: ManualClock;
   let loyalty: LoyaltyService;
+  let ledger: LoyaltyLedger;
   let shopId: string;
   let seq = 0;
 
@@ -49,7 +51,8 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
     db = await createTestDb(dialect);
     clock = new ManualClock();
     const shops = new ShopsService({ db, clock });
-    loyalty = new LoyaltyService({ db, clock, shops, identity: new IdentityService({ db, clock }) });
+    ledger = new LoyaltyLedger({ db, clock });
+    loyalty = new LoyaltyService({ db, clock, shops, identity: new IdentityService({ db, clock }), ledger });
     shopId = (await createShopFixture({ shops })).shopId;
   });
   afterAll(async () => {
@@ -135,7 +138,7 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
             const attempt =
               op.op === 'debit'
                 ? loyalty.debitManual(shopId, member.identifier, { amount: op.amount, reason: 'test' })
-                : loyalty.placeHold(shopId, member.profileId, `order-${seq}-${holds.length}`, op.amount);
+                : ledger.placeHold(shopId, member.profileId, `order-${seq}-${holds.length}`, op.amount);
             const outcome = await attempt.then(
               (posted) => posted,
               (error: unknown) => error,
@@ -152,8 +155,8 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
             }
           } else if (holds.length > 0) {
             const id = holds[op.index % holds.length] as number;
-            if (op.op === 'release') await loyalty.releaseHold(shopId, id);
-            else await loyalty.captureHold(shopId, id);
+            if (op.op === 'release') await ledger.releaseHold(shopId, id);
+            else await ledger.captureHold(shopId, id);
           }
           await checkInvariants(member.profileId, member.identifier);
         }
