@@ -14,6 +14,8 @@ export interface UpkeepDeps {
   readonly clock: Clock;
   readonly jobs: JobQueue;
   readonly ledger: LoyaltyLedger;
+  /** Lots per read (SWEEP_BATCH); tests make it small to cross batch boundaries. */
+  readonly batchSize?: number;
 }
 
 export interface SweepResult {
@@ -47,6 +49,10 @@ export class LoyaltyUpkeepService {
     return this.deps.db.db;
   }
 
+  private get batchSize(): number {
+    return this.deps.batchSize ?? SWEEP_BATCH;
+  }
+
   /**
    * Confirms every pending lot of the shop whose confirms_at has come and writes off
    * every lot with something left whose expires_at has come, reading SWEEP_BATCH lots at
@@ -60,7 +66,7 @@ export class LoyaltyUpkeepService {
     let expired = 0;
     let writtenOff = 0;
     await this.eachDueBatch(
-      (after) => repo.listDueConfirms(this.db, shopId, now, after, SWEEP_BATCH),
+      (after) => repo.listDueConfirms(this.db, shopId, now, after, this.batchSize),
       run,
       async (w, lotId) => {
         if (await w.confirmLot(lotId)) confirmed += 1;
@@ -68,7 +74,7 @@ export class LoyaltyUpkeepService {
       shopId,
     );
     await this.eachDueBatch(
-      (after) => repo.listDueExpiries(this.db, shopId, now, after, SWEEP_BATCH),
+      (after) => repo.listDueExpiries(this.db, shopId, now, after, this.batchSize),
       run,
       async (w, lotId) => {
         const amount = await w.expireLot(lotId);
@@ -105,26 +111,32 @@ export class LoyaltyUpkeepService {
     });
     // A lot credited while this link looked found the chain due and left it alone: look
     // once more, now that anyone crediting sees the new next link (or none).
-    if (moved) await this.resumeChain(payload.shopId);
+    if (moved) {
+      const again = nextLinkAt(now, await repo.findEarliestDue(this.db, payload.shopId), await repo.hasActiveHolds(this.db, payload.shopId));
+      await this.ensureScheduled(payload.shopId, again);
+    }
   }
 
   /**
    * Makes sure the shop's chain runs by `dueAt` (at once when it has come, and within the
    * hour however far off it is): starts the chain, moves its next link earlier, or
-   * replaces a link whose job failed for good. A live chain due by then is left alone.
+   * replaces a link whose job failed for good by one that runs at once. A live chain due
+   * by then is left alone.
    * Call it after committing a credit of a pending lot or of a lot that expires; null
    * does nothing.
    */
   async ensureScheduled(shopId: string, dueAt: number | null): Promise<void> {
     if (dueAt === null) return;
     const now = this.deps.clock.now();
-    const at = firstLinkAt(now, dueAt);
+    let at = firstLinkAt(now, dueAt);
     // Most credits find the chain due soon enough: a read spares them the row lock.
     const current = await repo.findNextSweep(this.db, shopId);
     if (current !== null && current <= at) {
       // A link whose time has come is running, waiting for a worker, or dead: ask its job.
       if (current > now || (await this.linkAlive(shopId, current))) return;
+      // Dead: what it was to do is overdue, so its replacement runs at once.
       await repo.moveNextSweep(this.db, shopId, current, null, now);
+      at = now;
     }
     await this.db.transaction().execute(async (trx) => {
       if (!(await repo.claimNextSweep(trx, shopId, at, now))) return;
@@ -191,7 +203,7 @@ export class LoyaltyUpkeepService {
           });
       }
       const last = lots.at(-1);
-      if (!last || lots.length < SWEEP_BATCH) return;
+      if (!last || lots.length < this.batchSize) return;
       after = { dueAt: last.dueAt, id: last.id };
     }
   }
