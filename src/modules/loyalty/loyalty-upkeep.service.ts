@@ -99,15 +99,14 @@ export class LoyaltyUpkeepService {
     const now = this.deps.clock.now();
     const earliest = await repo.findEarliestDue(this.db, payload.shopId);
     const next = nextLinkAt(now, earliest, await repo.hasActiveHolds(this.db, payload.shopId));
+    // The chain row first, then the job, as ensureScheduled does: one lock order, no deadlock.
     const moved = await this.db.transaction().execute(async (trx) => {
-      if (next === null) return repo.moveNextSweep(trx, payload.shopId, payload.at, null, now);
+      // Not the shop's next link any more (a stale or repeated one): nothing to schedule.
+      if (!(await repo.moveNextSweep(trx, payload.shopId, payload.at, next, now))) return false;
+      if (next === null) return true;
       const at = await scheduleSweep(this.deps.jobs, trx, payload.shopId, next);
-      // Not the shop's next link any more (a stale or repeated one): the enqueue rolls back.
-      if (!(await repo.moveNextSweep(trx, payload.shopId, payload.at, at, now))) throw new NotTheNextLink();
+      if (at !== next) await repo.moveNextSweep(trx, payload.shopId, next, at, now);
       return true;
-    }).catch((error: unknown) => {
-      if (error instanceof NotTheNextLink) return false;
-      throw error;
     });
     // A lot credited while this link looked found the chain due and left it alone: look
     // once more, now that anyone crediting sees the new next link (or none).
@@ -224,5 +223,3 @@ async function scheduleSweep(jobs: JobQueue, executor: Kysely<Database>, shopId:
 function linkKey(shopId: string, at: number): string {
   return `${shopId}:${at}`;
 }
-
-class NotTheNextLink extends Error {}

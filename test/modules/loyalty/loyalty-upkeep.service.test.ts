@@ -295,6 +295,26 @@ describe.each(TEST_DIALECTS)('loyalty upkeep on %s', (dialect) => {
       expect(await nextSweepAt()).toBeNull();
     });
 
+    it('lets a link that is no longer the next one sweep but schedule nothing', async () => {
+      const m = await newMember();
+      await creditPending(m.profileId, 10, NOW + 10 * MINUTE_MS);
+      await creditPending(m.profileId, 20, NOW + 3 * HOUR_MS);
+      await services.loyaltyUpkeep.ensureScheduled(shopId, NOW + 50 * MINUTE_MS);
+      await services.loyaltyUpkeep.ensureScheduled(shopId, NOW + 10 * MINUTE_MS);
+      clock.set(NOW + 10 * MINUTE_MS);
+      await runner.runDue();
+      expect(await nextSweepAt()).toBe(NOW + 70 * MINUTE_MS);
+
+      clock.set(NOW + 50 * MINUTE_MS);
+      await runner.runDue();
+      expect(await sweepJobs()).toEqual([
+        { status: 'done', runAt: NOW + 50 * MINUTE_MS },
+        { status: 'done', runAt: NOW + 10 * MINUTE_MS },
+        { status: 'queued', runAt: NOW + 70 * MINUTE_MS },
+      ]);
+      expect(await nextSweepAt()).toBe(NOW + 70 * MINUTE_MS);
+    });
+
     it('makes one next link when one link is run twice at the same time', async () => {
       const m = await newMember();
       await creditPending(m.profileId, 10, NOW + 10 * MINUTE_MS);
