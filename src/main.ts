@@ -34,6 +34,8 @@ export async function runServer(config: Config, options: { worker: boolean }): P
       const runner = createJobRunner({ config, services: app.services, clock: systemClock, log });
       resources.runner = runner;
       runner.start();
+      // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
+      await app.services.loyaltyUpkeep.resumeChains();
     }
 
     await app.listen({ port: config.port, host: config.host });
@@ -57,6 +59,7 @@ export async function runWorker(config: Config): Promise<void> {
     const runner = createJobRunner({ config, services, clock: systemClock, log });
     resources.runner = runner;
     runner.start();
+    await services.loyaltyUpkeep.resumeChains();
     log.info({ workerId: runner.workerId, concurrency: config.workerConcurrency }, 'Job worker started');
   });
 }

@@ -12,6 +12,8 @@ import { ListingService } from './modules/catalog/listing.service.js';
 import { LoyaltyLedger } from './modules/loyalty/loyalty-ledger.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
 import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
+import { LoyaltyUpkeepService } from './modules/loyalty/loyalty-upkeep.service.js';
+import { LoyaltyReportsService } from './modules/loyalty/loyalty-reports.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { ImagesService } from './modules/images/images.service.js';
@@ -68,6 +70,10 @@ export interface Services {
   readonly loyaltyLedger: LoyaltyLedger;
   /** GET /loyalty/members/status and POST /loyalty/members/join (the SDK's public calls). */
   readonly loyaltyPublic: LoyaltyPublicService;
+  /** The ledger's upkeep: the per-shop chain of sweeps that confirms and expires lots (docs/loyalty.md, "Upkeep"). */
+  readonly loyaltyUpkeep: LoyaltyUpkeepService;
+  /** The admin's reads across the ledger: the member list, a member's transactions, the liabilities. */
+  readonly loyaltyReports: LoyaltyReportsService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -97,7 +103,10 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
   const ledger = new LoyaltyLedger({ db, clock });
+  const loyaltyUpkeep = new LoyaltyUpkeepService({ db, clock, jobs, ledger });
   const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
+  // Credits of lots that expire start the shop's upkeep chain; a settings PUT resumes it.
+  loyalty.useUpkeep(loyaltyUpkeep);
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -121,5 +130,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     loyalty,
     loyaltyLedger: ledger,
     loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty }),
+    loyaltyUpkeep,
+    loyaltyReports: new LoyaltyReportsService({ db, clock, shops, members: loyalty }),
   };
 }

@@ -52,7 +52,9 @@ export const LedgerTransactionSchema = Type.Object({
   id: Type.Integer({ description: 'The transaction id, unique in the shop.' }),
   amount: Units('Signed: credits positive, debits and holds negative.'),
   status: Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('cancelled')]),
-  kind: Type.String({ description: 'manual, order_reward, event_reward, referral, refund, debit or order_hold.' }),
+  kind: Type.String({
+    description: 'manual, order_reward, event_reward, referral, refund, debit, write_off, expiry, cancellation or order_hold.',
+  }),
   order_id: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
   expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

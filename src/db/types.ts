@@ -48,6 +48,7 @@ import type {
   LoyaltyLotsTable,
   LoyaltyAllocationsTable,
   LoyaltyHoldsTable,
+  LoyaltyUpkeepTable,
 } from './tables/loyalty.js';
 
 export type * from './tables/system.js';
@@ -99,4 +100,5 @@ export interface Database {
   loyalty_lots: LoyaltyLotsTable;
   loyalty_allocations: LoyaltyAllocationsTable;
   loyalty_holds: LoyaltyHoldsTable;
+  loyalty_upkeep: LoyaltyUpkeepTable;
 }

@@ -14,6 +14,8 @@ export interface JobMap {
   'catalog.fetch': { shopId: string; at: number };
   /** An audience import, processed from its cursor to the end (src/modules/audience). */
   'audience.import': { shopId: string; importId: number };
+  /** One link of a shop's loyalty upkeep chain, due at `at`: confirms and expires lots (src/modules/loyalty). */
+  'loyalty.sweep': { shopId: string; at: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

@@ -42,5 +42,8 @@ export function createJobRunner(deps: {
     // A worker killed during the last attempt: the import's log must still say it failed.
     { onGiveUp: (payload, error) => deps.services.audience.recordGaveUp(payload, error) },
   );
+  // The loyalty ledger's upkeep: confirms and expires lots, then schedules the shop's next link.
+  // Its writes are conditional, so a redelivered link sweeps again and finishes the work.
+  runner.register('loyalty.sweep', (payload, ctx) => deps.services.loyaltyUpkeep.runLink(payload, { signal: ctx.signal }));
   return runner;
 }

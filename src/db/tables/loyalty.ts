@@ -87,3 +87,10 @@ export interface LoyaltyHoldsTable {
   created_at: number;
   updated_at: number;
 }
+
+/** The shop's upkeep chain (migration 0020): the instant of its next sweep link, null when none. */
+export interface LoyaltyUpkeepTable {
+  shop_id: string;
+  next_sweep_at: number | null;
+  updated_at: number;
+}

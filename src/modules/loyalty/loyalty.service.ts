@@ -6,6 +6,7 @@ import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { balanceOf, pendingOf } from './domain/ledger.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
+import { lotDueAt } from './domain/upkeep.js';
 import { MEMBER_NOT_FOUND, requireAmount, toLotState, type LoyaltyLedger, type Posted } from './loyalty-ledger.js';
 import * as repo from './loyalty.repo.js';
 
@@ -49,6 +50,14 @@ export interface MemberView extends MemberRef {
   readonly transactions: readonly LedgerEntry[];
 }
 
+/** What the ledger's upkeep (loyalty-upkeep.service.ts) is told by this service. */
+export interface UpkeepHooks {
+  /** After a credit of a lot that expires or is pending: the chain must run by `dueAt`. */
+  ensureScheduled(shopId: string, dueAt: number | null): Promise<void>;
+  /** After a settings PUT: restarts a chain that should run and does not. */
+  resumeChain(shopId: string): Promise<void>;
+}
+
 export { MEMBER_NOT_FOUND, type Posted };
 export const MEMBER_TRANSACTIONS_LIMIT = 200;
 const DAY_MS = 86_400_000;
@@ -58,12 +67,19 @@ const DAY_MS = 86_400_000;
  * debits (docs/loyalty.md). The writes themselves are the ledger's (loyalty-ledger.ts).
  */
 export class LoyaltyService {
+  private upkeep: UpkeepHooks | undefined;
+
   constructor(private readonly deps: LoyaltyDeps) {
     deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveLedger(trx, shopId, fromId, intoId, deps.clock.now()));
   }
 
   private get db() {
     return this.deps.db.db;
+  }
+
+  /** Tells the upkeep of credits and settings from now on (src/services.ts; tests without a chain leave it out). */
+  useUpkeep(upkeep: UpkeepHooks): void {
+    this.upkeep = upkeep;
   }
 
   async getSettings(shopId: string): Promise<LoyaltySettings> {
@@ -87,6 +103,7 @@ export class LoyaltyService {
       updated_at: now,
     });
     await this.deps.db.durable();
+    await this.upkeep?.resumeChain(shopId);
     return toSettings(row);
   }
 
@@ -180,9 +197,11 @@ export class LoyaltyService {
     const settings = await this.getSettings(shopId);
     const expiresAt =
       input.expiresAt ?? (settings.bonusLifetimeDays === null ? null : now + settings.bonusLifetimeDays * DAY_MS);
-    return this.deps.ledger.write(shopId, member.profileId, (w) =>
+    const posted = await this.deps.ledger.write(shopId, member.profileId, (w) =>
       w.credit({ amount: input.amount, status: 'confirmed', kind: 'manual', reason: input.reason ?? null, orderId: null, expiresAt }),
     );
+    await this.upkeep?.ensureScheduled(shopId, lotDueAt({ status: 'confirmed', expiresAt }));
+    return posted;
   }
 
   /**
