@@ -9,6 +9,7 @@ import { SegmentsService } from './modules/audience/segments.service.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { CollectionsService } from './modules/collections/collections.service.js';
 import { ListingService } from './modules/catalog/listing.service.js';
+import { LoyaltyLevelsService } from './modules/loyalty/loyalty-levels.service.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
 import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
@@ -65,6 +66,8 @@ export interface Services {
   readonly loyalty: LoyaltyService;
   /** GET /loyalty/members/status and POST /loyalty/members/join (the SDK's public calls). */
   readonly loyaltyPublic: LoyaltyPublicService;
+  /** Loyalty levels: the ladder, the purchases that count, members' levels and their daily recompute. */
+  readonly loyaltyLevels: LoyaltyLevelsService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -94,6 +97,10 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
   const loyalty = new LoyaltyService({ db, clock, shops, identity });
+  // Built after the ledger: its merge participant runs after the ledger's (the surviving member exists).
+  const loyaltyLevels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty });
+  // Members' purchase events count toward their levels.
+  tracking.subscribe(loyaltyLevels.trackingSubscriber());
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -115,6 +122,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     collections: new CollectionsService({ db, clock, shops, products }),
     shopperView: new ShopperViewService({ identity, tracking, products }),
     loyalty,
-    loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty }),
+    loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty, levels: loyaltyLevels }),
+    loyaltyLevels,
   };
 }

@@ -14,6 +14,8 @@ export interface JobMap {
   'catalog.fetch': { shopId: string; at: number };
   /** An audience import, processed from its cursor to the end (src/modules/audience). */
   'audience.import': { shopId: string; importId: number };
+  /** One link of a shop's daily chain of loyalty level recomputes, due at `at` (src/modules/loyalty). */
+  'loyalty.levels': { shopId: string; at: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

@@ -42,5 +42,7 @@ export function createJobRunner(deps: {
     // A worker killed during the last attempt: the import's log must still say it failed.
     { onGiveUp: (payload, error) => deps.services.audience.recordGaveUp(payload, error) },
   );
+  // Loyalty levels whose expiry is due, recomputed daily per shop; each run schedules the next (one chain per shop).
+  runner.register('loyalty.levels', (payload) => deps.services.loyaltyLevels.runLevelsJob(payload));
   return runner;
 }

@@ -15,6 +15,7 @@ import { categoryDiscountLocations } from './0012-category-discount-locations.js
 import { collectionsOrderDetails } from './0014-collections-order-details.js';
 import { searchBlank } from './0015-search-blank.js';
 import { loyaltyLedger } from './0016-loyalty-ledger.js';
+import { loyaltyLevels } from './0018-loyalty-levels.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -37,6 +38,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0014-collections-order-details', collectionsOrderDetails],
   ['0015-search-blank', searchBlank],
   ['0016-loyalty-ledger', loyaltyLedger],
+  ['0018-loyalty-levels', loyaltyLevels],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -4,13 +4,16 @@ import { AppError } from '../../errors.js';
 import type { ProfilesService } from '../audience/profiles.service.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
+import { dateInTimezone, type Shop } from '../shops/domain/shop.js';
 import {
   PUBLIC_MEMBER_NOT_FOUND,
   type PublicCustomer,
+  type PublicLevel,
   type PublicMemberStatus,
   type StatusQuery,
 } from './domain/member-status.js';
 import * as repo from './loyalty.repo.js';
+import type { LoyaltyLevelsService } from './loyalty-levels.service.js';
 import type { LoyaltyService } from './loyalty.service.js';
 
 export interface LoyaltyPublicDeps {
@@ -22,6 +25,8 @@ export interface LoyaltyPublicDeps {
   readonly profiles: Pick<ProfilesService, 'setProfile'>;
   /** The ledger's reading of a public identifier (phone, else loyalty_id). */
   readonly members: Pick<LoyaltyService, 'findMember'>;
+  /** A member's level (docs/loyalty.md "Levels"); without it, `level` is always null. */
+  readonly levels?: Pick<LoyaltyLevelsService, 'levelOf'>;
 }
 
 /**
@@ -43,24 +48,25 @@ export class LoyaltyPublicService {
    * when not a member. A given `did` must be a device of the shop (NOT_FOUND otherwise).
    */
   async publicStatus(shopId: string, query: StatusQuery): Promise<PublicMemberStatus> {
-    await this.deps.shops.requireShop(shopId);
+    const shop = await this.deps.shops.requireShop(shopId);
     const device = query.did === undefined ? undefined : await this.deps.identity.requireDevice(shopId, query.did);
     const notFound = () => new AppError('NOT_FOUND', PUBLIC_MEMBER_NOT_FOUND);
     if (query.identifier !== undefined) {
-      await this.deps.members.findMember(shopId, query.identifier).catch((error: unknown) => {
+      const member = await this.deps.members.findMember(shopId, query.identifier).catch((error: unknown) => {
         throw error instanceof AppError && error.code === 'NOT_FOUND' ? notFound() : error;
       });
-      return { member: true, level: null };
+      return { member: true, level: await this.levelOf(shop, member.profileId) };
     }
     const { phone, loyaltyId, email } = query.identifiers;
     const named = phone !== undefined ? { phone } : loyaltyId !== undefined ? { loyaltyId } : email !== undefined ? { email } : undefined;
     if (named) {
       const [profile] = await this.deps.identity.findProfiles(shopId, named);
       if (!profile || !(await repo.isMember(this.db, shopId, profile.id))) throw notFound();
-      return { member: true, level: null };
+      return { member: true, level: await this.levelOf(shop, profile.id) };
     }
     if (!device) throw new AppError('VALIDATION_FAILED', 'Parameter `did` or `identifier` is required.', { field: 'did' });
-    return { member: await repo.isMember(this.db, shopId, device.profileId), level: null };
+    const member = await repo.isMember(this.db, shopId, device.profileId);
+    return { member, level: member ? await this.levelOf(shop, device.profileId) : null };
   }
 
   /**
@@ -93,6 +99,14 @@ export class LoyaltyPublicService {
     }
     await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
     await this.deps.db.durable();
-    return { member: true, level: null };
+    return { member: true, level: await this.levelOf(shop, profile.id) };
+  }
+
+  /** The member's level as the SDK reads it: `expiration_date` is the day it drops, in the shop's timezone. */
+  private async levelOf(shop: Shop, profileId: number): Promise<PublicLevel | null> {
+    const level = await this.deps.levels?.levelOf(shop.shopId, profileId);
+    if (!level) return null;
+    const expirationDate = level.expiresAt === null ? null : dateInTimezone(level.expiresAt, shop.timezone);
+    return { name: level.name, code: level.code, expiration_date: expirationDate };
   }
 }

@@ -25,8 +25,16 @@ export interface StatusQuery {
   readonly identifiers: Pick<Identifiers, 'phone' | 'loyaltyId' | 'email'>;
 }
 
-/** The answer of the public status and join calls. Levels do not exist yet: `level` is null. */
+/** A member's level as the SDK reads it (docs/loyalty.md "Levels"). */
+export interface PublicLevel {
+  readonly name: string;
+  readonly code: string;
+  /** YYYY-MM-DD in the shop's timezone: the day the level drops with no more purchases; null: never. */
+  readonly expiration_date: string | null;
+}
+
+/** The answer of the public status and join calls: `level` is null for a member without one, and for a non-member. */
 export interface PublicMemberStatus {
   readonly member: boolean;
-  readonly level: null;
+  readonly level: PublicLevel | null;
 }
