@@ -9,6 +9,7 @@ import { SegmentsService } from './modules/audience/segments.service.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { CollectionsService } from './modules/collections/collections.service.js';
 import { ListingService } from './modules/catalog/listing.service.js';
+import { LoyaltyLedger } from './modules/loyalty/loyalty-ledger.js';
 import { LoyaltyLevelsService } from './modules/loyalty/loyalty-levels.service.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
 import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
@@ -62,8 +63,10 @@ export interface Services {
   readonly collections: CollectionsService;
   /** A customer's cart and orders with product data (GET /products/cart, /orders/…). */
   readonly shopperView: ShopperViewService;
-  /** The loyalty programme: settings, members and the bonus ledger (docs/loyalty.md). */
+  /** The loyalty programme: settings, members, manual credits and debits (docs/loyalty.md). */
   readonly loyalty: LoyaltyService;
+  /** The bonus ledger's writes: credits, draws, holds, cancels, refunds, expiry (loyalty-ledger.ts). */
+  readonly loyaltyLedger: LoyaltyLedger;
   /** GET /loyalty/members/status and POST /loyalty/members/join (the SDK's public calls). */
   readonly loyaltyPublic: LoyaltyPublicService;
   /** Loyalty levels: the ladder, the purchases that count, members' levels and their daily recompute. */
@@ -96,7 +99,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const profiles = new ProfilesService({ db, clock, identity, properties: customProperties, audience });
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
-  const loyalty = new LoyaltyService({ db, clock, shops, identity });
+  const ledger = new LoyaltyLedger({ db, clock });
+  const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
   // Built after the ledger: its merge participant runs after the ledger's (the surviving member exists).
   const loyaltyLevels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty });
   // Members' purchase events count toward their levels.
@@ -122,6 +126,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     collections: new CollectionsService({ db, clock, shops, products }),
     shopperView: new ShopperViewService({ identity, tracking, products }),
     loyalty,
+    loyaltyLedger: ledger,
     loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty, levels: loyaltyLevels }),
     loyaltyLevels,
   };

@@ -57,9 +57,25 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       });
     },
   },
+  {
+    name: 'a loyalty programme',
+    async run({ services, shop }) {
+      await services.loyalty.putSettings(shop.shopId, {
+        rewardPercent: 500,
+        maxBonusSharePercent: 5_000,
+        bonusValue: 100,
+        bonusLifetimeDays: 365,
+        rewardPendingDays: 0,
+      });
+      await services.loyalty.joinMember(shop.shopId, { phone: DEMO_MEMBER_PHONE, email: 'maria@example.org' });
+      await services.loyalty.creditManual(shop.shopId, DEMO_MEMBER_PHONE, { amount: 50_000, reason: 'Welcome bonus' });
+    },
+  },
 ];
 
 export const DEMO_SLIDER_CODE = 'main_banner';
+/** The demo programme's member (normalised phone), with 500.00 bonuses. */
+export const DEMO_MEMBER_PHONE = '79001234567';
 export const DEMO_COLLECTION_ID = 'new_in';
 
 export type DemoOutcome =

@@ -3,7 +3,7 @@ import type { AdminTokenSource } from '../modules/system/admin-token.service.js'
 import type { InstallationService } from '../modules/system/installation.service.js';
 import type { Services } from '../services.js';
 import { PATRON_VERSION } from '../version.js';
-import { DEMO_COLLECTION_ID, DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
+import { DEMO_COLLECTION_ID, DEMO_MEMBER_PHONE, DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
 
 export interface StartupFacts {
   readonly adminToken: AdminTokenSource;
@@ -95,5 +95,6 @@ function demoCurls(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: str
     `  curl "${baseUrl}/collection/${DEMO_COLLECTION_ID}?shop_id=${shop}"`,
     `  curl "${baseUrl}/products/categories?shop_id=${shop}&shop_secret=${encodeURIComponent(demo.secret)}"`,
     `  curl "${baseUrl}/slider?shop_id=${shop}&code=${DEMO_SLIDER_CODE}&did=${DEMO_DID}"`,
+    `  curl "${baseUrl}/loyalty/members/status?shop_id=${shop}&identifier=${DEMO_MEMBER_PHONE}"`,
   ];
 }

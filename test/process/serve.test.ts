@@ -53,7 +53,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(welcome).toMatch(/shop_secret {2}\S{32,}\n/);
 
     const curls = welcome.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
-    expect(curls).toHaveLength(12);
+    expect(curls).toHaveLength(13);
     expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
     const listed = (await paste(curls[1]!)) as ShopList;
     expect(listed.shops.map((s) => [s.shop_id, s.name])).toEqual([[demoShopId, 'Demo shop']]);
@@ -76,6 +76,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     const tree = (await paste(curls[10]!)) as { name: string; children: { name: string }[] }[];
     expect(tree.map((node) => node.name)).toEqual(['Clothing', 'Home']);
     expect(await paste(curls[11]!)).toMatchObject({ status: 'success', payload: { properties: { code: 'main_banner' } } });
+    expect(await paste(curls[12]!)).toEqual({ status: 'success', payload: { member: true, level: null } });
 
     expect(welcome).toContain(`${baseUrl}/docs`);
     const docs = await fetch(`${baseUrl}/docs/json`);

@@ -15,6 +15,7 @@ import { categoryDiscountLocations } from './0012-category-discount-locations.js
 import { collectionsOrderDetails } from './0014-collections-order-details.js';
 import { searchBlank } from './0015-search-blank.js';
 import { loyaltyLedger } from './0016-loyalty-ledger.js';
+import { loyaltyUpkeep } from './0017-loyalty-upkeep.js';
 import { loyaltyLevels } from './0018-loyalty-levels.js';
 
 /**
@@ -38,6 +39,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0014-collections-order-details', collectionsOrderDetails],
   ['0015-search-blank', searchBlank],
   ['0016-loyalty-ledger', loyaltyLedger],
+  ['0017-loyalty-upkeep', loyaltyUpkeep],
   ['0018-loyalty-levels', loyaltyLevels],
 ];
 

@@ -41,7 +41,8 @@ export interface LoyaltyTransactionsTable {
   /** Per shop, from loyalty_sequences. */
   id: number;
   profile_id: number;
-  entry: 'credit' | 'debit' | 'hold';
+  /** A refund gives a debit or captured hold back to its lots (no lot of its own). */
+  entry: 'credit' | 'debit' | 'hold' | 'refund';
   /** Signed minor units: credits positive, debits and holds negative. */
   amount: number;
   status: LotStatus;
@@ -66,6 +67,8 @@ export interface LoyaltyLotsTable {
   reason: string | null;
   order_id: string | null;
   expires_at: number | null;
+  /** When a pending lot is due to be confirmed (migration 0017); null otherwise. */
+  confirms_at: number | null;
   created_at: number;
   updated_at: number;
 }

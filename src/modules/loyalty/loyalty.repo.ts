@@ -6,6 +6,7 @@ import type {
   LoyaltyLotsTable,
   LoyaltySettingsTable,
   LoyaltyTransactionsTable,
+  LotStatus,
 } from '../../db/types.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -105,13 +106,14 @@ export async function takeFromLot(
   lotId: number,
   amount: number,
   now: number,
+  statuses: readonly LotStatus[],
 ): Promise<boolean> {
   const result = await trx
     .updateTable('loyalty_lots')
     .set((eb) => ({ remaining: eb('remaining', '-', amount), updated_at: now }))
     .where('shop_id', '=', shopId)
     .where('id', '=', lotId)
-    .where('status', '=', 'confirmed')
+    .where('status', 'in', statuses)
     .where('remaining', '>=', amount)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
@@ -192,6 +194,74 @@ export async function setTransactionStatus(
     .where('shop_id', '=', shopId)
     .where('id', '=', id)
     .execute();
+}
+
+/** A lot of the member (its id is its credit's transaction id). */
+export async function findLot(db: Executor, shopId: string, profileId: number, lotId: number): Promise<LotRow | undefined> {
+  return db
+    .selectFrom('loyalty_lots')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', lotId)
+    .where('profile_id', '=', profileId)
+    .executeTakeFirst();
+}
+
+/** A transaction of the member; another member's or another shop's is not found. */
+export async function findTransaction(
+  db: Executor,
+  shopId: string,
+  profileId: number,
+  id: number,
+): Promise<TransactionRow | undefined> {
+  return db
+    .selectFrom('loyalty_transactions')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', '=', id)
+    .where('profile_id', '=', profileId)
+    .executeTakeFirst();
+}
+
+export async function findHold(db: Executor, shopId: string, id: number): Promise<HoldRow | undefined> {
+  return db.selectFrom('loyalty_holds').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Moves a lot from one of `from` to `to`: a conditional UPDATE; false when it was in none of them. */
+export async function setLotStatus(
+  trx: Transaction<Database>,
+  shopId: string,
+  lotId: number,
+  from: readonly LotStatus[],
+  to: LotStatus,
+  now: number,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('loyalty_lots')
+    .set({ status: to, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', lotId)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Cancels a transaction that is still `from`: the one UPDATE that lets a refund happen once. */
+export async function cancelTransaction(
+  trx: Transaction<Database>,
+  shopId: string,
+  id: number,
+  from: LotStatus,
+  now: number,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('loyalty_transactions')
+    .set({ status: 'cancelled', updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export async function listActiveHolds(db: Executor, shopId: string, profileId: number): Promise<HoldRow[]> {

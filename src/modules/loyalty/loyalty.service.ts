@@ -1,14 +1,12 @@
-import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
-import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { normalizePhone } from '../identity/domain/identifiers.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
-import { allocateSpend, balanceOf, pendingOf, type LotState } from './domain/ledger.js';
+import { balanceOf, pendingOf } from './domain/ledger.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
+import { MEMBER_NOT_FOUND, requireAmount, toLotState, type LoyaltyLedger, type Posted } from './loyalty-ledger.js';
 import * as repo from './loyalty.repo.js';
 
 export interface LoyaltyDeps {
@@ -16,6 +14,7 @@ export interface LoyaltyDeps {
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
   readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'getProfile' | 'onMerge'>;
+  readonly ledger: LoyaltyLedger;
 }
 
 export interface MemberInput {
@@ -50,21 +49,13 @@ export interface MemberView extends MemberRef {
   readonly transactions: readonly LedgerEntry[];
 }
 
-export interface Posted {
-  readonly transactionId: number;
-  /** The balance after the change, minor units. */
-  readonly balance: number;
-}
-
-export const MEMBER_NOT_FOUND = 'Member not found.';
+export { MEMBER_NOT_FOUND, type Posted };
 export const MEMBER_TRANSACTIONS_LIMIT = 200;
 const DAY_MS = 86_400_000;
 
 /**
- * The loyalty programme's settings, members and bonus ledger (docs/loyalty.md). Every
- * ledger write is one transaction that first locks the member (repo.lockMember), then
- * draws from lots with conditional UPDATEs: the database, not a read before the write,
- * keeps any lot from going below zero and any member from spending twice.
+ * The loyalty programme's settings and members, and the admin's manual credits and
+ * debits (docs/loyalty.md). The writes themselves are the ledger's (loyalty-ledger.ts).
  */
 export class LoyaltyService {
   constructor(private readonly deps: LoyaltyDeps) {
@@ -189,142 +180,21 @@ export class LoyaltyService {
     const settings = await this.getSettings(shopId);
     const expiresAt =
       input.expiresAt ?? (settings.bonusLifetimeDays === null ? null : now + settings.bonusLifetimeDays * DAY_MS);
-    return this.withMemberLocked(shopId, member.profileId, async (trx) => {
-      const id = await repo.nextTransactionId(trx, shopId);
-      const common = {
-        shop_id: shopId,
-        id,
-        profile_id: member.profileId,
-        status: 'confirmed' as const,
-        kind: 'manual' as const,
-        reason: input.reason ?? null,
-        order_id: null,
-        expires_at: expiresAt,
-        created_at: now,
-        updated_at: now,
-      };
-      await repo.insertTransaction(trx, { ...common, entry: 'credit', amount: input.amount });
-      await repo.insertLot(trx, { ...common, amount: input.amount, remaining: input.amount });
-      return id;
-    });
-  }
-
-  /** A manual debit with a reason, drawn from the lots oldest expiry first; beyond the balance: CONFLICT, nothing written. */
-  async debitManual(shopId: string, identifier: string, input: { amount: number; reason: string }): Promise<Posted> {
-    const member = await this.findMember(shopId, identifier);
-    requireAmount(input.amount);
-    return this.withMemberLocked(shopId, member.profileId, (trx) =>
-      this.drawFromLots(trx, shopId, member.profileId, input.amount, { entry: 'debit', kind: 'debit', reason: input.reason, orderId: null }),
+    return this.deps.ledger.write(shopId, member.profileId, (w) =>
+      w.credit({ amount: input.amount, status: 'confirmed', kind: 'manual', reason: input.reason ?? null, orderId: null, expiresAt }),
     );
   }
 
   /**
-   * Blocks `amount` for an order: a pending debit that reserves its lots (recorded as
-   * allocations) until it is captured or released. Beyond the balance, or a second
-   * active hold of the order (a unique index): CONFLICT, nothing written.
+   * A manual debit with a reason (`kind` debit, or write_off for bonuses written off),
+   * drawn from the lots oldest expiry first; beyond the balance: CONFLICT, nothing written.
    */
-  async placeHold(shopId: string, profileId: number, orderId: string, amount: number): Promise<Posted> {
-    requireAmount(amount);
-    return this.withMemberLocked(shopId, profileId, async (trx) => {
-      const id = await this.drawFromLots(trx, shopId, profileId, amount, { entry: 'hold', kind: 'order_hold', reason: null, orderId });
-      const now = this.deps.clock.now();
-      try {
-        await repo.insertHold(trx, { shop_id: shopId, id, profile_id: profileId, order_id: orderId, amount, status: 'active', created_at: now, updated_at: now });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'The order already has bonuses on hold.');
-        throw error;
-      }
-      return id;
-    });
-  }
-
-  /** Voids an active hold: its lots get back exactly what it took. False when it was not active. */
-  async releaseHold(shopId: string, holdId: number): Promise<boolean> {
-    return this.settle(shopId, holdId, 'released');
-  }
-
-  /** Posts an active hold: what it reserved is spent for good. False when it was not active. */
-  async captureHold(shopId: string, holdId: number): Promise<boolean> {
-    return this.settle(shopId, holdId, 'captured');
-  }
-
-  private async settle(shopId: string, holdId: number, outcome: 'released' | 'captured'): Promise<boolean> {
-    const now = this.deps.clock.now();
-    const settled = await this.db.transaction().execute(async (trx) => {
-      const hold = await repo.settleHold(trx, shopId, holdId, outcome, now);
-      if (!hold) return false;
-      await repo.lockMember(trx, shopId, hold.profile_id, now);
-      if (outcome === 'released') {
-        for (const part of await repo.listAllocations(trx, shopId, holdId)) {
-          await repo.returnToLot(trx, shopId, part.lot_id, part.amount, now);
-        }
-      }
-      await repo.setTransactionStatus(trx, shopId, holdId, outcome === 'released' ? 'cancelled' : 'confirmed', now);
-      return true;
-    });
-    if (settled) await this.deps.db.durable();
-    return settled;
-  }
-
-  /**
-   * Draws `amount` from the member's spendable lots in spend order (domain/ledger.ts),
-   * each with a conditional UPDATE, and records the allocations; the caller holds the
-   * member lock. Not enough: CONFLICT, and the caller's transaction rolls back.
-   */
-  private async drawFromLots(
-    trx: Transaction<Database>,
-    shopId: string,
-    profileId: number,
-    amount: number,
-    entry: { entry: 'debit' | 'hold'; kind: string; reason: string | null; orderId: string | null },
-  ): Promise<number> {
-    const now = this.deps.clock.now();
-    const lots = (await repo.listOpenLots(trx, shopId, profileId)).map(toLotState);
-    const allocation = allocateSpend(lots, amount, now);
-    if (!allocation.ok) throw notEnough(allocation.available);
-    const id = await repo.nextTransactionId(trx, shopId);
-    await repo.insertTransaction(trx, {
-      shop_id: shopId,
-      id,
-      profile_id: profileId,
-      entry: entry.entry,
-      amount: -amount,
-      status: entry.entry === 'hold' ? 'pending' : 'confirmed',
-      kind: entry.kind,
-      reason: entry.reason,
-      order_id: entry.orderId,
-      expires_at: null,
-      created_at: now,
-      updated_at: now,
-    });
-    for (const part of allocation.parts) {
-      // Cannot fail under the member lock; if it ever does, the whole write rolls back.
-      if (!(await repo.takeFromLot(trx, shopId, part.lotId, part.amount, now))) {
-        throw new AppError('CONFLICT', 'The bonuses were changed by concurrent requests; try again.');
-      }
-    }
-    await repo.insertAllocations(trx, shopId, id, allocation.parts);
-    return id;
-  }
-
-  /**
-   * Runs a ledger write in one transaction under the member's lock, and answers the
-   * balance it leaves once the write is on disk (SQLite's WAL is synced by durable()).
-   */
-  private async withMemberLocked(
-    shopId: string,
-    profileId: number,
-    work: (trx: Transaction<Database>) => Promise<number>,
-  ): Promise<Posted> {
-    const posted = await this.db.transaction().execute(async (trx) => {
-      const now = this.deps.clock.now();
-      if (!(await repo.lockMember(trx, shopId, profileId, now))) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
-      const transactionId = await work(trx);
-      const lots = await repo.listOpenLots(trx, shopId, profileId);
-      return { transactionId, balance: balanceOf(lots.map(toLotState), now) };
-    });
-    await this.deps.db.durable();
-    return posted;
+  async debitManual(shopId: string, identifier: string, input: { amount: number; reason: string; kind?: 'debit' | 'write_off' }): Promise<Posted> {
+    const member = await this.findMember(shopId, identifier);
+    requireAmount(input.amount);
+    return this.deps.ledger.write(shopId, member.profileId, (w) =>
+      w.draw(input.amount, { entry: 'debit', kind: input.kind ?? 'debit', reason: input.reason, orderId: null }),
+    );
   }
 
   /** findProfiles refuses a malformed identifier with 422; for a lookup it is simply not found. */
@@ -336,20 +206,6 @@ export class LoyaltyService {
       throw error;
     }
   }
-}
-
-function requireAmount(amount: number): void {
-  if (!Number.isSafeInteger(amount) || amount <= 0) {
-    throw new AppError('VALIDATION_FAILED', 'Field `amount` must be greater than 0.', { field: 'amount' });
-  }
-}
-
-function notEnough(available: number): AppError {
-  return new AppError('CONFLICT', `Not enough bonuses: the balance is ${(available / 100).toFixed(2)}.`);
-}
-
-function toLotState(row: repo.LotRow): LotState {
-  return { id: row.id, remaining: row.remaining, status: row.status, expiresAt: row.expires_at, createdAt: row.created_at };
 }
 
 function toSettings(row: repo.SettingsRow): LoyaltySettings {

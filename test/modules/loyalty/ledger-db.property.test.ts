@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { AppError } from '../../../src/errors.js';
 import { IdentityService } from '../../../src/modules/identity/identity.service.js';
+import { LoyaltyLedger } from '../../../src/modules/loyalty/loyalty-ledger.js';
 import { LoyaltyService } from '../../../src/modules/loyalty/loyalty.service.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
@@ -13,6 +14,11 @@ const HOUR = 3_600_000;
 
 type Op =
   | { op: 'credit'; amount: number; lifetimeHours: number | null }
+  | { op: 'reward'; amount: number; lifetimeHours: number | null; pending: boolean }
+  | { op: 'confirm'; index: number }
+  | { op: 'cancel'; index: number }
+  | { op: 'refund'; index: number }
+  | { op: 'expire' }
   | { op: 'debit'; amount: number }
   | { op: 'hold'; amount: number }
   | { op: 'release'; index: number }
@@ -25,11 +31,22 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     amount: fc.integer({ min: 1, max: 500 }),
     lifetimeHours: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
   }),
+  fc.record({
+    op: fc.constant('reward' as const),
+    amount: fc.integer({ min: 1, max: 500 }),
+    lifetimeHours: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
+    pending: fc.boolean(),
+  }),
+  fc.record({ op: fc.constant('confirm' as const), index: fc.nat(20) }),
+  fc.record({ op: fc.constant('cancel' as const), index: fc.nat(20) }),
+  { arbitrary: fc.record({ op: fc.constant('refund' as const), index: fc.nat(20) }), weight: 2 },
+  { arbitrary: fc.record({ op: fc.constant('expire' as const) }), weight: 2 },
   fc.record({ op: fc.constant('debit' as const), amount: fc.integer({ min: 1, max: 700 }) }),
   fc.record({ op: fc.constant('hold' as const), amount: fc.integer({ min: 1, max: 700 }) }),
   fc.record({ op: fc.constant('release' as const), index: fc.nat(20) }),
-  fc.record({ op: fc.constant('capture' as const), index: fc.nat(20) }),
-  fc.record({ op: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 10 }) }),
+  { arbitrary: fc.record({ op: fc.constant('capture' as const), index: fc.nat(20) }), weight: 2 },
+  // Time moves often and far enough for lots to expire under holds and between spends.
+  { arbitrary: fc.record({ op: fc.constant('advance' as const), hours: fc.integer({ min: 1, max: 20 }) }), weight: 3 },
 );
 
 /**
@@ -42,6 +59,7 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
   let db: TestDb;
   let clock: ManualClock;
   let loyalty: LoyaltyService;
+  let ledger: LoyaltyLedger;
   let shopId: string;
   let seq = 0;
 
@@ -49,7 +67,8 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
     db = await createTestDb(dialect);
     clock = new ManualClock();
     const shops = new ShopsService({ db, clock });
-    loyalty = new LoyaltyService({ db, clock, shops, identity: new IdentityService({ db, clock }) });
+    ledger = new LoyaltyLedger({ db, clock });
+    loyalty = new LoyaltyService({ db, clock, shops, identity: new IdentityService({ db, clock }), ledger });
     shopId = (await createShopFixture({ shops })).shopId;
   });
   afterAll(async () => {
@@ -82,7 +101,7 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
         .reduce((s, a) => s + Number(a.amount), 0);
       expect(Number(lot.remaining) + drawn).toBe(Number(lot.amount));
     }
-    for (const t of txs.filter((x) => x.entry !== 'credit')) {
+    for (const t of txs.filter((x) => x.entry === 'debit' || x.entry === 'hold')) {
       const parts = allocations.filter((a) => Number(a.transaction_id) === Number(t.id));
       expect(parts.reduce((s, a) => s + Number(a.amount), 0)).toBe(-Number(t.amount));
     }
@@ -93,6 +112,7 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
     const view = await loyalty.viewMember(shopId, identifier);
     expect(view.balance).toBe(expected);
     expect(view.balance).toBeGreaterThanOrEqual(0);
+    expect(view.pending).toBe(lots.filter((l) => l.status === 'pending').reduce((s, l) => s + Number(l.remaining), 0));
   }
 
   /** The lots a draw took from, in expiry order (none last), each but the last emptied by it. */
@@ -119,23 +139,70 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
 
   it('keeps every lot whole and the balance derived, and refuses exactly what exceeds it', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 15 }), async (ops) => {
+      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 30 }), async (ops) => {
         clock.set(NOW);
         seq += 1;
         const member = await loyalty.joinMember(shopId, { loyaltyId: `prop-${seq}` });
         const holds: number[] = [];
+        const credits: number[] = [];
+        const draws: number[] = [];
         for (const op of ops) {
           if (op.op === 'advance') clock.advance(op.hours * HOUR);
           else if (op.op === 'credit') {
             const expiresAt = op.lifetimeHours === null ? undefined : clock.now() + op.lifetimeHours * HOUR;
-            await loyalty.creditManual(shopId, member.identifier, { amount: op.amount, expiresAt });
+            credits.push((await loyalty.creditManual(shopId, member.identifier, { amount: op.amount, expiresAt })).transactionId);
+          } else if (op.op === 'reward') {
+            const expiresAt = op.lifetimeHours === null ? null : clock.now() + op.lifetimeHours * HOUR;
+            const status = op.pending ? ('pending' as const) : ('confirmed' as const);
+            const posted = await ledger.write(shopId, member.profileId, (w) =>
+              w.credit({ amount: op.amount, status, kind: 'event_reward', reason: null, orderId: null, expiresAt, confirmsAt: op.pending ? clock.now() + HOUR : null }),
+            );
+            credits.push(posted.transactionId);
+          } else if (op.op === 'confirm' || op.op === 'cancel') {
+            if (credits.length === 0) continue;
+            const id = credits[op.index % credits.length] as number;
+            const lot = (await rows(member.profileId)).lots.find((l) => Number(l.id) === id);
+            let outcome: unknown;
+            await ledger.write(shopId, member.profileId, async (w) => {
+              outcome = op.op === 'confirm' ? await w.confirmLot(id) : await w.cancelCredit(id, 'test');
+              return id;
+            });
+            if (op.op === 'confirm') expect(outcome).toBe(lot?.status === 'pending');
+            else if (lot?.status === 'cancelled') expect(outcome).toEqual({ ok: false, why: 'already_cancelled' });
+            else expect(outcome).toMatchObject({ ok: true, taken: Number(lot?.remaining) });
+          } else if (op.op === 'refund') {
+            if (draws.length === 0) continue;
+            const id = draws[op.index % draws.length] as number;
+            const tx = (await rows(member.profileId)).txs.find((t) => Number(t.id) === id);
+            const captured = holds.includes(id) ? (await db.db.selectFrom('loyalty_holds').select('status').where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst())?.status === 'captured' : true;
+            let outcome: unknown;
+            await ledger.write(shopId, member.profileId, async (w) => {
+              outcome = await w.refund(id, 'test');
+              return id;
+            });
+            if (tx?.status === 'cancelled') expect(outcome).toMatchObject({ ok: false });
+            else if (!captured) expect(outcome).toEqual({ ok: false, why: 'not_refundable' });
+            else expect(outcome).toMatchObject({ ok: true, refunded: -Number(tx?.amount) });
+          } else if (op.op === 'expire') {
+            const due = (await rows(member.profileId)).lots.filter((l) => l.expires_at !== null && Number(l.expires_at) <= clock.now() && Number(l.remaining) > 0 && l.status !== 'cancelled');
+            for (const lot of due) {
+              let written = -1;
+              await ledger.write(shopId, member.profileId, async (w) => {
+                written = await w.expireLot(Number(lot.id));
+                return Number(lot.id);
+              });
+              expect(written).toBe(Number(lot.remaining));
+            }
+            for (const lot of (await rows(member.profileId)).lots) {
+              if (lot.expires_at !== null && Number(lot.expires_at) <= clock.now() && lot.status !== 'cancelled') expect(Number(lot.remaining)).toBe(0);
+            }
           } else if (op.op === 'debit' || op.op === 'hold') {
             const balance = (await loyalty.viewMember(shopId, member.identifier)).balance;
             const before = new Map((await rows(member.profileId)).lots.map((l) => [Number(l.id), Number(l.remaining)]));
             const attempt =
               op.op === 'debit'
                 ? loyalty.debitManual(shopId, member.identifier, { amount: op.amount, reason: 'test' })
-                : loyalty.placeHold(shopId, member.profileId, `order-${seq}-${holds.length}`, op.amount);
+                : ledger.placeHold(shopId, member.profileId, `order-${seq}-${holds.length}`, op.amount);
             const outcome = await attempt.then(
               (posted) => posted,
               (error: unknown) => error,
@@ -149,16 +216,17 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
               expect(posted.balance).toBe(balance - op.amount);
               await expectDrawOrder(member.profileId, posted.transactionId, before);
               if (op.op === 'hold') holds.push(posted.transactionId);
+              draws.push(posted.transactionId);
             }
           } else if (holds.length > 0) {
             const id = holds[op.index % holds.length] as number;
-            if (op.op === 'release') await loyalty.releaseHold(shopId, id);
-            else await loyalty.captureHold(shopId, id);
+            if (op.op === 'release') await ledger.releaseHold(shopId, id);
+            else await ledger.captureHold(shopId, id);
           }
           await checkInvariants(member.profileId, member.identifier);
         }
       }),
-      { numRuns: 25 },
+      { numRuns: 40 },
     );
   }, 120_000);
 });

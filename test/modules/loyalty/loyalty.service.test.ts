@@ -3,6 +3,7 @@ import { ManualClock } from '../../../src/clock.js';
 import { AppError } from '../../../src/errors.js';
 import { IdentityService } from '../../../src/modules/identity/identity.service.js';
 import { DEFAULT_SETTINGS } from '../../../src/modules/loyalty/domain/settings.js';
+import { LoyaltyLedger } from '../../../src/modules/loyalty/loyalty-ledger.js';
 import { LoyaltyService } from '../../../src/modules/loyalty/loyalty.service.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
@@ -17,6 +18,7 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
   let shops: ShopsService;
   let identity: IdentityService;
   let loyalty: LoyaltyService;
+  let ledger: LoyaltyLedger;
   let shopId: string;
   let phoneSeq = 0;
 
@@ -25,7 +27,8 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     clock = new ManualClock();
     shops = new ShopsService({ db, clock });
     identity = new IdentityService({ db, clock });
-    loyalty = new LoyaltyService({ db, clock, shops, identity });
+    ledger = new LoyaltyLedger({ db, clock });
+    loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
   });
   afterAll(async () => {
     await db.cleanup();
@@ -164,16 +167,16 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     const m = await newMember();
     await loyalty.creditManual(shopId, m.identifier, { amount: 100, expiresAt: NOW + 2 * DAY });
     await loyalty.creditManual(shopId, m.identifier, { amount: 400 });
-    const hold = await loyalty.placeHold(shopId, m.profileId, 'order-1', 250);
+    const hold = await ledger.placeHold(shopId, m.profileId, 'order-1', 250);
     expect(hold.balance).toBe(250);
     expect(await lotRemainders(m.profileId)).toEqual([0, 250]);
-    await expectRefusal(loyalty.placeHold(shopId, m.profileId, 'order-2', 251), 'CONFLICT');
-    expect(await loyalty.releaseHold(shopId, hold.transactionId)).toBe(true);
-    expect(await loyalty.captureHold(shopId, hold.transactionId)).toBe(false);
+    await expectRefusal(ledger.placeHold(shopId, m.profileId, 'order-2', 251), 'CONFLICT');
+    expect(await ledger.releaseHold(shopId, hold.transactionId)).toBe(true);
+    expect(await ledger.captureHold(shopId, hold.transactionId)).toBe(false);
     expect(await lotRemainders(m.profileId)).toEqual([100, 400]);
-    const second = await loyalty.placeHold(shopId, m.profileId, 'order-3', 150);
-    expect(await loyalty.captureHold(shopId, second.transactionId)).toBe(true);
-    expect(await loyalty.releaseHold(shopId, second.transactionId)).toBe(false);
+    const second = await ledger.placeHold(shopId, m.profileId, 'order-3', 150);
+    expect(await ledger.captureHold(shopId, second.transactionId)).toBe(true);
+    expect(await ledger.releaseHold(shopId, second.transactionId)).toBe(false);
     const view = await loyalty.viewMember(shopId, m.identifier);
     expect(view.balance).toBe(350);
     expect(view.transactions.slice(0, 2).map((t) => [t.kind, t.amount, t.status, t.orderId])).toEqual([
@@ -185,13 +188,13 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
   it('refuses a second active hold of one order, and takes one again after a release', async () => {
     const m = await newMember();
     await loyalty.creditManual(shopId, m.identifier, { amount: 500 });
-    const first = await loyalty.placeHold(shopId, m.profileId, 'order-9', 100);
-    expect(await expectRefusal(loyalty.placeHold(shopId, m.profileId, 'order-9', 100), 'CONFLICT')).toBe(
+    const first = await ledger.placeHold(shopId, m.profileId, 'order-9', 100);
+    expect(await expectRefusal(ledger.placeHold(shopId, m.profileId, 'order-9', 100), 'CONFLICT')).toBe(
       'The order already has bonuses on hold.',
     );
     expect(await lotRemainders(m.profileId)).toEqual([400]);
-    await loyalty.releaseHold(shopId, first.transactionId);
-    expect((await loyalty.placeHold(shopId, m.profileId, 'order-9', 300)).balance).toBe(200);
+    await ledger.releaseHold(shopId, first.transactionId);
+    expect((await ledger.placeHold(shopId, m.profileId, 'order-9', 300)).balance).toBe(200);
   });
 
   it('moves the ledger with a profile merge', async () => {
@@ -235,7 +238,7 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) =>
         i % 2 === 0
-          ? loyalty.placeHold(shopId, m.profileId, `order-${i}`, 100)
+          ? ledger.placeHold(shopId, m.profileId, `order-${i}`, 100)
           : loyalty.debitManual(shopId, m.identifier, { amount: 100, reason: `spend ${i}` }),
       ),
     );
