@@ -12,6 +12,7 @@ import { ListingService } from './modules/catalog/listing.service.js';
 import { LoyaltyLedger } from './modules/loyalty/loyalty-ledger.js';
 import { LoyaltyLevelsService } from './modules/loyalty/loyalty-levels.service.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
+import { LoyaltyReferralService } from './modules/loyalty/loyalty-referral.service.js';
 import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
@@ -71,6 +72,8 @@ export interface Services {
   readonly loyaltyPublic: LoyaltyPublicService;
   /** Loyalty levels: the ladder, the purchases that count, members' levels and their daily recompute. */
   readonly loyaltyLevels: LoyaltyLevelsService;
+  /** The referral programme: codes, referrals, the referrer's reward and the checkout's read of it. */
+  readonly loyaltyReferrals: LoyaltyReferralService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -102,7 +105,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const ledger = new LoyaltyLedger({ db, clock });
   const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
   // Built after the ledger: its merge participant runs after the ledger's (the surviving member exists).
-  const loyaltyLevels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty });
+  const loyaltyReferrals = new LoyaltyReferralService({ db, clock, shops, identity, members: loyalty, ledger });
+  const loyaltyLevels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty, purchases: loyaltyReferrals });
   // Members' purchase events count toward their levels.
   tracking.subscribe(loyaltyLevels.trackingSubscriber());
   return {
@@ -127,7 +131,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     shopperView: new ShopperViewService({ identity, tracking, products }),
     loyalty,
     loyaltyLedger: ledger,
-    loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty, levels: loyaltyLevels }),
+    loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty, levels: loyaltyLevels, referrals: loyaltyReferrals }),
     loyaltyLevels,
+    loyaltyReferrals,
   };
 }

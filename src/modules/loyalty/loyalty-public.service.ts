@@ -14,6 +14,7 @@ import {
 } from './domain/member-status.js';
 import * as repo from './loyalty.repo.js';
 import type { LoyaltyLevelsService } from './loyalty-levels.service.js';
+import { referrerRefused, selfReferral, type LoyaltyReferralService } from './loyalty-referral.service.js';
 import type { LoyaltyService } from './loyalty.service.js';
 
 export interface LoyaltyPublicDeps {
@@ -27,6 +28,8 @@ export interface LoyaltyPublicDeps {
   readonly members: Pick<LoyaltyService, 'findMember'>;
   /** A member's level (docs/loyalty.md "Levels"); without it, `level` is always null. */
   readonly levels?: Pick<LoyaltyLevelsService, 'levelOf'>;
+  /** The referral programme, for a join that names a `referrer_code`. */
+  readonly referrals?: Pick<LoyaltyReferralService, 'findReferrer' | 'namesProfile' | 'attachReferrer'>;
 }
 
 /**
@@ -85,6 +88,7 @@ export class LoyaltyPublicService {
         throw new AppError('VALIDATION_FAILED', 'Parameter `phone` or `loyalty_id` is required.', { field: 'phone' });
       }
     }
+    const referrerId = await this.checkReferrer(shopId, customer, device?.profileId);
     if (names && Object.keys(names).length > 0) {
       // Links the identifiers and stores the names in one transaction; the resolve below then reads the same profile.
       await this.deps.profiles.setProfile(shop, { ...(did !== undefined && { did }), identifiers }, names);
@@ -97,9 +101,28 @@ export class LoyaltyPublicService {
       if (apart) throw new AppError('CONFLICT', `Parameter \`${apart.kind === 'phone' ? 'phone' : 'loyalty_id'}\` belongs to another customer.`);
       throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
     }
+    if (referrerId !== undefined && profile.id === referrerId) throw selfReferral('Parameter');
     await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
     await this.deps.db.durable();
+    if (referrerId !== undefined) await this.deps.referrals?.attachReferrer(shopId, profile.id, referrerId);
     return { member: true, level: await this.levelOf(shop, profile.id) };
+  }
+
+  /**
+   * The member a join's `referrer_code` names, checked before anything is written: an
+   * unknown code (or the programme off) and a customer naming its own code are 422.
+   */
+  private async checkReferrer(shopId: string, customer: PublicCustomer, deviceProfileId: number | undefined): Promise<number | undefined> {
+    const code = customer.referrerCode;
+    if (code === undefined || !this.deps.referrals) return undefined;
+    const referrer = await this.deps.referrals.findReferrer(shopId, code);
+    if (!referrer.ok) throw referrerRefused('Parameter', referrer.why);
+    const { phone, email, loyaltyId, externalId } = customer.identifiers;
+    const own =
+      deviceProfileId === referrer.profileId ||
+      (await this.deps.referrals.namesProfile(shopId, { phone, email, loyaltyId, externalId }, referrer.profileId));
+    if (own) throw selfReferral('Parameter');
+    return referrer.profileId;
   }
 
   /** The member's level as the SDK reads it: `expiration_date` is the day it drops, in the shop's timezone. */

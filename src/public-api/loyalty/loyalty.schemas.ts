@@ -42,6 +42,9 @@ export const JoinBodySchema = Type.Object({
   external_id: Type.Optional(Type.String({ description: "The shop's own customer id." })),
   first_name: Type.Optional(Type.String({ description: 'Stored on the profile as POST /profile/set stores it.' })),
   last_name: Type.Optional(Type.String({ description: 'Stored on the profile as POST /profile/set stores it.' })),
+  referrer_code: Type.Optional(
+    Type.String({ maxLength: 32, description: 'The referral code of the member who brought this customer; unknown: 422.' }),
+  ),
   ...Session,
 });
 

@@ -14,6 +14,8 @@ export interface PublicCustomer {
   readonly identifiers: Identifiers;
   /** `first_name` / `last_name` as given, stored as POST /profile/set stores them. */
   readonly names?: Readonly<Record<string, unknown>>;
+  /** A join's `referrer_code`: the member who brought this customer (docs/loyalty.md "Referrals"). */
+  readonly referrerCode?: string | undefined;
 }
 
 /** Whom GET /loyalty/members/status asks about (docs/loyalty.md, "Public calls"). */
