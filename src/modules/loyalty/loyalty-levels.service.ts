@@ -150,22 +150,24 @@ export class LoyaltyLevelsService {
 
   /**
    * The member's current level, null without one. A stored level whose expiry has passed
-   * (or that a new ladder made due) is recomputed first, so the answer is exact even
-   * before the daily job has come by.
+   * (or that a new ladder made due) is recomputed first, and so is a member with no level
+   * stored when the lowest level needs no purchase (min_total 0: it joined after the
+   * ladder was PUT), so the answer is exact even before the daily job has come by.
    */
   async levelOf(shopId: string, profileId: number): Promise<CurrentLevel | null> {
     const stored = await repo.findMemberLevel(this.db, shopId, profileId);
     if (!stored) return null;
     const now = this.deps.clock.now();
     const expiresAt = stored.level_expires_at === null ? null : Number(stored.level_expires_at);
-    if (expiresAt !== null && expiresAt <= now) {
+    const levels = expiresAt !== null && expiresAt <= now ? undefined : await repo.listLevels(this.db, shopId);
+    // Due; or no level stored while the lowest level needs no purchase (a member who joined since the ladder was PUT).
+    if (levels === undefined || (stored.level_code === null && Number(levels[0]?.min_total) === 0)) {
       const computed = await this.db.transaction().execute(async (trx) =>
         (await repo.lockMember(trx, shopId, profileId, now)) ? this.recomputeLocked(trx, shopId, profileId, now) : undefined,
       );
       return computed?.level ? toCurrent(computed) : null;
     }
-    if (stored.level_code === null) return null;
-    const level = (await repo.listLevels(this.db, shopId)).find((l) => l.code === stored.level_code);
+    const level = levels.find((l) => l.code === stored.level_code);
     return level ? { code: level.code, name: level.name, rewardPercent: level.reward_percent, expiresAt } : null;
   }
 
