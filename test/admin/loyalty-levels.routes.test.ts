@@ -74,7 +74,7 @@ describe.each(TEST_DIALECTS)('admin loyalty level and referral routes on %s', (d
     ])('refuses %j with 422 naming %s, leaving the ladder as it was', async (body, field) => {
       const shopId = await newShop();
       await inject('PUT', `${base(shopId)}/levels`, LADDER);
-      const message = expectAdminError(await inject('PUT', `${base(shopId)}/levels`, body as Body), 422, 'VALIDATION_FAILED');
+      const message = expectAdminError(await inject('PUT', `${base(shopId)}/levels`, body), 422, 'VALIDATION_FAILED');
       expect(message).toContain(`\`${field}\``);
       expect((await inject('GET', `${base(shopId)}/levels`)).json()).toEqual(LADDER);
     });
@@ -125,7 +125,7 @@ describe.each(TEST_DIALECTS)('admin loyalty level and referral routes on %s', (d
       [{ enabled: true }, 'referrer_reward'],
     ])('refuses %j with 422 naming %s', async (body, field) => {
       const shopId = await newShop();
-      const message = expectAdminError(await inject('PUT', `${base(shopId)}/referral`, body as Body), 422, 'VALIDATION_FAILED');
+      const message = expectAdminError(await inject('PUT', `${base(shopId)}/referral`, body), 422, 'VALIDATION_FAILED');
       expect(message).toContain(`\`${field}\``);
     });
 
