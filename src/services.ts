@@ -10,7 +10,9 @@ import { CatalogService } from './modules/catalog/catalog.service.js';
 import { CollectionsService } from './modules/collections/collections.service.js';
 import { ListingService } from './modules/catalog/listing.service.js';
 import { LoyaltyLedger } from './modules/loyalty/loyalty-ledger.js';
+import { LoyaltyLevelsService } from './modules/loyalty/loyalty-levels.service.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
+import { LoyaltyReferralService } from './modules/loyalty/loyalty-referral.service.js';
 import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { LoyaltyUpkeepService } from './modules/loyalty/loyalty-upkeep.service.js';
 import { LoyaltyReportsService } from './modules/loyalty/loyalty-reports.service.js';
@@ -74,6 +76,10 @@ export interface Services {
   readonly loyaltyUpkeep: LoyaltyUpkeepService;
   /** The admin's reads across the ledger: the member list, a member's transactions, the liabilities. */
   readonly loyaltyReports: LoyaltyReportsService;
+  /** Loyalty levels: the ladder, the purchases that count, members' levels and their daily recompute. */
+  readonly loyaltyLevels: LoyaltyLevelsService;
+  /** The referral programme: codes, referrals, the referrer's reward and the checkout's read of it. */
+  readonly loyaltyReferrals: LoyaltyReferralService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -107,6 +113,11 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
   // Credits of lots that expire start the shop's upkeep chain; a settings PUT resumes it.
   loyalty.useUpkeep(loyaltyUpkeep);
+  // Built after the ledger: its merge participant runs after the ledger's (the surviving member exists).
+  const loyaltyReferrals = new LoyaltyReferralService({ db, clock, shops, identity, members: loyalty, ledger });
+  const loyaltyLevels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty, purchases: loyaltyReferrals });
+  // Members' purchase events count toward their levels.
+  tracking.subscribe(loyaltyLevels.trackingSubscriber());
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -129,8 +140,10 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     shopperView: new ShopperViewService({ identity, tracking, products }),
     loyalty,
     loyaltyLedger: ledger,
-    loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty }),
+    loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty, levels: loyaltyLevels, referrals: loyaltyReferrals }),
     loyaltyUpkeep,
     loyaltyReports: new LoyaltyReportsService({ db, clock, shops, members: loyalty }),
+    loyaltyLevels,
+    loyaltyReferrals,
   };
 }

@@ -2,8 +2,10 @@ import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebo
 import { AppError } from '../errors.js';
 import { parseHundredths, parsePositiveAmount, toUnits } from '../modules/loyalty/domain/amount.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from '../modules/loyalty/domain/settings.js';
+import type { CurrentLevel } from '../modules/loyalty/loyalty-levels.service.js';
 import type { MemberView } from '../modules/loyalty/loyalty.service.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
+import { toMemberLevelBody } from './loyalty-levels.routes.js';
 import {
   CreateMemberBodySchema,
   CreditBodySchema,
@@ -71,8 +73,9 @@ export const loyaltyRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
       },
     },
     async (request, reply) => {
-      const { phone, email, loyalty_id: loyaltyId, external_id: externalId } = request.body;
-      const member = await loyalty.joinMember(request.params.shop_id, { phone, email, loyaltyId, externalId });
+      const { phone, email, loyalty_id: loyaltyId, external_id: externalId, referrer_code: referrerCode } = request.body;
+      const input = { phone, email, loyaltyId, externalId };
+      const member = await app.services.loyaltyReferrals.joinWithReferrer(request.params.shop_id, input, referrerCode);
       return reply.code(201).send({ identifier: member.identifier, balance: toUnits(member.balance) });
     },
   );
@@ -88,7 +91,7 @@ export const loyaltyRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
         response: withErrors({ 200: MemberViewSchema }, [404]),
       },
     },
-    async (request) => toMemberBody(await loyalty.viewMember(request.params.shop_id, request.params.identifier)),
+    async (request) => toMemberBody(await app.services.loyaltyLevels.viewMember(request.params.shop_id, request.params.identifier)),
   );
 
   app.post(
@@ -174,7 +177,7 @@ function toSettingsBody(s: LoyaltySettings): LoyaltySettingsBody {
   };
 }
 
-function toMemberBody(view: MemberView): MemberViewBody {
+function toMemberBody(view: MemberView & { level: CurrentLevel | null }): MemberViewBody {
   return {
     identifier: view.identifier,
     balance: toUnits(view.balance),
@@ -188,5 +191,6 @@ function toMemberBody(view: MemberView): MemberViewBody {
       created_at: new Date(t.createdAt).toISOString(),
       expires_at: t.expiresAt === null ? null : new Date(t.expiresAt).toISOString(),
     })),
+    level: toMemberLevelBody(view.level),
   };
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ShopIdParam } from './common.schemas.js';
+import { MemberLevelSchema, ReferrerCodeField } from './loyalty-levels.schemas.js';
 
 /** admin-api.md, Loyalty programme: amounts are numbers in currency units, two decimals at most. */
 const Units = (description: string) => Type.Number({ description });
@@ -35,6 +36,7 @@ export const CreateMemberBodySchema = Type.Object(
     email: Type.Optional(Type.String({ maxLength: 254 })),
     loyalty_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    referrer_code: Type.Optional(ReferrerCodeField),
   },
   { additionalProperties: false, description: 'A phone or a loyalty_id is required.' },
 );
@@ -66,6 +68,7 @@ export const MemberViewSchema = Type.Object(
     balance: Units('Confirmed, unexpired bonuses not blocked by a hold.'),
     pending: Units('Credits not yet confirmed.'),
     transactions: Type.Array(LedgerTransactionSchema, { description: 'Newest first, the latest 200.' }),
+    level: MemberLevelSchema,
   },
   { description: 'A member and its ledger.' },
 );

@@ -10,6 +10,7 @@ import { feedRoutes } from './feed.routes.js';
 import { importsRoutes } from './imports.routes.js';
 import { loyaltyRoutes } from './loyalty.routes.js';
 import { loyaltyMembersRoutes } from './loyalty-members.routes.js';
+import { loyaltyLevelsRoutes } from './loyalty-levels.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
@@ -82,6 +83,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(importsRoutes);
   await app.register(loyaltyRoutes);
   await app.register(loyaltyMembersRoutes);
+  await app.register(loyaltyLevelsRoutes);
   await app.register(collectionsRoutes);
 };
 

@@ -50,6 +50,14 @@ import type {
   LoyaltyHoldsTable,
   LoyaltyUpkeepTable,
 } from './tables/loyalty.js';
+import type {
+  LoyaltyLevelLaddersTable,
+  LoyaltyLevelsTable,
+  LoyaltyPurchasesTable,
+  LoyaltyReferralProgramsTable,
+  LoyaltyReferralCodesTable,
+  LoyaltyReferralsTable,
+} from './tables/loyalty-levels.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -58,6 +66,7 @@ export type * from './tables/catalog.js';
 export type * from './tables/storefront.js';
 export type * from './tables/audience.js';
 export type * from './tables/loyalty.js';
+export type * from './tables/loyalty-levels.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -101,4 +110,10 @@ export interface Database {
   loyalty_allocations: LoyaltyAllocationsTable;
   loyalty_holds: LoyaltyHoldsTable;
   loyalty_upkeep: LoyaltyUpkeepTable;
+  loyalty_level_ladders: LoyaltyLevelLaddersTable;
+  loyalty_levels: LoyaltyLevelsTable;
+  loyalty_purchases: LoyaltyPurchasesTable;
+  loyalty_referral_programs: LoyaltyReferralProgramsTable;
+  loyalty_referral_codes: LoyaltyReferralCodesTable;
+  loyalty_referrals: LoyaltyReferralsTable;
 }

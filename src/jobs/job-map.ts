@@ -16,6 +16,8 @@ export interface JobMap {
   'audience.import': { shopId: string; importId: number };
   /** One link of a shop's loyalty upkeep chain, due at `at`: confirms and expires lots (src/modules/loyalty). */
   'loyalty.sweep': { shopId: string; at: number };
+  /** One link of a shop's daily chain of loyalty level recomputes, due at `at` (src/modules/loyalty). */
+  'loyalty.levels': { shopId: string; at: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

@@ -45,5 +45,7 @@ export function createJobRunner(deps: {
   // The loyalty ledger's upkeep: confirms and expires lots, then schedules the shop's next link.
   // Its writes are conditional, so a redelivered link sweeps again and finishes the work.
   runner.register('loyalty.sweep', (payload, ctx) => deps.services.loyaltyUpkeep.runLink(payload, { signal: ctx.signal }));
+  // Loyalty levels whose expiry is due, recomputed daily per shop; each run schedules the next (one chain per shop).
+  runner.register('loyalty.levels', (payload) => deps.services.loyaltyLevels.runLevelsJob(payload));
   return runner;
 }

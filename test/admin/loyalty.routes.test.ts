@@ -133,6 +133,7 @@ describe.each(TEST_DIALECTS)('admin loyalty routes on %s', (dialect) => {
           expires_at: null,
         },
       ],
+      level: null,
     });
   });
 

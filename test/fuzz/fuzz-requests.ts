@@ -223,7 +223,9 @@ export function nulRequests(context: BuildContext, random: () => number): FuzzRe
     out.push(request(context, `NUL nested in JSON ${name}`, { body: json({ [name]: { k: [1, NUL_VALUE] } }), expect422: true }));
     out.push(request(context, 'NUL in a JSON key', { body: json({ [`${name}\u0000`]: 1 }), expect422: true }));
     out.push(request(context, 'NUL in a nested JSON key', { body: json({ [name]: { 'k\u0000': 'v' } }), expect422: true }));
-    out.push(request(context, 'NUL in an array of objects', { body: json({ [name]: [{ id: NUL_VALUE }] }), expect422: true }));
+    // The records of an audience import are the import's to judge: one holding text that cannot be stored is skipped with its reason (docs/audience.md).
+    const importRecords = route.method === 'POST' && route.url === '/import/audience' && name === 'audience';
+    out.push(request(context, 'NUL in an array of objects', { body: json({ [name]: [{ id: NUL_VALUE }] }), expect422: !importRecords }));
   }
   if (route.method === 'GET' && route.scope === 'public') {
     // SDKs send JSON bodies on some GETs; a route that reads one must not fail on a NUL there.

@@ -16,6 +16,7 @@ import { collectionsOrderDetails } from './0014-collections-order-details.js';
 import { searchBlank } from './0015-search-blank.js';
 import { loyaltyLedger } from './0016-loyalty-ledger.js';
 import { loyaltyUpkeep } from './0017-loyalty-upkeep.js';
+import { loyaltyLevels } from './0018-loyalty-levels.js';
 import { loyaltyAdmin } from './0020-loyalty-admin.js';
 
 /**
@@ -40,6 +41,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0015-search-blank', searchBlank],
   ['0016-loyalty-ledger', loyaltyLedger],
   ['0017-loyalty-upkeep', loyaltyUpkeep],
+  ['0018-loyalty-levels', loyaltyLevels],
   ['0020-loyalty-admin', loyaltyAdmin],
 ];
 

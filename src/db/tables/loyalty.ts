@@ -30,6 +30,10 @@ export interface LoyaltyMembersTable {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The member's level as last computed (migration 0018); null: none. */
+  level_code: string | null;
+  /** When that level would drop with no more purchases; null: never, or no level. */
+  level_expires_at: number | null;
 }
 
 export interface LoyaltyTransactionsTable {

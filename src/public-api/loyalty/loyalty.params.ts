@@ -2,6 +2,7 @@ import { AppError } from '../../errors.js';
 import type { PublicInput } from '../../http/input.js';
 import { validationError } from '../../http/readers.js';
 import type { PublicCustomer, StatusQuery } from '../../modules/loyalty/domain/member-status.js';
+import { REFERRER_CODE_MAX_LENGTH } from '../../modules/loyalty/domain/referral.js';
 import { SECRET_MESSAGES } from '../auth.js';
 import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
 
@@ -54,5 +55,15 @@ export function readJoinCustomer(input: PublicInput, trusted: boolean): PublicCu
     const value = input[field];
     if (value !== undefined && value !== null && value !== '') names[field] = value;
   }
-  return { ...(did !== undefined && { did }), identifiers, names };
+  const referrerCode = readReferrerCode(input);
+  return { ...(did !== undefined && { did }), identifiers, names, ...(referrerCode !== undefined && { referrerCode }) };
+}
+
+/** `referrer_code` of a join: a string of at most REFERRER_CODE_MAX_LENGTH characters; empty counts as absent. */
+function readReferrerCode(input: PublicInput): string | undefined {
+  const value = input.referrer_code;
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw validationError('referrer_code', 'must be a string');
+  if (value.length > REFERRER_CODE_MAX_LENGTH) throw validationError('referrer_code', `must be at most ${REFERRER_CODE_MAX_LENGTH} characters`);
+  return value;
 }

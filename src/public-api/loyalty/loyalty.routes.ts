@@ -25,7 +25,7 @@ export const loyaltyRoutes: PublicRouteModule = (scope) => {
         description:
           'With `identifier` (phone, else loyalty_id): that member, 404 `Loyalty program member is not found` when ' +
           'it names none. Without it: the device’s customer, `member: false` when not a member. A given `did` must ' +
-          'be known (404 `Device not found`). `level` is null: levels do not exist yet.',
+          'be known (404 `Device not found`). `level` is the member’s level, null without one.',
         querystring: StatusQuerySchema,
         response: statusResponses(MemberStatusSchema),
       },

@@ -42,17 +42,22 @@ export const JoinBodySchema = Type.Object({
   external_id: Type.Optional(Type.String({ description: "The shop's own customer id." })),
   first_name: Type.Optional(Type.String({ description: 'Stored on the profile as POST /profile/set stores it.' })),
   last_name: Type.Optional(Type.String({ description: 'Stored on the profile as POST /profile/set stores it.' })),
+  referrer_code: Type.Optional(
+    Type.String({ maxLength: 32, description: 'The referral code of the member who brought this customer; unknown: 422.' }),
+  ),
   ...Session,
 });
 
 const LevelSchema = Type.Union([
   Type.Object({
-    name: Type.String(),
-    code: Type.String(),
-    expiration_date: Type.Union([Type.String(), Type.Null()]),
+    name: Type.String({ description: "The level's name." }),
+    code: Type.String({ description: "The level's code." }),
+    expiration_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: "YYYY-MM-DD in the shop's timezone: the day the level drops if the member buys nothing more; null: never.",
+    }),
   }),
   Type.Null(),
-], { description: 'The member level: null until levels exist (docs/loyalty.md).' });
+], { description: 'The member level: null for a member below the lowest level, and for a non-member (docs/loyalty.md "Levels").' });
 
 export const MemberStatusSchema = StatusSuccessSchema({
   payload: Type.Object({

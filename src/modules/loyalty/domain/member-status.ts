@@ -14,6 +14,8 @@ export interface PublicCustomer {
   readonly identifiers: Identifiers;
   /** `first_name` / `last_name` as given, stored as POST /profile/set stores them. */
   readonly names?: Readonly<Record<string, unknown>>;
+  /** A join's `referrer_code`: the member who brought this customer (docs/loyalty.md "Referrals"). */
+  readonly referrerCode?: string | undefined;
 }
 
 /** Whom GET /loyalty/members/status asks about (docs/loyalty.md, "Public calls"). */
@@ -25,8 +27,16 @@ export interface StatusQuery {
   readonly identifiers: Pick<Identifiers, 'phone' | 'loyaltyId' | 'email'>;
 }
 
-/** The answer of the public status and join calls. Levels do not exist yet: `level` is null. */
+/** A member's level as the SDK reads it (docs/loyalty.md "Levels"). */
+export interface PublicLevel {
+  readonly name: string;
+  readonly code: string;
+  /** YYYY-MM-DD in the shop's timezone: the day the level drops with no more purchases; null: never. */
+  readonly expiration_date: string | null;
+}
+
+/** The answer of the public status and join calls: `level` is null for a member without one, and for a non-member. */
 export interface PublicMemberStatus {
   readonly member: boolean;
-  readonly level: null;
+  readonly level: PublicLevel | null;
 }
