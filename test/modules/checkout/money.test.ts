@@ -73,8 +73,10 @@ describe('checkout money', () => {
   });
 
   it('does not depend on the order of its inputs', () => {
+    // Small equal weights and small totals: ties are the common case.
+    const tiny = fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 2, maxLength: 8 });
     fc.assert(
-      fc.property(weightsArb, fc.nat(1_000_000), fc.nat(), (weights, total, seed) => {
+      fc.property(fc.oneof(tiny, weightsArb), fc.oneof(fc.nat(20), fc.nat(1_000_000)), fc.nat(), (weights, total, seed) => {
         const keys = weights.map((_, i) => `k${i}`);
         const order = weights.map((_, i) => i).sort((a, b) => ((a * 7919 + seed) % 101) - ((b * 7919 + seed) % 101));
         const straight = distribute(total, weights, keys);
