@@ -29,7 +29,16 @@ export function calculateCheckout(input: CheckoutInput): CheckoutOutcome {
   const { member, settings, now } = input;
 
   const products = new Map(input.products.map((p) => [p.productId, p]));
-  const lines: PricedLine[] = input.cart.map((l) => ({ ...l, total: l.price * l.quantity, product: products.get(l.productId) }));
+  const lines: PricedLine[] = input.cart.map((l) => ({
+    productId: l.productId,
+    price: l.price,
+    quantity: l.quantity,
+    discountable: l.discountable,
+    bonusable: l.bonusable,
+    rewardable: l.rewardable,
+    total: l.price * l.quantity,
+    product: products.get(l.productId),
+  }));
   const keys = lines.map((l) => l.productId);
   const totals = lines.map((l) => l.total);
   const orderTotal = sum(totals);

@@ -31,7 +31,7 @@ export function buildItem(line: PricedLine, amounts: LineAmounts): CheckoutItem 
   const certificateTotal = amounts.certificates.reduce((s, c) => s + c.amount, 0);
   const certificates: Record<string, ItemCertificate> = {};
   for (const c of amounts.certificates) {
-    certificates[String(c.id)] = { ...c, amountPerProduct: perUnit(c.amount, q) };
+    certificates[String(c.id)] = { id: c.id, code: c.code, poolId: c.poolId, amount: c.amount, amountPerProduct: perUnit(c.amount, q) };
   }
   const bonusesRewardPromotions: Record<string, RewardPart> = {};
   let promotionsReward = 0;
