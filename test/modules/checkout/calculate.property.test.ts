@@ -1,0 +1,310 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { calculateCheckout } from '../../../src/modules/checkout/domain/calculate.js';
+import type { CheckoutItem, CheckoutResult } from '../../../src/modules/checkout/domain/result.js';
+import type {
+  CartLine,
+  CertificateRequest,
+  CheckoutInput,
+  PromoCodeRequest,
+  Promotion,
+  PromotionConditions,
+  PromotionDiscount,
+} from '../../../src/modules/checkout/domain/types.js';
+import { NO_CONDITIONS, NOW } from './builders.js';
+
+/**
+ * Random checkouts: carts of up to 12 lines over a pool of 16 products (some not in the
+ * feed), members or none, up to 5 promotions of every kind with random conditions and
+ * priorities, codes and certificates in every state, any programme settings.
+ */
+const POOL = Array.from({ length: 16 }, (_, i) => `p${i}`);
+const CATEGORIES = ['c0', 'c1', 'c2', 'c3'];
+
+const lineArb = (productId: string): fc.Arbitrary<CartLine> =>
+  fc.record({
+    productId: fc.constant(productId),
+    // Repeated prices and quantities make equal remainders, where only the tie-break keeps the order out.
+    price: fc.oneof(fc.constantFrom(100, 999, 3_333), fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 5_000_000 })),
+    quantity: fc.oneof(fc.constantFrom(1, 3), fc.integer({ min: 1, max: 25 })),
+    discountable: fc.constantFrom(true, true, true, false),
+    bonusable: fc.boolean(),
+    rewardable: fc.boolean(),
+  });
+
+const discountArb: fc.Arbitrary<PromotionDiscount | null> = fc.oneof(
+  fc.constant(null),
+  fc.record({ kind: fc.constant('percent' as const), percent: fc.integer({ min: 1, max: 3_000 }), per: fc.constantFrom('line' as const, 'order' as const) }),
+  fc.record({ kind: fc.constant('percent' as const), percent: fc.integer({ min: 1, max: 10_000 }), per: fc.constantFrom('line' as const, 'order' as const) }),
+  fc.record({ kind: fc.constant('fixed' as const), amount: fc.integer({ min: 1, max: 2_000_000 }), per: fc.constantFrom('unit' as const, 'order' as const) }),
+  fc.record({
+    kind: fc.constant('special_price' as const),
+    prices: fc.uniqueArray(fc.record({ productId: fc.constantFrom(...POOL), price: fc.integer({ min: 0, max: 3_000_000 }) }), {
+      selector: (p) => p.productId,
+      maxLength: 6,
+    }),
+  }),
+);
+
+const productConditionsArb: fc.Arbitrary<PromotionConditions> = fc
+  .record({
+    productIds: fc.oneof(fc.constant([]), fc.subarray(POOL, { maxLength: 8 })),
+    categoryIds: fc.oneof(fc.constant([]), fc.subarray(CATEGORIES, { maxLength: 2 })),
+  })
+  .map((c) => ({ ...NO_CONDITIONS, ...c }));
+
+const anyConditionsArb: fc.Arbitrary<PromotionConditions> = fc.record({
+  productIds: fc.oneof(fc.constant([]), fc.subarray(POOL, { maxLength: 8 })),
+  categoryIds: fc.oneof(fc.constant([]), fc.subarray(CATEGORIES, { maxLength: 2 })),
+  minOrderTotal: fc.option(fc.integer({ min: 0, max: 20_000_000 }), { nil: null, freq: 2 }),
+  streams: fc.oneof(fc.constant([]), fc.subarray(['web', 'pos'], { minLength: 1 })),
+  paymentTypes: fc.oneof(fc.constant([]), fc.constant([]), fc.subarray(['card', 'cash'], { minLength: 1 })),
+  locationIds: fc.constant([]),
+  timeOfDay: fc.option(fc.record({ from: fc.nat(1439), to: fc.nat(1439) }), { nil: null, freq: 3 }),
+  memberLevels: fc.oneof(fc.constant([]), fc.constant([]), fc.subarray(['gold', 'silver'], { maxLength: 1 })),
+  firstOrderOnly: fc.constantFrom(false, false, false, true),
+});
+
+const promotionArb = (id: number): fc.Arbitrary<Promotion> =>
+  fc.record({
+    id: fc.constant(id),
+    status: fc.constantFrom('active' as const, 'active' as const, 'active' as const, 'scheduled' as const, 'draft' as const),
+    startsAt: fc.option(fc.constantFrom(NOW - 1, NOW - 1, NOW + 1), { nil: null }),
+    endsAt: fc.constant(null),
+    priority: fc.integer({ min: 0, max: 3 }),
+    byPromoCode: fc.constantFrom(false, false, true),
+    // Most promotions are bound at most to products, some to every kind of condition.
+    conditions: fc.oneof({ weight: 3, arbitrary: productConditionsArb }, { weight: 1, arbitrary: anyConditionsArb }),
+    discount: discountArb,
+    bonusRewardPercent: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3_000 })),
+  });
+
+const codeArb = (promotionIds: number[]): fc.Arbitrary<PromoCodeRequest> =>
+  fc.oneof(
+    fc.record({ code: fc.constantFrom('A', 'B', 'C', 'D'), state: fc.constant({ found: false as const }) }),
+    fc.record({
+      code: fc.constantFrom('A', 'B', 'C', 'D'),
+      state: fc.record({
+        found: fc.constant(true as const),
+        promotionId: promotionIds.length > 0 ? fc.constantFrom(...promotionIds) : fc.constant(99),
+        endsAt: fc.option(fc.constantFrom(NOW, NOW + 1), { nil: null, freq: 4 }),
+        usageLeft: fc.option(fc.nat(2), { nil: null, freq: 3 }),
+        perMemberLimit: fc.option(fc.integer({ min: 1, max: 2 }), { nil: null, freq: 3 }),
+        memberUses: fc.nat(2),
+      }),
+    }),
+  );
+
+const certificateArb: fc.Arbitrary<CertificateRequest> = fc.record({
+  code: fc.constantFrom('G1', 'G2', 'G3'),
+  state: fc.oneof(
+    fc.constant({ found: false as const }),
+    fc.record({
+      found: fc.constant(true as const),
+      id: fc.integer({ min: 1, max: 3 }),
+      poolId: fc.option(fc.nat(3), { nil: null }),
+      balance: fc.nat(5_000_000),
+      expiresAt: fc.option(fc.constantFrom(NOW, NOW + 1), { nil: null }),
+      active: fc.constantFrom(true, true, true, false),
+    }),
+  ),
+});
+
+const inputArb: fc.Arbitrary<CheckoutInput> = fc
+  .tuple(fc.uniqueArray(fc.constantFrom(...POOL), { minLength: 1, maxLength: 12 }), fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 2, max: 5 })))
+  .chain(([ids, promotionCount]) => {
+    const promotionIds = Array.from({ length: promotionCount }, (_, i) => i + 1);
+    return fc.record({
+      cart: fc.tuple(...ids.map(lineArb)),
+      products: fc.tuple(
+        ...ids.map((productId) =>
+          fc.option(fc.record({ productId: fc.constant(productId), name: fc.constant(`N ${productId}`), categoryIds: fc.subarray(CATEGORIES) }), {
+            nil: undefined,
+            freq: 5,
+          }),
+        ),
+      ),
+      member: fc.option(
+        fc.record({
+          identifier: fc.constant('79001234567'),
+          balance: fc.oneof(fc.nat(1_000), fc.nat(10_000_000)),
+          levelCode: fc.constantFrom(null, 'gold', 'silver'),
+          rewardPercent: fc.option(fc.nat(10_000), { nil: null }),
+          isFirstOrder: fc.boolean(),
+        }),
+        { nil: null, freq: 4 },
+      ),
+      settings: fc.record({
+        rewardPercent: fc.nat(10_000),
+        maxBonusSharePercent: fc.nat(10_000),
+        bonusValue: fc.oneof(
+          { arbitrary: fc.constantFrom(1, 33, 50, 100, 150, 200, 1_000), weight: 3 },
+          { arbitrary: fc.integer({ min: 1, max: 100_000 }), weight: 1 },
+        ),
+      }),
+      promotions: fc.tuple(...promotionIds.map(promotionArb)),
+      promoCodes: fc.array(codeArb(promotionIds), { maxLength: 3 }),
+      certificates: fc.array(certificateArb, { maxLength: 3 }),
+      chargeBonuses: fc.constantFrom(true, true, true, false),
+      amountPercent: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null, freq: 2 }),
+      paymentType: fc.constantFrom(null, 'card', 'cash'),
+      stream: fc.constantFrom(null, 'web', 'pos'),
+      currentTime: fc.constantFrom(null, '09:30', '17:31', '25:99'),
+      // Lines alike but for their ids: every split among them ties, and only the tie-break decides.
+      alike: fc.constantFrom(false, false, true),
+    });
+  })
+  .map(({ amountPercent, products, member, chargeBonuses, alike, cart, ...rest }) => ({
+    ...rest,
+    cart: alike ? cart.map((l) => ({ ...cart[0]!, productId: l.productId })) : cart,
+    products: products.filter((p) => p !== undefined),
+    member,
+    chargeBonuses: chargeBonuses && member !== null,
+    bonusesAmount: amountPercent === null || member === null ? null : Math.floor((member.balance * amountPercent) / 100),
+    locationId: null,
+    now: NOW,
+    timezone: 'Europe/Moscow',
+  }));
+
+function resultOf(i: CheckoutInput): CheckoutResult {
+  const outcome = calculateCheckout(i);
+  if (!outcome.ok) throw new Error(`unexpected problem ${outcome.problem.reason}`);
+  return outcome.result;
+}
+
+const total = (items: readonly CheckoutItem[], pick: (it: CheckoutItem) => number) => items.reduce((s, it) => s + pick(it), 0);
+
+function numbersIn(value: unknown, out: number[] = []): number[] {
+  if (typeof value === 'number') out.push(value);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) numbersIn(v, out);
+  return out;
+}
+
+const RUNS = { numRuns: 300 };
+
+describe('checkout calculation properties', () => {
+  it('totals equal the sums of the lines, and the lines’ parts add up', () => {
+    fc.assert(
+      fc.property(inputArb, (i) => {
+        const r = resultOf(i);
+        expect(r.orderTotal).toBe(total(r.items, (it) => it.total));
+        expect(r.productsTotal).toBe(total(r.items, (it) => it.quantity));
+        expect(r.savedByOffers).toBe(total(r.items, (it) => it.paidWithOffers));
+        expect(r.savedByDiscounts).toBe(total(r.items, (it) => it.paidWithDiscounts));
+        expect(r.savedByBonuses).toBe(total(r.items, (it) => it.paidWithBonuses));
+        expect(r.savedByCertificates).toBe(total(r.items, (it) => it.paidWithCertificates));
+        expect(r.orderToPay).toBe(total(r.items, (it) => it.totalAfterDiscounts));
+        expect(r.savedTotal).toBe(r.orderTotal - r.orderToPay);
+        expect(r.bonusesReward).toBe(total(r.items, (it) => it.bonusesReward));
+        for (const it of r.items) {
+          expect(it.total).toBe(it.price * it.quantity);
+          const promotions = Object.values(it.bonusesRewardPromotions).reduce((s, p) => s + p.total, 0);
+          expect(it.bonusesReward).toBe(it.bonusesRewardLoyaltyProgram.total + it.bonusesRewardReferralProgram.total + promotions);
+          expect(it.paidWithCertificates).toBe(Object.values(it.certificates).reduce((s, c) => s + c.amount, 0));
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('nothing is negative and no line is paid twice', () => {
+    fc.assert(
+      fc.property(inputArb, (i) => {
+        const outcome = calculateCheckout(i);
+        expect(outcome.ok).toBe(true);
+        for (const n of numbersIn(outcome)) expect(n).toBeGreaterThanOrEqual(0);
+        if (!outcome.ok) return;
+        for (const it of outcome.result.items) {
+          const paid = it.paidWithOffers + it.paidWithDiscounts + it.paidWithReferralDiscounts + it.paidWithBonuses + it.paidWithCertificates;
+          expect(paid).toBeLessThanOrEqual(it.total);
+          expect(it.totalAfterDiscounts).toBe(it.total - paid);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('bonuses stay within the balance, the share, bonuses_amount and the bonusable lines', () => {
+    fc.assert(
+      fc.property(inputArb, (i) => {
+        const outcome = calculateCheckout(i);
+        if (!outcome.ok) throw new Error(outcome.problem.reason);
+        const { result: r, holds } = outcome;
+        const used = total(r.items, (it) => it.bonusesUsed);
+        expect(holds.bonuses).toBe(used);
+        expect(used).toBeLessThanOrEqual(i.member?.balance ?? 0);
+        expect(used).toBeLessThanOrEqual(r.orderBonusesToCharge);
+        expect(r.orderBonusesToCharge).toBeLessThanOrEqual(i.member?.balance ?? 0);
+        if (!i.chargeBonuses) expect(used).toBe(0);
+        if (i.bonusesAmount !== null) expect(used).toBeLessThanOrEqual(i.bonusesAmount);
+        for (const it of r.items) {
+          // The exchange is exact: bonuses × bonus value = money × 100.
+          expect(it.bonusesUsed * i.settings.bonusValue).toBe(it.paidWithBonuses * 100);
+          if (!it.bonusable) expect(it.paidWithBonuses).toBe(0);
+          const share = Math.floor(((it.total - it.paidWithOffers) * i.settings.maxBonusSharePercent) / 10_000);
+          expect(it.paidWithBonuses).toBeLessThanOrEqual(share);
+          expect(it.paidWithBonuses).toBeLessThanOrEqual(it.maxPayableByBonuses);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('leaves discountable:false lines without discount and rewardable:false lines (and non-members) without reward', () => {
+    fc.assert(
+      fc.property(inputArb, (i) => {
+        const r = resultOf(i);
+        for (const it of r.items) {
+          if (!it.discountable) expect(it.paidWithOffers + it.paidWithDiscounts + it.paidWithReferralDiscounts).toBe(0);
+          if (!it.rewardable || i.member === null) {
+            expect(it.bonusesReward).toBe(0);
+            expect(it.bonusesRewardPromotions).toEqual({});
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('certificates never pay more than their balance, and holds match what they pay', () => {
+    fc.assert(
+      fc.property(inputArb, (i) => {
+        const outcome = calculateCheckout(i);
+        if (!outcome.ok) throw new Error(outcome.problem.reason);
+        for (const hold of outcome.holds.certificates) {
+          const request = i.certificates.find((c) => c.code === hold.code);
+          expect(request?.state.found && hold.amount <= request.state.balance).toBe(true);
+          const spread = total(outcome.result.items, (it) => it.certificates[String(hold.certificateId)]?.amount ?? 0);
+          expect(spread).toBe(hold.amount);
+        }
+        expect(outcome.holds.promoCodes.map((c) => c.code)).toEqual(outcome.result.promoCodes);
+      }),
+      RUNS,
+    );
+  });
+
+  it('does not depend on the order of the cart lines or of the promotions', () => {
+    const permuted = inputArb.chain((i) =>
+      fc
+        .tuple(
+          fc.shuffledSubarray([...i.cart], { minLength: i.cart.length, maxLength: i.cart.length }),
+          fc.shuffledSubarray([...i.promotions], { minLength: i.promotions.length, maxLength: i.promotions.length }),
+          fc.shuffledSubarray([...i.products], { minLength: i.products.length, maxLength: i.products.length }),
+        )
+        .map(([cart, promotions, products]) => [i, { ...i, cart, promotions, products }] as const),
+    );
+    fc.assert(
+      fc.property(permuted, ([original, shuffled]) => {
+        const a = resultOf(original);
+        const b = resultOf(shuffled);
+        const { items: itemsA, ...topA } = a;
+        const { items: itemsB, ...topB } = b;
+        expect(topB).toEqual(topA);
+        const byId = new Map(itemsA.map((it) => [it.productId, it]));
+        for (const it of itemsB) expect(it).toEqual(byId.get(it.productId));
+        expect(itemsB.map((it) => it.productId)).toEqual(shuffled.cart.map((l) => l.productId));
+      }),
+      RUNS,
+    );
+  });
+});
