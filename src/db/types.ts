@@ -49,6 +49,16 @@ import type {
   LoyaltyAllocationsTable,
   LoyaltyHoldsTable,
 } from './tables/loyalty.js';
+import type {
+  PromotionSequencesTable,
+  PromotionsTable,
+  PromoCodesTable,
+  PromoCodeUsesTable,
+  PromoCodeMembersTable,
+  CertificatePoolsTable,
+  CertificatesTable,
+  CertificateHoldsTable,
+} from './tables/promotions.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -57,6 +67,7 @@ export type * from './tables/catalog.js';
 export type * from './tables/storefront.js';
 export type * from './tables/audience.js';
 export type * from './tables/loyalty.js';
+export type * from './tables/promotions.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -99,4 +110,12 @@ export interface Database {
   loyalty_lots: LoyaltyLotsTable;
   loyalty_allocations: LoyaltyAllocationsTable;
   loyalty_holds: LoyaltyHoldsTable;
+  promotion_sequences: PromotionSequencesTable;
+  promotions: PromotionsTable;
+  promo_codes: PromoCodesTable;
+  promo_code_uses: PromoCodeUsesTable;
+  promo_code_members: PromoCodeMembersTable;
+  certificate_pools: CertificatePoolsTable;
+  certificates: CertificatesTable;
+  certificate_holds: CertificateHoldsTable;
 }
