@@ -13,6 +13,9 @@ import { LoyaltyLedger } from './modules/loyalty/loyalty-ledger.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
 import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
+import { CertificatesService } from './modules/promotions/certificates.service.js';
+import { PromoCodesService } from './modules/promotions/promo-codes.service.js';
+import { PromotionsService } from './modules/promotions/promotions.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { ImagesService } from './modules/images/images.service.js';
 import { ProductSubscriptionsService } from './modules/product-subscriptions/product-subscriptions.service.js';
@@ -68,6 +71,12 @@ export interface Services {
   readonly loyaltyLedger: LoyaltyLedger;
   /** GET /loyalty/members/status and POST /loyalty/members/join (the SDK's public calls). */
   readonly loyaltyPublic: LoyaltyPublicService;
+  /** Promotions of the admin API and the checkout's loader of active ones (docs/promotions.md). */
+  readonly promotions: PromotionsService;
+  /** Promo codes, their generation, and the use blocks the checkout holds. */
+  readonly promoCodes: PromoCodesService;
+  /** Gift certificates, their pools, and the amounts the checkout holds. */
+  readonly certificates: CertificatesService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -121,5 +130,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     loyalty,
     loyaltyLedger: ledger,
     loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty }),
+    promotions: new PromotionsService({ db, clock, shops }),
+    promoCodes: new PromoCodesService({ db, clock, shops }),
+    certificates: new CertificatesService({ db, clock, shops }),
   };
 }
