@@ -10,6 +10,9 @@ import { feedRoutes } from './feed.routes.js';
 import { importsRoutes } from './imports.routes.js';
 import { loyaltyRoutes } from './loyalty.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
+import { certificatesRoutes } from './certificates.routes.js';
+import { promoCodesRoutes } from './promo-codes.routes.js';
+import { promotionsRoutes } from './promotions.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
 import { slidersRoutes } from './sliders.routes.js';
@@ -81,6 +84,9 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(importsRoutes);
   await app.register(loyaltyRoutes);
   await app.register(collectionsRoutes);
+  await app.register(promotionsRoutes);
+  await app.register(promoCodesRoutes);
+  await app.register(certificatesRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

@@ -66,6 +66,7 @@ export class PromoCodesService {
     await this.deps.shops.requireShop(shopId);
     const code = normalizeCode(text);
     if (code === null) throw new AppError('VALIDATION_FAILED', 'Field `code` must be 1 to 64 letters, digits, `-` or `_`.', { field: 'code' });
+    this.requireFutureEnd(terms.endsAt);
     await this.requireOpenPromotion(shopId, promotionId);
     const row = this.row(shopId, code, promotionId, terms, terms.usageLimit ?? null);
     const inserted = await repo.insertCodes(this.db, [row]);
@@ -92,6 +93,7 @@ export class PromoCodesService {
         field: 'pattern',
       });
     }
+    this.requireFutureEnd(input.endsAt);
     await this.requireOpenPromotion(shopId, promotionId);
     const { pattern } = compiled;
     const usageLimit = input.usageLimit === undefined ? GENERATED_USAGE_LIMIT : input.usageLimit;
@@ -233,6 +235,12 @@ export class PromoCodesService {
     if (!row) return 'unknown';
     if (row.ends_at !== null && Number(row.ends_at) <= now) return 'expired';
     return 'exhausted';
+  }
+
+  private requireFutureEnd(endsAt: number | null | undefined): void {
+    if (endsAt !== undefined && endsAt !== null && endsAt <= this.deps.clock.now()) {
+      throw new AppError('VALIDATION_FAILED', 'Field `ends_at` must be in the future.', { field: 'ends_at' });
+    }
   }
 
   private async requireOpenPromotion(shopId: string, promotionId: number): Promise<PromotionStatus> {
