@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codeFrom, compilePattern, DIGITS, hasRoomFor, LETTERS } from '../../../src/modules/promotions/domain/code-pattern.js';
 import { normalizeCode } from '../../../src/modules/promotions/domain/codes.js';
@@ -45,6 +46,30 @@ describe('code patterns', () => {
     const p = compiled('##-??');
     const random = Uint32Array.from([0, 9, 1, 24]);
     expect(codeFrom(p, random, 0)).toBe(`${DIGITS[0]}${DIGITS[1]}-${LETTERS[1]}${LETTERS[24 % LETTERS.length]}`);
+  });
+});
+
+describe('code patterns (property)', () => {
+  const patternText = fc
+    .array(fc.constantFrom('#', '?', '*', 'A', 'z', '7', '-', '_'), { minLength: 1, maxLength: 64 })
+    .map((chars) => chars.join(''))
+    .filter((text) => /[#?*]/.test(text));
+
+  it('makes only codes that match the pattern and are valid codes, with a space that is the product of its alphabets', () => {
+    fc.assert(
+      fc.property(patternText, fc.uint32Array({ minLength: 64, maxLength: 64 }), (text, random) => {
+        const p = compiled(text);
+        const code = codeFrom(p, random, 0);
+        const expected = [...text.toUpperCase()]
+          .map((ch) => (ch === '#' ? `[${DIGITS}]` : ch === '?' ? `[${LETTERS}]` : ch === '*' ? `[${DIGITS}${LETTERS}]` : ch))
+          .join('');
+        expect(code).toMatch(new RegExp(`^${expected}$`));
+        expect(normalizeCode(code)).toBe(code);
+        const slots = [...text].filter((ch) => '#?*'.includes(ch)).length;
+        expect(p.slots).toBe(slots);
+        if (p.space !== Infinity) expect(p.space).toBeGreaterThanOrEqual(DIGITS.length ** slots);
+      }),
+    );
   });
 });
 
