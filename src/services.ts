@@ -17,6 +17,9 @@ import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { LoyaltyUpkeepService } from './modules/loyalty/loyalty-upkeep.service.js';
 import { LoyaltyReportsService } from './modules/loyalty/loyalty-reports.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
+import { CertificatesService } from './modules/promotions/certificates.service.js';
+import { PromoCodesService } from './modules/promotions/promo-codes.service.js';
+import { PromotionsService } from './modules/promotions/promotions.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { ImagesService } from './modules/images/images.service.js';
 import { ProductSubscriptionsService } from './modules/product-subscriptions/product-subscriptions.service.js';
@@ -80,6 +83,12 @@ export interface Services {
   readonly loyaltyLevels: LoyaltyLevelsService;
   /** The referral programme: codes, referrals, the referrer's reward and the checkout's read of it. */
   readonly loyaltyReferrals: LoyaltyReferralService;
+  /** Promotions of the admin API and the checkout's loader of active ones (docs/promotions.md). */
+  readonly promotions: PromotionsService;
+  /** Promo codes, their generation, and the use blocks the checkout holds. */
+  readonly promoCodes: PromoCodesService;
+  /** Gift certificates, their pools, and the amounts the checkout holds. */
+  readonly certificates: CertificatesService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -145,5 +154,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     loyaltyReports: new LoyaltyReportsService({ db, clock, shops, members: loyalty }),
     loyaltyLevels,
     loyaltyReferrals,
+    promotions: new PromotionsService({ db, clock, shops }),
+    promoCodes: new PromoCodesService({ db, clock, shops }),
+    certificates: new CertificatesService({ db, clock, shops }),
   };
 }

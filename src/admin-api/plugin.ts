@@ -12,6 +12,9 @@ import { loyaltyRoutes } from './loyalty.routes.js';
 import { loyaltyMembersRoutes } from './loyalty-members.routes.js';
 import { loyaltyLevelsRoutes } from './loyalty-levels.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
+import { certificatesRoutes } from './certificates.routes.js';
+import { promoCodesRoutes } from './promo-codes.routes.js';
+import { promotionsRoutes } from './promotions.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
 import { slidersRoutes } from './sliders.routes.js';
@@ -85,6 +88,9 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(loyaltyMembersRoutes);
   await app.register(loyaltyLevelsRoutes);
   await app.register(collectionsRoutes);
+  await app.register(promotionsRoutes);
+  await app.register(promoCodesRoutes);
+  await app.register(certificatesRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

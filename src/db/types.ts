@@ -58,6 +58,16 @@ import type {
   LoyaltyReferralCodesTable,
   LoyaltyReferralsTable,
 } from './tables/loyalty-levels.js';
+import type {
+  PromotionSequencesTable,
+  PromotionsTable,
+  PromoCodesTable,
+  PromoCodeUsesTable,
+  PromoCodeMembersTable,
+  CertificatePoolsTable,
+  CertificatesTable,
+  CertificateHoldsTable,
+} from './tables/promotions.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -67,6 +77,7 @@ export type * from './tables/storefront.js';
 export type * from './tables/audience.js';
 export type * from './tables/loyalty.js';
 export type * from './tables/loyalty-levels.js';
+export type * from './tables/promotions.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -116,4 +127,12 @@ export interface Database {
   loyalty_referral_programs: LoyaltyReferralProgramsTable;
   loyalty_referral_codes: LoyaltyReferralCodesTable;
   loyalty_referrals: LoyaltyReferralsTable;
+  promotion_sequences: PromotionSequencesTable;
+  promotions: PromotionsTable;
+  promo_codes: PromoCodesTable;
+  promo_code_uses: PromoCodeUsesTable;
+  promo_code_members: PromoCodeMembersTable;
+  certificate_pools: CertificatePoolsTable;
+  certificates: CertificatesTable;
+  certificate_holds: CertificateHoldsTable;
 }

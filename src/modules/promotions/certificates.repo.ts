@@ -1,0 +1,116 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { CertificateHoldsTable, CertificateHoldStatus, CertificatesTable, Database } from '../../db/types.js';
+import type { Executor } from './promotions.repo.js';
+
+export type { Executor };
+
+export type CertificateRow = Selectable<CertificatesTable>;
+export type CertificateHoldRow = Selectable<CertificateHoldsTable>;
+
+export async function insertPool(db: Executor, shopId: string, id: number, name: string, now: number): Promise<void> {
+  await db.insertInto('certificate_pools').values({ shop_id: shopId, id, name, created_at: now }).execute();
+}
+
+export async function findPool(db: Executor, shopId: string, id: number): Promise<{ id: number; name: string } | undefined> {
+  const row = await db
+    .selectFrom('certificate_pools')
+    .select(['id', 'name'])
+    .where('shop_id', '=', shopId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? { id: Number(row.id), name: row.name } : undefined;
+}
+
+/** False when the shop has a certificate with this code already (the unique index decides). */
+export async function insertCertificate(db: Executor, row: CertificateRow): Promise<boolean> {
+  const result = await db
+    .insertInto('certificates')
+    .values(row)
+    .onConflict((oc) => oc.columns(['shop_id', 'code']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function findByCode(db: Executor, shopId: string, code: string): Promise<CertificateRow | undefined> {
+  return db.selectFrom('certificates').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
+}
+
+export async function findByCodes(db: Executor, shopId: string, codes: readonly string[]): Promise<CertificateRow[]> {
+  if (codes.length === 0) return [];
+  return db.selectFrom('certificates').selectAll().where('shop_id', '=', shopId).where('code', 'in', [...codes]).execute();
+}
+
+/**
+ * Holds `amount` of the certificate if that much is free and it has not expired: one
+ * conditional UPDATE (`balance - held >= amount`), so concurrent holds never overdraw it
+ * (the CHECK `held <= balance` says the same). Undefined: refused.
+ */
+export async function takeHold(
+  trx: Transaction<Database>,
+  shopId: string,
+  code: string,
+  amount: number,
+  now: number,
+): Promise<{ id: number } | undefined> {
+  const row = await trx
+    .updateTable('certificates')
+    .set((eb) => ({ held: eb('held', '+', amount), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where((eb) => eb(eb('balance', '-', eb.ref('held')), '>=', amount))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .returning('id')
+    .executeTakeFirst();
+  return row ? { id: Number(row.id) } : undefined;
+}
+
+/** Moves a settled hold's amount: released (held −), captured (held −, balance −) or restored (balance +). */
+export async function moveAmounts(
+  trx: Transaction<Database>,
+  shopId: string,
+  certificateId: number,
+  change: { held: number; balance: number },
+  now: number,
+): Promise<void> {
+  await trx
+    .updateTable('certificates')
+    .set((eb) => ({ held: eb('held', '+', change.held), balance: eb('balance', '+', change.balance), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('id', '=', certificateId)
+    .execute();
+}
+
+/** Writes the order's hold of a certificate over a released one; undefined when the order's hold is captured or refunded. */
+export async function claimHold(trx: Transaction<Database>, row: CertificateHoldRow): Promise<CertificateHoldRow | undefined> {
+  return trx
+    .insertInto('certificate_holds')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['shop_id', 'order_id', 'code'])
+        .doUpdateSet({ status: 'held', amount: row.amount, certificate_id: row.certificate_id, updated_at: row.updated_at })
+        .where('certificate_holds.status', '=', 'released'),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Moves the order's holds (all, or of one code) from `from` to `to`, each once; answers the rows moved. */
+export async function settleHolds(
+  trx: Transaction<Database>,
+  shopId: string,
+  orderId: string,
+  from: CertificateHoldStatus,
+  to: CertificateHoldStatus,
+  now: number,
+  code?: string,
+): Promise<CertificateHoldRow[]> {
+  let query = trx
+    .updateTable('certificate_holds')
+    .set({ status: to, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', from);
+  if (code !== undefined) query = query.where('code', '=', code);
+  return query.returningAll().execute();
+}

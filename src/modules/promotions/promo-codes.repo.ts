@@ -1,0 +1,171 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { Database, PromoCodesTable, PromoCodeUsesTable, PromoUseStatus } from '../../db/types.js';
+import type { Executor } from './promotions.repo.js';
+
+export type { Executor };
+
+export type PromoCodeRow = Selectable<PromoCodesTable>;
+export type PromoCodeUseRow = Selectable<PromoCodeUsesTable>;
+
+/**
+ * Inserts the codes that are free and answers those it inserted (RETURNING gives the
+ * inserted rows only, on both databases); a code the shop has already is left as it was.
+ */
+export async function insertCodes(db: Executor, rows: readonly PromoCodeRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db
+    .insertInto('promo_codes')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['shop_id', 'code']).doNothing())
+    .returning('code')
+    .execute();
+  return inserted.map((r) => r.code);
+}
+
+export async function findCode(db: Executor, shopId: string, code: string): Promise<PromoCodeRow | undefined> {
+  return db.selectFrom('promo_codes').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
+}
+
+export async function findCodes(db: Executor, shopId: string, codes: readonly string[]): Promise<PromoCodeRow[]> {
+  if (codes.length === 0) return [];
+  return db.selectFrom('promo_codes').selectAll().where('shop_id', '=', shopId).where('code', 'in', [...codes]).execute();
+}
+
+/** A promotion's codes in code order, after the keyset `after`. */
+export async function listCodes(
+  db: Executor,
+  shopId: string,
+  promotionId: number,
+  after: string | undefined,
+  limit: number,
+): Promise<PromoCodeRow[]> {
+  let query = db.selectFrom('promo_codes').selectAll().where('shop_id', '=', shopId).where('promotion_id', '=', promotionId);
+  if (after !== undefined) query = query.where('code', '>', after);
+  return query.orderBy('code').limit(limit).execute();
+}
+
+/**
+ * Blocks one use of the code if it has one left and has not ended: the single
+ * conditional UPDATE that holds `used + blocked <= usage_limit` under any concurrency
+ * (PostgreSQL re-checks the condition on the row it waited for). Undefined: refused.
+ */
+export async function takeBlock(
+  trx: Transaction<Database>,
+  shopId: string,
+  code: string,
+  now: number,
+): Promise<Pick<PromoCodeRow, 'promotion_id' | 'per_member_limit'> | undefined> {
+  return trx
+    .updateTable('promo_codes')
+    .set((eb) => ({ blocked: eb('blocked', '+', 1), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb(eb('used', '+', eb.ref('blocked')), '<', eb.ref('usage_limit'))]))
+    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
+    .returning(['promotion_id', 'per_member_limit'])
+    .executeTakeFirst();
+}
+
+/** Moves the code's counters by a settled use: a block given back, a block counted, a use un-counted. */
+export async function moveCounters(
+  trx: Transaction<Database>,
+  shopId: string,
+  code: string,
+  change: { blocked: -1 | 0; used: -1 | 0 | 1 },
+  now: number,
+): Promise<void> {
+  await trx
+    .updateTable('promo_codes')
+    .set((eb) => ({ blocked: eb('blocked', '+', change.blocked), used: eb('used', '+', change.used), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .execute();
+}
+
+/**
+ * Counts one more use or block of the code by the member if that stays within `limit`:
+ * an upsert whose update is conditional, so that concurrent blocks of one member never
+ * pass the limit. False: the member has used it up.
+ */
+export async function takeMemberSlot(
+  trx: Transaction<Database>,
+  shopId: string,
+  code: string,
+  profileId: number,
+  limit: number,
+): Promise<boolean> {
+  const row = await trx
+    .insertInto('promo_code_members')
+    .values({ shop_id: shopId, code, profile_id: profileId, taken: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['shop_id', 'code', 'profile_id'])
+        .doUpdateSet((eb) => ({ taken: eb('promo_code_members.taken', '+', 1) }))
+        .where('promo_code_members.taken', '<', limit),
+    )
+    .returning('taken')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function giveBackMemberSlot(trx: Transaction<Database>, shopId: string, code: string, profileId: number): Promise<void> {
+  await trx
+    .updateTable('promo_code_members')
+    .set((eb) => ({ taken: eb('taken', '-', 1) }))
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where('profile_id', '=', profileId)
+    .where('taken', '>', 0)
+    .execute();
+}
+
+/**
+ * Marks the order's use of the code blocked: a new row, or a released one taken again.
+ * Undefined when the order already has it blocked, used or cancelled.
+ */
+export async function claimUse(trx: Transaction<Database>, row: PromoCodeUseRow): Promise<PromoCodeUseRow | undefined> {
+  return trx
+    .insertInto('promo_code_uses')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['shop_id', 'order_id', 'code'])
+        .doUpdateSet({ status: 'blocked', profile_id: row.profile_id, updated_at: row.updated_at })
+        .where('promo_code_uses.status', '=', 'released'),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findUse(db: Executor, shopId: string, orderId: string, code: string): Promise<PromoCodeUseRow | undefined> {
+  return db
+    .selectFrom('promo_code_uses')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('code', '=', code)
+    .executeTakeFirst();
+}
+
+/**
+ * Moves the order's uses (all codes, or one) from `from` to `to`: the conditional UPDATE
+ * that settles each use once however often it is asked. Answers the rows it moved.
+ */
+export async function settleUses(
+  trx: Transaction<Database>,
+  shopId: string,
+  orderId: string,
+  from: PromoUseStatus,
+  to: PromoUseStatus,
+  now: number,
+  code?: string,
+): Promise<PromoCodeUseRow[]> {
+  let query = trx
+    .updateTable('promo_code_uses')
+    .set({ status: to, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', from);
+  if (code !== undefined) query = query.where('code', '=', code);
+  return query.returningAll().execute();
+}

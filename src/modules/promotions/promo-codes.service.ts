@@ -1,0 +1,283 @@
+import crypto from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { DbHandle } from '../../db/create-db.js';
+import { AppError } from '../../errors.js';
+import type { ShopsService } from '../shops/shops.service.js';
+import { codeFrom, compilePattern, hasRoomFor, SPACE_FACTOR } from './domain/code-pattern.js';
+import { normalizeCode } from './domain/codes.js';
+import type { PromotionStatus } from './domain/promotion.js';
+import * as repo from './promo-codes.repo.js';
+import * as promotionsRepo from './promotions.repo.js';
+
+export interface PromoCodesDeps {
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly shops: Pick<ShopsService, 'requireShop'>;
+}
+
+export interface PromoCode {
+  readonly code: string;
+  readonly promotionId: number;
+  /** Null: unlimited. */
+  readonly usageLimit: number | null;
+  readonly perMemberLimit: number | null;
+  readonly used: number;
+  readonly blocked: number;
+  readonly endsAt: number | null;
+  readonly createdAt: number;
+}
+
+export interface CodeTerms {
+  readonly usageLimit?: number | null | undefined;
+  readonly perMemberLimit?: number | null | undefined;
+  readonly endsAt?: number | null | undefined;
+}
+
+export type BlockRefusal = 'unknown' | 'expired' | 'exhausted' | 'member_required' | 'member_limit' | 'order_settled';
+export type BlockOutcome =
+  | { readonly ok: true; readonly code: string; readonly promotionId: number }
+  | { readonly ok: false; readonly code: string; readonly reason: BlockRefusal };
+
+export const PROMO_CODE_NOT_FOUND = 'Promo code not found.';
+export const MAX_GENERATE_COUNT = 100_000;
+/** Rows per INSERT: 8 parameters each stays far below SQLite's 32,766 and PostgreSQL's 65,535. */
+const INSERT_CHUNK = 2_000;
+/** Rounds of regenerating codes lost to collisions before giving up (each leaves fewer missing). */
+const MAX_ROUNDS = 20;
+/** Generated codes are for one use each unless the call says otherwise (docs/promotions.md). */
+const GENERATED_USAGE_LIMIT = 1;
+
+class Refused extends Error {
+  constructor(readonly reason: BlockRefusal) {
+    super(reason);
+  }
+}
+
+/** Promo codes: the admin's codes and generation, and the limits the checkout holds (docs/promotions.md). */
+export class PromoCodesService {
+  constructor(private readonly deps: PromoCodesDeps) {}
+
+  private get db() {
+    return this.deps.db.db;
+  }
+
+  /** One code for a promotion; a code the shop has already (in any case): CONFLICT. */
+  async createCode(shopId: string, text: string, promotionId: number, terms: CodeTerms): Promise<PromoCode> {
+    await this.deps.shops.requireShop(shopId);
+    const code = normalizeCode(text);
+    if (code === null) throw new AppError('VALIDATION_FAILED', 'Field `code` must be 1 to 64 letters, digits, `-` or `_`.', { field: 'code' });
+    this.requireFutureEnd(terms.endsAt);
+    await this.requireOpenPromotion(shopId, promotionId);
+    const row = this.row(shopId, code, promotionId, terms, terms.usageLimit ?? null);
+    const inserted = await repo.insertCodes(this.db, [row]);
+    if (inserted.length === 0) throw new AppError('CONFLICT', `Promo code \`${code}\` already exists.`);
+    await this.deps.db.durable();
+    return toPromoCode(row);
+  }
+
+  /**
+   * `count` new codes of the pattern for a promotion, in one transaction: chunks inserted
+   * with ON CONFLICT DO NOTHING (the unique key, not a read, rules out collisions), and
+   * the codes a chunk lost to existing ones drawn again until the count is reached.
+   */
+  async generateCodes(
+    shopId: string,
+    promotionId: number,
+    input: CodeTerms & { readonly count: number; readonly pattern: string },
+  ): Promise<string[]> {
+    await this.deps.shops.requireShop(shopId);
+    const compiled = compilePattern(input.pattern);
+    if (!compiled.ok) throw new AppError('VALIDATION_FAILED', compiled.message, { field: 'pattern' });
+    if (!hasRoomFor(compiled.pattern, input.count)) {
+      throw new AppError('VALIDATION_FAILED', `Field \`pattern\` must allow at least ${SPACE_FACTOR} times \`count\` distinct codes.`, {
+        field: 'pattern',
+      });
+    }
+    this.requireFutureEnd(input.endsAt);
+    await this.requireOpenPromotion(shopId, promotionId);
+    const { pattern } = compiled;
+    const usageLimit = input.usageLimit === undefined ? GENERATED_USAGE_LIMIT : input.usageLimit;
+    const created: string[] = [];
+    await this.db.transaction().execute(async (trx) => {
+      for (let round = 0; round < MAX_ROUNDS && created.length < input.count; round += 1) {
+        const missing = input.count - created.length;
+        const random = new Uint32Array(crypto.randomBytes(4 * pattern.slots * missing).buffer);
+        const batch = new Set<string>();
+        for (let i = 0; i < missing; i += 1) batch.add(codeFrom(pattern, random, i * pattern.slots));
+        // In key order: each chunk then lands in one stretch of the unique index instead
+        // of touching pages all over it (twice as fast beside 100,000 existing codes).
+        const codes = [...batch].sort();
+        for (let start = 0; start < codes.length; start += INSERT_CHUNK) {
+          const chunk = codes.slice(start, start + INSERT_CHUNK);
+          const rows = chunk.map((code) => this.row(shopId, code, promotionId, input, usageLimit));
+          created.push(...(await repo.insertCodes(trx, rows)));
+        }
+      }
+      if (created.length < input.count) throw new AppError('CONFLICT', 'The pattern has too few free codes left; use a longer one.');
+    });
+    await this.deps.db.durable();
+    return created;
+  }
+
+  async getCode(shopId: string, text: string): Promise<PromoCode> {
+    await this.deps.shops.requireShop(shopId);
+    const code = normalizeCode(text);
+    const row = code === null ? undefined : await repo.findCode(this.db, shopId, code);
+    if (!row) throw new AppError('NOT_FOUND', PROMO_CODE_NOT_FOUND);
+    return toPromoCode(row);
+  }
+
+  /** The checkout's loader: the codes among `texts` that exist (normalised), by their stored form. */
+  async findCodes(shopId: string, texts: readonly string[]): Promise<Map<string, PromoCode>> {
+    const codes = [...new Set(texts.map(normalizeCode).filter((c): c is string => c !== null))];
+    const rows = await repo.findCodes(this.db, shopId, codes);
+    return new Map(rows.map((r) => [r.code, toPromoCode(r)]));
+  }
+
+  async listCodes(
+    shopId: string,
+    promotionId: number,
+    page: { after?: string | undefined; limit: number },
+  ): Promise<{ codes: PromoCode[]; nextAfter: string | null }> {
+    await this.deps.shops.requireShop(shopId);
+    if (!(await promotionsRepo.findPromotion(this.db, shopId, promotionId))) throw new AppError('NOT_FOUND', 'Promotion not found.');
+    const after = page.after === undefined ? undefined : (normalizeCode(page.after) ?? page.after.toUpperCase());
+    const rows = await repo.listCodes(this.db, shopId, promotionId, after, page.limit + 1);
+    const codes = rows.slice(0, page.limit).map(toPromoCode);
+    return { codes, nextAfter: rows.length > page.limit ? (codes.at(-1)?.code ?? null) : null };
+  }
+
+  /**
+   * Blocks one use of a code for an order (apply). Held by conditional writes only: the
+   * use row (one per order and code, so a repeat apply of the order blocks nothing more),
+   * the code's counter (`used + blocked < usage_limit`, not ended at the clock's now) and,
+   * for a code with `per_member_limit`, the member's counter. A refusal writes nothing.
+   */
+  async blockUse(shopId: string, input: { orderId: string; code: string; profileId: number | null }): Promise<BlockOutcome> {
+    const code = normalizeCode(input.code);
+    if (code === null) return { ok: false, code: input.code, reason: 'unknown' };
+    const now = this.deps.clock.now();
+    try {
+      const promotionId = await this.db.transaction().execute(async (trx) => {
+        const use = { shop_id: shopId, order_id: input.orderId, code, profile_id: input.profileId, status: 'blocked' as const };
+        const claimed = await repo.claimUse(trx, { ...use, created_at: now, updated_at: now });
+        if (!claimed) {
+          const existing = await repo.findUse(trx, shopId, input.orderId, code);
+          if (existing?.status !== 'blocked') throw new Refused('order_settled');
+          const row = await repo.findCode(trx, shopId, code);
+          if (!row) throw new Refused('unknown');
+          return Number(row.promotion_id);
+        }
+        const taken = await repo.takeBlock(trx, shopId, code, now);
+        if (!taken) throw new Refused(await this.whyRefused(trx, shopId, code, now));
+        if (taken.per_member_limit !== null) {
+          if (input.profileId === null) throw new Refused('member_required');
+          const slot = await repo.takeMemberSlot(trx, shopId, code, input.profileId, Number(taken.per_member_limit));
+          if (!slot) throw new Refused('member_limit');
+        }
+        return Number(taken.promotion_id);
+      });
+      await this.deps.db.durable();
+      return { ok: true, code, promotionId };
+    } catch (error) {
+      if (error instanceof Refused) return { ok: false, code, reason: error.reason };
+      throw error;
+    }
+  }
+
+  /** Gives back the order's block of one code (the code left the cart); false when it had none. */
+  async releaseUse(shopId: string, orderId: string, text: string): Promise<boolean> {
+    const code = normalizeCode(text);
+    if (code === null) return false;
+    return (await this.settle(shopId, orderId, 'blocked', 'released', { blocked: -1, used: 0 }, true, code)) > 0;
+  }
+
+  /** Confirm: the order's blocks become uses (blocked → used), once. Answers how many. */
+  async confirmUses(shopId: string, orderId: string): Promise<number> {
+    return this.settle(shopId, orderId, 'blocked', 'used', { blocked: -1, used: 1 }, false);
+  }
+
+  /**
+   * Cancel: the order's blocks are given back and, for a completed order, its uses are
+   * counted no more (and return to the member's allowance). Once.
+   */
+  async cancelUses(shopId: string, orderId: string): Promise<{ released: number; uncounted: number }> {
+    const released = await this.settle(shopId, orderId, 'blocked', 'released', { blocked: -1, used: 0 }, true);
+    const uncounted = await this.settle(shopId, orderId, 'used', 'cancelled', { blocked: 0, used: -1 }, true);
+    return { released, uncounted };
+  }
+
+  private async settle(
+    shopId: string,
+    orderId: string,
+    from: 'blocked' | 'used',
+    to: 'released' | 'used' | 'cancelled',
+    change: { blocked: -1 | 0; used: -1 | 0 | 1 },
+    givesBackMemberSlot: boolean,
+    code?: string,
+  ): Promise<number> {
+    const now = this.deps.clock.now();
+    const moved = await this.db.transaction().execute(async (trx) => {
+      const rows = await repo.settleUses(trx, shopId, orderId, from, to, now, code);
+      // One lock order (by code) for every multi-code settle, so two never deadlock.
+      rows.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+      for (const row of rows) {
+        await repo.moveCounters(trx, shopId, row.code, change, now);
+        if (givesBackMemberSlot && row.profile_id !== null) await repo.giveBackMemberSlot(trx, shopId, row.code, Number(row.profile_id));
+      }
+      return rows.length;
+    });
+    if (moved > 0) await this.deps.db.durable();
+    return moved;
+  }
+
+  /** Why takeBlock refused: read after the refusal, for the message only. */
+  private async whyRefused(trx: repo.Executor, shopId: string, code: string, now: number): Promise<BlockRefusal> {
+    const row = await repo.findCode(trx, shopId, code);
+    if (!row) return 'unknown';
+    if (row.ends_at !== null && Number(row.ends_at) <= now) return 'expired';
+    return 'exhausted';
+  }
+
+  private requireFutureEnd(endsAt: number | null | undefined): void {
+    if (endsAt !== undefined && endsAt !== null && endsAt <= this.deps.clock.now()) {
+      throw new AppError('VALIDATION_FAILED', 'Field `ends_at` must be in the future.', { field: 'ends_at' });
+    }
+  }
+
+  private async requireOpenPromotion(shopId: string, promotionId: number): Promise<PromotionStatus> {
+    const found = await promotionsRepo.findPromotion(this.db, shopId, promotionId);
+    if (!found) throw new AppError('NOT_FOUND', 'Promotion not found.');
+    if (found.promotion.status === 'archived') throw new AppError('CONFLICT', 'An archived promotion takes no new codes.');
+    return found.promotion.status;
+  }
+
+  private row(shopId: string, code: string, promotionId: number, terms: CodeTerms, usageLimit: number | null): repo.PromoCodeRow {
+    const now = this.deps.clock.now();
+    return {
+      shop_id: shopId,
+      code,
+      promotion_id: promotionId,
+      usage_limit: usageLimit,
+      per_member_limit: terms.perMemberLimit ?? null,
+      used: 0,
+      blocked: 0,
+      ends_at: terms.endsAt ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+}
+
+function toPromoCode(row: repo.PromoCodeRow): PromoCode {
+  return {
+    code: row.code,
+    promotionId: Number(row.promotion_id),
+    usageLimit: row.usage_limit === null ? null : Number(row.usage_limit),
+    perMemberLimit: row.per_member_limit === null ? null : Number(row.per_member_limit),
+    used: Number(row.used),
+    blocked: Number(row.blocked),
+    endsAt: row.ends_at === null ? null : Number(row.ends_at),
+    createdAt: Number(row.created_at),
+  };
+}
