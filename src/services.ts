@@ -120,7 +120,9 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const ledger = new LoyaltyLedger({ db, clock });
   const loyaltyUpkeep = new LoyaltyUpkeepService({ db, clock, jobs, ledger });
   const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
-  // Credits of lots that expire start the shop's upkeep chain; a settings PUT resumes it.
+  // Every credit of a lot that is pending or expires starts (or moves up) the shop's upkeep
+  // chain, whichever service made it; a settings PUT resumes a chain that should run.
+  ledger.onLotsDue((shopId, dueAt) => loyaltyUpkeep.ensureScheduled(shopId, dueAt));
   loyalty.useUpkeep(loyaltyUpkeep);
   // Built after the ledger: its merge participant runs after the ledger's (the surviving member exists).
   const loyaltyReferrals = new LoyaltyReferralService({ db, clock, shops, identity, members: loyalty, ledger });

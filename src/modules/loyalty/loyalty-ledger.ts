@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, LotKind } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { allocateSpend, balanceOf, type LotState } from './domain/ledger.js';
+import { lotDueAt } from './domain/upkeep.js';
 import * as repo from './loyalty.repo.js';
 
 export const MEMBER_NOT_FOUND = 'Member not found.';
@@ -76,17 +77,32 @@ export interface LedgerWrite {
  * member from spending twice. The answer comes once the write is on disk.
  */
 export class LoyaltyLedger {
+  private dueHook: ((shopId: string, dueAt: number) => Promise<void>) | undefined;
+
   constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock }) {}
+
+  /**
+   * Tells `hook` after every committed write that credited a lot which will need the
+   * upkeep (a pending lot, a lot that expires), with the earliest such instant: the
+   * upkeep's chain is scheduled whoever credits (src/services.ts wires it).
+   */
+  onLotsDue(hook: (shopId: string, dueAt: number) => Promise<void>): void {
+    this.dueHook = hook;
+  }
 
   /** Runs `work` as one ledger write of the member; unknown member: NOT_FOUND. */
   async write(shopId: string, profileId: number, work: (w: LedgerWrite) => Promise<number>): Promise<Posted> {
+    let write: Write | undefined;
     const posted = await this.deps.db.db.transaction().execute(async (trx) => {
       const now = this.deps.clock.now();
       if (!(await repo.lockMember(trx, shopId, profileId, now))) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
-      const transactionId = await work(new Write(trx, shopId, profileId, now));
+      write = new Write(trx, shopId, profileId, now);
+      const transactionId = await work(write);
       return { transactionId, balance: await balanceIn(trx, shopId, profileId, now) };
     });
     await this.deps.db.durable();
+    const dueAt = write?.earliestDue ?? null;
+    if (dueAt !== null && this.dueHook) await this.dueHook(shopId, dueAt);
     return posted;
   }
 
@@ -134,6 +150,9 @@ export class LoyaltyLedger {
 }
 
 class Write implements LedgerWrite {
+  /** The earliest instant a lot credited by this write needs the upkeep; null: none does. */
+  earliestDue: number | null = null;
+
   constructor(
     readonly trx: Transaction<Database>,
     readonly shopId: string,
@@ -163,6 +182,8 @@ class Write implements LedgerWrite {
       remaining: spec.amount,
       confirms_at: spec.status === 'pending' ? (spec.confirmsAt ?? null) : null,
     });
+    const due = lotDueAt(spec);
+    if (due !== null) this.earliestDue = this.earliestDue === null ? due : Math.min(this.earliestDue, due);
     return id;
   }
 

@@ -6,7 +6,6 @@ import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { balanceOf, pendingOf } from './domain/ledger.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
-import { lotDueAt } from './domain/upkeep.js';
 import { MEMBER_NOT_FOUND, requireAmount, toLotState, type LoyaltyLedger, type Posted } from './loyalty-ledger.js';
 import * as repo from './loyalty.repo.js';
 
@@ -52,8 +51,6 @@ export interface MemberView extends MemberRef {
 
 /** What the ledger's upkeep (loyalty-upkeep.service.ts) is told by this service. */
 export interface UpkeepHooks {
-  /** After a credit of a lot that expires or is pending: the chain must run by `dueAt`. */
-  ensureScheduled(shopId: string, dueAt: number | null): Promise<void>;
   /** After a settings PUT: restarts a chain that should run and does not. */
   resumeChain(shopId: string): Promise<void>;
 }
@@ -77,7 +74,7 @@ export class LoyaltyService {
     return this.deps.db.db;
   }
 
-  /** Tells the upkeep of credits and settings from now on (src/services.ts; tests without a chain leave it out). */
+  /** Tells the upkeep of settings changes from now on (credits reach it through the ledger's onLotsDue) (src/services.ts; tests without a chain leave it out). */
   useUpkeep(upkeep: UpkeepHooks): void {
     this.upkeep = upkeep;
   }
@@ -197,11 +194,9 @@ export class LoyaltyService {
     const settings = await this.getSettings(shopId);
     const expiresAt =
       input.expiresAt ?? (settings.bonusLifetimeDays === null ? null : now + settings.bonusLifetimeDays * DAY_MS);
-    const posted = await this.deps.ledger.write(shopId, member.profileId, (w) =>
+    return this.deps.ledger.write(shopId, member.profileId, (w) =>
       w.credit({ amount: input.amount, status: 'confirmed', kind: 'manual', reason: input.reason ?? null, orderId: null, expiresAt }),
     );
-    await this.upkeep?.ensureScheduled(shopId, lotDueAt({ status: 'confirmed', expiresAt }));
-    return posted;
   }
 
   /**

@@ -100,15 +100,21 @@ export class PromoCodesService {
     const created: string[] = [];
     await this.db.transaction().execute(async (trx) => {
       for (let round = 0; round < MAX_ROUNDS && created.length < input.count; round += 1) {
+        // Each round after a collision draws more candidates than it needs (twice as many,
+        // then four times …), so that a nearly full pattern still fills up in a few rounds.
         const missing = input.count - created.length;
-        const random = new Uint32Array(crypto.randomBytes(4 * pattern.slots * missing).buffer);
+        const draws = missing * 2 ** Math.min(round, 6);
+        const random = new Uint32Array(crypto.randomBytes(4 * pattern.slots * draws).buffer);
         const batch = new Set<string>();
-        for (let i = 0; i < missing; i += 1) batch.add(codeFrom(pattern, random, i * pattern.slots));
-        // In key order: each chunk then lands in one stretch of the unique index instead
-        // of touching pages all over it (twice as fast beside 100,000 existing codes).
-        const codes = [...batch].sort();
-        for (let start = 0; start < codes.length; start += INSERT_CHUNK) {
-          const chunk = codes.slice(start, start + INSERT_CHUNK);
+        for (let i = 0; i < draws; i += 1) batch.add(codeFrom(pattern, random, i * pattern.slots));
+        const codes = [...batch];
+        // A chunk is never larger than what is still missing, so the count is never overshot;
+        // chunks are taken in draw order, so which extra candidates go unused is random too.
+        for (let start = 0; start < codes.length && created.length < input.count; ) {
+          // In key order: each chunk then lands in one stretch of the unique index instead
+          // of touching pages all over it (twice as fast beside 100,000 existing codes).
+          const chunk = codes.slice(start, start + Math.min(INSERT_CHUNK, input.count - created.length)).sort();
+          start += chunk.length;
           const rows = chunk.map((code) => this.row(shopId, code, promotionId, input, usageLimit));
           created.push(...(await repo.insertCodes(trx, rows)));
         }

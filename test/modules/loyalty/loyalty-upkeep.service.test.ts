@@ -4,6 +4,7 @@ import { loadConfig } from '../../../src/config.js';
 import type { JobRunner } from '../../../src/jobs/runner.js';
 import { DEFAULT_SETTINGS } from '../../../src/modules/loyalty/domain/settings.js';
 import { HOUR_MS, MINUTE_MS } from '../../../src/modules/loyalty/domain/upkeep.js';
+import { LoyaltyLedger } from '../../../src/modules/loyalty/loyalty-ledger.js';
 import { LoyaltyUpkeepService } from '../../../src/modules/loyalty/loyalty-upkeep.service.js';
 import { createJobRunner } from '../../../src/process/job-runner.js';
 import { createLogger } from '../../../src/process/logger.js';
@@ -42,17 +43,25 @@ describe.each(TEST_DIALECTS)('loyalty upkeep on %s', (dialect) => {
     return services.loyalty.joinMember(shopId, { phone: `7901${String(phoneSeq).padStart(7, '0')}` });
   }
 
-  /** A pending lot, written through the ledger as the reward services write them (no chain started). */
+  /**
+   * A ledger that tells no upkeep, as lots credited before the upkeep existed were: the
+   * fixtures below start no chain, so that each test starts the chain its own way.
+   */
+  function quietLedger(): LoyaltyLedger {
+    return new LoyaltyLedger({ db, clock });
+  }
+
+  /** A pending lot, as the reward services write them, through a ledger that starts no chain. */
   async function creditPending(profileId: number, amount: number, confirmsAt: number, expiresAt: number | null = null): Promise<number> {
-    const posted = await services.loyaltyLedger.write(shopId, profileId, (w) =>
+    const posted = await quietLedger().write(shopId, profileId, (w) =>
       w.credit({ amount, status: 'pending', kind: 'order_reward', reason: null, orderId: null, expiresAt, confirmsAt }),
     );
     return posted.transactionId;
   }
 
-  /** A confirmed lot with an expiry, written through the ledger alone (no chain started). */
+  /** A confirmed lot with an expiry, through a ledger that starts no chain. */
   async function creditExpiring(profileId: number, amount: number, expiresAt: number): Promise<number> {
-    const posted = await services.loyaltyLedger.write(shopId, profileId, (w) =>
+    const posted = await quietLedger().write(shopId, profileId, (w) =>
       w.credit({ amount, status: 'confirmed', kind: 'manual', reason: null, orderId: null, expiresAt }),
     );
     return posted.transactionId;
@@ -240,6 +249,17 @@ describe.each(TEST_DIALECTS)('loyalty upkeep on %s', (dialect) => {
       expect(jobs.map((j) => j.runAt)).toEqual(Array.from({ length: 24 }, (_, i) => NOW + (i + 1) * HOUR_MS));
       // Nothing will be due: the chain ended.
       expect(await nextSweepAt()).toBeNull();
+    });
+
+    it('starts for a pending reward credited through the ledger by any service, at its confirms_at', async () => {
+      const m = await newMember();
+      await services.loyaltyLedger.write(shopId, m.profileId, (w) =>
+        w.credit({ amount: 70, status: 'pending', kind: 'event_reward', reason: null, orderId: null, expiresAt: null, confirmsAt: NOW + 30 * MINUTE_MS }),
+      );
+      expect(await sweepJobs()).toEqual([{ status: 'queued', runAt: NOW + 30 * MINUTE_MS }]);
+      clock.set(NOW + 30 * MINUTE_MS);
+      await runner.runDue();
+      expect(await services.loyalty.viewMember(shopId, m.identifier)).toMatchObject({ balance: 70, pending: 0 });
     });
 
     it('does not start for a credit that never expires', async () => {
