@@ -11,6 +11,7 @@ import { CollectionsService } from './modules/collections/collections.service.js
 import { ListingService } from './modules/catalog/listing.service.js';
 import { LoyaltyLedger } from './modules/loyalty/loyalty-ledger.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
+import { LoyaltyRewardsService } from './modules/loyalty/loyalty-rewards.service.js';
 import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
 import { IdentityService } from './modules/identity/identity.service.js';
@@ -68,6 +69,8 @@ export interface Services {
   readonly loyaltyLedger: LoyaltyLedger;
   /** GET /loyalty/members/status and POST /loyalty/members/join (the SDK's public calls). */
   readonly loyaltyPublic: LoyaltyPublicService;
+  /** Event rewards: the rules, the tracking subscriber that credits them, PATCH /loyalty/bonuses/cancel. */
+  readonly loyaltyRewards: LoyaltyRewardsService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -98,6 +101,9 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   tracking.subscribe(search.trackingSubscriber());
   const ledger = new LoyaltyLedger({ db, clock });
   const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
+  const loyaltyRewards = new LoyaltyRewardsService({ db, clock, shops, identity, ledger, loyalty });
+  // Custom events with a rewarded code credit the member (docs/loyalty.md, "Event rewards").
+  tracking.subscribe(loyaltyRewards.trackingSubscriber());
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -121,5 +127,6 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     loyalty,
     loyaltyLedger: ledger,
     loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles, members: loyalty }),
+    loyaltyRewards,
   };
 }

@@ -9,6 +9,7 @@ import { eventsRoutes } from './events.routes.js';
 import { feedRoutes } from './feed.routes.js';
 import { importsRoutes } from './imports.routes.js';
 import { loyaltyRoutes } from './loyalty.routes.js';
+import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
@@ -80,6 +81,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(customPropertiesRoutes);
   await app.register(importsRoutes);
   await app.register(loyaltyRoutes);
+  await app.register(loyaltyRewardsRoutes);
   await app.register(collectionsRoutes);
 };
 

@@ -49,6 +49,7 @@ import type {
   LoyaltyAllocationsTable,
   LoyaltyHoldsTable,
 } from './tables/loyalty.js';
+import type { LoyaltyEventRewardsTable, LoyaltyEventRewardedTable } from './tables/loyalty-rewards.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -57,6 +58,7 @@ export type * from './tables/catalog.js';
 export type * from './tables/storefront.js';
 export type * from './tables/audience.js';
 export type * from './tables/loyalty.js';
+export type * from './tables/loyalty-rewards.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -99,4 +101,6 @@ export interface Database {
   loyalty_lots: LoyaltyLotsTable;
   loyalty_allocations: LoyaltyAllocationsTable;
   loyalty_holds: LoyaltyHoldsTable;
+  loyalty_event_rewards: LoyaltyEventRewardsTable;
+  loyalty_event_rewarded: LoyaltyEventRewardedTable;
 }

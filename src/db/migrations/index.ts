@@ -16,6 +16,7 @@ import { collectionsOrderDetails } from './0014-collections-order-details.js';
 import { searchBlank } from './0015-search-blank.js';
 import { loyaltyLedger } from './0016-loyalty-ledger.js';
 import { loyaltyUpkeep } from './0017-loyalty-upkeep.js';
+import { loyaltyEventRewards } from './0019-loyalty-event-rewards.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -39,6 +40,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0015-search-blank', searchBlank],
   ['0016-loyalty-ledger', loyaltyLedger],
   ['0017-loyalty-upkeep', loyaltyUpkeep],
+  ['0019-loyalty-event-rewards', loyaltyEventRewards],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
