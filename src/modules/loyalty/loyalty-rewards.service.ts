@@ -39,8 +39,8 @@ export type RewardCancelOutcome =
 export const EVENT_REWARDS_SUBSCRIBER = 'loyalty.event_rewards';
 /** A shop's rules listed at most (by code). */
 export const MAX_LISTED_RULES = 1000;
-/** How long another process may go on with a shop's rule codes as it last read them. */
-export const RULE_CODES_TTL_MS = 10_000;
+/** A process reads a shop's rule codes again after this; it never answers from codes twice as old. */
+export const RULE_CODES_REFRESH_MS = 10_000;
 const RULE_CODES_MAX_SHOPS = 10_000;
 /** Merges followed while a reward finds its member (one is the norm; more means a storm of merges). */
 const MERGE_FOLLOWS = 3;
@@ -68,7 +68,7 @@ export class LoyaltyRewardsService {
   constructor(private readonly deps: LoyaltyRewardsDeps) {
     this.codes = new RewardCodesCache((shopId) => rewardsRepo.listRuleCodes(deps.db.db, shopId), {
       clock: deps.clock,
-      ttlMs: RULE_CODES_TTL_MS,
+      refreshMs: RULE_CODES_REFRESH_MS,
       maxShops: RULE_CODES_MAX_SHOPS,
     });
     deps.identity.onMerge(async (trx, shopId, fromId, intoId) => {

@@ -6,30 +6,34 @@ import { TtlCache } from '../../ttl-cache.js';
  * subscriber's `accepts` runs synchronously inside the event batch, so it cannot query
  * (docs/loyalty.md, "Event rewards").
  *
- * The answer errs on the side of delivering: a shop whose codes are not known yet (first
- * sight, or its entry expired) is answered "maybe" while its codes load in the
- * background, and the handler, which reads the rule itself, decides. Only a known "no"
- * skips an event. A rule changed in this process invalidates the shop at once; in
- * another process, the change is seen within `ttlMs`.
+ * The answer errs on the side of delivering: a shop whose codes are unknown (first sight,
+ * or read more than two `refreshMs` ago) is answered "maybe" while its codes load, and the
+ * handler, which reads the rule itself, decides. Codes read more than `refreshMs` ago
+ * still answer while they are read again, so a busy shop is never answered "maybe" in
+ * bursts. Only a known "no" skips an event. A rule written in this process invalidates the
+ * shop at once; another process answers from codes at most two `refreshMs` old.
  */
 export class RewardCodesCache {
-  private readonly codes: TtlCache<string, ReadonlySet<string>>;
+  private readonly codes: TtlCache<string, { readonly codes: ReadonlySet<string>; readonly readAt: number }>;
   /** The load under way per shop; an invalidation drops it, so a stale load is not stored. */
   private readonly loading = new Map<string, Promise<void>>();
 
   constructor(
     private readonly load: (shopId: string) => Promise<readonly string[]>,
-    options: { readonly clock: Clock; readonly ttlMs: number; readonly maxShops: number },
+    private readonly options: { readonly clock: Clock; readonly refreshMs: number; readonly maxShops: number },
   ) {
-    this.codes = new TtlCache({ max: options.maxShops, ttlMs: options.ttlMs, clock: options.clock });
+    this.codes = new TtlCache({ max: options.maxShops, ttlMs: 2 * options.refreshMs, clock: options.clock });
   }
 
   /** False only when the shop's codes are known and do not include `code`. */
   mayReward(shopId: string, code: string): boolean {
-    const codes = this.codes.get(shopId);
-    if (codes) return codes.has(code);
-    this.startLoad(shopId);
-    return true;
+    const entry = this.codes.get(shopId);
+    if (!entry) {
+      this.startLoad(shopId);
+      return true;
+    }
+    if (this.options.clock.now() - entry.readAt >= this.options.refreshMs) this.startLoad(shopId);
+    return entry.codes.has(code);
   }
 
   /** Forgets the shop's codes (a rule was written): the next event reloads them. */
@@ -45,15 +49,18 @@ export class RewardCodesCache {
 
   private startLoad(shopId: string): void {
     if (this.loading.has(shopId)) return;
-    const load: Promise<void> = this.load(shopId).then(
-      (codes) => {
-        if (this.loading.get(shopId) === load) this.codes.set(shopId, new Set(codes));
-      },
-      // Unknown stays "maybe": the next event after this one tries again.
-      () => undefined,
-    ).finally(() => {
-      if (this.loading.get(shopId) === load) this.loading.delete(shopId);
-    });
+    const readAt = this.options.clock.now();
+    const load: Promise<void> = this.load(shopId)
+      .then(
+        (codes) => {
+          if (this.loading.get(shopId) === load) this.codes.set(shopId, { codes: new Set(codes), readAt });
+        },
+        // Unknown stays "maybe" (or the codes read before keep answering): the next event tries again.
+        () => undefined,
+      )
+      .finally(() => {
+        if (this.loading.get(shopId) === load) this.loading.delete(shopId);
+      });
     this.loading.set(shopId, load);
   }
 }

@@ -13,7 +13,7 @@ function manualLoader() {
 }
 
 describe('RewardCodesCache', () => {
-  const options = (clock: ManualClock) => ({ clock, ttlMs: 10_000, maxShops: 2 });
+  const options = (clock: ManualClock) => ({ clock, refreshMs: 10_000, maxShops: 2 });
 
   it('answers maybe for a shop not loaded yet, loads it once, then answers from the codes', async () => {
     const clock = new ManualClock();
@@ -29,7 +29,7 @@ describe('RewardCodesCache', () => {
     expect(loader.pending).toHaveLength(1);
   });
 
-  it('reloads a shop once its entry is older than the ttl', async () => {
+  it('reads the codes again after refreshMs, answering from the old ones meanwhile', async () => {
     const clock = new ManualClock();
     const loader = manualLoader();
     const cache = new RewardCodesCache(loader.load, options(clock));
@@ -38,12 +38,26 @@ describe('RewardCodesCache', () => {
     await cache.settled();
     clock.advance(9_999);
     expect(cache.mayReward('s1', 'x')).toBe(false);
+    expect(loader.pending).toHaveLength(1);
     clock.advance(1);
-    expect(cache.mayReward('s1', 'x')).toBe(true);
+    expect(cache.mayReward('s1', 'x')).toBe(false);
+    expect(cache.mayReward('s1', 'x')).toBe(false);
     expect(loader.pending).toHaveLength(2);
     loader.pending[1]?.resolve(['x']);
     await cache.settled();
     expect(cache.mayReward('s1', 'x')).toBe(true);
+  });
+
+  it('never answers from codes read two refreshMs ago or more: a quiet shop is a maybe again', async () => {
+    const clock = new ManualClock();
+    const loader = manualLoader();
+    const cache = new RewardCodesCache(loader.load, options(clock));
+    cache.mayReward('s1', 'x');
+    loader.pending[0]?.resolve([]);
+    await cache.settled();
+    clock.advance(20_000);
+    expect(cache.mayReward('s1', 'x')).toBe(true);
+    expect(loader.pending).toHaveLength(2);
   });
 
   it('does not store a load that an invalidation overtook', async () => {
