@@ -238,6 +238,7 @@ describe.each(TEST_DIALECTS)('event rewards and PATCH /loyalty/bonuses/cancel on
     it('answers 405 to another method', async () => {
       const response = await t.app.inject({ method: 'POST', url: '/loyalty/bonuses/cancel', payload: good() });
       expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toContain('PATCH');
     });
   });
 

@@ -47,12 +47,15 @@ const MERGE_FOLLOWS = 3;
 
 const ruleNotFound = (code: string) => new AppError('NOT_FOUND', `Event reward \`${code}\` does not exist.`);
 
-/** Thrown inside a ledger write to roll it back with nothing written. */
-class Refusal extends Error {
-  constructor(readonly why: Exclude<RewardCancelOutcome, { ok: true }>['why'] | 'already_rewarded') {
+/** Thrown inside a ledger write to roll the cancel back with nothing written. */
+class CancelRefused extends Error {
+  constructor(readonly why: Exclude<RewardCancelOutcome, { ok: true }>['why']) {
     super(why);
   }
 }
+
+/** Thrown inside a ledger write when the member and code were rewarded already: the credit rolls back. */
+class AlreadyRewarded extends Error {}
 
 /**
  * Event rewards (issue 13 part 4, docs/loyalty.md "Event rewards"): the shop's rules (a
@@ -160,14 +163,16 @@ export class LoyaltyRewardsService {
     try {
       await this.deps.ledger.write(shopId, member.profileId, async (w) => {
         const lot = await repo.findLot(w.trx, shopId, w.profileId, transactionId);
-        if (lot && lot.kind !== 'event_reward') throw new Refusal('not_a_reward');
+        if (lot && lot.kind !== 'event_reward') throw new CancelRefused('not_a_reward');
         const outcome = await w.cancelCredit(transactionId, 'event reward cancelled');
-        if (!outcome.ok) throw new Refusal(outcome.why === 'not_a_credit' ? 'not_a_reward' : outcome.why);
+        if (!outcome.ok) throw new CancelRefused(outcome.why === 'not_a_credit' ? 'not_a_reward' : outcome.why);
         taken = outcome.taken;
         return outcome.entryId ?? transactionId;
       });
     } catch (error) {
-      if (error instanceof Refusal && error.why !== 'already_rewarded') return { ok: false, why: error.why };
+      if (error instanceof CancelRefused) return { ok: false, why: error.why };
+      // Merged away between the lookup and the lock (a race of moments): a retry finds the survivor.
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return { ok: false, why: 'member_not_found' };
       throw error;
     }
     return { ok: true, taken };
@@ -206,12 +211,12 @@ export class LoyaltyRewardsService {
           orderId: null,
         });
         const row = { shop_id: event.shopId, profile_id: profileId, event_code: rule.event_code, transaction_id: id, event_id: event.id, created_at: w.now };
-        if (!(await rewardsRepo.insertRewarded(w.trx, row))) throw new Refusal('already_rewarded');
+        if (!(await rewardsRepo.insertRewarded(w.trx, row))) throw new AlreadyRewarded();
         return id;
       });
       return { rewarded: true, transactionId: posted.transactionId };
     } catch (error) {
-      if (error instanceof Refusal) return { rewarded: false, why: 'already_rewarded' };
+      if (error instanceof AlreadyRewarded) return { rewarded: false, why: 'already_rewarded' };
       if (error instanceof AppError && error.code === 'NOT_FOUND') {
         // No longer a member: merged into another profile meanwhile (follow it), or left.
         const current = await this.deps.identity.currentProfileId(event.shopId, profileId);
