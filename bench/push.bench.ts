@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { eventsPerCommit, readCommitTotals } from './lib/commit-stats.js';
-import { createDevices, createShop, pushWorks } from './lib/fixture.js';
-import { runPushLoad, type LoadResult } from './lib/load.js';
+import { createCustomEventCode, createDevices, createShop, pushWorks } from './lib/fixture.js';
+import { runPushLoad, type BenchDevice, type LoadResult, type PushLoadEvent } from './lib/load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { describeRun, verdicts, type TargetRun } from './lib/report.js';
@@ -17,9 +17,11 @@ import { checkStored, countStoredMarkers } from './lib/stored.js';
  * 127.0.0.1:5432, PostgreSQL; the same load against a bare Fastify app gives the
  * ceiling. Loopback only; every run is bounded in time. A report, not a test: it exits
  * 1 only when an answer was not 2xx or the stored events do not match the answers.
+ * `--event custom` sends custom events to POST /push/custom instead (a code the bench
+ * creates, with no loyalty reward rule: what the tracking subscribers cost when idle).
  *
  *   npm run bench:push -- [--duration 10] [--connections 50] [--only sqlite|postgres] [--limits off|on]
- *                         [--warmup 2] [--devices 1000] [--cpu-prof DIR]
+ *                         [--warmup 2] [--devices 1000] [--event cart|custom] [--cpu-prof DIR]
  */
 
 const { values } = parseArgs({
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     limits: { type: 'string', default: 'off' },
     warmup: { type: 'string', default: '2' },
     devices: { type: 'string', default: '1000' },
+    event: { type: 'string', default: 'cart' },
     'cpu-prof': { type: 'string' },
   },
 });
@@ -45,6 +48,9 @@ const CONNECTIONS = Math.round(positive('connections', values.connections, 1000)
 const WARMUP = positive('warmup', values.warmup, 60);
 const DEVICES = Math.round(positive('devices', values.devices, 100_000));
 const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
+if (values.event !== 'cart' && values.event !== 'custom') throw new Error('--event must be cart or custom');
+const CUSTOM_CODE = 'bench_event';
+const EVENT: PushLoadEvent = values.event === 'cart' ? { kind: 'cart' } : { kind: 'custom', code: CUSTOM_CODE };
 
 interface Measured {
   readonly load: LoadResult;
@@ -55,9 +61,9 @@ interface Measured {
 }
 
 /** Warm-up, then the measured run, sampling the server's memory throughout. */
-async function measure(server: ServerProcess, shopId: string, dids: readonly string[]): Promise<Measured> {
+async function measure(server: ServerProcess, shopId: string, devices: readonly BenchDevice[]): Promise<Measured> {
   const rss = sampleRss(server.pid);
-  const common = { url: server.baseUrl, shopId, dids, connections: CONNECTIONS };
+  const common = { url: server.baseUrl, shopId, devices, event: EVENT, connections: CONNECTIONS };
   const warmup = await runPushLoad({ ...common, durationSec: WARMUP, markerPrefix: 'w' });
   const commitsBefore = await readCommitTotals(server.baseUrl);
   const cpuBefore = processCpuSeconds(server.pid);
@@ -72,7 +78,7 @@ async function measure(server: ServerProcess, shopId: string, dids: readonly str
 async function benchBare(): Promise<TargetRun> {
   const server = await startBare();
   try {
-    const { load, peakRssMb, cpuUsPerEvent } = await measure(server, '0'.repeat(30), ['0000000000']);
+    const { load, peakRssMb, cpuUsPerEvent } = await measure(server, '0'.repeat(30), [{ did: '0000000000', sid: '0000000000' }]);
     return { name: 'bare', load, peakRssMb, cpuUsPerEvent };
   } finally {
     await server.stop();
@@ -90,11 +96,12 @@ async function benchPatron(name: BenchDatabaseName): Promise<TargetRun> {
     let shopId: string;
     try {
       shopId = await createShop(server.baseUrl, ADMIN_TOKEN, `Bench shop (${name})`);
-      const dids = await createDevices(server.baseUrl, shopId, DEVICES);
-      if (!(await pushWorks(server.baseUrl, shopId, dids[0]!))) {
-        throw new Error('POST /push does not answer 200 {"status":"success"} for a device from GET /init');
+      if (EVENT.kind === 'custom') await createCustomEventCode(server.baseUrl, ADMIN_TOKEN, shopId, EVENT.code);
+      const devices = await createDevices(server.baseUrl, shopId, DEVICES);
+      if (!(await pushWorks(server.baseUrl, shopId, devices[0]!, EVENT))) {
+        throw new Error(`The ${EVENT.kind} endpoint does not answer 200 {"status":"success"} for a device from GET /init`);
       }
-      measured = await measure(server, shopId, dids);
+      measured = await measure(server, shopId, devices);
     } finally {
       const code = await server.stop();
       if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
@@ -103,7 +110,7 @@ async function benchPatron(name: BenchDatabaseName): Promise<TargetRun> {
     const acknowledged = new Set([...measured.warmup.acknowledged, ...measured.load.acknowledged]);
     const stored = checkStored(
       acknowledged,
-      await countStoredMarkers(dbOptions, shopId, ['w', 'm']),
+      await countStoredMarkers(dbOptions, shopId, ['w', 'm'], EVENT.kind === 'custom' ? EVENT.code : undefined),
       measured.warmup.cutOff + measured.load.cutOff,
     );
     return {
@@ -122,7 +129,7 @@ async function benchPatron(name: BenchDatabaseName): Promise<TargetRun> {
 async function main(): Promise<number> {
   const names = await benchTargets(values.only);
   console.log(
-    `POST /push cart events: ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up, ` +
+    `${EVENT.kind === 'cart' ? 'POST /push cart events' : 'POST /push/custom events'}: ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up, ` +
       `${DEVICES} devices; ${os.cpus().length} cores, Node ${process.version}\n`,
   );
 

@@ -13,6 +13,7 @@ import { LoyaltyLedger } from './modules/loyalty/loyalty-ledger.js';
 import { LoyaltyLevelsService } from './modules/loyalty/loyalty-levels.service.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
 import { LoyaltyReferralService } from './modules/loyalty/loyalty-referral.service.js';
+import { LoyaltyRewardsService } from './modules/loyalty/loyalty-rewards.service.js';
 import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { LoyaltyUpkeepService } from './modules/loyalty/loyalty-upkeep.service.js';
 import { LoyaltyReportsService } from './modules/loyalty/loyalty-reports.service.js';
@@ -89,6 +90,8 @@ export interface Services {
   readonly promoCodes: PromoCodesService;
   /** Gift certificates, their pools, and the amounts the checkout holds. */
   readonly certificates: CertificatesService;
+  /** Event rewards: the rules, the tracking subscriber that credits them, PATCH /loyalty/bonuses/cancel. */
+  readonly loyaltyRewards: LoyaltyRewardsService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -129,6 +132,9 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const loyaltyLevels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty, purchases: loyaltyReferrals });
   // Members' purchase events count toward their levels.
   tracking.subscribe(loyaltyLevels.trackingSubscriber());
+  const loyaltyRewards = new LoyaltyRewardsService({ db, clock, shops, identity, ledger, loyalty });
+  // Custom events with a rewarded code credit the member (docs/loyalty.md, "Event rewards").
+  tracking.subscribe(loyaltyRewards.trackingSubscriber());
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -159,5 +165,6 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     promotions: new PromotionsService({ db, clock, shops }),
     promoCodes: new PromoCodesService({ db, clock, shops }),
     certificates: new CertificatesService({ db, clock, shops }),
+    loyaltyRewards,
   };
 }

@@ -27,6 +27,11 @@ app.post('/push', (request) => {
   if (typeof body?.shop_id !== 'string' || !Array.isArray(body.items)) throw new Error('unexpected body');
   return { status: 'success' };
 });
+app.post('/push/custom', (request) => {
+  const body = request.body as { shop_id?: unknown; event?: unknown } | undefined;
+  if (typeof body?.shop_id !== 'string' || typeof body.event !== 'string') throw new Error('unexpected body');
+  return { status: 'success' };
+});
 
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 

@@ -1,6 +1,8 @@
+import type { BenchDevice, PushLoadEvent } from './load.js';
+
 /**
- * What the push load needs on a running server: a shop (admin API) and devices
- * (GET /init), made over HTTP as a client would.
+ * What the push load needs on a running server: a shop and its custom event code (admin
+ * API) and devices with a session each (GET /init), made over HTTP as a client would.
  */
 
 async function expectJson(response: Response, what: string): Promise<Record<string, unknown>> {
@@ -20,29 +22,43 @@ export async function createShop(baseUrl: string, adminToken: string, name: stri
   return body.shop_id;
 }
 
-/** `count` new devices, `concurrency` requests at a time. */
-export async function createDevices(baseUrl: string, shopId: string, count: number, concurrency = 8): Promise<string[]> {
-  const dids: string[] = [];
+/** A custom event code of the shop, so that POST /push/custom accepts it. */
+export async function createCustomEventCode(baseUrl: string, adminToken: string, shopId: string, code: string): Promise<void> {
+  const response = await fetch(`${baseUrl}/admin/v1/shops/${shopId}/custom-events`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
+  await expectJson(response, 'POST /admin/v1/shops/{shop_id}/custom-events');
+}
+
+/** `count` new devices with their sessions, `concurrency` requests at a time. */
+export async function createDevices(baseUrl: string, shopId: string, count: number, concurrency = 8): Promise<BenchDevice[]> {
+  const devices: BenchDevice[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < count) {
       next += 1;
       const response = await fetch(`${baseUrl}/init?shop_id=${shopId}&v=3`);
       const body = await expectJson(response, 'GET /init');
-      if (typeof body.did !== 'string') throw new Error(`GET /init gave no did: ${JSON.stringify(body)}`);
-      dids.push(body.did);
+      if (typeof body.did !== 'string' || typeof body.sid !== 'string') throw new Error(`GET /init gave no did and sid: ${JSON.stringify(body)}`);
+      devices.push({ did: body.did, sid: body.sid });
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return dids;
+  return devices;
 }
 
-/** True once POST /push answers 200 {"status":"success"} for a device from GET /init. */
-export async function pushWorks(baseUrl: string, shopId: string, did: string): Promise<boolean> {
-  const response = await fetch(`${baseUrl}/push`, {
+/** True once the load's endpoint answers 200 {"status":"success"} for a device from GET /init. */
+export async function pushWorks(baseUrl: string, shopId: string, device: BenchDevice, event: PushLoadEvent): Promise<boolean> {
+  const [path, body] =
+    event.kind === 'cart'
+      ? ['/push', { shop_id: shopId, did: device.did, event: 'cart', items: [{ id: 'probe', amount: 1, price: 1 }] }]
+      : ['/push/custom', { shop_id: shopId, did: device.did, sid: device.sid, event: event.code, label: 'probe' }];
+  const response = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ shop_id: shopId, did, event: 'cart', items: [{ id: 'probe', amount: 1, price: 1 }] }),
+    body: JSON.stringify(body),
   });
   const text = await response.text();
   return response.status === 200 && text === '{"status":"success"}';

@@ -1,18 +1,28 @@
 import autocannon from 'autocannon';
 
 /**
- * The push load: `cart` events from N keep-alive connections (no pipelining) for a fixed
- * time, every request a fresh body. The did rotates over the prepared devices and the
- * item id over a small catalogue, as a real shop's traffic would; each request carries a
- * unique marker (the item's line_id) so that the events stored can be matched to the
+ * The push load: `cart` events (POST /push) or custom events (POST /push/custom) from N
+ * keep-alive connections (no pipelining) for a fixed time, every request a fresh body.
+ * The device rotates over the prepared ones and the item id over a small catalogue, as a
+ * real shop's traffic would; each request carries a unique marker (the item's line_id,
+ * or the custom event's label) so that the events stored can be matched to the
  * responses the client saw: autocannon drops the requests still in flight when the time
  * is up, and the server may still commit those.
  */
 
+/** `cart` on POST /push, or a custom event with this code on POST /push/custom. */
+export type PushLoadEvent = { readonly kind: 'cart' } | { readonly kind: 'custom'; readonly code: string };
+
+export interface BenchDevice {
+  readonly did: string;
+  readonly sid: string;
+}
+
 export interface LoadOptions {
   readonly url: string;
   readonly shopId: string;
-  readonly dids: readonly string[];
+  readonly devices: readonly BenchDevice[];
+  readonly event: PushLoadEvent;
   readonly connections: number;
   readonly durationSec: number;
   /** Prefix of the markers of this run, so that two runs against one shop never collide. */
@@ -48,7 +58,7 @@ export async function runPushLoad(options: LoadOptions): Promise<LoadResult> {
   let seq = 0;
 
   const result = await autocannon({
-    url: `${options.url}/push`,
+    url: `${options.url}${options.event.kind === 'cart' ? '/push' : '/push/custom'}`,
     connections: options.connections,
     pipelining: 1,
     duration: options.durationSec,
@@ -62,12 +72,17 @@ export async function runPushLoad(options: LoadOptions): Promise<LoadResult> {
           const marker = `${options.markerPrefix}${seq}`;
           context.marker = marker;
           context.startedAt = performance.now();
-          request.body = JSON.stringify({
-            shop_id: options.shopId,
-            did: options.dids[seq % options.dids.length],
-            event: 'cart',
-            items: [{ id: `sku-${(seq * 7919) % catalogue}`, amount: 1 + (seq % 3), price: 100 + (seq % 50), line_id: marker }],
-          });
+          const device = options.devices[seq % options.devices.length]!;
+          request.body = JSON.stringify(
+            options.event.kind === 'cart'
+              ? {
+                  shop_id: options.shopId,
+                  did: device.did,
+                  event: 'cart',
+                  items: [{ id: `sku-${(seq * 7919) % catalogue}`, amount: 1 + (seq % 3), price: 100 + (seq % 50), line_id: marker }],
+                }
+              : { shop_id: options.shopId, did: device.did, sid: device.sid, event: options.event.code, label: marker },
+          );
           return request;
         },
         onResponse(status, _body, context: RequestContext) {

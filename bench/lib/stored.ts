@@ -15,28 +15,31 @@ export interface StoredCheck {
   readonly ok: boolean;
 }
 
-/** How many stored events of the shop carry each marker (an item's line_id starting with a prefix). */
+/**
+ * How many stored events of the shop carry each marker starting with a prefix: an
+ * item's line_id of `cart` events, or the `label` of custom events with `customCode`.
+ */
 export async function countStoredMarkers(
   options: DbOptions,
   shopId: string,
   prefixes: readonly string[],
+  customCode?: string,
 ): Promise<Map<string, number>> {
   const handle = createDb(options);
   try {
     const rows = await handle.db
       .selectFrom('events')
-      .select('items')
+      .select(['items', 'params'])
       .where('shop_id', '=', shopId)
-      .where('event', '=', 'cart')
+      .where('event', '=', customCode ?? 'cart')
       .execute();
     const counts = new Map<string, number>();
+    const count = (marker: unknown): void => {
+      if (typeof marker === 'string' && prefixes.some((p) => marker.startsWith(p))) counts.set(marker, (counts.get(marker) ?? 0) + 1);
+    };
     for (const row of rows) {
-      for (const item of JSON.parse(row.items) as Array<{ line_id?: string }>) {
-        const marker = item.line_id;
-        if (marker !== undefined && prefixes.some((p) => marker.startsWith(p))) {
-          counts.set(marker, (counts.get(marker) ?? 0) + 1);
-        }
-      }
+      if (customCode !== undefined) count((JSON.parse(row.params) as { label?: unknown }).label);
+      else for (const item of JSON.parse(row.items) as Array<{ line_id?: string }>) count(item.line_id);
     }
     return counts;
   } finally {

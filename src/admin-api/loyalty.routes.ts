@@ -141,7 +141,8 @@ export const loyaltyRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
   done();
 };
 
-function amountFromUnits(units: number): number {
+/** An amount of the admin edge (currency units) → minor units; 422 naming `amount` otherwise. */
+export function amountFromUnits(units: number): number {
   const parsed = parsePositiveAmount(units);
   if (!parsed.ok) throw new AppError('VALIDATION_FAILED', `Field \`amount\` ${parsed.requirement}.`, { field: 'amount' });
   return parsed.minor;

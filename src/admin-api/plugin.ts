@@ -11,6 +11,7 @@ import { importsRoutes } from './imports.routes.js';
 import { loyaltyRoutes } from './loyalty.routes.js';
 import { loyaltyMembersRoutes } from './loyalty-members.routes.js';
 import { loyaltyLevelsRoutes } from './loyalty-levels.routes.js';
+import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { certificatesRoutes } from './certificates.routes.js';
 import { promoCodesRoutes } from './promo-codes.routes.js';
@@ -87,6 +88,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(loyaltyRoutes);
   await app.register(loyaltyMembersRoutes);
   await app.register(loyaltyLevelsRoutes);
+  await app.register(loyaltyRewardsRoutes);
   await app.register(collectionsRoutes);
   await app.register(promotionsRoutes);
   await app.register(promoCodesRoutes);

@@ -19,6 +19,7 @@ import { loyaltyUpkeep } from './0017-loyalty-upkeep.js';
 import { loyaltyLevels } from './0018-loyalty-levels.js';
 import { loyaltyAdmin } from './0020-loyalty-admin.js';
 import { promotions } from './0021-promotions.js';
+import { loyaltyEventRewards } from './0019-loyalty-event-rewards.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -43,6 +44,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0016-loyalty-ledger', loyaltyLedger],
   ['0017-loyalty-upkeep', loyaltyUpkeep],
   ['0018-loyalty-levels', loyaltyLevels],
+  ['0019-loyalty-event-rewards', loyaltyEventRewards],
   ['0020-loyalty-admin', loyaltyAdmin],
   ['0021-promotions', promotions],
 ];
