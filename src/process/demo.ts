@@ -67,6 +67,16 @@ export const DEMO_STEPS: readonly DemoStep[] = [
         bonusLifetimeDays: 365,
         rewardPendingDays: 0,
       });
+      // Two levels by purchases over a year: everyone starts at Silver, 20,000.00 makes Gold.
+      await services.loyaltyLevels.putLadder(shop.shopId, {
+        windowDays: 365,
+        levels: [
+          { code: 'silver', name: 'Silver', minTotal: 0, rewardPercent: 500 },
+          { code: 'gold', name: 'Gold', minTotal: 2_000_000, rewardPercent: 700 },
+        ],
+      });
+      // A product review (the custom event code above) earns 100.00 bonuses once.
+      await services.loyaltyRewards.putRule(shop.shopId, 'review_left', 10_000);
       await services.loyalty.joinMember(shop.shopId, { phone: DEMO_MEMBER_PHONE, email: 'maria@example.org' });
       await services.loyalty.creditManual(shop.shopId, DEMO_MEMBER_PHONE, { amount: 50_000, reason: 'Welcome bonus' });
     },

@@ -32,6 +32,12 @@ describe.each(TEST_DIALECTS)('first start on %s', (dialect) => {
       'newsletter_signup',
       'review_left',
     ]);
+    // The loyalty programme: two levels, a rewarded event and a member with 500.00 bonuses.
+    const ladder = await first.services.loyaltyLevels.getLadder(demo.shop.shopId);
+    expect(ladder.levels.map((l) => l.code)).toEqual(['silver', 'gold']);
+    expect(await first.services.loyaltyRewards.getRule(demo.shop.shopId, 'review_left')).toMatchObject({ amount: 10_000 });
+    const member = await first.services.loyaltyLevels.viewMember(demo.shop.shopId, '79001234567');
+    expect([member.balance, member.level?.code]).toEqual([50_000, 'silver']);
 
     const second = await start();
     expect(second.facts).toEqual({ adminToken: { kind: 'stored' }, firstStart: false, demo: undefined });

@@ -76,7 +76,10 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     const tree = (await paste(curls[10]!)) as { name: string; children: { name: string }[] }[];
     expect(tree.map((node) => node.name)).toEqual(['Clothing', 'Home']);
     expect(await paste(curls[11]!)).toMatchObject({ status: 'success', payload: { properties: { code: 'main_banner' } } });
-    expect(await paste(curls[12]!)).toEqual({ status: 'success', payload: { member: true, level: null } });
+    expect(await paste(curls[12]!)).toEqual({
+      status: 'success',
+      payload: { member: true, level: { name: 'Silver', code: 'silver', expiration_date: null } },
+    });
 
     expect(welcome).toContain(`${baseUrl}/docs`);
     const docs = await fetch(`${baseUrl}/docs/json`);
