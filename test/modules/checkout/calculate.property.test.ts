@@ -95,20 +95,31 @@ const codeArb = (promotionIds: number[]): fc.Arbitrary<PromoCodeRequest> =>
     }),
   );
 
-const certificateArb: fc.Arbitrary<CertificateRequest> = fc.record({
-  code: fc.constantFrom('G1', 'G2', 'G3'),
-  state: fc.oneof(
-    fc.constant({ found: false as const }),
-    fc.record({
-      found: fc.constant(true as const),
-      id: fc.integer({ min: 1, max: 3 }),
-      poolId: fc.option(fc.nat(3), { nil: null }),
-      balance: fc.nat(5_000_000),
-      expiresAt: fc.option(fc.constantFrom(NOW, NOW + 1), { nil: null }),
-      active: fc.constantFrom(true, true, true, false),
-    }),
-  ),
-});
+/**
+ * A certificate as the service loads it: one state per code, the id fixed by the code
+ * (a code names one certificate), so two requests of one code carry the same state.
+ */
+const certificateArb: fc.Arbitrary<CertificateRequest> = fc.constantFrom('G1', 'G2', 'G3').chain((code) =>
+  fc.record({
+    code: fc.constant(code),
+    state: fc.oneof(
+      fc.constant({ found: false as const }),
+      fc.record({
+        found: fc.constant(true as const),
+        id: fc.constant(Number(code.slice(1))),
+        poolId: fc.option(fc.nat(3), { nil: null }),
+        balance: fc.nat(5_000_000),
+        expiresAt: fc.option(fc.constantFrom(NOW, NOW + 1), { nil: null }),
+        active: fc.constantFrom(true, true, true, false),
+      }),
+    ),
+  }),
+);
+
+/** Up to three codes, each once, and now and then the first asked a second time. */
+const certificatesArb: fc.Arbitrary<CertificateRequest[]> = fc
+  .uniqueArray(certificateArb, { selector: (c) => c.code, maxLength: 3 })
+  .chain((list) => fc.boolean().map((again) => (again && list.length > 0 ? [...list, list[0]!] : list)));
 
 const inputArb: fc.Arbitrary<CheckoutInput> = fc
   .tuple(fc.uniqueArray(fc.constantFrom(...POOL), { minLength: 1, maxLength: 12 }), fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 2, max: 5 })))
@@ -144,7 +155,7 @@ const inputArb: fc.Arbitrary<CheckoutInput> = fc
       }),
       promotions: fc.tuple(...promotionIds.map(promotionArb)),
       promoCodes: fc.array(codeArb(promotionIds), { maxLength: 3 }),
-      certificates: fc.array(certificateArb, { maxLength: 3 }),
+      certificates: certificatesArb,
       chargeBonuses: fc.constantFrom(true, true, true, false),
       amountPercent: fc.option(fc.integer({ min: 0, max: 100 }), { nil: null, freq: 2 }),
       paymentType: fc.constantFrom(null, 'card', 'cash'),
