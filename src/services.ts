@@ -20,6 +20,9 @@ import { ProductsService } from './modules/catalog/products.service.js';
 import { CertificatesService } from './modules/promotions/certificates.service.js';
 import { PromoCodesService } from './modules/promotions/promo-codes.service.js';
 import { PromotionsService } from './modules/promotions/promotions.service.js';
+import { CheckoutInputs } from './modules/checkout/checkout-inputs.js';
+import { CheckoutService } from './modules/checkout/checkout.service.js';
+import { CheckoutSettle } from './modules/checkout/checkout-settle.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { ImagesService } from './modules/images/images.service.js';
 import { ProductSubscriptionsService } from './modules/product-subscriptions/product-subscriptions.service.js';
@@ -89,6 +92,8 @@ export interface Services {
   readonly promoCodes: PromoCodesService;
   /** Gift certificates, their pools, and the amounts the checkout holds. */
   readonly certificates: CertificatesService;
+  /** The loyalty checkout: estimate, apply, confirm, cancel, history and the admin's orders (docs/checkout.md). */
+  readonly checkout: CheckoutService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -129,6 +134,19 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const loyaltyLevels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty, purchases: loyaltyReferrals });
   // Members' purchase events count toward their levels.
   tracking.subscribe(loyaltyLevels.trackingSubscriber());
+  const promotions = new PromotionsService({ db, clock, shops });
+  const promoCodes = new PromoCodesService({ db, clock, shops });
+  const certificates = new CertificatesService({ db, clock, shops });
+  const checkout = new CheckoutService({
+    db,
+    clock,
+    shops,
+    members: loyalty,
+    inputs: new CheckoutInputs({ db, clock, members: loyalty, levels: loyaltyLevels, referrals: loyaltyReferrals, promotions, promoCodes, certificates, products }),
+    settle: new CheckoutSettle({ db, clock, ledger, members: loyalty, levels: loyaltyLevels, promoCodes, certificates }),
+  });
+  // A purchase event with the order_id of a created checkout order confirms it.
+  tracking.subscribe(checkout.trackingSubscriber());
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -156,8 +174,9 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     loyaltyReports: new LoyaltyReportsService({ db, clock, shops, members: loyalty }),
     loyaltyLevels,
     loyaltyReferrals,
-    promotions: new PromotionsService({ db, clock, shops }),
-    promoCodes: new PromoCodesService({ db, clock, shops }),
-    certificates: new CertificatesService({ db, clock, shops }),
+    promotions,
+    promoCodes,
+    certificates,
+    checkout,
   };
 }

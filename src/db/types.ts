@@ -68,6 +68,7 @@ import type {
   CertificatesTable,
   CertificateHoldsTable,
 } from './tables/promotions.js';
+import type { CheckoutOrdersTable } from './tables/checkout.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -78,6 +79,7 @@ export type * from './tables/audience.js';
 export type * from './tables/loyalty.js';
 export type * from './tables/loyalty-levels.js';
 export type * from './tables/promotions.js';
+export type * from './tables/checkout.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -135,4 +137,5 @@ export interface Database {
   certificate_pools: CertificatePoolsTable;
   certificates: CertificatesTable;
   certificate_holds: CertificateHoldsTable;
+  checkout_orders: CheckoutOrdersTable;
 }
