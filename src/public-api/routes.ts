@@ -1,4 +1,5 @@
 import { audienceRoutes } from './audience/audience.routes.js';
+import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { loyaltyRoutes } from './loyalty/loyalty.routes.js';
 import { listingRoutes } from './catalog/listing.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
@@ -25,4 +26,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   profileRoutes,
   shopperRoutes,
   loyaltyRoutes,
+  checkoutRoutes,
 ];
