@@ -215,7 +215,10 @@ export class CheckoutService {
 
   async getOrder(shopId: string, orderId: string): Promise<CheckoutOrder> {
     await this.deps.shops.requireShop(shopId);
-    return toOrder(await this.requireOrder(shopId, orderId));
+    const row = await repo.findOrder(this.db, shopId, orderId);
+    // The admin scope's sentences end with a period; the public contract's do not.
+    if (!row) throw new AppError('NOT_FOUND', 'Order not found.');
+    return toOrder(row);
   }
 
   /** A `purchase` event whose order_id names a created order confirms it (contract-notes "Loyalty checkout"). */
