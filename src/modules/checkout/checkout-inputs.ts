@@ -123,7 +123,8 @@ export class CheckoutInputs {
     try {
       return await this.deps.members.findMember(shopId, request.identifier);
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'NOT_FOUND' && error.message !== 'Shop not found')) throw error;
+      // The shop was checked by getSettings before: a NOT_FOUND here is the member's.
+      if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
       if (request.chargeBonuses) throw new AppError('NOT_FOUND', PUBLIC_MEMBER_NOT_FOUND);
       return null;
     }
