@@ -145,6 +145,9 @@ export class CheckoutService {
     return this.orders.run(`${shopId}\n${orderId}`, async () => {
       let row = await this.requireOrder(shopId, orderId);
       if (row.status === 'created') {
+        if (!(await this.holdsIntact(shopId, row))) {
+          throw new AppError('CONFLICT', 'Could not confirm order whose holds were released; apply it again.');
+        }
         await repo.moveStatus(this.db, shopId, orderId, 'created', 'completed', this.deps.clock.now());
         row = await this.requireOrder(shopId, orderId);
       }
@@ -232,9 +235,29 @@ export class CheckoutService {
         if (orderId === undefined) return;
         const row = await repo.findOrder(this.db, event.shopId, orderId);
         if (!row || row.status === 'cancelled') return;
-        await this.confirm(event.shopId, orderId);
+        // An order that refuses the confirm (cancelled meanwhile, holds lost) is left as it is: a redelivery would change nothing.
+        await this.confirm(event.shopId, orderId).catch((error: unknown) => {
+          if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+        });
       },
     };
+  }
+
+  /**
+   * Whether everything the stored calculation held is still held: an apply that lost
+   * every round releases the order's holds and leaves its previous result stored, and a
+   * confirm must not credit a reward for what was never spent.
+   */
+  private async holdsIntact(shopId: string, row: repo.OrderRow): Promise<boolean> {
+    const { holds } = toOrder(row).calculation;
+    const orderId = row.order_id;
+    if (holds.bonuses > 0 && (row.bonus_hold_id === null || (await repo.activeHoldAmount(this.db, shopId, Number(row.bonus_hold_id))) !== holds.bonuses)) {
+      return false;
+    }
+    const blocked = new Set((await repo.blockedCodesOf(this.db, shopId, orderId)).map((b) => b.code));
+    if (!holds.promoCodes.every((c) => blocked.has(c.code))) return false;
+    const held = await repo.heldCertificatesOf(this.db, shopId, orderId);
+    return holds.certificates.every((c) => held.get(c.code) === c.amount);
   }
 
   private async requireOrder(shopId: string, orderId: string): Promise<repo.OrderRow> {

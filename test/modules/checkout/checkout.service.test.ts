@@ -176,6 +176,23 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     expect(await balances(services, shopId, identifier)).toEqual(before);
   });
 
+  it('refuses to confirm a created order whose repeat apply lost its holds, and confirms it once applied again', async () => {
+    const before = await balances(services, shopId, identifier);
+    await checkout().apply(shop, full('H-2'));
+    const spy = vi.spyOn(services.certificates, 'holdAmount').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
+    try {
+      await expect(checkout().apply(shop, full('H-2'))).rejects.toMatchObject({ code: 'CONFLICT' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await balances(services, shopId, identifier)).toEqual(before);
+    await expect(checkout().confirm(shopId, 'H-2')).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await rewards()).toEqual([]);
+    await checkout().apply(shop, full('H-2'));
+    ok(await checkout().confirm(shopId, 'H-2'));
+    expect((await rewards()).length).toBe(1);
+  });
+
   it("answers an unknown order, and another shop's order, as not found", async () => {
     await checkout().apply(shop, full('S-1'));
     const other = await createShopFixture(services);
