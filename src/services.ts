@@ -21,6 +21,9 @@ import { ProductsService } from './modules/catalog/products.service.js';
 import { CertificatesService } from './modules/promotions/certificates.service.js';
 import { PromoCodesService } from './modules/promotions/promo-codes.service.js';
 import { PromotionsService } from './modules/promotions/promotions.service.js';
+import { CheckoutInputs } from './modules/checkout/checkout-inputs.js';
+import { CheckoutService } from './modules/checkout/checkout.service.js';
+import { CheckoutSettle } from './modules/checkout/checkout-settle.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { ImagesService } from './modules/images/images.service.js';
 import { ProductSubscriptionsService } from './modules/product-subscriptions/product-subscriptions.service.js';
@@ -92,6 +95,8 @@ export interface Services {
   readonly certificates: CertificatesService;
   /** Event rewards: the rules, the tracking subscriber that credits them, PATCH /loyalty/bonuses/cancel. */
   readonly loyaltyRewards: LoyaltyRewardsService;
+  /** The loyalty checkout: estimate, apply, confirm, cancel, history and the admin's orders (docs/checkout.md). */
+  readonly checkout: CheckoutService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -135,6 +140,19 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const loyaltyRewards = new LoyaltyRewardsService({ db, clock, shops, identity, ledger, loyalty });
   // Custom events with a rewarded code credit the member (docs/loyalty.md, "Event rewards").
   tracking.subscribe(loyaltyRewards.trackingSubscriber());
+  const promotions = new PromotionsService({ db, clock, shops });
+  const promoCodes = new PromoCodesService({ db, clock, shops });
+  const certificates = new CertificatesService({ db, clock, shops });
+  const checkout = new CheckoutService({
+    db,
+    clock,
+    shops,
+    members: loyalty,
+    inputs: new CheckoutInputs({ db, clock, members: loyalty, levels: loyaltyLevels, referrals: loyaltyReferrals, promotions, promoCodes, certificates, products }),
+    settle: new CheckoutSettle({ db, clock, ledger, members: loyalty, levels: loyaltyLevels, promoCodes, certificates }),
+  });
+  // A purchase event with the order_id of a created checkout order confirms it.
+  tracking.subscribe(checkout.trackingSubscriber());
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -162,9 +180,10 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     loyaltyReports: new LoyaltyReportsService({ db, clock, shops, members: loyalty }),
     loyaltyLevels,
     loyaltyReferrals,
-    promotions: new PromotionsService({ db, clock, shops }),
-    promoCodes: new PromoCodesService({ db, clock, shops }),
-    certificates: new CertificatesService({ db, clock, shops }),
+    promotions,
+    promoCodes,
+    certificates,
     loyaltyRewards,
+    checkout,
   };
 }

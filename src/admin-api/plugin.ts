@@ -14,6 +14,7 @@ import { loyaltyLevelsRoutes } from './loyalty-levels.routes.js';
 import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { certificatesRoutes } from './certificates.routes.js';
+import { checkoutOrdersRoutes } from './checkout-orders.routes.js';
 import { promoCodesRoutes } from './promo-codes.routes.js';
 import { promotionsRoutes } from './promotions.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
@@ -93,6 +94,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(promotionsRoutes);
   await app.register(promoCodesRoutes);
   await app.register(certificatesRoutes);
+  await app.register(checkoutOrdersRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

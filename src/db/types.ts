@@ -69,6 +69,7 @@ import type {
   CertificateHoldsTable,
 } from './tables/promotions.js';
 import type { LoyaltyEventRewardsTable, LoyaltyEventRewardedTable } from './tables/loyalty-rewards.js';
+import type { CheckoutOrdersTable } from './tables/checkout.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -80,6 +81,7 @@ export type * from './tables/loyalty.js';
 export type * from './tables/loyalty-levels.js';
 export type * from './tables/promotions.js';
 export type * from './tables/loyalty-rewards.js';
+export type * from './tables/checkout.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -139,4 +141,5 @@ export interface Database {
   certificate_holds: CertificateHoldsTable;
   loyalty_event_rewards: LoyaltyEventRewardsTable;
   loyalty_event_rewarded: LoyaltyEventRewardedTable;
+  checkout_orders: CheckoutOrdersTable;
 }

@@ -1,5 +1,6 @@
 import { audienceRoutes } from './audience/audience.routes.js';
 import { bonusesRoutes } from './loyalty/bonuses.routes.js';
+import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { loyaltyRoutes } from './loyalty/loyalty.routes.js';
 import { listingRoutes } from './catalog/listing.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
@@ -27,4 +28,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   shopperRoutes,
   loyaltyRoutes,
   bonusesRoutes,
+  checkoutRoutes,
 ];

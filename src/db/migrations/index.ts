@@ -18,6 +18,7 @@ import { loyaltyLedger } from './0016-loyalty-ledger.js';
 import { loyaltyUpkeep } from './0017-loyalty-upkeep.js';
 import { loyaltyLevels } from './0018-loyalty-levels.js';
 import { loyaltyAdmin } from './0020-loyalty-admin.js';
+import { checkoutOrders } from './0022-checkout-orders.js';
 import { promotions } from './0021-promotions.js';
 import { loyaltyEventRewards } from './0019-loyalty-event-rewards.js';
 
@@ -47,6 +48,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0019-loyalty-event-rewards', loyaltyEventRewards],
   ['0020-loyalty-admin', loyaltyAdmin],
   ['0021-promotions', promotions],
+  ['0022-checkout-orders', checkoutOrders],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

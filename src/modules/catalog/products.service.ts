@@ -245,6 +245,30 @@ export class ProductsService {
   }
 
   /**
+   * What the checkout needs of these offer ids in the served catalog (docs/checkout.md
+   * "Inputs"): the name and the categories with all their ancestors, by id; an id the
+   * served catalog lacks is absent from the map.
+   */
+  async productFacts(shopId: string, itemIds: readonly string[]): Promise<Map<string, { name: string | null; categoryIds: string[] }>> {
+    if (itemIds.length === 0) return new Map();
+    const generation = await this.deps.catalog.currentGeneration(shopId);
+    if (generation === 0) return new Map();
+    const [records, lookups] = await Promise.all([repo.findProducts(this.db, shopId, generation, itemIds), this.catalogLookups(shopId, generation)]);
+    const facts = new Map<string, { name: string | null; categoryIds: string[] }>();
+    for (const record of records) {
+      const categoryIds = new Set<string>();
+      for (const id of record.categoryIds) {
+        // Up the tree; the set also stops a loop of parents.
+        for (let at: string | null = id; at !== null && !categoryIds.has(at); at = lookups.categories.get(at)?.parentExternalId ?? null) {
+          categoryIds.add(at);
+        }
+      }
+      facts.set(record.id, { name: record.name, categoryIds: [...categoryIds] });
+    }
+    return facts;
+  }
+
+  /**
    * GET /products/counters: views, carts and purchases (tracking) and the active
    * subscriptions (triggers). NOT_FOUND for an item the served catalog lacks. The three
    * reads run side by side, each shared with the other counters asked of the shop in the

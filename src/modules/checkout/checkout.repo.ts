@@ -1,0 +1,189 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { CheckoutOrdersTable, CheckoutOrderStatus, Database } from '../../db/types.js';
+
+/** Kysely only: the checkout's orders, and the reads of this order's own holds the calculation needs (docs/checkout.md). */
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type OrderRow = Selectable<CheckoutOrdersTable>;
+
+export async function findOrder(db: Executor, shopId: string, orderId: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('checkout_orders').selectAll().where('shop_id', '=', shopId).where('order_id', '=', orderId).executeTakeFirst();
+}
+
+/** A new order; false when the order id is taken (another apply got there first). */
+export async function insertOrder(db: Executor, row: OrderRow): Promise<boolean> {
+  const inserted = await db
+    .insertInto('checkout_orders')
+    .values(row)
+    .onConflict((oc) => oc.columns(['shop_id', 'order_id']).doNothing())
+    .returning('order_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** A repeat apply: the order's calculation and holds are replaced while it is still created. */
+export async function replaceCreated(
+  db: Executor,
+  shopId: string,
+  orderId: string,
+  fields: Pick<
+    OrderRow,
+    'profile_id' | 'identifier' | 'request' | 'result' | 'bonus_hold_id' | 'order_total' | 'order_to_pay' | 'bonuses_charged' | 'bonuses_reward' | 'updated_at'
+  >,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('checkout_orders')
+    .set(fields)
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'created')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * The one conditional UPDATE that moves an order between statuses: it happens once
+ * however often or concurrently it is asked, and only from the status given.
+ */
+export async function moveStatus(
+  db: Executor,
+  shopId: string,
+  orderId: string,
+  from: CheckoutOrderStatus,
+  to: CheckoutOrderStatus,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('checkout_orders')
+    .set({
+      status: to,
+      steps_done: 0,
+      updated_at: now,
+      ...(to === 'completed' && { completed_at: now }),
+      ...(to === 'cancelled' && { cancelled_at: now }),
+    })
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function markStepsDone(db: Executor, shopId: string, orderId: string, status: CheckoutOrderStatus, now: number): Promise<void> {
+  await db
+    .updateTable('checkout_orders')
+    .set({ steps_done: 1, updated_at: now })
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', status)
+    .execute();
+}
+
+/** Records the reward credit once: false when the order already has one or is no longer completed. */
+export async function claimReward(trx: Transaction<Database>, shopId: string, orderId: string, transactionId: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('checkout_orders')
+    .set({ reward_transaction_id: transactionId })
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'completed')
+    .where('reward_transaction_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A member's orders, newest first (the index shop_id, profile_id, created_at). */
+export async function listMemberOrders(db: Executor, shopId: string, profileId: number, limit: number): Promise<OrderRow[]> {
+  return db
+    .selectFrom('checkout_orders')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .orderBy('created_at', 'desc')
+    .orderBy('order_id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export interface OrderFilter {
+  readonly status?: CheckoutOrderStatus | undefined;
+  readonly profileId?: number | undefined;
+  /** Keyset: the created_at and order_id of the last row of the previous page. */
+  readonly after?: { readonly createdAt: number; readonly orderId: string } | undefined;
+  readonly limit: number;
+}
+
+/** The admin list: newest first, by keyset. */
+export async function listOrders(db: Executor, shopId: string, filter: OrderFilter): Promise<OrderRow[]> {
+  let query = db.selectFrom('checkout_orders').selectAll().where('shop_id', '=', shopId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.profileId !== undefined) query = query.where('profile_id', '=', filter.profileId);
+  const after = filter.after;
+  if (after !== undefined) {
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('order_id', '<', after.orderId)])]),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('order_id', 'desc').limit(filter.limit).execute();
+}
+
+/** The codes this order has blocked (a repeat apply does not count them against itself). */
+export async function blockedCodesOf(db: Executor, shopId: string, orderId: string): Promise<{ code: string; profileId: number | null }[]> {
+  const rows = await db
+    .selectFrom('promo_code_uses')
+    .select(['code', 'profile_id'])
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'blocked')
+    .execute();
+  return rows.map((r) => ({ code: r.code, profileId: r.profile_id === null ? null : Number(r.profile_id) }));
+}
+
+/** A member's uses and blocks of these codes (promo_code_members.taken). */
+export async function memberTakenOf(db: Executor, shopId: string, profileId: number, codes: readonly string[]): Promise<Map<string, number>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('promo_code_members')
+    .select(['code', 'taken'])
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .where('code', 'in', [...codes])
+    .execute();
+  return new Map(rows.map((r) => [r.code, Number(r.taken)]));
+}
+
+/** What this order holds of each certificate code. */
+export async function heldCertificatesOf(db: Executor, shopId: string, orderId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('certificate_holds')
+    .select(['code', 'amount'])
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'held')
+    .execute();
+  return new Map(rows.map((r) => [r.code, Number(r.amount)]));
+}
+
+/** The amount of an active ledger hold; 0 when it is not active. */
+export async function activeHoldAmount(db: Executor, shopId: string, holdId: number): Promise<number> {
+  const row = await db
+    .selectFrom('loyalty_holds')
+    .select('amount')
+    .where('shop_id', '=', shopId)
+    .where('id', '=', holdId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return row ? Number(row.amount) : 0;
+}
+
+/** Whether the member has a completed loyalty order (first-order promotions). */
+export async function hasCompletedOrder(db: Executor, shopId: string, profileId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('checkout_orders')
+    .select('order_id')
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .where('status', '=', 'completed')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

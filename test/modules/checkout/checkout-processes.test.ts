@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/clock.js';
+import { loadConfig } from '../../../src/config.js';
+import { createServices, type Services } from '../../../src/services.js';
+import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { createShopFixture } from '../../helpers/factories.js';
+import { checkoutRequest, programme } from './checkout-fixture.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const WORKER = path.join(ROOT, 'test/modules/checkout/checkout-race-worker.ts');
+
+/** Runs checkout-race-worker.ts in a child process (tsx, no build) and answers its count. */
+function race(env: Record<string, string>): Promise<{ ok: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`race worker did not finish\n${stderr}`));
+    }, 50_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(JSON.parse(stdout) as { ok: number });
+      else reject(new Error(`race worker exited ${code}\n${stderr}`));
+    });
+  });
+}
+
+describe.each(TEST_DIALECTS)('checkout across two processes on %s', (dialect) => {
+  let db: TestDb;
+  let services: Services;
+  let shopId: string;
+  let identifier: string;
+
+  beforeAll(async () => {
+    db = await createTestDb(dialect);
+    services = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock: systemClock });
+    const fixture = await createShopFixture(services, { timezone: 'UTC' });
+    shopId = fixture.shopId;
+    const made = await programme(services, shopId, { phone: '79071234567', codeUses: 1 });
+    identifier = made.member.identifier;
+    await services.checkout.apply(fixture.shop, checkoutRequest({ orderId: 'ONE', identifier, chargeBonuses: true, certificates: ['GIFT'] }));
+  });
+  afterAll(async () => {
+    await db.cleanup();
+  });
+
+  const both = (env: Record<string, string>) => {
+    const common = { RACE_DB: JSON.stringify(db.options), RACE_SHOP: shopId, RACE_START_AT: String(Date.now() + 4_000), ...env };
+    return Promise.all([race({ ...common, RACE_PREFIX: 'a' }), race({ ...common, RACE_PREFIX: 'b' })]);
+  };
+
+  it('gives a code with one use left to exactly one of 100 orders applied from two processes', async () => {
+    const [a, b] = await both({ RACE_MODE: 'apply', RACE_CODE: 'SPRING', RACE_COUNT: '50' });
+    expect(a.ok + b.ok).toBe(1);
+    expect(await services.promoCodes.getCode(shopId, 'SPRING')).toMatchObject({ used: 0, blocked: 1 });
+  }, 70_000);
+
+  it('rewards once when two processes confirm one order 20 times each', async () => {
+    const [a, b] = await both({ RACE_MODE: 'confirm', RACE_ORDER: 'ONE', RACE_COUNT: '20' });
+    expect(a.ok + b.ok).toBe(40);
+    const view = await services.loyalty.viewMember(shopId, identifier);
+    expect(view.transactions.filter((t) => t.kind === 'order_reward')).toHaveLength(1);
+    expect(await services.certificates.getCertificate(shopId, 'GIFT')).toMatchObject({ balance: 0, held: 0 });
+  }, 70_000);
+});
