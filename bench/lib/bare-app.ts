@@ -19,6 +19,16 @@ app.get('/products/get', () => product);
 app.get('/products/categories', () => categories);
 app.get('/products/counters', () => counters);
 
+// The checkout bench's ceiling: the body parsed, a real apply answer sent back.
+const checkout: unknown = process.env.BARE_CHECKOUT_FILE ? JSON.parse(fs.readFileSync(process.env.BARE_CHECKOUT_FILE, 'utf8')) : {};
+const checkoutRoute = (request: { body: unknown }) => {
+  const body = request.body as { shop_id?: unknown; cart_items?: unknown } | undefined;
+  if (typeof body?.shop_id !== 'string' || !Array.isArray(body.cart_items)) throw new Error('unexpected body');
+  return checkout;
+};
+app.post('/loyalty/checkout/apply', checkoutRoute);
+app.post('/loyalty/checkout/estimate', checkoutRoute);
+
 app.get('/health', () => ({ status: 'ok' }));
 
 // Fastify's JSON parser reads the whole body, as the public scope's parser does.

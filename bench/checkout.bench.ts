@@ -1,0 +1,278 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
+import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
+
+/**
+ * `npm run bench:checkout` (issue 14, part 8): a 10-line cart with 3 active promotions, a
+ * promo code, a gift certificate and bonuses, sent to `POST /loyalty/checkout/apply`
+ * (every request a new order: holds placed on bonuses, the code and the certificate) and
+ * to `POST /loyalty/checkout/estimate` (nothing written) from C connections for D
+ * seconds each, on SQLite and, when one answers on 127.0.0.1:5432, PostgreSQL; beside a
+ * bare Fastify app that parses the same body and answers a JSON of the same size (a real
+ * apply answer) in the same run. Targets on SQLite: apply ≥ 0.08 of the bare rate with
+ * p99 under 25 ms, estimate ≥ 0.2 of it; PostgreSQL is printed too. A report, not a test:
+ * it exits 1 only when an answer was not 2xx or not a success.
+ *
+ *   npm run bench:checkout -- [--duration 10] [--connections 50] [--warmup 2]
+ *                             [--members 200] [--only sqlite|postgres] [--limits off|on]
+ */
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '2' },
+    members: { type: 'string', default: '200' },
+    only: { type: 'string' },
+    limits: { type: 'string', default: 'off' },
+  },
+});
+
+function positive(name: string, raw: string, max: number): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`--${name} must be a number from 1 to ${max}`);
+  return n;
+}
+
+const DURATION = positive('duration', values.duration, 600);
+const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));
+const WARMUP = positive('warmup', values.warmup, 60);
+const MEMBERS = Math.round(positive('members', values.members, 100_000));
+const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
+
+const PRODUCTS = Array.from({ length: 10 }, (_, i) => ({
+  id: `p${i + 1}`,
+  name: `Bench product ${i + 1}`,
+  price: 100 + i * 37.5,
+  category: i < 5 ? 'coffee' : 'kitchen',
+}));
+
+const CART = PRODUCTS.map((p, i) => ({ product_id: p.id, price: p.price, quantity: 1 + (i % 3), ...(i === 9 ? { bonusable: false } : {}) }));
+
+interface Run {
+  readonly ok: number;
+  readonly bad: number;
+  readonly perSec: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+interface Target {
+  readonly url: string;
+  /** A new JSON body for request `seq`. */
+  readonly body: (kind: 'apply' | 'estimate', seq: number) => string;
+}
+
+async function load(target: Target, kind: 'apply' | 'estimate', durationSec: number): Promise<Run> {
+  let seq = 0;
+  let bad = 0;
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: durationSec,
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        path: `/loyalty/checkout/${kind}`,
+        headers: { 'content-type': 'application/json' },
+        setupRequest(request) {
+          seq += 1;
+          request.body = target.body(kind, seq);
+          return request;
+        },
+        onResponse(status, body) {
+          // An answer is counted good only when it is a success with a computed result.
+          if (status !== 200 || !body.startsWith('{"status":"success"') || !body.includes('"order_to_pay"')) bad += 1;
+        },
+      },
+    ],
+  });
+  return {
+    ok: result['2xx'],
+    bad: bad + result.non2xx + result.errors,
+    perSec: result['2xx'] / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+  };
+}
+
+async function adminJson(server: ServerProcess, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${server.baseUrl}/admin/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** A shop with the feed, the programme, 3 promotions, a code, a certificate and members with bonuses. */
+async function seedShop(server: ServerProcess, name: string): Promise<{ shopId: string; secret: string; phones: string[] }> {
+  const shop = await adminJson(server, 'POST', '/shops', { name: `Checkout bench (${name})`, currency: 'RUB', timezone: 'Europe/Moscow' });
+  const shopId = String(shop.shop_id);
+  const secret = String(shop.shop_secret);
+  const base = `/shops/${shopId}`;
+  const feed = {
+    categories: [
+      { id: 'coffee', name: 'Coffee' },
+      { id: 'kitchen', name: 'Kitchen' },
+    ],
+    offers: PRODUCTS.map((p) => ({ id: p.id, name: p.name, price: p.price, url: `https://bench.invalid/${p.id}`, category_id: p.category })),
+  };
+  const response = await fetch(`${server.baseUrl}/admin/v1${base}/feed`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(feed),
+  });
+  if (!response.ok) throw new Error(`PUT feed answered ${response.status}: ${await response.text()}`);
+  await adminJson(server, 'PUT', `${base}/loyalty`, {
+    reward_percent: 5,
+    max_bonus_share_percent: 50,
+    bonus_value: 1,
+    bonus_lifetime_days: 365,
+    reward_pending_days: 0,
+  });
+  await adminJson(server, 'POST', `${base}/promotions`, { name: 'Coffee week', status: 'active', discount: { type: 'percent', value: 10 }, category_ids: ['coffee'] });
+  await adminJson(server, 'POST', `${base}/promotions`, { name: 'Big basket', status: 'active', discount: { type: 'fixed', value: 50 }, min_order_total: 500 });
+  await adminJson(server, 'POST', `${base}/promotions`, { name: 'Double bonus', status: 'active', discount: { type: 'percent', value: 0 }, bonus_reward_percent: 5 });
+  const byCode = await adminJson(server, 'POST', `${base}/promotions`, {
+    name: 'Code discount',
+    status: 'active',
+    by_promo_code: true,
+    discount: { type: 'percent', value: 5 },
+  });
+  await adminJson(server, 'POST', `${base}/promo-codes`, { code: 'BENCH', promotion_id: byCode.id });
+  await adminJson(server, 'POST', `${base}/certificates`, { code: 'BENCH-GIFT', amount: 10_000_000 });
+  const phones: string[] = [];
+  for (let i = 0; i < MEMBERS; i += 1) {
+    const phone = `7900${String(i).padStart(7, '0')}`;
+    await adminJson(server, 'POST', `${base}/loyalty/members`, { phone });
+    await adminJson(server, 'POST', `${base}/loyalty/members/${phone}/bonuses`, { amount: 1_000_000 });
+    phones.push(phone);
+  }
+  return { shopId, secret, phones };
+}
+
+function checkoutBody(shopId: string, secret: string, phones: readonly string[], run: string) {
+  return (kind: 'apply' | 'estimate', seq: number): string =>
+    JSON.stringify({
+      shop_id: shopId,
+      shop_secret: secret,
+      ...(kind === 'apply' ? { order_id: `${run}-${seq}` } : {}),
+      identifier: phones[seq % phones.length],
+      payment_type: 'card',
+      promo_codes: ['BENCH'],
+      certificates: ['BENCH-GIFT'],
+      charge_bonuses: true,
+      bonuses_amount: 100,
+      cart_items: CART,
+    });
+}
+
+interface PatronRun {
+  readonly name: string;
+  readonly apply: Run;
+  readonly estimate: Run;
+  readonly sample: string;
+}
+
+async function benchPatron(name: BenchDatabaseName): Promise<PatronRun> {
+  const database = await openBenchDatabase(name);
+  try {
+    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, ...benchLimitsEnv(values.limits) }, [], ['--no-worker']);
+    try {
+      const { shopId, secret, phones } = await seedShop(server, name);
+      const target = (run: string): Target => ({ url: server.baseUrl, body: checkoutBody(shopId, secret, phones, run) });
+      const sampleResponse = await fetch(`${server.baseUrl}/loyalty/checkout/apply`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: target('sample').body('apply', 0),
+      });
+      const sample = await sampleResponse.text();
+      if (!sampleResponse.ok || !sample.includes('"order_to_pay"')) throw new Error(`apply answered ${sampleResponse.status}: ${sample.slice(0, 500)}`);
+      if (!sample.includes('"promo_codes":["BENCH"]') || !sample.includes('"certificates":["BENCH-GIFT"]')) {
+        throw new Error(`the sample apply did not take the code and the certificate: ${sample.slice(0, 800)}`);
+      }
+      await load(target('wa'), 'apply', WARMUP);
+      const apply = await load(target('ma'), 'apply', DURATION);
+      await load(target('we'), 'estimate', WARMUP);
+      const estimate = await load(target('me'), 'estimate', DURATION);
+      return { name, apply, estimate, sample };
+    } finally {
+      const code = await server.stop();
+      if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
+    }
+  } finally {
+    await database.cleanup();
+  }
+}
+
+async function benchBare(sample: string): Promise<{ apply: Run; estimate: Run }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-bench-checkout-'));
+  const file = path.join(dir, 'checkout.json');
+  fs.writeFileSync(file, sample);
+  const server = await startBare({ BARE_CHECKOUT_FILE: file });
+  try {
+    const target: Target = { url: server.baseUrl, body: checkoutBody('0'.repeat(30), 'secret', ['79000000000'], 'bare') };
+    await load(target, 'apply', WARMUP);
+    const apply = await load(target, 'apply', DURATION);
+    const estimate = await load(target, 'estimate', DURATION);
+    return { apply, estimate };
+  } finally {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function line(name: string, run: Run, ceiling: Run | undefined): string {
+  const ratio = ceiling ? `  ${(run.perSec / ceiling.perSec).toFixed(3)} of bare` : '';
+  return `  ${name.padEnd(20)} ${run.perSec.toFixed(0).padStart(7)} req/s  p50 ${run.p50Ms.toFixed(1)} ms  p99 ${run.p99Ms.toFixed(1)} ms${ratio}${run.bad ? `  (${run.bad} bad answers)` : ''}`;
+}
+
+async function main(): Promise<number> {
+  const names = await benchTargets(values.only);
+  console.log(
+    `Checkout: a 10-line cart, 3 promotions, a code, a certificate and bonuses; ${CONNECTIONS} connections, ` +
+      `${DURATION} s after a ${WARMUP} s warm-up, ${MEMBERS} members; ${os.cpus().length} cores, Node ${process.version}\n`,
+  );
+  const runs: PatronRun[] = [];
+  for (const name of names) runs.push(await benchPatron(name));
+  const bare = await benchBare(runs[0]!.sample);
+  console.log(line('bare apply', bare.apply, undefined));
+  console.log(line('bare estimate', bare.estimate, undefined));
+  for (const run of runs) {
+    console.log(line(`${run.name} apply`, run.apply, bare.apply));
+    console.log(line(`${run.name} estimate`, run.estimate, bare.estimate));
+  }
+  let failed = false;
+  console.log('\nTargets (issue 14, part 8):');
+  for (const run of runs) {
+    if (run.apply.bad + run.estimate.bad > 0 || run.apply.ok === 0 || run.estimate.ok === 0) {
+      failed = true;
+      console.log(`  FAIL  ${run.name}: ${run.apply.bad + run.estimate.bad} answers were not a computed success`);
+    }
+    if (run.name !== 'sqlite') continue;
+    const applyRatio = run.apply.perSec / bare.apply.perSec;
+    const estimateRatio = run.estimate.perSec / bare.estimate.perSec;
+    console.log(`  ${applyRatio >= 0.08 ? 'PASS' : 'MISS'}  apply ${applyRatio.toFixed(3)} of bare (target ≥ 0.08)`);
+    console.log(`  ${run.apply.p99Ms < 25 ? 'PASS' : 'MISS'}  apply p99 ${run.apply.p99Ms.toFixed(1)} ms (target < 25 ms)`);
+    console.log(`  ${estimateRatio >= 0.2 ? 'PASS' : 'MISS'}  estimate ${estimateRatio.toFixed(3)} of bare (target ≥ 0.2)`);
+  }
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);
