@@ -5,6 +5,7 @@ import { audienceBody, createShopWithSegment, listImports, segmentSize, type Ben
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startPatron, type ServerProcess } from './lib/processes.js';
 import { sampleRss } from './lib/rss.js';
+import { positive } from './lib/args.js';
 
 /**
  * `npm run bench:audience` (issue 5, part 8): 1,000,000 generated records in 10 requests
@@ -26,15 +27,9 @@ const { values } = parseArgs({
   },
 });
 
-function positive(name: string, raw: string, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0 || n > max) throw new Error(`--${name} must be an integer from 1 to ${max}`);
-  return n;
-}
-
-const REQUESTS = positive('requests', values.requests, 100);
-const RECORDS = positive('records', values.records, 100_000);
-const TIMEOUT_MS = positive('timeout', values.timeout, 3600) * 1000;
+const REQUESTS = positive('requests', values.requests, 100, true);
+const RECORDS = positive('records', values.records, 100_000, true);
+const TIMEOUT_MS = positive('timeout', values.timeout, 3600, true) * 1000;
 if (values.only !== undefined && values.only !== 'sqlite' && values.only !== 'postgres') {
   throw new Error('--only must be sqlite or postgres');
 }

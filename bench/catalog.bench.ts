@@ -9,6 +9,7 @@ import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/p
 import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { processCpuSeconds, sampleRss } from './lib/rss.js';
 import { zipfSampler } from './lib/zipf.js';
+import { positive } from './lib/args.js';
 
 /**
  * `npm run bench:catalog` (issue 4, part 8): imports a generated YML feed of N offers
@@ -39,12 +40,6 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
   },
 });
-
-function positive(name: string, raw: string, max: number): number {
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`--${name} must be a number from 1 to ${max}`);
-  return n;
-}
 
 const OFFERS = Math.round(positive('offers', values.offers, 2_000_000));
 const DURATION = positive('duration', values.duration, 600);

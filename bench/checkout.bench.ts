@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
+import { positive } from './lib/args.js';
 
 /**
  * `npm run bench:checkout` (issue 14, part 8): a 10-line cart with 3 active promotions, a
@@ -32,12 +33,6 @@ const { values } = parseArgs({
     limits: { type: 'string', default: 'off' },
   },
 });
-
-function positive(name: string, raw: string, max: number): number {
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`--${name} must be a number from 1 to ${max}`);
-  return n;
-}
 
 const DURATION = positive('duration', values.duration, 600);
 const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));

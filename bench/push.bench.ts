@@ -10,6 +10,7 @@ import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './li
 import { describeRun, verdicts, type TargetRun } from './lib/report.js';
 import { processCpuSeconds, sampleRss } from './lib/rss.js';
 import { checkStored, countStoredMarkers } from './lib/stored.js';
+import { positive } from './lib/args.js';
 
 /**
  * `npm run bench:push` (issue 3, part 7): cart events on POST /push from N connections
@@ -36,12 +37,6 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
   },
 });
-
-function positive(name: string, raw: string, max: number): number {
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > max) throw new Error(`--${name} must be a number from 1 to ${max}`);
-  return n;
-}
 
 const DURATION = positive('duration', values.duration, 600);
 const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));

@@ -1,39 +1,16 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/clock.js';
 import { loadConfig } from '../../../src/config.js';
 import { createServices, type Services } from '../../../src/services.js';
+import { runWorker } from '../../helpers/race-worker.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
 import { checkoutRequest, programme } from './checkout-fixture.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const WORKER = path.join(ROOT, 'test/modules/checkout/checkout-race-worker.ts');
 
-/** Runs checkout-race-worker.ts in a child process (tsx, no build) and answers its count. */
+/** Runs the race worker in a child process (tsx, no build) and answers its counts. */
 function race(env: Record<string, string>): Promise<{ ok: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`race worker did not finish\n${stderr}`));
-    }, 50_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(stdout) as { ok: number });
-      else reject(new Error(`race worker exited ${code}\n${stderr}`));
-    });
-  });
+  return runWorker<{ ok: number }>('test/modules/checkout/checkout-race-worker.ts', env, 50_000);
 }
 
 describe.each(TEST_DIALECTS)('checkout across two processes on %s', (dialect) => {

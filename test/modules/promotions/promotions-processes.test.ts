@@ -1,42 +1,19 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/clock.js';
 import { CertificatesService } from '../../../src/modules/promotions/certificates.service.js';
 import { PromoCodesService } from '../../../src/modules/promotions/promo-codes.service.js';
 import { PromotionsService } from '../../../src/modules/promotions/promotions.service.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
+import { runWorker } from '../../helpers/race-worker.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
 import { PROMOTION } from './fixtures.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const WORKER = path.join(ROOT, 'test/modules/promotions/race-worker.ts');
 const PER_PROCESS = 50;
 
-/** Runs race-worker.ts in a child process (tsx, no build) and answers its counts. */
+/** Runs the race worker in a child process (tsx, no build) and answers its counts. */
 function race(env: Record<string, string>): Promise<{ ok: number; refused: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`race worker did not finish\n${stderr}`));
-    }, 40_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(JSON.parse(stdout) as { ok: number; refused: number });
-      else reject(new Error(`race worker exited ${code}\n${stderr}`));
-    });
-  });
+  return runWorker<{ ok: number; refused: number }>('test/modules/promotions/race-worker.ts', env, 40_000);
 }
 
 describe.each(TEST_DIALECTS)('promo code and certificate limits across two processes on %s', (dialect) => {
