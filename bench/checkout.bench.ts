@@ -20,7 +20,7 @@ import { positive } from './lib/args.js';
  * it exits 1 only when an answer was not 2xx or not a success.
  *
  *   npm run bench:checkout -- [--duration 10] [--connections 50] [--warmup 2]
- *                             [--members 200] [--only sqlite|postgres] [--limits off|on]
+ *                             [--members 200] [--only sqlite|postgres] [--limits off|on] [--cpu-prof DIR]
  */
 
 const { values } = parseArgs({
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     members: { type: 'string', default: '200' },
     only: { type: 'string' },
     limits: { type: 'string', default: 'off' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -182,7 +183,8 @@ interface PatronRun {
 async function benchPatron(name: BenchDatabaseName): Promise<PatronRun> {
   const database = await openBenchDatabase(name);
   try {
-    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, ...benchLimitsEnv(values.limits) }, [], ['--no-worker']);
+    const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
+    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, ...benchLimitsEnv(values.limits) }, nodeArgs, ['--no-worker']);
     try {
       const { shopId, secret, phones } = await seedShop(server, name);
       const target = (run: string): Target => ({ url: server.baseUrl, body: checkoutBody(shopId, secret, phones, run) });
