@@ -8,7 +8,7 @@ import { openapiPlugin } from './docs/openapi.plugin.js';
 import { applyConnectionLimits, connectionServerOptions } from './http/connection-limits.js';
 import { RateLimiter } from './http/limits/rate-limiter.js';
 import { observabilityPlugin } from './observability/observability.plugin.js';
-import { answerFrameworkError, notFoundPlugin } from './http/not-found.plugin.js';
+import { answerFrameworkError, collectRouteEnvelopes, notFoundPlugin } from './http/not-found.plugin.js';
 import { publicApiPlugin } from './public-api/plugin.js';
 import { PUBLIC_ROUTES } from './public-api/routes.js';
 import { imagesPlugin } from './public-api/images/images.plugin.js';
@@ -57,6 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
+  // The envelope each public path declares, for the 405 of a wrong method (notFoundPlugin).
+  const envelopes = collectRouteEnvelopes(app);
 
   const services = createServices(deps);
   app.decorate('services', services);
@@ -82,7 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   // 4b. product thumbnails under /images/ (files; no envelopes or credentials)
   await app.register(imagesPlugin);
   // 5. unknown routes (404) and wrong methods (405), in the envelope of the path's scope
-  await app.register(notFoundPlugin);
+  await app.register(notFoundPlugin, { envelopes });
 
   // Callers add nothing after this; main listens, tests inject (both call ready()).
   return app;

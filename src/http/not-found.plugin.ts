@@ -1,7 +1,7 @@
-import type { FastifyError, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { answerPreflight } from './cors.js';
 import { describeError } from './http-errors.js';
-import { errorBody } from './envelopes.js';
+import { errorBody, type EnvelopeFamily } from './envelopes.js';
 
 /**
  * Unknown routes (404) and wrong methods (405 with `Allow`), in the envelope of the
@@ -19,7 +19,26 @@ import { errorBody } from './envelopes.js';
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
-export const notFoundPlugin: FastifyPluginCallback = (scope, _options, done) => {
+/**
+ * The envelope family each static public path declares in its route config, gathered as
+ * routes are registered (Fastify's findRoute does not expose a route's config): a wrong
+ * method on a success-envelope endpoint is answered `success: false`, as its other
+ * refusals are. Paths with parameters keep the status envelope, which is theirs.
+ */
+export function collectRouteEnvelopes(app: FastifyInstance): ReadonlyMap<string, EnvelopeFamily> {
+  const envelopes = new Map<string, EnvelopeFamily>();
+  app.addHook('onRoute', (route) => {
+    const envelope = (route.config)?.envelope;
+    if (envelope !== undefined && !/[:*]/.test(route.url)) envelopes.set(route.url, envelope);
+  });
+  return envelopes;
+}
+
+export interface NotFoundOptions {
+  readonly envelopes?: ReadonlyMap<string, EnvelopeFamily>;
+}
+
+export const notFoundPlugin: FastifyPluginCallback<NotFoundOptions> = (scope, options, done) => {
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
@@ -43,7 +62,9 @@ export const notFoundPlugin: FastifyPluginCallback = (scope, _options, done) => 
       return;
     }
     reply.header('allow', allowed.join(', '));
-    sendError(request, reply, 405, 'METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed for this endpoint.`);
+    const path = (request.url.split('?', 1)[0] ?? '').replace(/(.)\/+$/, '$1');
+    const envelope = options.envelopes?.get(path) ?? 'status';
+    sendError(request, reply, 405, 'METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed for this endpoint.`, envelope);
   });
   done();
 };
@@ -72,7 +93,14 @@ export function isAdminPath(url: string): boolean {
   return path === '/admin' || path.startsWith('/admin/');
 }
 
-function sendError(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string): void {
-  const body = isAdminPath(request.url) ? { error: { code, message } } : errorBody('status', message);
+function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  envelope: EnvelopeFamily = 'status',
+): void {
+  const body = isAdminPath(request.url) ? { error: { code, message } } : errorBody(envelope, message);
   void reply.code(status).type(JSON_UTF8).send(body);
 }

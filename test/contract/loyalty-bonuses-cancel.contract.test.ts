@@ -239,6 +239,8 @@ describe.each(TEST_DIALECTS)('event rewards and PATCH /loyalty/bonuses/cancel on
       const response = await t.app.inject({ method: 'POST', url: '/loyalty/bonuses/cancel', payload: good() });
       expect(response.statusCode).toBe(405);
       expect(response.headers.allow).toContain('PATCH');
+      // The endpoint's own envelope, as every other refusal of it.
+      expect(response.json()).toEqual({ success: false, payload: { message: 'Method POST is not allowed for this endpoint.' } });
     });
   });
 
