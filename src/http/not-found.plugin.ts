@@ -28,7 +28,7 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 export function collectRouteEnvelopes(app: FastifyInstance): ReadonlyMap<string, EnvelopeFamily> {
   const envelopes = new Map<string, EnvelopeFamily>();
   app.addHook('onRoute', (route) => {
-    const envelope = (route.config)?.envelope;
+    const envelope = route.config?.envelope;
     if (envelope !== undefined && !/[:*]/.test(route.url)) envelopes.set(route.url, envelope);
   });
   return envelopes;
