@@ -1,3 +1,4 @@
+import type { PromotionInput } from '../modules/promotions/domain/promotion.js';
 import type { Shop } from '../modules/shops/domain/shop.js';
 import type { Services } from '../services.js';
 import { demoFeedYml } from './demo-catalog.js';
@@ -81,8 +82,45 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       await services.loyalty.creditManual(shop.shopId, DEMO_MEMBER_PHONE, { amount: 50_000, reason: 'Welcome bonus' });
     },
   },
+  {
+    name: 'promotions and a promo code',
+    async run({ services, shop }) {
+      const everything: PromotionInput = {
+        name: 'Kitchen week: 10% off the kitchen',
+        status: 'active',
+        startsAt: null,
+        endsAt: null,
+        priority: 0,
+        discount: { type: 'percent', value: 1_000 },
+        productIds: [],
+        categoryIds: ['21'],
+        minOrderTotal: null,
+        streams: [],
+        paymentTypes: [],
+        byPromoCode: false,
+        bonusRewardPercent: 0,
+        locations: [],
+        timeOfDay: null,
+        memberLevels: [],
+        firstOrderOnly: false,
+        specialPrices: {},
+      };
+      await services.promotions.createPromotion(shop.shopId, everything);
+      // 200.00 off an order of 3,000.00 or more, through the code WELCOME.
+      const byCode = await services.promotions.createPromotion(shop.shopId, {
+        ...everything,
+        name: 'Welcome: 200 off',
+        discount: { type: 'fixed', value: 20_000 },
+        categoryIds: [],
+        minOrderTotal: 300_000,
+        byPromoCode: true,
+      });
+      await services.promoCodes.createCode(shop.shopId, DEMO_PROMO_CODE, byCode.id, { usageLimit: null });
+    },
+  },
 ];
 
+export const DEMO_PROMO_CODE = 'WELCOME';
 export const DEMO_SLIDER_CODE = 'main_banner';
 /** The demo programme's member (normalised phone), with 500.00 bonuses. */
 export const DEMO_MEMBER_PHONE = '79001234567';

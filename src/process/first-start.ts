@@ -3,7 +3,7 @@ import type { AdminTokenSource } from '../modules/system/admin-token.service.js'
 import type { InstallationService } from '../modules/system/installation.service.js';
 import type { Services } from '../services.js';
 import { PATRON_VERSION } from '../version.js';
-import { DEMO_COLLECTION_ID, DEMO_MEMBER_PHONE, DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
+import { DEMO_COLLECTION_ID, DEMO_MEMBER_PHONE, DEMO_PROMO_CODE, DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
 
 export interface StartupFacts {
   readonly adminToken: AdminTokenSource;
@@ -85,6 +85,18 @@ function demoCurls(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: str
   const json = '-H "Content-Type: application/json"';
   const push = JSON.stringify({ shop_id: shop, did: DEMO_DID, event: 'cart', items: [{ id: '1003', amount: 1 }] });
   const profile = JSON.stringify({ shop_id: shop, did: DEMO_DID, email: 'ann@example.org', first_name: 'Ann', email_bulk: true });
+  const estimate = JSON.stringify({
+    shop_id: shop,
+    shop_secret: demo.secret,
+    identifier: DEMO_MEMBER_PHONE,
+    promo_codes: [DEMO_PROMO_CODE],
+    charge_bonuses: true,
+    bonuses_amount: 100,
+    cart_items: [
+      { product_id: '2001', price: 3290, quantity: 1 },
+      { product_id: '1003', price: 1490, quantity: 1 },
+    ],
+  });
   return [
     `  curl "${baseUrl}/init?shop_id=${shop}&did=${DEMO_DID}"`,
     `  curl -X POST ${baseUrl}/push ${json} -d '${push}'`,
@@ -96,5 +108,6 @@ function demoCurls(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: str
     `  curl "${baseUrl}/products/categories?shop_id=${shop}&shop_secret=${encodeURIComponent(demo.secret)}"`,
     `  curl "${baseUrl}/slider?shop_id=${shop}&code=${DEMO_SLIDER_CODE}&did=${DEMO_DID}"`,
     `  curl "${baseUrl}/loyalty/members/status?shop_id=${shop}&identifier=${DEMO_MEMBER_PHONE}"`,
+    `  curl -X POST ${baseUrl}/loyalty/checkout/estimate ${json} -d '${estimate}'`,
   ];
 }

@@ -53,7 +53,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(welcome).toMatch(/shop_secret {2}\S{32,}\n/);
 
     const curls = welcome.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
-    expect(curls).toHaveLength(13);
+    expect(curls).toHaveLength(14);
     expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
     const listed = (await paste(curls[1]!)) as ShopList;
     expect(listed.shops.map((s) => [s.shop_id, s.name])).toEqual([[demoShopId, 'Demo shop']]);
@@ -79,6 +79,12 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(await paste(curls[12]!)).toEqual({
       status: 'success',
       payload: { member: true, level: { name: 'Silver', code: 'silver', expiration_date: null } },
+    });
+    const estimate = (await paste(curls[13]!)) as { status: string; payload: Record<string, unknown> };
+    // 4,780.00: 10% off the pan (329.00), WELCOME (200.00), 100 bonuses; 5% of what is paid as reward.
+    expect(estimate).toMatchObject({
+      status: 'success',
+      payload: { order_total: 4780, saved_by_offers: 529, saved_by_bonuses: 100, order_to_pay: 4151, bonuses_reward: 207.55, promo_codes: ['WELCOME'] },
     });
 
     expect(welcome).toContain(`${baseUrl}/docs`);
