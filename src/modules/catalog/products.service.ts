@@ -7,7 +7,7 @@ import { currencySymbol } from '../shops/domain/currency.js';
 import type { Shop } from '../shops/domain/shop.js';
 import type { ProductActivityCounters } from '../tracking/tracking.types.js';
 import { CategoryStatsCollector } from './domain/categories.js';
-import { buildCategoryTree, type CategoryTreeNode, type CategoryTreeQuery, type TreeCategoryRecord } from './domain/category-tree.js';
+import { buildCategoryTree, countNodes, withAncestors, type CategoryTreeNode, type CategoryTreeQuery, type TreeCategoryRecord } from './domain/category-tree.js';
 import { wholeUnits } from './domain/price.js';
 import { toProductView, type CategoryRecord, type LocationRecord, type ProductRecord } from './domain/product-view.js';
 import type { Product } from './domain/product.schema.js';
@@ -254,18 +254,8 @@ export class ProductsService {
     const generation = await this.deps.catalog.currentGeneration(shopId);
     if (generation === 0) return new Map();
     const [records, lookups] = await Promise.all([repo.findProducts(this.db, shopId, generation, itemIds), this.catalogLookups(shopId, generation)]);
-    const facts = new Map<string, { name: string | null; categoryIds: string[] }>();
-    for (const record of records) {
-      const categoryIds = new Set<string>();
-      for (const id of record.categoryIds) {
-        // Up the tree; the set also stops a loop of parents.
-        for (let at: string | null = id; at !== null && !categoryIds.has(at); at = lookups.categories.get(at)?.parentExternalId ?? null) {
-          categoryIds.add(at);
-        }
-      }
-      facts.set(record.id, { name: record.name, categoryIds: [...categoryIds] });
-    }
-    return facts;
+    const parentOf = (id: string) => lookups.categories.get(id)?.parentExternalId ?? null;
+    return new Map(records.map((r) => [r.id, { name: r.name, categoryIds: withAncestors(r.categoryIds, parentOf) }]));
   }
 
   /**
@@ -404,15 +394,4 @@ function utf8OfItsOwn(text: string): Buffer {
 /** Offer ids may hold any character, so the id comes last; the other parts cannot hold a NUL. */
 function answerKey(shop: ShopCurrency, generation: number, itemId: string): string {
   return `${shop.shopId}\u0000${generation}\u0000${shop.currency}\u0000${itemId}`;
-}
-
-function countNodes(nodes: CategoryTreeNode[]): number {
-  let count = 0;
-  const stack = [...nodes];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    count += 1;
-    stack.push(...node.children);
-  }
-  return count;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildCategoryTree,
+  countNodes,
+  withAncestors,
   type CategoryTreeNode,
   type CategoryTreeQuery,
   type TreeCategoryRecord,
@@ -109,5 +111,23 @@ describe('buildCategoryTree', () => {
     );
     const tree = buildCategoryTree(chain, { ...ALL, onlyDiscount: true, depth: 2 });
     expect(shape(tree)).toBe('c0(c1(c2))');
+  });
+});
+
+describe('withAncestors and countNodes', () => {
+  const parents: Record<string, string | null> = { sneakers: 'shoes', shoes: 'clothes', clothes: null, a: 'b', b: 'a' };
+  const parentOf = (id: string) => parents[id] ?? null;
+
+  it('lists each category and its ancestors once, and stops at a loop of parents', () => {
+    expect(withAncestors(['sneakers', 'shoes'], parentOf)).toEqual(['sneakers', 'shoes', 'clothes']);
+    expect(withAncestors(['a'], parentOf)).toEqual(['a', 'b']);
+    expect(withAncestors(['unknown'], parentOf)).toEqual(['unknown']);
+    expect(withAncestors([], parentOf)).toEqual([]);
+  });
+
+  it('counts every node of a tree, children included', () => {
+    const leaf = (id: string): CategoryTreeNode => ({ id, name: id, url: null, alias: null, children: [] }) as unknown as CategoryTreeNode;
+    expect(countNodes([{ ...leaf('1'), children: [leaf('2'), { ...leaf('3'), children: [leaf('4')] }] }, leaf('5')])).toBe(5);
+    expect(countNodes([])).toBe(0);
   });
 });

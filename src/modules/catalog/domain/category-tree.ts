@@ -134,3 +134,27 @@ function toNode(vertex: Vertex, parent: TreeCategoryRecord | null, level: number
     children,
   };
 }
+
+/** How many nodes a tree holds, children included (the weight of a cached tree). */
+export function countNodes(nodes: readonly CategoryTreeNode[]): number {
+  let count = 0;
+  const stack = [...nodes];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    count += 1;
+    stack.push(...node.children);
+  }
+  return count;
+}
+
+/**
+ * The categories and every ancestor of each, each once, walking up `parentOf`; the set of
+ * those seen also stops a loop of parents in a feed.
+ */
+export function withAncestors(categoryIds: readonly string[], parentOf: (id: string) => string | null): string[] {
+  const seen = new Set<string>();
+  for (const id of categoryIds) {
+    for (let at: string | null = id; at !== null && !seen.has(at); at = parentOf(at)) seen.add(at);
+  }
+  return [...seen];
+}
