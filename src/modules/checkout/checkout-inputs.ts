@@ -2,13 +2,10 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { ProductsService } from '../catalog/products.service.js';
-import { balanceOf } from '../loyalty/domain/ledger.js';
 import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
 import type { LoyaltySettings } from '../loyalty/domain/settings.js';
-import { toLotState } from '../loyalty/loyalty-ledger.js';
 import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
 import type { LoyaltyReferralService } from '../loyalty/loyalty-referral.service.js';
-import * as loyaltyRepo from '../loyalty/loyalty.repo.js';
 import type { LoyaltyService } from '../loyalty/loyalty.service.js';
 import type { CertificatesService } from '../promotions/certificates.service.js';
 import { normalizeCode } from '../promotions/domain/codes.js';
@@ -23,7 +20,7 @@ import type { CertificateRequest, CheckoutInput, MemberFacts, PromoCodeRequest, 
 export interface CheckoutInputsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
-  readonly members: Pick<LoyaltyService, 'findMember' | 'getSettings'>;
+  readonly members: Pick<LoyaltyService, 'findMember' | 'getSettings' | 'balanceAt'>;
   readonly levels: Pick<LoyaltyLevelsService, 'levelOf'>;
   readonly referrals: Pick<LoyaltyReferralService, 'referralOf'>;
   readonly promotions: Pick<PromotionsService, 'activePromotionsAt'>;
@@ -136,15 +133,15 @@ export class CheckoutInputs {
     own: OwnHolds | null,
     now: number,
   ): Promise<MemberFacts> {
-    const [lots, ownHold, level, completed] = await Promise.all([
-      loyaltyRepo.listOpenLots(this.db, shopId, member.profileId),
+    const [balance, ownHold, level, completed] = await Promise.all([
+      this.deps.members.balanceAt(shopId, member.profileId, now),
       own?.bonusHoldId == null ? Promise.resolve(0) : repo.activeHoldAmount(this.db, shopId, own.bonusHoldId),
       this.deps.levels.levelOf(shopId, member.profileId),
       repo.hasCompletedOrder(this.db, shopId, member.profileId),
     ]);
     return {
       identifier: member.identifier,
-      balance: balanceOf(lots.map(toLotState), now) + ownHold,
+      balance: balance + ownHold,
       levelCode: level?.code ?? null,
       rewardPercent: level?.rewardPercent ?? null,
       isFirstOrder: !completed,

@@ -132,8 +132,12 @@ export class LoyaltyService {
     if (!profile || !identifier) throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
     await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
     await this.deps.db.durable();
-    const lots = await repo.listOpenLots(this.db, shopId, profile.id);
-    return { profileId: profile.id, identifier, balance: balanceOf(lots.map(toLotState), this.deps.clock.now()) };
+    return { profileId: profile.id, identifier, balance: await this.balanceAt(shopId, profile.id, this.deps.clock.now()) };
+  }
+
+  /** A member's balance at `now`, derived from its lots (docs/loyalty.md, "The ledger"); minor units. */
+  async balanceAt(shopId: string, profileId: number, now: number): Promise<number> {
+    return balanceOf((await repo.listOpenLots(this.db, shopId, profileId)).map(toLotState), now);
   }
 
   /**
