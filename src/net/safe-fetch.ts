@@ -1,14 +1,11 @@
-import dns from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import net, { type LookupFunction } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { PATRON_VERSION } from '../version.js';
-import { inAnyRange, isPublicAddress, parseAddressRange, type AddressRange } from './ip-ranges.js';
+import { allowedRanges, Deadline, pinnedLookup, resolveAllowed, type Address, type AllowPrivate } from './address-guard.js';
 import {
   formatBytes,
-  formatDuration,
   networkError,
   SafeFetchError,
   type SafeFetchFailure,
@@ -40,7 +37,7 @@ export interface SafeFetchOptions {
    * Non-public addresses that may be reached (config PATRON_FETCH_ALLOW_PRIVATE): `true`
    * for all of them, or a list of addresses and CIDR ranges (`10.1.2.3`, `fd00::/8`).
    */
-  readonly allowPrivate?: boolean | readonly string[];
+  readonly allowPrivate?: AllowPrivate;
   /** Default 3. */
   readonly maxRedirects?: number;
   readonly signal?: AbortSignal;
@@ -130,45 +127,6 @@ export async function safeFetchBuffer(
   return { ...result, body: Buffer.concat(chunks) };
 }
 
-/** One timer and one abort signal for the whole fetch; the caller's signal cancels it too. */
-class Deadline {
-  private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
-  private readonly onCallerAbort = (): void =>
-    this.controller.abort(new SafeFetchError('aborted', 'The download was cancelled.'));
-
-  constructor(
-    timeoutMs: number,
-    private readonly callerSignal: AbortSignal | undefined,
-  ) {
-    this.timer = setTimeout(
-      () =>
-        this.controller.abort(
-          new SafeFetchError('timeout', `The download did not finish within ${formatDuration(timeoutMs)}.`),
-        ),
-      timeoutMs,
-    );
-    if (callerSignal?.aborted) this.onCallerAbort();
-    else callerSignal?.addEventListener('abort', this.onCallerAbort, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** The reason to report for `error`: once aborted, the abort's own reason wins over the socket's complaint. */
-  failure(error: unknown): SafeFetchError {
-    const reason: unknown = this.controller.signal.reason;
-    if (this.controller.signal.aborted && reason instanceof SafeFetchError) return reason;
-    return networkError(error);
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-    this.callerSignal?.removeEventListener('abort', this.onCallerAbort);
-  }
-}
-
 function parseLink(link: string, base?: URL, invalid = 'The link is not a valid URL.'): URL {
   let parsed: URL;
   try {
@@ -180,65 +138,6 @@ function parseLink(link: string, base?: URL, invalid = 'The link is not a valid 
     throw new SafeFetchError('invalid_url', 'Only http and https links can be fetched.');
   }
   return parsed;
-}
-
-interface Address {
-  readonly address: string;
-  readonly family: 4 | 6;
-}
-
-const REFUSED_ADDRESS = 'The link points to a local or private network address, which is not allowed.';
-
-/** `true`: every address; a list: public addresses and those ranges; otherwise public addresses only. */
-function allowedRanges(allowPrivate: SafeFetchOptions['allowPrivate']): true | readonly AddressRange[] {
-  if (allowPrivate === true) return true;
-  if (allowPrivate === undefined || allowPrivate === false) return [];
-  return allowPrivate.map((text) => {
-    const range = parseAddressRange(text);
-    if (!range) throw new Error(`allowPrivate holds "${text}", which is not an address or CIDR range`);
-    return range;
-  });
-}
-
-async function resolveAllowed(
-  target: URL,
-  allowed: true | readonly AddressRange[],
-  signal: AbortSignal,
-): Promise<Address> {
-  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
-  const literal = net.isIP(host);
-  let candidates: Address[];
-  if (literal !== 0) {
-    candidates = [{ address: host, family: literal as 4 | 6 }];
-  } else {
-    try {
-      const found = await abortable(dns.promises.lookup(host, { all: true, verbatim: true }), signal);
-      candidates = found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw new SafeFetchError('unresolvable', 'The host name of the link could not be resolved.');
-    }
-  }
-  // Any public address will do: the connection is pinned to the one chosen here.
-  const chosen =
-    allowed === true
-      ? candidates[0]
-      : candidates.find((candidate) => isPublicAddress(candidate.address) || inAnyRange(candidate.address, allowed));
-  if (!chosen) {
-    throw new SafeFetchError(
-      candidates.length === 0 ? 'unresolvable' : 'refused_address',
-      candidates.length === 0 ? 'The host name of the link could not be resolved.' : REFUSED_ADDRESS,
-    );
-  }
-  return chosen;
-}
-
-/** A lookup that answers with the address already checked, whatever the socket asks. */
-function pinnedLookup(pinned: Address): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-    else callback(null, pinned.address, pinned.family);
-  };
 }
 
 function request(target: URL, address: Address, signal: AbortSignal): Promise<IncomingMessage> {
@@ -339,13 +238,4 @@ function checkContentType(type: string | undefined, accepted: readonly string[] 
       ? 'The server did not say what type of file it sent.'
       : `The server sent ${shown}, which is not an accepted type.`,
   );
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
