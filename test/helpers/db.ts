@@ -8,15 +8,19 @@ import type { Dialect } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 /**
- * The dialect matrix: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
+ * The dialect matrix: SQLite always, PostgreSQL when TEST_DATABASE_URL is set; with
+ * TEST_DIALECT=postgres as well, PostgreSQL alone (CI's second pass: its first pass has
+ * already run every SQLite case).
  * Each call gives a fresh, migrated database (a temp SQLite file, or a new PostgreSQL
  * database on the server of TEST_DATABASE_URL) so test files never share state. Whole
  * databases rather than schemas: catalogue introspection (Kysely's migrator) reads every
  * schema of a database and trips over another file's schema being dropped.
  */
-export const TEST_DIALECTS: readonly Dialect[] = process.env.TEST_DATABASE_URL
-  ? ['sqlite', 'postgres']
-  : ['sqlite'];
+export const TEST_DIALECTS: readonly Dialect[] = !process.env.TEST_DATABASE_URL
+  ? ['sqlite']
+  : process.env.TEST_DIALECT === 'postgres'
+    ? ['postgres']
+    : ['sqlite', 'postgres'];
 
 export interface TestDb extends DbHandle {
   readonly options: DbOptions;
