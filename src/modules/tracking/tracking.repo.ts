@@ -263,10 +263,6 @@ export async function upsertSessions(db: Executor, rows: readonly SessionRow[]):
   }
 }
 
-export async function findSession(db: Executor, shopId: string, sid: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('shop_id', '=', shopId).where('sid', '=', sid).executeTakeFirst();
-}
-
 /** False when the shop has that sid already. */
 export async function insertSession(db: Executor, row: SessionRow): Promise<boolean> {
   const result = await db
