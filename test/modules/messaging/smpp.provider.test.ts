@@ -104,7 +104,8 @@ describe('SmppProvider', () => {
 
     peer.sessions.at(-1)!.destroy();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect((await provider.send(settings(), { to: '79001234567', body: 'again' }, context)).ok).toBe(true);
+    const again = await Promise.all([1, 2, 3].map((i) => provider.send(settings(), { to: '79001234567', body: `again ${i}` }, context)));
+    expect(again.every((result) => result.ok)).toBe(true);
     expect(peer.binds.length - binds).toBe(2);
   });
 
@@ -124,6 +125,17 @@ describe('SmppProvider', () => {
     const unbinds = peer.unbinds.length;
     await provider.close();
     expect(peer.unbinds.length - unbinds).toBe(1);
+  });
+
+  it('unbinds a session that stayed unused for idleMs and binds afresh for the next send', async () => {
+    fresh({ idleMs: 100 });
+    const binds = peer.binds.length;
+    const unbinds = peer.unbinds.length;
+    await provider.send(settings(), { to: '79001234567', body: 'x' }, context);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(peer.unbinds.length - unbinds).toBe(1);
+    expect((await provider.send(settings(), { to: '79001234567', body: 'y' }, context)).ok).toBe(true);
+    expect(peer.binds.length - binds).toBe(2);
   });
 
   it('maps throttling and a full queue to temporary, a bad destination to dead_address, other statuses to permanent', async () => {

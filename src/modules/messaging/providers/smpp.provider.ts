@@ -125,27 +125,33 @@ export class SmppProvider implements Provider<'sms', SmppSettings> {
     );
   }
 
-  /** The open session of this account, or a new one; concurrent first sends share one bind. */
+  /**
+   * The open session of this account, or a new one. Sends that arrive while a bind is under
+   * way wait for it and share its outcome: a refused bind is not retried once per waiter.
+   */
   private async acquire(settings: SmppSettings, allowPrivate: AllowPrivate, signal: AbortSignal): Promise<SmppSession> {
     const key = sessionKey(settings, allowPrivate);
-    let entry = this.sessions.get(key);
-    if (entry) {
-      const existing = await entry.session.catch(() => undefined);
-      if (!existing?.isOpen && this.sessions.get(key) === entry) this.drop(key);
-      if (existing?.isOpen) {
-        this.touch(key, entry);
+    for (let found = this.sessions.get(key); found; found = this.sessions.get(key)) {
+      // A failed bind removes its own entry, so one found here is open, closed since, or still binding.
+      const existing = await found.session;
+      if (existing.isOpen) {
+        this.touch(key, found);
         return existing;
+      }
+      // Closed: replace it, unless a concurrent send already did (then use that one).
+      if (this.sessions.get(key) === found) {
+        this.drop(key);
+        break;
       }
     }
     const opening = this.open(settings, allowPrivate, signal);
-    entry = { session: opening };
+    const entry: PooledSession = { session: opening };
     this.sessions.set(key, entry);
-    const pooled = entry;
     opening.catch(() => {
-      if (this.sessions.get(key) === pooled) this.sessions.delete(key);
+      if (this.sessions.get(key) === entry) this.sessions.delete(key);
     });
     const session = await opening;
-    this.touch(key, pooled);
+    this.touch(key, entry);
     return session;
   }
 
