@@ -170,13 +170,18 @@ describe('SmppProvider', () => {
     expect(result).toEqual({ ok: false, kind: 'temporary', message: 'The SMSC refused the connection.' });
   });
 
-  it('gives up on an SMSC that does not answer, as temporary, within the deadline', async () => {
+  it('gives up on an SMSC that does not answer, as temporary, within the deadline, and binds afresh for the next send', async () => {
     fresh({ timeoutMs: 300 });
     peer.answer = () => 'hang';
     const started = Date.now();
     const result = await provider.send(settings(), { to: '79001234567', body: 'x' }, context);
     expect(result).toEqual({ ok: false, kind: 'temporary', message: 'The SMSC did not answer within 300 ms.' });
     expect(Date.now() - started).toBeLessThan(1500);
+
+    peer.answer = () => ({ status: 0, messageId: 'after' });
+    const binds = peer.binds.length;
+    expect(await provider.send(settings(), { to: '79001234567', body: 'y' }, context)).toEqual({ ok: true, providerMessageId: 'after' });
+    expect(peer.binds.length - binds).toBe(1);
   });
 
   it('refuses a private SMSC address unless the guard allows it', async () => {

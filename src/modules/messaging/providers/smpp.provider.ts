@@ -83,8 +83,9 @@ export class SmppProvider implements Provider<'sms', SmppSettings> {
 
     const signals = [AbortSignal.timeout(this.timeoutMs), ...(context.signal ? [context.signal] : [])];
     const signal = AbortSignal.any(signals);
+    let session: SmppSession | undefined;
     try {
-      const session = await this.acquire(settings, context.allowPrivate, signal);
+      session = await this.acquire(settings, context.allowPrivate, signal);
       const alphanumeric = /[^0-9]/.test(settings.source_addr);
       const ids: string[] = [];
       for (const part of encoded.value.parts) {
@@ -108,7 +109,12 @@ export class SmppProvider implements Provider<'sms', SmppSettings> {
       // Every part has its own id at the SMSC (and its own delivery receipt): all are kept.
       return { ok: true, providerMessageId: ids.join(',') };
     } catch (error) {
-      if (signal.aborted && !(error instanceof SmppBindRefused)) return this.timedOut();
+      if (signal.aborted && !(error instanceof SmppBindRefused)) {
+        // An SMSC that lets a submit go unanswered is most often a connection a NAT or firewall
+        // dropped silently: the next send should not wait on it again, so it binds afresh.
+        session?.destroy();
+        return this.timedOut();
+      }
       return this.failure(error);
     }
   }
