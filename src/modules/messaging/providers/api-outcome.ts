@@ -1,0 +1,85 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Clock } from '../../../clock.js';
+import type { SafeFetchFailure } from '../../../net/safe-fetch.errors.js';
+import type { SendResult } from './provider.js';
+
+/**
+ * What the HTTP providers (http_sms, telegram, whatsapp, max) share: how a failed call
+ * becomes a SendResult, Retry-After, and the vendor's words made fit for an admin.
+ */
+
+/** Deadline and answer size of one API call; tests shorten the deadline. */
+export interface HttpProviderOptions {
+  /** The whole call, DNS to last byte. Default 10 s. */
+  readonly timeoutMs?: number;
+  /** Largest answer read. Default 64 KB: these APIs answer with a small JSON object. */
+  readonly maxBytes?: number;
+  /** For a Retry-After given as an HTTP date. */
+  readonly clock?: Clock;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BYTES = 64 * 1024;
+
+/**
+ * A call that got no HTTP answer. A refused address or a malformed URL is a settings
+ * problem that retrying cannot fix; an oversized answer means the request was taken and
+ * possibly acted on, so it is not sent again. Everything else (DNS, connection, deadline)
+ * may pass.
+ */
+export function failedCall(failure: SafeFetchFailure, vendor: string): SendResult {
+  switch (failure.code) {
+    case 'invalid_url':
+      return { ok: false, kind: 'permanent', message: `The ${vendor} URL in the channel settings is not valid.` };
+    case 'refused_address':
+      return {
+        ok: false,
+        kind: 'permanent',
+        message: `The ${vendor} URL points to a local or private network address, which is not allowed.`,
+      };
+    case 'too_large':
+      return { ok: false, kind: 'permanent', message: `The ${vendor} answer was too large to read; the message may have been sent.` };
+    default:
+      return { ok: false, kind: 'temporary', message: `${vendor}: ${failure.reason}` };
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(headers: IncomingHttpHeaders, clock: Clock): number | undefined {
+  const value = headers['retry-after'];
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - clock.now());
+}
+
+/** The answer as JSON, or undefined when it is not JSON. */
+export function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A field of a parsed JSON object, or undefined. */
+export function field(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** The vendor's own words on one line and short enough for a delivery log. */
+export function vendorWords(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+/** 429 and 5xx may pass; the rest of 4xx will not. */
+export function isTemporaryStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}

@@ -1,0 +1,84 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { systemClock, type Clock } from '../../../clock.js';
+import { safeRequest } from '../../../net/safe-request.js';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  failedCall,
+  field,
+  parseJson,
+  retryAfterMs,
+  vendorWords,
+  type HttpProviderOptions,
+} from './api-outcome.js';
+import type { ChatMessage, Provider, SendContext, SendResult } from './provider.js';
+
+/**
+ * Telegram through the Bot API's sendMessage. The recipient is the chat id Telegram gave
+ * the bot for the customer (a profile's telegram_id). The token travels in the URL path,
+ * as the Bot API requires, so no URL ever goes into a result message.
+ */
+
+export const TelegramSettingsSchema = Type.Object(
+  {
+    bot_token: Type.String({ pattern: '^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$', description: "The bot's token from @BotFather (a secret)." }),
+    api_base_url: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2048, description: 'Default https://api.telegram.org (a local Bot API server can stand in).' })),
+    parse_mode: Type.Optional(Type.Union([Type.Literal('HTML'), Type.Literal('MarkdownV2')], { description: 'How Telegram formats the text; plain text when unset.' })),
+  },
+  { additionalProperties: false },
+);
+export type TelegramSettings = Static<typeof TelegramSettingsSchema>;
+
+const DEFAULT_BASE_URL = 'https://api.telegram.org';
+/** 400 descriptions that mean the chat is gone or never existed for this bot. */
+const UNKNOWN_CHAT = /chat not found|user not found|peer_id_invalid|chat_id is empty/i;
+
+export class TelegramProvider implements Provider<'telegram', TelegramSettings> {
+  readonly vendor = 'telegram';
+  readonly channel = 'telegram' as const;
+  readonly settingsSchema = TelegramSettingsSchema;
+  readonly secretFields = ['bot_token'] as const;
+
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+  private readonly clock: Clock;
+
+  constructor(options: HttpProviderOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  async send(settings: TelegramSettings, message: ChatMessage, context: SendContext): Promise<SendResult> {
+    const base = (settings.api_base_url ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    const body = { chat_id: message.to, text: message.text, ...(settings.parse_mode ? { parse_mode: settings.parse_mode } : {}) };
+    const answer = await safeRequest(`${base}/bot${settings.bot_token}/sendMessage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      timeoutMs: this.timeoutMs,
+      maxBytes: this.maxBytes,
+      allowPrivate: context.allowPrivate,
+      signal: context.signal,
+    });
+    if (!answer.ok) return failedCall(answer, 'Telegram');
+    const json = parseJson(answer.body);
+    if (answer.status === 200 && field(json, 'ok') === true) {
+      const id = field(json, 'result', 'message_id');
+      return typeof id === 'number' ? { ok: true, providerMessageId: String(id) } : { ok: true };
+    }
+    const description = field(json, 'description');
+    const text = `Telegram answered ${answer.status}${typeof description === 'string' ? `: ${vendorWords(description)}` : '.'}`;
+    if (answer.status === 429 || answer.status >= 500) {
+      const seconds = field(json, 'parameters', 'retry_after');
+      const retry = typeof seconds === 'number' ? seconds * 1000 : retryAfterMs(answer.headers, this.clock);
+      return retry === undefined ? { ok: false, kind: 'temporary', message: text } : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
+    }
+    // 403 is the bot being blocked, kicked, or never allowed to write to this user: the chat is unreachable.
+    // Only Telegram's own error object counts: a bare 403 from a proxy says nothing of the chat.
+    if (typeof description === 'string' && (answer.status === 403 || (answer.status === 400 && UNKNOWN_CHAT.test(description)))) {
+      return { ok: false, kind: 'dead_address', message: text };
+    }
+    return { ok: false, kind: 'permanent', message: text };
+  }
+}
