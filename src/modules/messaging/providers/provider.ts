@@ -53,7 +53,10 @@ export interface WebPushMessage extends PushContent {
   };
 }
 
-/** A chat message: `to` is a Telegram chat id, or a phone number for WhatsApp and MAX. */
+/**
+ * A chat message: `to` is a Telegram chat id, a phone number for WhatsApp, and for MAX the
+ * numeric user id its bot API addresses people by (it has no send by phone).
+ */
 export interface ChatMessage {
   readonly to: string;
   readonly text: string;
