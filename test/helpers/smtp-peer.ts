@@ -7,6 +7,8 @@ export interface ReceivedMail {
   readonly rcptTo: string[];
   readonly raw: Buffer;
   readonly user: string | undefined;
+  /** The session ran over TLS (implicit or after STARTTLS). */
+  readonly secure: boolean;
 }
 
 export interface SmtpPeerOptions {
@@ -18,6 +20,8 @@ export interface SmtpPeerOptions {
   readonly dataReply?: string;
   /** Never answers the end of DATA. */
   readonly hangAfterData?: boolean;
+  /** A key and certificate (PEM): STARTTLS is offered, or TLS from the start with `implicitTls`. */
+  readonly tls?: { readonly key: string; readonly cert: string; readonly implicitTls?: boolean };
 }
 
 export interface SmtpPeer {
@@ -25,6 +29,8 @@ export interface SmtpPeer {
   readonly received: ReceivedMail[];
   /** Connections accepted so far. */
   connections: number;
+  /** AUTH attempts so far, accepted or not. */
+  authAttempts: number;
   close(): Promise<void>;
 }
 
@@ -39,10 +45,10 @@ function replyError(reply: string): Error {
 /** A real SMTP server on 127.0.0.1 (smtp-server), as the outside peer of email tests. */
 export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
-  const peer: SmtpPeer = { port: 0, received, connections: 0, close: () => Promise.resolve() };
+  const peer: SmtpPeer = { port: 0, received, connections: 0, authAttempts: 0, close: () => Promise.resolve() };
   const serverOptions: SMTPServerOptions = {
-    // Plain SMTP on loopback: STARTTLS would need a certificate the client trusts.
-    disabledCommands: options.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    disabledCommands: [...(options.tls ? [] : ['STARTTLS']), ...(options.auth ? [] : ['AUTH'])],
+    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert, secure: options.tls.implicitTls === true } : {}),
     allowInsecureAuth: true,
     authOptional: !options.auth,
     logger: false,
@@ -54,6 +60,7 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
       callback();
     },
     onAuth(auth, _session, callback) {
+      peer.authAttempts += 1;
       if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) {
         callback(null, { user: auth.username });
       } else {
@@ -75,12 +82,15 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
           rcptTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           raw: Buffer.concat(chunks),
           user: typeof session.user === 'string' ? session.user : undefined,
+          secure: session.secure,
         });
         callback(options.dataReply === undefined ? null : replyError(options.dataReply));
       });
     },
   };
   const server = new SMTPServer(serverOptions);
+  // A client that drops a connection (a refused certificate, a timeout) is part of the tests.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return Object.assign(peer, {

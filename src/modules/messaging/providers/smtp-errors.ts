@@ -59,7 +59,9 @@ export function classifySmtpError(error: unknown, secrets: readonly string[]): S
       ? 'The SMTP server refused the login'
       : command.startsWith('MAIL')
         ? 'The SMTP server refused the sender'
-        : 'The SMTP server refused the message';
+        : command.startsWith('STARTTLS')
+          ? 'The SMTP server refused STARTTLS'
+          : 'The SMTP server refused the message';
     const kind = responseCode >= 500 ? 'permanent' : 'temporary';
     return { ok: false, kind, message: `${what}: ${quote(reply, secrets)}` };
   }
