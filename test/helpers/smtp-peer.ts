@@ -29,6 +29,8 @@ export interface SmtpPeer {
   readonly received: ReceivedMail[];
   /** Connections accepted so far. */
   connections: number;
+  /** Connections ended so far, by either side. */
+  closedConnections: number;
   /** AUTH attempts so far, accepted or not. */
   authAttempts: number;
   close(): Promise<void>;
@@ -45,7 +47,7 @@ function replyError(reply: string): Error {
 /** A real SMTP server on 127.0.0.1 (smtp-server), as the outside peer of email tests. */
 export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
-  const peer: SmtpPeer = { port: 0, received, connections: 0, authAttempts: 0, close: () => Promise.resolve() };
+  const peer: SmtpPeer = { port: 0, received, connections: 0, closedConnections: 0, authAttempts: 0, close: () => Promise.resolve() };
   const serverOptions: SMTPServerOptions = {
     disabledCommands: [...(options.tls ? [] : ['STARTTLS']), ...(options.auth ? [] : ['AUTH'])],
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert, secure: options.tls.implicitTls === true } : {}),
@@ -58,6 +60,9 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
     onConnect(_session, callback) {
       peer.connections += 1;
       callback();
+    },
+    onClose() {
+      peer.closedConnections += 1;
     },
     onAuth(auth, _session, callback) {
       peer.authAttempts += 1;

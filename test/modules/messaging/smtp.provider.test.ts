@@ -6,6 +6,7 @@ import type { EmailMessage, SendContext } from '../../../src/modules/messaging/p
 import { SmtpProvider, type SmtpSettings } from '../../../src/modules/messaging/providers/smtp.provider.js';
 import { verifyDkim } from '../../helpers/dkim-verify.js';
 import { startSmtpPeer, type SmtpPeer } from '../../helpers/smtp-peer.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const LOOPBACK: SendContext = { allowPrivate: ['127.0.0.1'] };
 
@@ -143,6 +144,30 @@ describe('SmtpProvider', () => {
     await smtpProvider.send(settings(smtp.port), message, LOOPBACK);
     expect(smtp.connections).toBe(2);
     expect(smtp.received).toHaveLength(2);
+  });
+
+  it('closes a pool left unused longer than idlePoolMs at a later send, and keeps the pool in use', async () => {
+    const first = await peer();
+    const second = await peer();
+    const smtpProvider = new SmtpProvider({ idlePoolMs: 200 });
+    cleanups.push(() => smtpProvider.close());
+    await smtpProvider.send(settings(first.port), message, LOOPBACK);
+    await smtpProvider.send(settings(second.port), message, LOOPBACK);
+    expect(first.closedConnections).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await smtpProvider.send(settings(second.port), message, LOOPBACK);
+    await waitFor(() => first.closedConnections === 1, { what: 'the idle pool to close' });
+    expect(second.closedConnections).toBe(0);
+    expect(second.connections).toBe(1);
+  });
+
+  it('sends a From with a non-ASCII display name, encoded', async () => {
+    const smtp = await peer();
+    const result = await provider().send(settings(smtp.port, { from: 'Магазин «Ромашка» <shop@example.org>' }), message, LOOPBACK);
+    expect(result.ok).toBe(true);
+    const parsed = await simpleParser(smtp.received[0]!.raw);
+    expect(parsed.from?.value).toEqual([{ name: 'Магазин «Ромашка»', address: 'shop@example.org' }]);
+    expect(smtp.received[0]!.raw.toString('binary')).toMatch(/^From: =\?UTF-8\?/m);
   });
 
   it('logs in with the user and password of smtp_url', async () => {

@@ -28,6 +28,11 @@ export { redactSmtpUrl, SmtpSettingsSchema, type SmtpSettings } from './smtp-set
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** A pool unused this long is closed at the next send; its settings were probably replaced. */
 const IDLE_POOL_MS = 10 * 60_000;
+
+export interface SmtpProviderOptions {
+  /** Default 10 minutes. */
+  readonly idlePoolMs?: number;
+}
 /** Headers the provider writes itself; a message may not set them. */
 const OWN_HEADERS = new Set([
   'from', 'to', 'cc', 'bcc', 'subject', 'message-id', 'date', 'mime-version',
@@ -41,6 +46,10 @@ const MAILBOX = /^(?:"?([^"<>\p{Cc}]*?)"?\s*)?<([^<>\s]+)>$/u;
 interface Pool {
   readonly transport: Mail;
   readonly address: string;
+}
+
+interface PoolEntry {
+  readonly pool: Promise<Pool>;
   lastUsed: number;
 }
 
@@ -54,7 +63,12 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
   readonly settingsSchema = SmtpSettingsSchema;
   readonly secretFields: readonly string[] = SMTP_SECRET_FIELDS;
 
-  private readonly pools = new Map<string, Promise<Pool>>();
+  private readonly pools = new Map<string, PoolEntry>();
+  private readonly idlePoolMs: number;
+
+  constructor(options: SmtpProviderOptions = {}) {
+    this.idlePoolMs = options.idlePoolMs ?? IDLE_POOL_MS;
+  }
 
   async send(settings: SmtpSettings, message: EmailMessage, context: SendContext): Promise<SendResult> {
     if (context.signal?.aborted) return { ok: false, kind: 'temporary', message: 'The send was cancelled before it started.' };
@@ -63,7 +77,6 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
     const refused = checkMessage(message);
     if (refused) return refused;
     const secrets = [prepared.endpoint.user, prepared.endpoint.pass].filter((s): s is string => s !== undefined);
-    this.closeIdle();
 
     let pool: Pool;
     try {
@@ -72,7 +85,6 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
       return error instanceof GuardRefusal ? error.result : classifySmtpError(error, secrets);
     }
     if (!isGuardAllowed(pool.address, context.allowPrivate)) return refusedAddress();
-    pool.lastUsed = performance.now();
 
     const messageId = `<${randomUUID()}@${prepared.fromDomain}>`;
     const recipients = [message.to, ...message.cc, ...message.bcc];
@@ -106,31 +118,34 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
   async close(): Promise<void> {
     const pools = [...this.pools.values()];
     this.pools.clear();
-    await Promise.allSettled(pools.map(async (pool) => (await pool).transport.close()));
+    await Promise.allSettled(pools.map(async (entry) => (await entry.pool).transport.close()));
   }
 
   private poolFor(settings: SmtpSettings, endpoint: SmtpEndpoint, context: SendContext): Promise<Pool> {
     const key = createHash('sha256').update(JSON.stringify(canonical(settings))).digest('hex');
-    let pool = this.pools.get(key);
-    if (!pool) {
-      pool = openPool(settings, endpoint, context);
-      this.pools.set(key, pool);
+    const now = performance.now();
+    this.closeIdle(now, key);
+    let entry = this.pools.get(key);
+    if (!entry) {
+      const created: PoolEntry = { pool: openPool(settings, endpoint, context), lastUsed: now };
+      this.pools.set(key, created);
       // A pool that could not open is forgotten, so the next send resolves the host again.
-      pool.catch(() => this.pools.delete(key));
+      created.pool.catch(() => {
+        if (this.pools.get(key) === created) this.pools.delete(key);
+      });
+      entry = created;
     }
-    return pool;
+    // Marked used before any await, so that no other send can find it idle and close it under us.
+    entry.lastUsed = now;
+    return entry.pool;
   }
 
-  private closeIdle(): void {
-    const now = performance.now();
-    for (const [key, pending] of this.pools) {
-      void pending.then(
-        (pool) => {
-          if (now - pool.lastUsed > IDLE_POOL_MS && this.pools.get(key) === pending) {
-            this.pools.delete(key);
-            pool.transport.close();
-          }
-        },
+  private closeIdle(now: number, keep: string): void {
+    for (const [key, entry] of this.pools) {
+      if (key === keep || now - entry.lastUsed <= this.idlePoolMs) continue;
+      this.pools.delete(key);
+      entry.pool.then(
+        (pool) => pool.transport.close(),
         () => undefined,
       );
     }
@@ -195,7 +210,7 @@ async function openPool(settings: SmtpSettings, endpoint: SmtpEndpoint, context:
         }
       : {}),
   });
-  return { transport, address: guarded.address, lastUsed: performance.now() };
+  return { transport, address: guarded.address };
 }
 
 /** Checks the settings beyond their schema; the reasons go to an admin. */
