@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net, { type LookupFunction } from 'node:net';
 import { inAnyRange, isPublicAddress, parseAddressRange, type AddressRange } from './ip-ranges.js';
-import { formatDuration, networkError, SafeFetchError } from './safe-fetch.errors.js';
+import { formatDuration, networkError, SafeFetchError, type SafeFetchFailure } from './safe-fetch.errors.js';
 
 /**
  * The private-address guard every outbound connection of Patron goes through (feeds,
@@ -126,4 +126,43 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** An address the guard allowed, for a protocol other than HTTP to connect to (and only to). */
+export interface GuardedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
+/**
+ * The guard of safeFetch for other protocols (SMTP): resolves `host` (a name or an IP
+ * literal, brackets allowed) within `timeoutMs` and returns an address that is public or
+ * in `allowPrivate`. The caller must connect to this address and nowhere else, naming
+ * the host only for TLS (SNI and the certificate check), so that DNS cannot change the
+ * answer between the check and the connection.
+ */
+export async function resolveGuardedHost(
+  host: string,
+  options: { readonly allowPrivate?: AllowPrivate; readonly signal?: AbortSignal; readonly timeoutMs: number },
+): Promise<({ readonly ok: true } & GuardedAddress) | SafeFetchFailure> {
+  const deadline = new Deadline(options.timeoutMs, options.signal, 'request');
+  try {
+    const target = new URL('http://placeholder');
+    target.hostname = net.isIPv6(host) ? `[${host}]` : host;
+    if (target.hostname === 'placeholder' && host !== 'placeholder') {
+      throw new SafeFetchError('invalid_url', 'The host name is not valid.');
+    }
+    const chosen = await resolveAllowed(target, allowedRanges(options.allowPrivate), deadline.signal);
+    return { ok: true, address: chosen.address, family: chosen.family };
+  } catch (error) {
+    return deadline.failure(error).toFailure();
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** True when the guard lets a connection reach `address` (an IP literal) under `allowPrivate`. */
+export function isGuardAllowed(address: string, allowPrivate: AllowPrivate | undefined): boolean {
+  const allowed = allowedRanges(allowPrivate);
+  return allowed === true || isPublicAddress(address) || inAnyRange(address, allowed);
 }

@@ -1,0 +1,88 @@
+import type { SendResult } from './provider.js';
+
+/**
+ * Maps what nodemailer reports to a SendResult. The message quotes the server's reply
+ * (the vendor's own words) and nothing else of the error: nodemailer's own texts may carry
+ * the address we connected to, and no text may carry the login or password of smtp_url,
+ * which a server can echo back (some repeat the user name in a 535).
+ */
+
+export type SmtpFailure = Extract<SendResult, { ok: false }>;
+
+interface NodemailerError {
+  readonly code?: unknown;
+  readonly responseCode?: unknown;
+  readonly response?: unknown;
+  readonly command?: unknown;
+}
+
+/** Enhanced status codes (RFC 3463) that say the mailbox does not exist or is gone for good. */
+const DEAD_MAILBOX = /^5\.(1\.(1|2|3|6|10)|2\.1)$/;
+/** Basic codes that, answering RCPT TO without a telling enhanced code, mean the same. */
+const DEAD_REPLY = new Set([550, 551, 553]);
+const MAX_MESSAGE = 300;
+
+const NETWORK: Readonly<Record<string, string>> = {
+  ETIMEDOUT: 'The SMTP server did not answer in time.',
+  ECONNECTION: 'The connection to the SMTP server failed or broke off.',
+  ESOCKET: 'The connection to the SMTP server failed or broke off.',
+  EDNS: 'The host name of the SMTP server could not be resolved.',
+  ETLS: 'The TLS connection to the SMTP server failed (certificate or protocol).',
+  EPROTOCOL: 'The SMTP server answered outside the protocol.',
+};
+
+/** Reads the reply code and the enhanced status code of a server reply, e.g. "550 5.1.1 No such user". */
+export function parseReply(reply: string): { code: number | undefined; enhanced: string | undefined } {
+  const match = /^(\d{3})[ -](?:([245]\.\d{1,3}\.\d{1,3})\b)?/.exec(reply.trim());
+  return { code: match ? Number(match[1]) : undefined, enhanced: match?.[2] };
+}
+
+/** One failed recipient (RCPT TO answered with `reply`) as a SendResult failure. */
+export function classifyRecipientReply(reply: string, secrets: readonly string[]): SmtpFailure {
+  const { code, enhanced } = parseReply(reply);
+  const message = `The SMTP server refused the recipient: ${quote(reply, secrets)}`;
+  if (code === undefined || code < 500) return { ok: false, kind: 'temporary', message };
+  const dead = enhanced !== undefined ? DEAD_MAILBOX.test(enhanced) : DEAD_REPLY.has(code);
+  return { ok: false, kind: dead ? 'dead_address' : 'permanent', message };
+}
+
+/** Any error of sendMail as a SendResult failure. `secrets` are scrubbed from the quoted reply. */
+export function classifySmtpError(error: unknown, secrets: readonly string[]): SmtpFailure {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as NodemailerError;
+  const code = typeof e.code === 'string' ? e.code : '';
+  const reply = typeof e.response === 'string' ? e.response : undefined;
+  const command = typeof e.command === 'string' ? e.command : '';
+  const responseCode = typeof e.responseCode === 'number' ? e.responseCode : undefined;
+  if (reply !== undefined && responseCode !== undefined) {
+    if (command.startsWith('RCPT')) return classifyRecipientReply(reply, secrets);
+    const what = command.startsWith('AUTH')
+      ? 'The SMTP server refused the login'
+      : command.startsWith('MAIL')
+        ? 'The SMTP server refused the sender'
+        : command.startsWith('STARTTLS')
+          ? 'The SMTP server refused STARTTLS'
+          : 'The SMTP server refused the message';
+    const kind = responseCode >= 500 ? 'permanent' : 'temporary';
+    return { ok: false, kind, message: `${what}: ${quote(reply, secrets)}` };
+  }
+  if (code === 'EAUTH') {
+    return { ok: false, kind: 'permanent', message: 'The SMTP server refused the login (check smtp_url).' };
+  }
+  if (code === 'EMESSAGE') return { ok: false, kind: 'permanent', message: 'The SMTP server does not take a message this large.' };
+  // Anything else is the network or a server that stopped talking: worth another try.
+  return { ok: false, kind: 'temporary', message: NETWORK[code] ?? 'Sending through the SMTP server failed.' };
+}
+
+/** The server's reply on one line, bounded, with every secret replaced by ****. */
+function quote(reply: string, secrets: readonly string[]): string {
+  let text = reply.replace(/\s+/g, ' ').trim();
+  for (const secret of secrets) {
+    // A secret this short would mangle the text if replaced: withhold the reply instead.
+    if (secret.length < 4) {
+      if (text.includes(secret)) return '(reply withheld: it may quote the credentials)';
+      continue;
+    }
+    for (const form of [secret, Buffer.from(secret).toString('base64')]) text = text.split(form).join('****');
+  }
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
+}

@@ -1,0 +1,283 @@
+import { createHash, createPrivateKey, randomUUID } from 'node:crypto';
+import net from 'node:net';
+import nodemailer from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
+import { isGuardAllowed, resolveGuardedHost } from '../../../net/address-guard.js';
+import type { EmailMessage, Provider, SendContext, SendResult } from './provider.js';
+import { classifyRecipientReply, classifySmtpError } from './smtp-errors.js';
+import {
+  parseSmtpUrl,
+  SMTP_SECRET_FIELDS,
+  SmtpSettingsSchema,
+  type SmtpEndpoint,
+  type SmtpSettings,
+} from './smtp-settings.js';
+
+export { redactSmtpUrl, SmtpSettingsSchema, type SmtpSettings } from './smtp-settings.js';
+
+/**
+ * Email through an SMTP server of the shop's choosing (vendor 'smtp'), with nodemailer.
+ *
+ * One connection pool per distinct settings, keyed by their hash: sends of one shop reuse
+ * their connections, and changed settings get a new pool (the old one is closed once
+ * idle). The server's host is resolved once per pool through the outbound guard
+ * (net/safe-fetch.ts) and the pool connects to that address only, naming the host for
+ * TLS alone; every send checks the pinned address against its own SendContext.
+ */
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** A pool unused this long is closed at the next send; its settings were probably replaced. */
+const IDLE_POOL_MS = 10 * 60_000;
+
+export interface SmtpProviderOptions {
+  /** Default 10 minutes. */
+  readonly idlePoolMs?: number;
+}
+/** Headers the provider writes itself; a message may not set them. */
+const OWN_HEADERS = new Set([
+  'from', 'to', 'cc', 'bcc', 'subject', 'message-id', 'date', 'mime-version',
+  'content-type', 'content-transfer-encoding', 'dkim-signature', 'sender', 'return-path',
+]);
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,76}$/;
+/** A bare address: one @, no spaces, no brackets, no separators, no control characters. */
+const ADDRESS = /^[^\s<>()[\]",;:@\\\p{Cc}]{1,64}@[^\s<>()[\]",;:@\\\p{Cc}]{1,253}$/u;
+const MAILBOX = /^(?:"?([^"<>\p{Cc}]*?)"?\s*)?<([^<>\s]+)>$/u;
+
+interface Pool {
+  readonly transport: Mail;
+  readonly address: string;
+}
+
+interface PoolEntry {
+  readonly pool: Promise<Pool>;
+  lastUsed: number;
+}
+
+type Prepared =
+  | { readonly ok: true; readonly endpoint: SmtpEndpoint; readonly fromAddress: string; readonly fromDomain: string }
+  | Extract<SendResult, { ok: false }>;
+
+export class SmtpProvider implements Provider<'email', SmtpSettings> {
+  readonly vendor = 'smtp';
+  readonly channel = 'email' as const;
+  readonly settingsSchema = SmtpSettingsSchema;
+  readonly secretFields: readonly string[] = SMTP_SECRET_FIELDS;
+
+  private readonly pools = new Map<string, PoolEntry>();
+  private readonly idlePoolMs: number;
+
+  constructor(options: SmtpProviderOptions = {}) {
+    this.idlePoolMs = options.idlePoolMs ?? IDLE_POOL_MS;
+  }
+
+  async send(settings: SmtpSettings, message: EmailMessage, context: SendContext): Promise<SendResult> {
+    if (context.signal?.aborted) return { ok: false, kind: 'temporary', message: 'The send was cancelled before it started.' };
+    const prepared = prepare(settings);
+    if (!prepared.ok) return prepared;
+    const refused = checkMessage(message);
+    if (refused) return refused;
+    const secrets = [prepared.endpoint.user, prepared.endpoint.pass].filter((s): s is string => s !== undefined);
+
+    let pool: Pool;
+    try {
+      pool = await this.poolFor(settings, prepared.endpoint, context);
+    } catch (error) {
+      return error instanceof GuardRefusal ? error.result : classifySmtpError(error, secrets);
+    }
+    if (!isGuardAllowed(pool.address, context.allowPrivate)) return refusedAddress();
+
+    const messageId = `<${randomUUID()}@${prepared.fromDomain}>`;
+    const recipients = [message.to, ...message.cc, ...message.bcc];
+    try {
+      const info = (await pool.transport.sendMail({
+        from: settings.from,
+        to: message.to,
+        cc: [...message.cc],
+        bcc: [...message.bcc],
+        subject: oneLine(message.subject),
+        html: message.html,
+        text: message.text,
+        headers: { ...message.headers },
+        messageId,
+        envelope: { from: prepared.fromAddress, to: recipients },
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      })) as { rejectedErrors?: { recipient?: string; response?: string }[] };
+      // Copies went out, so a refused main recipient is reported but never retried.
+      const main = info.rejectedErrors?.find((e) => e.recipient === message.to);
+      if (main?.response !== undefined) {
+        const failure = classifyRecipientReply(main.response, secrets);
+        return failure.kind === 'temporary' ? { ...failure, kind: 'permanent' } : failure;
+      }
+      return { ok: true, providerMessageId: messageId };
+    } catch (error) {
+      return classifySmtpError(error, secrets);
+    }
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.allSettled(pools.map(async (entry) => (await entry.pool).transport.close()));
+  }
+
+  private poolFor(settings: SmtpSettings, endpoint: SmtpEndpoint, context: SendContext): Promise<Pool> {
+    const key = createHash('sha256').update(JSON.stringify(canonical(settings))).digest('hex');
+    const now = performance.now();
+    this.closeIdle(now, key);
+    let entry = this.pools.get(key);
+    if (!entry) {
+      const created: PoolEntry = { pool: openPool(settings, endpoint, context), lastUsed: now };
+      this.pools.set(key, created);
+      // A pool that could not open is forgotten, so the next send resolves the host again.
+      created.pool.catch(() => {
+        if (this.pools.get(key) === created) this.pools.delete(key);
+      });
+      entry = created;
+    }
+    // Marked used before any await, so that no other send can find it idle and close it under us.
+    entry.lastUsed = now;
+    return entry.pool;
+  }
+
+  private closeIdle(now: number, keep: string): void {
+    for (const [key, entry] of this.pools) {
+      if (key === keep || now - entry.lastUsed <= this.idlePoolMs) continue;
+      this.pools.delete(key);
+      entry.pool.then(
+        (pool) => pool.transport.close(),
+        () => undefined,
+      );
+    }
+  }
+}
+
+class GuardRefusal extends Error {
+  constructor(readonly result: Extract<SendResult, { ok: false }>) {
+    super(result.message);
+  }
+}
+
+async function openPool(settings: SmtpSettings, endpoint: SmtpEndpoint, context: SendContext): Promise<Pool> {
+  const timeout = settings.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const guarded = await resolveGuardedHost(endpoint.host, {
+    allowPrivate: context.allowPrivate,
+    timeoutMs: timeout,
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
+  if (!guarded.ok) {
+    if (guarded.code === 'refused_address') throw new GuardRefusal(refusedAddress());
+    const message =
+      guarded.code === 'unresolvable'
+        ? 'The host name of the SMTP server could not be resolved.'
+        : 'The host name of the SMTP server could not be resolved in time.';
+    throw new GuardRefusal({ ok: false, kind: 'temporary', message });
+  }
+  const servername = net.isIP(endpoint.host) === 0 ? endpoint.host : undefined;
+  const transport = nodemailer.createTransport({
+    pool: true,
+    // The checked address, never the name: nodemailer would resolve the name again.
+    host: guarded.address,
+    port: endpoint.port,
+    secure: endpoint.implicitTls,
+    requireTLS: endpoint.starttls === 'required',
+    ignoreTLS: endpoint.starttls === 'never',
+    ...(servername ? { servername } : {}),
+    tls: {
+      rejectUnauthorized: endpoint.tlsVerify,
+      minVersion: 'TLSv1.2',
+      ...(servername ? { servername } : {}),
+    },
+    ...(endpoint.user !== undefined ? { auth: { user: endpoint.user, pass: endpoint.pass ?? '' } } : {}),
+    ...(endpoint.ehlo !== undefined ? { name: endpoint.ehlo } : {}),
+    maxConnections: settings.pool?.max_connections ?? 5,
+    ...(settings.pool?.rate_per_second !== undefined ? { rateLimit: settings.pool.rate_per_second, rateDelta: 1000 } : {}),
+    // A message whose connection broke is failed, not resent by the pool: the job queue
+    // retries it with backoff, and the wait stays bounded by one timeout.
+    maxRequeues: 0,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+    ...(settings.dkim
+      ? {
+          dkim: {
+            domainName: settings.dkim.domain,
+            keySelector: settings.dkim.selector,
+            privateKey: settings.dkim.private_key,
+          },
+        }
+      : {}),
+  });
+  return { transport, address: guarded.address };
+}
+
+/** Checks the settings beyond their schema; the reasons go to an admin. */
+function prepare(settings: SmtpSettings): Prepared {
+  const parsed = parseSmtpUrl(settings.smtp_url);
+  if (!parsed.ok) return { ok: false, kind: 'permanent', message: parsed.reason };
+  const from = parseMailbox(settings.from);
+  if (!from) return { ok: false, kind: 'permanent', message: 'The from setting is not an email address or "Name <address>".' };
+  if (settings.dkim) {
+    try {
+      if (createPrivateKey(settings.dkim.private_key).asymmetricKeyType !== 'rsa') throw new Error('not rsa');
+    } catch {
+      return { ok: false, kind: 'permanent', message: 'The DKIM private key is not a readable RSA key in PEM.' };
+    }
+  }
+  return { ok: true, endpoint: parsed.endpoint, fromAddress: from, fromDomain: from.slice(from.lastIndexOf('@') + 1) };
+}
+
+/** The address of "Name <address>" or of a bare address; undefined when neither. */
+function parseMailbox(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (/[\r\n]/.test(trimmed)) return undefined;
+  const address = MAILBOX.exec(trimmed)?.[2] ?? trimmed;
+  return ADDRESS.test(address) ? address : undefined;
+}
+
+/** Refuses what would let a rendered message write its own headers (header injection). */
+function checkMessage(message: EmailMessage): Extract<SendResult, { ok: false }> | undefined {
+  for (const address of [message.to, ...message.cc, ...message.bcc]) {
+    if (/[\r\n]/.test(address)) {
+      return { ok: false, kind: 'permanent', message: 'An email address holds a line break; refused (header injection).' };
+    }
+    if (!ADDRESS.test(address)) return { ok: false, kind: 'permanent', message: 'An email address is not valid.' };
+  }
+  for (const [name, value] of Object.entries(message.headers)) {
+    if (!HEADER_NAME.test(name) || OWN_HEADERS.has(name.toLowerCase())) {
+      return { ok: false, kind: 'permanent', message: `The header "${name.slice(0, 40)}" cannot be set by a message.` };
+    }
+    if (/[\r\n]/.test(value)) {
+      return { ok: false, kind: 'permanent', message: `The header ${name} holds a line break; refused (header injection).` };
+    }
+  }
+  return undefined;
+}
+
+/** A subject is one header line: line breaks a template may produce become spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
+function refusedAddress(): Extract<SendResult, { ok: false }> {
+  return {
+    ok: false,
+    kind: 'permanent',
+    message: 'The SMTP server is on a local or private network address, which is not allowed (PATRON_FETCH_ALLOW_PRIVATE).',
+  };
+}
+
+/** Settings with object keys sorted, so that equal settings hash alike whatever their key order. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
