@@ -2,9 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import { importPKCS8, SignJWT } from 'jose';
 import { systemClock, type Clock } from '../../../clock.js';
 import { Http2SessionPool, type Http2Answer } from './http2-session-pool.js';
+import { isApnsDeviceToken } from './mobile-push-routing.js';
 import type { MobilePushMessage, Provider, SendContext, SendResult } from './provider.js';
 import { deadAddress, guardFailure, permanent, retryAfterMs, temporary, vendorWords } from './push-results.js';
-import { credentialsKey, PushTokenCache, type IssuedToken } from './push-token-cache.js';
+import { credentialsKey, pemText, PushTokenCache, type IssuedToken } from './push-token-cache.js';
 
 /**
  * Apple Push Notification service over HTTP/2 with token authentication: an ES256 JWT
@@ -57,7 +58,6 @@ export type ApnsSettings = Static<typeof ApnsSettingsSchema>;
 
 /** Apple's limit on the JSON payload of an alert notification. */
 const MAX_PAYLOAD_BYTES = 4096;
-const DEVICE_TOKEN = /^[0-9A-Fa-f]{64,200}$/;
 
 export interface ApnsProviderOptions {
   readonly clock?: Clock;
@@ -112,7 +112,7 @@ export class ApnsProvider implements Provider<'mobile_push', ApnsSettings> {
   }
 
   async send(settings: ApnsSettings, message: MobilePushMessage, context: SendContext): Promise<SendResult> {
-    if (!DEVICE_TOKEN.test(message.token)) return permanent('APNs: the device token is not a hexadecimal APNs token.');
+    if (!isApnsDeviceToken(message.token)) return permanent('APNs: the device token is not a hexadecimal APNs token.');
     const payload = JSON.stringify(apnsPayload(message));
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
       return permanent(`APNs: the notification is larger than the ${MAX_PAYLOAD_BYTES} bytes Apple accepts.`);
@@ -156,7 +156,7 @@ export class ApnsProvider implements Provider<'mobile_push', ApnsSettings> {
   private async signToken(settings: ApnsSettings): Promise<IssuedToken> {
     const issuedAt = this.clock.now();
     try {
-      const key = await importPKCS8(settings.private_key, 'ES256');
+      const key = await importPKCS8(pemText(settings.private_key), 'ES256');
       const value = await new SignJWT({})
         .setProtectedHeader({ alg: 'ES256', kid: settings.key_id })
         .setIssuer(settings.team_id)

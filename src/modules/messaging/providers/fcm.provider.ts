@@ -5,7 +5,7 @@ import { safeRequest, type SafeResponse } from '../../../net/safe-request.js';
 import type { SafeFetchFailure } from '../../../net/safe-fetch.errors.js';
 import type { MobilePushMessage, Provider, SendContext, SendResult } from './provider.js';
 import { deadAddress, guardFailure, permanent, retryAfterMs, temporary, vendorWords } from './push-results.js';
-import { credentialsKey, PushTokenCache, type IssuedToken } from './push-token-cache.js';
+import { credentialsKey, pemText, PushTokenCache, type IssuedToken } from './push-token-cache.js';
 
 /**
  * Firebase Cloud Messaging, HTTP v1 API. A service account signs a JWT (RS256) that the
@@ -112,7 +112,7 @@ export class FcmProvider implements Provider<'mobile_push', FcmSettings> {
     const iat = Math.floor(issuedAt / 1000);
     let assertion: string;
     try {
-      const key = await importPKCS8(settings.private_key, 'RS256');
+      const key = await importPKCS8(pemText(settings.private_key), 'RS256');
       assertion = await new SignJWT({ scope: FCM_SCOPE })
         .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(settings.private_key_id ? { kid: settings.private_key_id } : {}) })
         .setIssuer(settings.client_email)

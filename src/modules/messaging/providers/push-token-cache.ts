@@ -62,3 +62,8 @@ export function credentialsKey(...parts: readonly string[]): string {
   for (const part of parts) hash.update(part).update('\u0000');
   return hash.digest('base64url');
 }
+
+/** A key pasted with literal "\\n" (as it sits in a JSON string or an environment variable) is read as PEM lines. */
+export function pemText(key: string): string {
+  return key.includes('\\n') ? key.replace(/\\n/g, '\n') : key;
+}

@@ -300,6 +300,12 @@ describe('FcmProvider', () => {
     expect(exchanges).toHaveLength(0);
   });
 
+  it('reads a key pasted with literal \\n escapes, as it sits in a JSON string', async () => {
+    const escaped = privateKey.trim().split('\n').join('\\n');
+    expect(escaped).not.toContain('\n');
+    expect(await provider.send({ ...settings(), private_key: escaped }, message, context)).toMatchObject({ ok: true });
+  });
+
   it('goes through the private-address guard: a loopback peer is refused unless allowed', async () => {
     const result = await provider.send(settings(), message, { allowPrivate: false });
     expect(result).toEqual({
