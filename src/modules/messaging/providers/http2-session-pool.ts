@@ -1,4 +1,4 @@
-import http2, { type ClientHttp2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
+import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
 import { allowedRanges, Deadline, pinnedLookup, resolveAllowed, type AllowPrivate } from '../../../net/address-guard.js';
 import { formatBytes, SafeFetchError, type SafeFetchFailure } from '../../../net/safe-fetch.errors.js';
 
@@ -60,22 +60,23 @@ export class Http2SessionPool {
   async post(key: string, origin: string, path: string, call: Http2CallOptions): Promise<Http2Answer | SafeFetchFailure> {
     const deadline = new Deadline(call.timeoutMs, call.signal, 'request');
     const slotKey = `${key}\u0000${origin}\u0000${JSON.stringify(call.allowPrivate)}`;
-    let slot: Slot | undefined;
     try {
-      slot = this.slot(slotKey, origin, call.allowPrivate, deadline.signal);
-      const session = await slot.session;
-      slot.active += 1;
-      // Referenced only while a request is in flight: an idle pool does not keep the process alive.
-      session.ref();
-      return await exchange(session, path, call, deadline.signal);
+      for (let attempt = 0; ; attempt += 1) {
+        const slot = this.slot(slotKey, origin, call.allowPrivate, deadline.signal);
+        try {
+          return await onSlot(slot, path, call, deadline.signal);
+        } catch (error) {
+          // The server never started this stream (GOAWAY raced the send, REFUSED_STREAM):
+          // sending it again on a new session cannot deliver it twice.
+          if (attempt > 0 || !(error instanceof UnsentRequest)) throw error;
+          this.forget(slotKey, slot);
+          void slot.session.then(closeSession, () => undefined);
+        }
+      }
     } catch (error) {
       return deadline.failure(error).toFailure();
     } finally {
       deadline.clear();
-      if (slot && slot.active > 0) {
-        slot.active -= 1;
-        if (slot.active === 0) void slot.session.then((s) => s.unref(), () => undefined);
-      }
     }
   }
 
@@ -141,16 +142,41 @@ export class Http2SessionPool {
   }
 }
 
-function exchange(session: ClientHttp2Session, path: string, call: Http2CallOptions, signal: AbortSignal): Promise<Http2Answer> {
-  if (session.closed || session.destroyed) {
-    return Promise.reject(new SafeFetchError('unreachable', 'The connection to the push service was closed.'));
+/** A request the server did not take: safe to send again. */
+class UnsentRequest extends SafeFetchError {
+  constructor() {
+    super('unreachable', 'The push service closed the connection before taking the request.');
   }
+}
+
+async function onSlot(slot: Slot, path: string, call: Http2CallOptions, signal: AbortSignal): Promise<Http2Answer> {
+  const session = await slot.session;
+  slot.active += 1;
+  // Referenced only while a request is in flight: an idle pool does not keep the process alive.
+  session.ref();
+  try {
+    return await exchange(session, path, call, signal);
+  } finally {
+    slot.active -= 1;
+    if (slot.active === 0 && !session.destroyed) session.unref();
+  }
+}
+
+function exchange(session: ClientHttp2Session, path: string, call: Http2CallOptions, signal: AbortSignal): Promise<Http2Answer> {
+  if (session.closed || session.destroyed) return Promise.reject(new UnsentRequest());
   const body = Buffer.from(call.body);
   return new Promise<Http2Answer>((resolve, reject) => {
-    const stream = session.request(
-      { ':method': 'POST', ':path': path, 'content-length': String(body.length), ...call.headers },
-      { signal },
-    );
+    let stream: ClientHttp2Stream;
+    try {
+      stream = session.request(
+        { ':method': 'POST', ':path': path, 'content-length': String(body.length), ...call.headers },
+        { signal },
+      );
+    } catch {
+      // ERR_HTTP2_GOAWAY_SESSION, ERR_HTTP2_INVALID_SESSION: the session is closing.
+      reject(new UnsentRequest());
+      return;
+    }
     let status = 0;
     let headers: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
@@ -167,8 +193,12 @@ function exchange(session: ClientHttp2Session, path: string, call: Http2CallOpti
       }
       chunks.push(chunk);
     });
-    stream.on('error', reject);
+    stream.on('error', (error: Error) => {
+      reject(status === 0 && stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM ? new UnsentRequest() : error);
+    });
     stream.on('end', () => resolve({ ok: true, status, headers, body: Buffer.concat(chunks) }));
+    // A stream reset without an error code ends with neither 'end' nor 'error'.
+    stream.on('close', () => reject(status === 0 && stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM ? new UnsentRequest() : new SafeFetchError('unreachable', 'The push service closed the stream before answering.')));
     stream.end(body);
   });
 }

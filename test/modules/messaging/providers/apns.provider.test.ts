@@ -45,6 +45,8 @@ beforeAll(async () => {
   server = http2.createSecureServer({ key: tls.key, cert: tls.cert });
   server.on('session', (session) => serverSessions.push(session));
   server.on('stream', (stream, headers) => {
+    // A stream the peer refuses errors on its own side too.
+    stream.on('error', () => undefined);
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
@@ -70,6 +72,10 @@ beforeAll(async () => {
           return;
         }
         const answer = answers.shift() ?? { status: 200 };
+        if (answer.status === 0) {
+          stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+          return;
+        }
         if (answer.status === 200) {
           stream.respond({ ':status': 200, 'apns-id': `00000000-0000-0000-0000-00000000000${received.length}` });
           stream.end();
@@ -182,6 +188,21 @@ describe('ApnsProvider', () => {
     expect(await provider.send(settings(), message, context)).toMatchObject({ ok: true });
     expect(serverSessions).toHaveLength(2);
     expect(provider.sessionsOpened).toBe(2);
+  });
+
+  it('sends a stream the server refused again on a new session, once', async () => {
+    answers.push({ status: 0 });
+    expect(await provider.send(settings(), message, context)).toMatchObject({ ok: true });
+    expect(received).toHaveLength(2);
+    expect(serverSessions).toHaveLength(2);
+
+    answers.push({ status: 0 }, { status: 0 });
+    expect(await provider.send(settings(), message, context)).toEqual({
+      ok: false,
+      kind: 'temporary',
+      message: 'APNs: The push service closed the connection before taking the request.',
+    });
+    expect(received).toHaveLength(4);
   });
 
   it('marks an unregistered or bad device token dead', async () => {
