@@ -18,6 +18,8 @@ export function retryAfterMs(header: string | string[] | undefined, nowMs: numbe
   let ms: number;
   if (/^\d+$/.test(text)) ms = Number(text) * 1000;
   else {
+    // The IMF-fixdate of RFC 9110 only: Date.parse alone would take "-5" for a year.
+    if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return undefined;
     const at = Date.parse(text);
     if (Number.isNaN(at)) return undefined;
     ms = Math.max(0, at - nowMs);
