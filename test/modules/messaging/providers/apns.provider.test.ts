@@ -72,6 +72,7 @@ beforeAll(async () => {
           return;
         }
         const answer = answers.shift() ?? { status: 200 };
+        if (answer.status === -1) return; // hangs
         if (answer.status === 0) {
           stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
           return;
@@ -203,6 +204,20 @@ describe('ApnsProvider', () => {
       message: 'APNs: The push service closed the connection before taking the request.',
     });
     expect(received).toHaveLength(4);
+  });
+
+  it('gives up on a service that hangs after the timeout, to retry later', async () => {
+    const impatient = new ApnsProvider({ clock, ca: tls.cert, timeoutMs: 300 });
+    answers.push({ status: -1 });
+    try {
+      expect(await impatient.send(settings(), message, context)).toEqual({
+        ok: false,
+        kind: 'temporary',
+        message: 'APNs: The request did not finish within 300 ms.',
+      });
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('marks an unregistered or bad device token dead', async () => {

@@ -81,6 +81,7 @@ beforeAll(async () => {
         body: JSON.parse(body),
       });
       const answer = sendAnswers.shift() ?? { status: 200, body: { name: `projects/shop-project/messages/${sent.length}` } };
+      if (answer.status === -1) return; // hangs
       json(response, answer.status, answer.body, answer.headers);
     })();
   });
@@ -196,6 +197,17 @@ describe('FcmProvider', () => {
     await provider.send(settings(), message, context);
     expect(exchanges).toHaveLength(2);
     expect(sent.at(-1)!.authorization).toBe('Bearer ya29.token-2');
+  });
+
+  it('gives up on a send that hangs after the timeout, to retry later', async () => {
+    const impatient = new FcmProvider({ clock, timeoutMs: 300 });
+    await impatient.send(settings(), message, context); // the token exchange, not timed here
+    sendAnswers.push({ status: -1, body: null });
+    expect(await impatient.send(settings(), message, context)).toEqual({
+      ok: false,
+      kind: 'temporary',
+      message: 'FCM: The request did not finish within 300 ms.',
+    });
   });
 
   it('marks an unregistered token dead', async () => {
