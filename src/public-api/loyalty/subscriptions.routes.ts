@@ -56,7 +56,7 @@ export const paidSubscriptionRoutes: PublicRouteModule = (scope) => {
       const shop = authenticatedShop(request);
       const query = readOrdersQuery(request.input);
       const orders = await members.orders(shop, query.subscription, query.identifier, query);
-      return successTrue({ payload: { message: `${orders.length} orders`, orders: orders.map(subscriptionOrderBody) } });
+      return successTrue({ payload: { message: 'Orders of the subscription member', orders: orders.map(subscriptionOrderBody) } });
     },
   );
 };
