@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { calculateCheckout } from '../../../src/modules/checkout/domain/calculate.js';
 import { sum } from '../../../src/modules/checkout/domain/money.js';
 import { capBenefitDiscounts, type BenefitGrant, type PromotionLineDiscounts } from '../../../src/modules/checkout/domain/subscription-benefits.js';
+
+import { input, line, member, promotion } from './builders.js';
 
 const KEYS = ['A', 'B', 'C'];
 
@@ -109,5 +112,60 @@ describe('capping benefit promotions: properties', () => {
         expect(capped.map((e) => e.discounts)).toEqual(effects.map((e) => e.discounts));
       }),
     );
+  });
+});
+
+describe('the calculation with subscription benefits', () => {
+  // A 10% promotion (1) only for subscribers, and 5.00 off the order for everyone (2).
+  const promotions = [
+    promotion(1, { discount: { kind: 'percent', percent: 1000, per: 'line' }, priority: 1 }),
+    promotion(2, { discount: { kind: 'fixed', amount: 5_00, per: 'order' } }),
+  ];
+  const cart = [line('A', 300_00), line('B', 100_00, 2)];
+  const calculate = (grants: { savingsLeft: number; usageLeft: number }[] | undefined) => {
+    const outcome = calculateCheckout(
+      input({
+        cart,
+        member: member(),
+        promotions,
+        ...(grants && { benefits: { grants: grants.map((g) => ({ benefit: 'plus', promotionIds: [1], ...g })), benefitOnly: new Set([1]) } }),
+      }),
+    );
+    if (!outcome.ok) throw new Error('refused');
+    return outcome;
+  };
+
+  it('is unchanged, with no benefit holds, when the input has no benefits', () => {
+    const outcome = calculate(undefined);
+    expect(outcome.result.appliedPromotions).toEqual([1, 2]);
+    expect(outcome.holds.benefits).toBeUndefined();
+  });
+
+  it('leaves a benefit-only promotion out for a member without the benefit', () => {
+    const outcome = calculate([]);
+    expect(outcome.result.appliedPromotions).toEqual([2]);
+    expect(outcome.result.savedByOffers).toBe(5_00);
+    expect(outcome.holds.benefits).toEqual([]);
+  });
+
+  it('applies it in full within the limits and holds one use of the savings', () => {
+    const outcome = calculate([{ savingsLeft: 1000_00, usageLeft: 3 }]);
+    expect(outcome.result.appliedPromotions).toEqual([1, 2]);
+    expect(outcome.result.savedByOffers).toBe(50_00 + 5_00);
+    expect(outcome.holds.benefits).toEqual([{ benefit: 'plus', savings: 50_00, uses: 1 }]);
+  });
+
+  it('caps it at the savings left, the rest of the order paying the difference', () => {
+    const outcome = calculate([{ savingsLeft: 20_00, usageLeft: 1 }]);
+    expect(outcome.holds.benefits).toEqual([{ benefit: 'plus', savings: 20_00, uses: 1 }]);
+    expect(outcome.result.savedByOffers).toBe(20_00 + 5_00);
+    expect(outcome.result.orderToPay).toBe(500_00 - 25_00);
+    expect(sum(outcome.result.items.map((i) => i.paidWithOffers))).toBe(25_00);
+  });
+
+  it('gives nothing through a benefit with no use left', () => {
+    const outcome = calculate([{ savingsLeft: 1000_00, usageLeft: 0 }]);
+    expect(outcome.result.appliedPromotions).toEqual([2]);
+    expect(outcome.holds.benefits).toEqual([]);
   });
 });

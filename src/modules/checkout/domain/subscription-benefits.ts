@@ -18,6 +18,7 @@
  * Capping only lowers discounts, so every line still stays between zero and its total.
  */
 import { distribute, sum } from './money.js';
+import type { StackedOffers } from './promotions.js';
 
 /** One promotion's discount per cart line, in the order promotions applied. */
 export interface PromotionLineDiscounts {
@@ -76,4 +77,25 @@ export function capBenefitDiscounts(
   });
   const takes = grants.flatMap((g, k) => ((given[k] ?? 0) > 0 ? [{ benefit: g.benefit, savings: given[k] ?? 0, uses: 1 }] : []));
   return { effects: capped, takes };
+}
+
+/**
+ * capBenefitDiscounts over the stacked promotions of a calculation: the same effects with
+ * capped discounts and the offers of each line summed again from them.
+ */
+export function capStackedOffers(
+  stacked: StackedOffers,
+  grants: readonly BenefitGrant[],
+  benefitOnly: ReadonlySet<number>,
+  keys: readonly string[],
+): { readonly stacked: StackedOffers; readonly takes: readonly BenefitTake[] } {
+  const capped = capBenefitDiscounts(
+    stacked.effects.map((e) => ({ promotionId: e.promotion.id, discounts: e.discounts })),
+    grants,
+    benefitOnly,
+    keys,
+  );
+  const effects = stacked.effects.map((e, k) => ({ ...e, discounts: capped.effects[k]?.discounts ?? e.discounts }));
+  const offers = stacked.offers.map((_, i) => sum(effects.map((e) => e.discounts[i] ?? 0)));
+  return { stacked: { offers, effects }, takes: capped.takes };
 }
