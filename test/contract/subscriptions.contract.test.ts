@@ -169,6 +169,12 @@ describe.each(TEST_DIALECTS)('paid subscriptions on %s', (dialect) => {
       expectFailure(await status({ ...credentials(), ...query }), code, message);
     });
 
+    it('answers a wrong method with 405 in the success envelope', async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/loyalty/subscriptions/members/status', payload: { ...credentials(), identifier: PHONE, subscription: 'plus' } });
+      expect(response.statusCode).toBe(405);
+      expect(response.json()).toMatchObject({ success: false, payload: { message: expect.any(String) } });
+    });
+
     it('refuses missing or wrong credentials in the success envelope', async () => {
       const query = { identifier: PHONE, subscription: 'plus' };
       expectFailure(await status({ ...query, shop_secret: secret }), 401, 'Parameter `shop_id` is required.');

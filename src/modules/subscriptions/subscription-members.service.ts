@@ -86,7 +86,7 @@ export class SubscriptionMembersService {
     return { ...toMember(saved.row, Number(plan.period_days), today), created: saved.created };
   }
 
-  /** The member leaves: the membership row goes; its usage rows stay for the record. False: it was not subscribed. */
+  /** The member leaves: the membership row goes; its usage rows stay for the record. Not subscribed: NOT_FOUND. */
   async leave(shopId: string, code: string, identifier: string): Promise<void> {
     await this.requireSubscription(shopId, code);
     const member = await this.deps.members.findMember(shopId, identifier);
