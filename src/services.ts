@@ -34,6 +34,9 @@ import { ShopsService } from './modules/shops/shops.service.js';
 import { SlidersService } from './modules/sliders/sliders.service.js';
 import { AdminTokenService } from './modules/system/admin-token.service.js';
 import { TrackingService } from './modules/tracking/tracking.service.js';
+import { SubscriptionMembersService } from './modules/subscriptions/subscription-members.service.js';
+import { SubscriptionUsageService } from './modules/subscriptions/subscription-usage.service.js';
+import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -97,6 +100,12 @@ export interface Services {
   readonly loyaltyRewards: LoyaltyRewardsService;
   /** The loyalty checkout: estimate, apply, confirm, cancel, history and the admin's orders (docs/checkout.md). */
   readonly checkout: CheckoutService;
+  /** Paid subscriptions and their plans (admin API; docs/subscriptions.md). */
+  readonly subscriptions: SubscriptionsService;
+  /** Subscription members: subscribe, prolong, leave, and the public status and orders reads. */
+  readonly subscriptionMembers: SubscriptionMembersService;
+  /** Promos benefits' per-period usage: the holds the checkout places, captures and releases. */
+  readonly subscriptionUsage: SubscriptionUsageService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -185,5 +194,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     certificates,
     loyaltyRewards,
     checkout,
+    subscriptions: new SubscriptionsService({ db, clock, shops, promotions }),
+    subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions }),
+    subscriptionUsage: new SubscriptionUsageService({ clock }),
   };
 }

@@ -70,6 +70,13 @@ import type {
 } from './tables/promotions.js';
 import type { LoyaltyEventRewardsTable, LoyaltyEventRewardedTable } from './tables/loyalty-rewards.js';
 import type { CheckoutOrdersTable } from './tables/checkout.js';
+import type {
+  SubscriptionsTable,
+  SubscriptionPlansTable,
+  SubscriptionMembersTable,
+  SubscriptionUsageTable,
+  SubscriptionHoldsTable,
+} from './tables/subscriptions.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -82,6 +89,7 @@ export type * from './tables/loyalty-levels.js';
 export type * from './tables/promotions.js';
 export type * from './tables/loyalty-rewards.js';
 export type * from './tables/checkout.js';
+export type * from './tables/subscriptions.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -142,4 +150,9 @@ export interface Database {
   loyalty_event_rewards: LoyaltyEventRewardsTable;
   loyalty_event_rewarded: LoyaltyEventRewardedTable;
   checkout_orders: CheckoutOrdersTable;
+  subscriptions: SubscriptionsTable;
+  subscription_plans: SubscriptionPlansTable;
+  subscription_members: SubscriptionMembersTable;
+  subscription_usage: SubscriptionUsageTable;
+  subscription_holds: SubscriptionHoldsTable;
 }

@@ -9,6 +9,7 @@ import { subscriptionRoutes } from './catalog/subscriptions.routes.js';
 import { searchRoutes } from './search/search.routes.js';
 import { shopperRoutes } from './shopper/shopper.routes.js';
 import { sliderRoutes } from './sliders/slider.routes.js';
+import { paidSubscriptionRoutes } from './loyalty/subscriptions.routes.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
 import type { PublicRouteModule } from './types.js';
 
@@ -29,4 +30,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   loyaltyRoutes,
   bonusesRoutes,
   checkoutRoutes,
+  paidSubscriptionRoutes,
 ];

@@ -19,6 +19,7 @@ import { loyaltyUpkeep } from './0017-loyalty-upkeep.js';
 import { loyaltyLevels } from './0018-loyalty-levels.js';
 import { loyaltyAdmin } from './0020-loyalty-admin.js';
 import { checkoutOrders } from './0022-checkout-orders.js';
+import { subscriptions } from './0024-subscriptions.js';
 import { promotions } from './0021-promotions.js';
 import { loyaltyEventRewards } from './0019-loyalty-event-rewards.js';
 
@@ -49,6 +50,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0020-loyalty-admin', loyaltyAdmin],
   ['0021-promotions', promotions],
   ['0022-checkout-orders', checkoutOrders],
+  ['0024-subscriptions', subscriptions],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -15,6 +15,7 @@ import { buildItem } from './items.js';
 import { sum } from './money.js';
 import { comparePromotionOrder, stackPromotions, type PricedLine } from './promotions.js';
 import { rewardOverLines } from './reward.js';
+import { capStackedOffers } from './subscription-benefits.js';
 import type { CheckoutHolds, CheckoutOutcome, CheckoutResult, CodeFailure, PromoCodeFailureReason } from './result.js';
 import type { CheckoutInput, Promotion } from './types.js';
 import { findProblem } from './validate.js';
@@ -55,11 +56,17 @@ export function calculateCheckout(input: CheckoutInput): CheckoutOutcome {
   const byId = new Map(input.promotions.map((p) => [p.id, p]));
   const screened = screenPromoCodes(input.promoCodes, byId, member, order, now);
   const inPlay = new Map<number, Promotion>();
+  // A promotion that applies only through a subscription benefit is in play only for a member holding one.
+  const granted = new Set(input.benefits?.grants.filter((g) => g.usageLeft >= 1 && g.savingsLeft > 0).flatMap((g) => g.promotionIds) ?? []);
+  const throughBenefit = (p: Promotion) => !input.benefits?.benefitOnly.has(p.id) || granted.has(p.id);
   for (const p of input.promotions) {
-    if (!p.byPromoCode && isPromotionLive(p, now) && orderConditionsHold(p, order)) inPlay.set(p.id, p);
+    if (!p.byPromoCode && throughBenefit(p) && isPromotionLive(p, now) && orderConditionsHold(p, order)) inPlay.set(p.id, p);
   }
   for (const s of screened) if (s.ok) inPlay.set(s.promotion.id, s.promotion);
-  const stacked = stackPromotions(lines, [...inPlay.values()].sort(comparePromotionOrder));
+  const stackedAll = stackPromotions(lines, [...inPlay.values()].sort(comparePromotionOrder));
+  // Benefit promotions within what is left of the period's limits (docs/subscriptions.md).
+  const capped = input.benefits ? capStackedOffers(stackedAll, input.benefits.grants, input.benefits.benefitOnly, keys) : undefined;
+  const stacked = capped?.stacked ?? stackedAll;
   const afterOffers = subtract(totals, stacked.offers);
 
   // 2. Bonuses on what promotions left.
@@ -159,6 +166,7 @@ export function calculateCheckout(input: CheckoutInput): CheckoutOutcome {
     bonuses: plan.chargedBonuses,
     certificates: certs.payments.map((c) => ({ certificateId: c.id, code: c.code, amount: c.amount })),
     promoCodes: codeHolds,
+    ...(capped && { benefits: capped.takes }),
   };
   return { ok: true, result, holds };
 }

@@ -5,6 +5,8 @@
  * an envelope. docs/checkout.md defines each field.
  */
 
+import type { BenefitTake } from './subscription-benefits.js';
+
 export interface RewardPart {
   readonly total: number;
   readonly perProduct: number;
@@ -123,6 +125,8 @@ export interface CheckoutHolds {
   readonly bonuses: number;
   readonly certificates: readonly { readonly certificateId: number; readonly code: string; readonly amount: number }[];
   readonly promoCodes: readonly { readonly code: string; readonly promotionId: number }[];
+  /** What to hold of each promos benefit (SubscriptionUsageService.hold); present when the input had `benefits`. */
+  readonly benefits?: readonly BenefitTake[];
 }
 
 /** Input that no calculation answers (contract-notes "Loyalty checkout", issue 14 "Bad input"). */

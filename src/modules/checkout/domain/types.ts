@@ -6,6 +6,7 @@
  * hundredths of a percent, as the programme settings keep them.
  */
 import type { LoyaltySettings } from '../../loyalty/domain/settings.js';
+import type { BenefitGrant } from './subscription-benefits.js';
 
 /** One line of `cart_items`. */
 export interface CartLine {
@@ -155,4 +156,15 @@ export interface CheckoutInput {
   readonly currentTime: string | null;
   readonly now: number;
   readonly timezone: string;
+  /**
+   * Paid subscriptions' promos benefits (docs/subscriptions.md, "In the checkout"):
+   * absent for a calculation that knows none. `benefitOnly` are the promotions that
+   * apply only through a benefit; `grants` the order member's benefits with what is left.
+   */
+  readonly benefits?: CheckoutBenefits | undefined;
+}
+
+export interface CheckoutBenefits {
+  readonly grants: readonly BenefitGrant[];
+  readonly benefitOnly: ReadonlySet<number>;
 }
