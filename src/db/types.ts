@@ -70,6 +70,14 @@ import type {
 } from './tables/promotions.js';
 import type { LoyaltyEventRewardsTable, LoyaltyEventRewardedTable } from './tables/loyalty-rewards.js';
 import type { CheckoutOrdersTable } from './tables/checkout.js';
+import type {
+  MessagingSequencesTable,
+  MessagingChannelsTable,
+  MessagingMailingsTable,
+  MessagingMessagesTable,
+  MessagingDeliveriesTable,
+  MessagingDeadAddressesTable,
+} from './tables/messaging.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -82,6 +90,7 @@ export type * from './tables/loyalty-levels.js';
 export type * from './tables/promotions.js';
 export type * from './tables/loyalty-rewards.js';
 export type * from './tables/checkout.js';
+export type * from './tables/messaging.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -142,4 +151,10 @@ export interface Database {
   loyalty_event_rewards: LoyaltyEventRewardsTable;
   loyalty_event_rewarded: LoyaltyEventRewardedTable;
   checkout_orders: CheckoutOrdersTable;
+  messaging_sequences: MessagingSequencesTable;
+  messaging_channels: MessagingChannelsTable;
+  messaging_mailings: MessagingMailingsTable;
+  messaging_messages: MessagingMessagesTable;
+  messaging_deliveries: MessagingDeliveriesTable;
+  messaging_dead_addresses: MessagingDeadAddressesTable;
 }
