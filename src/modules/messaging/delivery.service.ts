@@ -87,6 +87,7 @@ export class DeliveryService {
           address: delivery.address,
           platform: delivery.platform,
           code: message.code,
+          seq: delivery.seq,
           type: message.type,
           cc: JSON.parse(message.cc) as string[],
           bcc: JSON.parse(message.bcc) as string[],

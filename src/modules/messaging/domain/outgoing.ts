@@ -12,6 +12,7 @@ export interface DeliveryAddress {
   readonly address: string;
   readonly platform: string | null;
   readonly code: string;
+  readonly seq: number;
   readonly type: string;
   readonly cc: readonly string[];
   readonly bcc: readonly string[];
@@ -36,7 +37,10 @@ export function buildOutgoing(to: DeliveryAddress, rendered: RenderedMessage): O
     case 'email': {
       const email = rendered.email;
       if (!email) return undefined;
-      const message = { to: to.address, cc: to.cc, bcc: to.bcc, subject: email.subject, html: email.html, text: email.text, headers: {} };
+      // A Message-ID fixed per delivery: a resend after a crash (delivery is at least once)
+      // carries the same id, which mail stores use to drop the duplicate.
+      const headers = { 'Message-ID': `<${to.code}.${to.seq}@patron>` };
+      const message = { to: to.address, cc: to.cc, bcc: to.bcc, subject: email.subject, html: email.html, text: email.text, headers };
       return { channel: 'email', message, content: { ...none, subject: email.subject, body: email.text } };
     }
     case 'sms': {
