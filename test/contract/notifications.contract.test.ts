@@ -76,13 +76,13 @@ describe.each(TEST_DIALECTS)('notifications contract on %s', (dialect) => {
 
   it('filters by channel, type (chain = trigger), date_from, and pages', async () => {
     const sms = await expectOk(s.get('/notifications', { phone: '+7 900 123-45-67', channel: 'sms' }));
-    expect(sms.payload.messages.map((m: { code: string }) => m.code)).toEqual([smsCode]);
+    expect((sms.payload.messages as Array<{ code: string }>).map((m) => m.code)).toEqual([smsCode]);
     const chains = await expectOk(s.get('/notifications', { email: 'ann@example.org', type: 'trigger,chain' }));
     expect(chains.payload.messages).toEqual([]);
     const recent = await expectOk(s.get('/notifications', { email: 'ann@example.org', date_from: '2026-01-16' }));
     expect(recent.payload.messages).toHaveLength(2);
     const page2 = await expectOk(s.get('/notifications', { email: 'ann@example.org', limit: '2', page: '2' }));
-    expect(page2.payload.messages.map((m: { code: string }) => m.code)).toEqual([emailCode]);
+    expect((page2.payload.messages as Array<{ code: string }>).map((m) => m.code)).toEqual([emailCode]);
     const unknown = await expectOk(s.get('/notifications', { email: 'nobody@example.org' }));
     expect(unknown).toEqual({ status: 'success', payload: { messages: [] } });
   });
