@@ -45,10 +45,10 @@ export const messagingRoutes: PublicRouteModule = (scope) => {
     async (request) => {
       const shop = authenticatedShop(request);
       const header = request.headers['idempotency-key'];
-      const request_ = readTransactRequest(request.input, Array.isArray(header) ? header[0] : header);
-      const result = await transact.transact(shop.shopId, request_);
+      const transactRequest = readTransactRequest(request.input, Array.isArray(header) ? header[0] : header);
+      const result = await transact.transact(shop.shopId, transactRequest);
       // contract-notes: a test send "gets no code in history"; its code is not given out.
-      return successTrue({ payload: { code: request_.test ? null : result.code } });
+      return successTrue({ payload: { code: transactRequest.test ? null : result.code } });
     },
   );
 

@@ -92,6 +92,21 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
       expect(de.sms.body).toBe('Order 7: ');
     });
 
+    it('sends a test from the admin API, seen in the delivery log only, and lists mailings', async () => {
+      const { code } = await expectOk(s.admin('POST', '/mailings/transactional/order/test', { email: 'qa@example.org', variables: { order_id: 'Q' } }));
+      await s.runner.runDue();
+      const log = await expectOk(s.admin('GET', `/messages?code=${code}`));
+      expect(log.messages).toMatchObject([{ code, channel: 'email', status: 'sent', test: true, to: 'qa@example.org' }]);
+      expect(s.email.sent.at(-1)!.message.subject).toBe('Order Q');
+      expect((await s.get(`/notifications/${code}`, {})).statusCode).toBe(404);
+      expect((await s.admin('POST', '/mailings/transactional/order/test', { variables: {} })).statusCode).toBe(422);
+      expect((await s.admin('POST', '/mailings/transactional/none/test', { email: 'qa@example.org' })).statusCode).toBe(404);
+      const list = await expectOk(s.admin('GET', '/mailings/transactional'));
+      expect((list.mailings as Array<{ code: string }>).map((m) => m.code)).toContain('order');
+      const one = await expectOk(s.admin('GET', '/mailings/transactional/order'));
+      expect(one).toMatchObject({ code: 'order', name: 'Order confirmation', sms: { body: 'Order {{ variables.order_id }}: {{ note }}' } });
+    });
+
     it('renders MJML into HTML', async () => {
       await expectOk(
         s.admin('PUT', '/mailings/transactional/mjml', {
