@@ -66,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   const limits = new RateLimiter(deps.config.rateLimit, deps.clock);
   app.decorate('limits', limits);
   const connections = applyConnectionLimits(app, deps.config.connections);
+  // Messaging vendors hold pooled connections (SMTP pools, HTTP/2 sessions): closed with the app.
+  app.addHook('onClose', () => services.messagingProviders.close());
 
   // --- scopes, in order -----------------------------------------------------------
   // 1. OpenAPI document and /docs (first, so that it sees every route registered after it)

@@ -17,6 +17,12 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   /** undefined: generated on first start and stored hashed. */
   readonly adminToken: string | undefined;
+  /**
+   * PATRON_SECRET_KEY: the AES-256 key (64 hex characters or 32 bytes in base64) that
+   * seals messaging provider secrets at rest. undefined: the key file in dataDir is used,
+   * generated on first need (modules/messaging/secret-box.ts).
+   */
+  readonly secretKey: string | undefined;
   readonly logLevel: LogLevel;
   /** Largest accepted request body, in bytes. */
   readonly bodyLimit: number;
@@ -142,6 +148,19 @@ function readPublicUrl(env: Env, port: number, problems: string[]): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/** A 256-bit key as 64 hex characters or base64 (standard or url-safe); normalised to hex. */
+function readSecretKey(env: Env, problems: string[]): string | undefined {
+  const raw = env.PATRON_SECRET_KEY?.trim();
+  if (!raw) return undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return raw.toLowerCase();
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) {
+    const bytes = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (bytes.length === 32) return bytes.toString('hex');
+  }
+  problems.push('PATRON_SECRET_KEY must be 32 bytes: 64 hexadecimal characters or 44 characters of base64');
+  return undefined;
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const problems: string[] = [];
 
@@ -176,6 +195,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   }
 
+  const secretKey = readSecretKey(env, problems);
+
   let logLevel: LogLevel = 'info';
   const levelRaw = env.LOG_LEVEL?.trim().toLowerCase();
   if (levelRaw) {
@@ -203,6 +224,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     databaseUrl,
     adminToken,
+    secretKey,
     logLevel,
     bodyLimit,
     workerConcurrency,

@@ -37,6 +37,15 @@ import { TrackingService } from './modules/tracking/tracking.service.js';
 import { SubscriptionMembersService } from './modules/subscriptions/subscription-members.service.js';
 import { SubscriptionUsageService } from './modules/subscriptions/subscription-usage.service.js';
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
+import { ChannelsService } from './modules/messaging/channels.service.js';
+import { DeliveryService } from './modules/messaging/delivery.service.js';
+import { HistoryService } from './modules/messaging/history.service.js';
+import { MailingsService } from './modules/messaging/mailings.service.js';
+import type { ProviderRegistry } from './modules/messaging/providers/registry.js';
+import { createProviderRegistry } from './modules/messaging/providers/vendors.js';
+import { TemplateRenderer } from './modules/messaging/render.js';
+import { SecretBox } from './modules/messaging/secret-box.js';
+import { TransactService } from './modules/messaging/transact.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -106,6 +115,18 @@ export interface Services {
   readonly subscriptionMembers: SubscriptionMembersService;
   /** Promos benefits' per-period usage: the holds the checkout places, captures and releases. */
   readonly subscriptionUsage: SubscriptionUsageService;
+  /** Messaging vendors by channel (modules/messaging/providers/vendors.ts). */
+  readonly messagingProviders: ProviderRegistry;
+  /** A shop's provider settings per channel, secrets sealed at rest (docs/messaging.md). */
+  readonly messagingChannels: ChannelsService;
+  /** Transactional mailings: templates by code, their check and preview. */
+  readonly mailings: MailingsService;
+  /** POST /transact: a message and its delivery jobs, committed before the answer. */
+  readonly transact: TransactService;
+  /** The `messaging.deliver` job: render, rate, send, record. */
+  readonly messageDelivery: DeliveryService;
+  /** GET /notifications, its counters, a message by code, the admin's delivery log. */
+  readonly messageHistory: HistoryService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -162,6 +183,17 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   });
   // A purchase event with the order_id of a created checkout order confirms it.
   tracking.subscribe(checkout.trackingSubscriber());
+  // Messaging (docs/messaging.md). Vendor classes are listed here; mobile_push vendors
+  // say which tokens they take (`accepts`), so the engine picks one per message.
+  const messagingProviders = createProviderRegistry(clock);
+  const renderer = new TemplateRenderer();
+  const messagingChannels = new ChannelsService({
+    db,
+    clock,
+    shops,
+    registry: messagingProviders,
+    box: new SecretBox({ secretKey: config.secretKey, dataDir: config.dataDir }),
+  });
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -197,5 +229,21 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     subscriptions: new SubscriptionsService({ db, clock, shops, promotions }),
     subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions }),
     subscriptionUsage: new SubscriptionUsageService({ clock }),
+    messagingProviders,
+    messagingChannels,
+    mailings: new MailingsService({ db, clock, shops, renderer }),
+    transact: new TransactService({ db, clock, identity, audience, channels: messagingChannels, jobs }),
+    messageDelivery: new DeliveryService({
+      db,
+      clock,
+      config,
+      identity,
+      audience,
+      channels: messagingChannels,
+      registry: messagingProviders,
+      renderer,
+      jobs,
+    }),
+    messageHistory: new HistoryService({ db, identity }),
   };
 }

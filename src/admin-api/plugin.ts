@@ -12,6 +12,7 @@ import { loyaltyRoutes } from './loyalty.routes.js';
 import { loyaltyMembersRoutes } from './loyalty-members.routes.js';
 import { loyaltyLevelsRoutes } from './loyalty-levels.routes.js';
 import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
+import { messagingRoutes } from './messaging.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { certificatesRoutes } from './certificates.routes.js';
 import { checkoutOrdersRoutes } from './checkout-orders.routes.js';
@@ -97,6 +98,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(certificatesRoutes);
   await app.register(checkoutOrdersRoutes);
   await app.register(subscriptionsRoutes);
+  await app.register(messagingRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

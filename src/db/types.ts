@@ -77,6 +77,14 @@ import type {
   SubscriptionUsageTable,
   SubscriptionHoldsTable,
 } from './tables/subscriptions.js';
+import type {
+  MessagingSequencesTable,
+  MessagingChannelsTable,
+  MessagingMailingsTable,
+  MessagingMessagesTable,
+  MessagingDeliveriesTable,
+  MessagingDeadAddressesTable,
+} from './tables/messaging.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -90,6 +98,7 @@ export type * from './tables/promotions.js';
 export type * from './tables/loyalty-rewards.js';
 export type * from './tables/checkout.js';
 export type * from './tables/subscriptions.js';
+export type * from './tables/messaging.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -155,4 +164,10 @@ export interface Database {
   subscription_members: SubscriptionMembersTable;
   subscription_usage: SubscriptionUsageTable;
   subscription_holds: SubscriptionHoldsTable;
+  messaging_sequences: MessagingSequencesTable;
+  messaging_channels: MessagingChannelsTable;
+  messaging_mailings: MessagingMailingsTable;
+  messaging_messages: MessagingMessagesTable;
+  messaging_deliveries: MessagingDeliveriesTable;
+  messaging_dead_addresses: MessagingDeadAddressesTable;
 }

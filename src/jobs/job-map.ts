@@ -18,6 +18,8 @@ export interface JobMap {
   'loyalty.sweep': { shopId: string; at: number };
   /** One link of a shop's daily chain of loyalty level recomputes, due at `at` (src/modules/loyalty). */
   'loyalty.levels': { shopId: string; at: number };
+  /** One delivery of a message (its code and seq) through its channel's provider (src/modules/messaging). */
+  'messaging.deliver': { shopId: string; code: string; seq: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

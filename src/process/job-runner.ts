@@ -47,5 +47,8 @@ export function createJobRunner(deps: {
   runner.register('loyalty.sweep', (payload, ctx) => deps.services.loyaltyUpkeep.runLink(payload, { signal: ctx.signal }));
   // Loyalty levels whose expiry is due, recomputed daily per shop; each run schedules the next (one chain per shop).
   runner.register('loyalty.levels', (payload) => deps.services.loyaltyLevels.runLevelsJob(payload));
+  // One delivery of a message: its own retries are new jobs (delivery.service.ts); a throw
+  // (a database fault) is retried by the runner, and the delivery's status makes a rerun harmless.
+  runner.register('messaging.deliver', (payload, ctx) => deps.services.messageDelivery.deliver(payload, { signal: ctx.signal }));
   return runner;
 }

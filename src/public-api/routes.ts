@@ -2,6 +2,7 @@ import { audienceRoutes } from './audience/audience.routes.js';
 import { bonusesRoutes } from './loyalty/bonuses.routes.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { loyaltyRoutes } from './loyalty/loyalty.routes.js';
+import { messagingRoutes } from './messaging/messaging.routes.js';
 import { listingRoutes } from './catalog/listing.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
 import { profileRoutes } from './profile/profile.routes.js';
@@ -31,4 +32,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   bonusesRoutes,
   checkoutRoutes,
   paidSubscriptionRoutes,
+  messagingRoutes,
 ];

@@ -22,6 +22,7 @@ import { checkoutOrders } from './0022-checkout-orders.js';
 import { subscriptions } from './0024-subscriptions.js';
 import { promotions } from './0021-promotions.js';
 import { loyaltyEventRewards } from './0019-loyalty-event-rewards.js';
+import { messaging } from './0025-messaging.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -51,6 +52,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0021-promotions', promotions],
   ['0022-checkout-orders', checkoutOrders],
   ['0024-subscriptions', subscriptions],
+  ['0025-messaging', messaging],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

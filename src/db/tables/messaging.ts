@@ -1,0 +1,91 @@
+/** Kysely table types: the messaging engine (src/modules/messaging). Column conventions: db/dialect.ts. */
+
+export interface MessagingSequencesTable {
+  shop_id: string;
+  /** 'mailings'. */
+  kind: string;
+  last_id: number;
+}
+
+export interface MessagingChannelsTable {
+  shop_id: string;
+  channel: string;
+  /** JSON `{vendor: settings}`; secret fields are sealed (modules/messaging/secret-box.ts). */
+  settings: string;
+  /** Sends per second per process for this shop and channel; null: the default. */
+  rate_per_second: number | null;
+  updated_at: number;
+}
+
+export interface MessagingMailingsTable {
+  shop_id: string;
+  code: string;
+  /** Per shop, from messaging_sequences: the `campaign_id` of the history. */
+  id: number;
+  kind: 'transactional';
+  name: string | null;
+  /** JSON (modules/messaging/domain/mailing.ts). */
+  templates: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MessagingMessagesTable {
+  shop_id: string;
+  code: string;
+  type: 'transactional' | 'bulk' | 'chain';
+  mailing_id: number;
+  mailing_code: string;
+  profile_id: number;
+  /** 0/1: a test send (no history, no statistics). */
+  test: number;
+  idempotency_key: string | null;
+  /** JSON object. */
+  variables: string;
+  /** JSON arrays of email addresses. */
+  cc: string;
+  bcc: string;
+  created_at: number;
+}
+
+export interface MessagingDeliveriesTable {
+  shop_id: string;
+  code: string;
+  seq: number;
+  channel: string;
+  vendor: string | null;
+  address: string;
+  /** mobile_push: 'ios' | 'android'. */
+  platform: string | null;
+  type: 'transactional' | 'bulk' | 'chain';
+  mailing_id: number;
+  profile_id: number;
+  test: number;
+  status: 'queued' | 'sent' | 'failed';
+  error: string | null;
+  attempts: number;
+  provider_message_id: string | null;
+  subject: string | null;
+  body: string | null;
+  url: string | null;
+  icon: string | null;
+  picture: string | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+  opened_at: number | null;
+  clicked_at: number | null;
+  unsubscribed_at: number | null;
+  hard_bounced_at: number | null;
+  soft_bounced_at: number | null;
+  complained_at: number | null;
+  purchased_at: number | null;
+}
+
+export interface MessagingDeadAddressesTable {
+  shop_id: string;
+  channel: string;
+  address: string;
+  reason: string;
+  created_at: number;
+}

@@ -1,0 +1,147 @@
+import { Value } from '@sinclair/typebox/value';
+import type { Clock } from '../../clock.js';
+import type { DbHandle } from '../../db/create-db.js';
+import { AppError } from '../../errors.js';
+import type { ShopsService } from '../shops/shops.service.js';
+import {
+  joinChannelBody,
+  maskSecret,
+  secretFieldsOf,
+  splitChannelBody,
+  type ChannelVendors,
+  type VendorSettings,
+} from './domain/channel-settings.js';
+import * as repo from './messaging.repo.js';
+import { CHANNELS, type Channel } from './providers/provider.js';
+import type { ProviderRegistry } from './providers/registry.js';
+import { SecretBox } from './secret-box.js';
+
+/** A channel's settings as delivery uses them: secrets open, per vendor. */
+export interface ChannelSettings {
+  readonly vendors: ChannelVendors;
+  readonly ratePerSecond: number | null;
+}
+
+/** The vendor the email channel's core form (`{"smtp_url", "from"}`) means. */
+const CORE_VENDOR: Partial<Record<Channel, string>> = { email: 'smtp' };
+
+/**
+ * A shop's provider settings per channel (admin-api.md, "Messaging"; docs/messaging.md):
+ * validated by the vendor's settingsSchema, secrets sealed at rest (secret-box.ts) and
+ * shown masked, never in full. A PUT that sends back the masked value of a secret keeps
+ * the stored secret, so an admin screen can save what it loaded.
+ */
+export class ChannelsService {
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      readonly shops: Pick<ShopsService, 'requireShop'>;
+      readonly registry: ProviderRegistry;
+      readonly box: SecretBox;
+    },
+  ) {}
+
+  async putChannel(shopId: string, channel: string, body: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    await this.deps.shops.requireShop(shopId);
+    const ch = requireChannel(channel);
+    const split = splitChannelBody(body, this.deps.registry.vendors(ch), CORE_VENDOR[ch]);
+    if (!split.ok) throw new AppError('VALIDATION_FAILED', split.message, { field: 'provider' });
+    const stored = await this.load(shopId, ch);
+    const sealed: Record<string, VendorSettings> = {};
+    const open: ChannelVendors = {};
+    for (const [vendor, settings] of Object.entries(split.vendors)) {
+      const provider = this.deps.registry.find(ch, vendor);
+      if (!provider) {
+        const known = this.deps.registry.vendors(ch).join(', ') || 'none registered';
+        throw new AppError('VALIDATION_FAILED', `Channel ${ch} has no vendor "${vendor}" (vendors: ${known}).`, {
+          field: 'provider',
+        });
+      }
+      const merged = keepMaskedSecrets(settings, stored?.vendors[vendor], provider.secretFields);
+      if (!Value.Check(provider.settingsSchema, merged)) {
+        const first = Value.Errors(provider.settingsSchema, merged).First();
+        const where = first?.path ? `\`${first.path.slice(1).replace(/\//g, '.')}\`` : 'The settings';
+        throw new AppError('VALIDATION_FAILED', `${where} of vendor ${vendor}: ${first?.message ?? 'invalid'}.`, {
+          field: first?.path ?? vendor,
+        });
+      }
+      open[vendor] = merged;
+      sealed[vendor] = await this.sealSecrets(merged, provider.secretFields);
+    }
+    await repo.upsertChannel(this.deps.db.db, {
+      shop_id: shopId,
+      channel: ch,
+      settings: JSON.stringify(sealed),
+      rate_per_second: split.ratePerSecond,
+      updated_at: this.deps.clock.now(),
+    });
+    await this.deps.db.durable();
+    return this.masked({ vendors: open, ratePerSecond: split.ratePerSecond }, ch);
+  }
+
+  async getChannel(shopId: string, channel: string): Promise<Record<string, unknown>> {
+    await this.deps.shops.requireShop(shopId);
+    const ch = requireChannel(channel);
+    const stored = await this.load(shopId, ch);
+    if (!stored) throw new AppError('NOT_FOUND', `Channel ${ch} is not configured.`);
+    return this.masked(stored, ch);
+  }
+
+  /** The settings with secrets open, for delivery; undefined when the shop has none for the channel. */
+  async settingsFor(shopId: string, channel: Channel): Promise<ChannelSettings | undefined> {
+    return this.load(shopId, channel);
+  }
+
+  /** Channels a shop has settings for (the transact's reachability check). */
+  async configuredChannels(shopId: string): Promise<Set<string>> {
+    return new Set((await repo.listChannels(this.deps.db.db, shopId)).map((r) => r.channel));
+  }
+
+  private async load(shopId: string, channel: Channel): Promise<ChannelSettings | undefined> {
+    const row = await repo.findChannel(this.deps.db.db, shopId, channel);
+    if (!row) return undefined;
+    const vendors: ChannelVendors = {};
+    for (const [vendor, settings] of Object.entries(JSON.parse(row.settings) as ChannelVendors)) {
+      const open: VendorSettings = {};
+      for (const [field, value] of Object.entries(settings)) {
+        open[field] = SecretBox.isSealed(value) ? JSON.parse(await this.deps.box.open(value)) : value;
+      }
+      vendors[vendor] = open;
+    }
+    return { vendors, ratePerSecond: row.rate_per_second };
+  }
+
+  private async sealSecrets(settings: VendorSettings, declared: readonly string[]): Promise<VendorSettings> {
+    const out: VendorSettings = { ...settings };
+    for (const field of secretFieldsOf(settings, declared)) out[field] = await this.deps.box.seal(JSON.stringify(settings[field]));
+    return out;
+  }
+
+  private masked(settings: ChannelSettings, channel: Channel): Record<string, unknown> {
+    const vendors: ChannelVendors = {};
+    for (const [vendor, values] of Object.entries(settings.vendors)) {
+      const declared = this.deps.registry.find(channel, vendor)?.secretFields ?? [];
+      const secret = new Set(secretFieldsOf(values, declared));
+      vendors[vendor] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, secret.has(k) ? maskSecret(v) : v]));
+    }
+    return joinChannelBody(vendors, settings.ratePerSecond);
+  }
+}
+
+export function requireChannel(channel: string): Channel {
+  if (!(CHANNELS as readonly string[]).includes(channel)) {
+    throw new AppError('NOT_FOUND', `Unknown channel "${channel}"; channels: ${CHANNELS.join(', ')}.`);
+  }
+  return channel as Channel;
+}
+
+/** A secret sent back exactly as GET masked it means "unchanged": the stored value stays. */
+function keepMaskedSecrets(settings: VendorSettings, stored: VendorSettings | undefined, declared: readonly string[]): VendorSettings {
+  if (!stored) return settings;
+  const out: VendorSettings = { ...settings };
+  for (const field of secretFieldsOf(stored, declared)) {
+    if (out[field] !== undefined && out[field] === maskSecret(stored[field])) out[field] = stored[field];
+  }
+  return out;
+}

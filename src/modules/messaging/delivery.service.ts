@@ -1,0 +1,168 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { DbHandle } from '../../db/create-db.js';
+import { retryDelayMs, type BackoffPolicy } from '../../jobs/backoff.js';
+import type { JobMap } from '../../jobs/job-map.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { AudienceService } from '../audience/audience.service.js';
+import type { IdentityService } from '../identity/identity.service.js';
+import type { ChannelsService } from './channels.service.js';
+import { templatesFor } from './domain/mailing.js';
+import { buildOutgoing, type SentContent } from './domain/outgoing.js';
+import { TokenBucket } from './domain/token-bucket.js';
+import { toMailing } from './mailings.service.js';
+import * as repo from './messaging.repo.js';
+import type { Channel, SendResult } from './providers/provider.js';
+import type { ProviderRegistry } from './providers/registry.js';
+import { templateScope, type TemplateRenderer } from './render.js';
+
+/** Sends of one delivery in all, the first included, before a temporary failure becomes final. */
+export const MAX_SEND_ATTEMPTS = 8;
+/** Retry timing of temporary failures: 10 s, doubling, at most an hour (retryAfterMs may ask for more). */
+export const SEND_BACKOFF: BackoffPolicy = { baseMs: 10_000, maxMs: 60 * 60 * 1000 };
+/** Sends per second per process for a shop's channel vendor, unless its settings say `rate_per_second`. */
+export const DEFAULT_RATE_PER_SECOND = 200;
+const ERROR_LIMIT = 1000;
+
+type Payload = JobMap['messaging.deliver'];
+
+/**
+ * The `messaging.deliver` job (docs/messaging.md, "Delivery"): renders one delivery's
+ * template, picks the vendor through the registry, waits for the send rate, sends, and
+ * records the outcome. Retries of temporary failures are this service's own (a new job
+ * at the backoff or the vendor's retryAfterMs, whichever is later), so that the wait a
+ * vendor asks for is kept; a permanent failure is recorded with the vendor's words; a
+ * dead address also goes on the shop's dead list and is not tried again. Delivery is at
+ * least once: a worker killed between the vendor's acceptance and the commit of `sent`
+ * sends again when its lease expires.
+ */
+export class DeliveryService {
+  private readonly buckets = new Map<string, TokenBucket>();
+
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      readonly config: Pick<Config, 'fetchAllowPrivate'>;
+      readonly identity: Pick<IdentityService, 'getProfile'>;
+      readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
+      readonly channels: Pick<ChannelsService, 'settingsFor'>;
+      readonly registry: ProviderRegistry;
+      readonly renderer: TemplateRenderer;
+      readonly jobs: JobQueue;
+    },
+  ) {}
+
+  async deliver(payload: Payload, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const db = this.deps.db.db;
+    const delivery = await repo.findDelivery(db, payload.shopId, payload.code, payload.seq);
+    if (!delivery || delivery.status !== 'queued') return;
+    const message = await repo.findMessage(db, payload.shopId, payload.code);
+    const mailingRow = message && (await repo.findMailing(db, payload.shopId, message.mailing_code));
+    if (!message || !mailingRow) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
+    const channel = delivery.channel as Channel;
+
+    const profile = await this.deps.identity.getProfile(payload.shopId, delivery.profile_id);
+    const attributes = await this.deps.audience.getCustomerAttributes(payload.shopId, delivery.profile_id);
+    const profileScope: Record<string, unknown> = {
+      ...profile?.properties,
+      ...attributes?.fields,
+      email: profile?.email ?? null,
+      phone: profile?.phone ?? null,
+      external_id: profile?.externalId ?? null,
+      loyalty_id: profile?.loyaltyId ?? null,
+      telegram_id: profile?.telegramId ?? null,
+    };
+    const locale = typeof profileScope.locale === 'string' ? profileScope.locale : undefined;
+    const set = templatesFor(toMailing(mailingRow).templates, locale);
+    const variables = JSON.parse(message.variables) as Record<string, unknown>;
+    let outgoing;
+    try {
+      const rendered = { [channel]: await this.deps.renderer.render(set, channel, templateScope(variables, profileScope)) };
+      outgoing = buildOutgoing(
+        {
+          channel,
+          address: delivery.address,
+          platform: delivery.platform,
+          code: message.code,
+          seq: delivery.seq,
+          type: message.type,
+          cc: JSON.parse(message.cc) as string[],
+          bcc: JSON.parse(message.bcc) as string[],
+        },
+        rendered,
+      );
+    } catch (error) {
+      return this.finish(delivery, { ok: false, kind: 'permanent', message: `The template does not render: ${errorText(error)}` });
+    }
+    if (!outgoing) return this.finish(delivery, { ok: false, kind: 'permanent', message: `The mailing has no ${channel} template.` });
+
+    const settings = await this.deps.channels.settingsFor(payload.shopId, channel);
+    if (!settings) return this.finish(delivery, { ok: false, kind: 'permanent', message: `Channel ${channel} is not configured for the shop.` }, outgoing.content);
+    const provider = this.deps.registry.pick(channel, Object.keys(settings.vendors), outgoing.message);
+    if (!provider) {
+      return this.finish(delivery, { ok: false, kind: 'permanent', message: `No configured vendor of ${channel} can carry this message.` }, outgoing.content);
+    }
+    await this.waitForRate(`${payload.shopId}:${channel}:${provider.vendor}`, settings.ratePerSecond, options.signal);
+    let result: SendResult;
+    try {
+      result = await provider.send(settings.vendors[provider.vendor], outgoing.message, {
+        allowPrivate: this.deps.config.fetchAllowPrivate,
+        ...(options.signal && { signal: options.signal }),
+      });
+    } catch (error) {
+      // A vendor class should answer a SendResult; one that throws is treated as a temporary fault.
+      result = { ok: false, kind: 'temporary', message: errorText(error) };
+    }
+    await this.finish(delivery, result, outgoing.content, provider.vendor);
+  }
+
+  /** Records one attempt's outcome; a temporary failure with attempts left schedules the next try in the same commit. */
+  private async finish(delivery: repo.DeliveryRow, result: SendResult, content?: SentContent, vendor?: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const attempts = delivery.attempts + 1;
+    const key = { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq, attempts: delivery.attempts };
+    const common = { attempts, updated_at: now, ...(content ?? {}), ...(vendor !== undefined && { vendor }) };
+    await this.deps.db.db.transaction().execute(async (trx) => {
+      if (result.ok) {
+        await repo.updateQueuedDelivery(trx, key, { ...common, status: 'sent', sent_at: now, error: null, provider_message_id: result.providerMessageId ?? null });
+        return;
+      }
+      const error = result.message.slice(0, ERROR_LIMIT);
+      if (result.kind === 'temporary' && attempts < MAX_SEND_ATTEMPTS) {
+        const updated = await repo.updateQueuedDelivery(trx, key, { ...common, error });
+        if (!updated) return;
+        const delay = Math.max(retryDelayMs(attempts, SEND_BACKOFF), result.retryAfterMs ?? 0);
+        await this.deps.jobs.enqueue(
+          'messaging.deliver',
+          { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq },
+          { executor: trx, runAt: now + delay, idempotencyKey: `${delivery.shop_id}:${delivery.code}:${delivery.seq}:${attempts}` },
+        );
+        return;
+      }
+      const updated = await repo.updateQueuedDelivery(trx, key, { ...common, status: 'failed', error });
+      if (updated && result.kind === 'dead_address') {
+        await repo.insertDeadAddress(trx, { shop_id: delivery.shop_id, channel: delivery.channel, address: delivery.address, reason: error, created_at: now });
+      }
+    });
+    await this.deps.db.durable();
+  }
+
+  private async waitForRate(key: string, ratePerSecond: number | null, signal: AbortSignal | undefined): Promise<void> {
+    const rate = ratePerSecond ?? DEFAULT_RATE_PER_SECOND;
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = new TokenBucket(rate, rate, performance.now());
+      this.buckets.set(key, bucket);
+    }
+    bucket.setRate(rate);
+    const wait = bucket.take(performance.now());
+    if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}

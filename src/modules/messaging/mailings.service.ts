@@ -1,0 +1,111 @@
+import type { Clock } from '../../clock.js';
+import type { DbHandle } from '../../db/create-db.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import { AppError } from '../../errors.js';
+import type { ShopsService } from '../shops/shops.service.js';
+import { templatesFor, type MailingTemplates } from './domain/mailing.js';
+import { checkVariables } from './domain/variables.js';
+import * as repo from './messaging.repo.js';
+import { templateScope, type RenderedMessage, type TemplateRenderer } from './render.js';
+
+export interface Mailing {
+  readonly id: number;
+  readonly code: string;
+  readonly name: string | null;
+  readonly templates: MailingTemplates;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface PreviewInput {
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly profile: Readonly<Record<string, unknown>>;
+  readonly locale?: string;
+}
+
+export const MAILING_NOT_FOUND = 'Mailing is not found.';
+
+/**
+ * Transactional mailings by code (admin-api.md, "Messaging"): their templates, checked
+ * by parsing when saved (a template that does not parse is refused, naming where), and
+ * the admin's preview.
+ */
+export class MailingsService {
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      readonly shops: Pick<ShopsService, 'requireShop'>;
+      readonly renderer: TemplateRenderer;
+    },
+  ) {}
+
+  async putMailing(shopId: string, code: string, input: { name?: string | null; templates: MailingTemplates }): Promise<Mailing> {
+    await this.deps.shops.requireShop(shopId);
+    const problem = this.deps.renderer.check(input.templates);
+    if (problem) {
+      throw new AppError('VALIDATION_FAILED', `Template ${problem.path} does not parse: ${problem.message}`, { field: problem.path });
+    }
+    const db = this.deps.db.db;
+    const now = this.deps.clock.now();
+    const values = { name: input.name ?? null, templates: JSON.stringify(input.templates), updated_at: now };
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      if (await repo.findMailing(db, shopId, code)) {
+        await repo.updateMailing(db, shopId, code, values);
+        break;
+      }
+      try {
+        await db.transaction().execute(async (trx) => {
+          const id = await repo.nextId(trx, shopId, 'mailings');
+          await repo.insertMailing(trx, { shop_id: shopId, code, id, kind: 'transactional', created_at: now, ...values });
+        });
+        break;
+      } catch (error) {
+        // A concurrent PUT of the same code created it: update it on the next turn.
+        if (!isUniqueViolation(error) || attempt > 0) throw error;
+      }
+    }
+    await this.deps.db.durable();
+    return this.getMailing(shopId, code);
+  }
+
+  async getMailing(shopId: string, code: string): Promise<Mailing> {
+    await this.deps.shops.requireShop(shopId);
+    const row = await repo.findMailing(this.deps.db.db, shopId, code);
+    if (!row) throw new AppError('NOT_FOUND', MAILING_NOT_FOUND);
+    return toMailing(row);
+  }
+
+  async listMailings(shopId: string): Promise<Mailing[]> {
+    await this.deps.shops.requireShop(shopId);
+    return (await repo.listMailings(this.deps.db.db, shopId)).map(toMailing);
+  }
+
+  /** Renders every channel of a mailing for the given variables and profile fields, sending nothing. */
+  async preview(shopId: string, code: string, input: PreviewInput): Promise<RenderedMessage> {
+    const mailing = await this.getMailing(shopId, code);
+    const check = checkVariables(input.variables);
+    if (!check.ok) throw new AppError('VALIDATION_FAILED', check.message, { field: 'variables' });
+    const set = templatesFor(mailing.templates, input.locale ?? stringOf(input.profile.locale));
+    try {
+      return await this.deps.renderer.renderAll(set, templateScope(input.variables, input.profile));
+    } catch (error) {
+      throw new AppError('VALIDATION_FAILED', `The mailing does not render: ${error instanceof Error ? error.message : 'error'}`);
+    }
+  }
+}
+
+export function toMailing(row: repo.MailingRow): Mailing {
+  return {
+    id: Number(row.id),
+    code: row.code,
+    name: row.name,
+    templates: JSON.parse(row.templates) as MailingTemplates,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,178 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type {
+  Database,
+  MessagingChannelsTable,
+  MessagingDeliveriesTable,
+  MessagingMailingsTable,
+  MessagingMessagesTable,
+} from '../../db/types.js';
+
+/** Kysely only: rows of the messaging tables in and out. Every query filters by shop_id. */
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type ChannelRow = Selectable<MessagingChannelsTable>;
+export type MailingRow = Selectable<MessagingMailingsTable>;
+export type MessageRow = Selectable<MessagingMessagesTable>;
+export type DeliveryRow = Selectable<MessagingDeliveriesTable>;
+
+export async function upsertChannel(db: Executor, row: Insertable<MessagingChannelsTable>): Promise<void> {
+  await db
+    .insertInto('messaging_channels')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'channel']).doUpdateSet({
+        settings: row.settings,
+        rate_per_second: row.rate_per_second ?? null,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+}
+
+export async function findChannel(db: Executor, shopId: string, channel: string): Promise<ChannelRow | undefined> {
+  return db
+    .selectFrom('messaging_channels')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('channel', '=', channel)
+    .executeTakeFirst();
+}
+
+export async function listChannels(db: Executor, shopId: string): Promise<ChannelRow[]> {
+  return db.selectFrom('messaging_channels').selectAll().where('shop_id', '=', shopId).orderBy('channel').execute();
+}
+
+/** The next per-shop id of `kind`, in one upsert (no read-then-write). */
+export async function nextId(db: Executor, shopId: string, kind: string): Promise<number> {
+  const row = await db
+    .insertInto('messaging_sequences')
+    .values({ shop_id: shopId, kind, last_id: 1 })
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('messaging_sequences.last_id', '+', 1) })),
+    )
+    .returning('last_id')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_id);
+}
+
+export async function findMailing(db: Executor, shopId: string, code: string): Promise<MailingRow | undefined> {
+  return db
+    .selectFrom('messaging_mailings')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .executeTakeFirst();
+}
+
+export async function listMailings(db: Executor, shopId: string): Promise<MailingRow[]> {
+  return db.selectFrom('messaging_mailings').selectAll().where('shop_id', '=', shopId).orderBy('code').execute();
+}
+
+export async function insertMailing(db: Executor, row: Insertable<MessagingMailingsTable>): Promise<void> {
+  await db.insertInto('messaging_mailings').values(row).execute();
+}
+
+export async function updateMailing(
+  db: Executor,
+  shopId: string,
+  code: string,
+  values: Pick<Updateable<MessagingMailingsTable>, 'name' | 'templates' | 'updated_at'>,
+): Promise<void> {
+  await db.updateTable('messaging_mailings').set(values).where('shop_id', '=', shopId).where('code', '=', code).execute();
+}
+
+/** Inserts a message; false when its idempotency key is the shop's already (the unique index decides). */
+export async function insertMessage(db: Executor, row: Insertable<MessagingMessagesTable>): Promise<boolean> {
+  const inserted = await db
+    .insertInto('messaging_messages')
+    .values(row)
+    .onConflict((oc) => oc.columns(['shop_id', 'idempotency_key']).doNothing())
+    .returning('code')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function findMessageByKey(db: Executor, shopId: string, key: string): Promise<MessageRow | undefined> {
+  return db
+    .selectFrom('messaging_messages')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+export async function findMessage(db: Executor, shopId: string, code: string): Promise<MessageRow | undefined> {
+  return db
+    .selectFrom('messaging_messages')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .executeTakeFirst();
+}
+
+export async function insertDeliveries(db: Executor, rows: readonly Insertable<MessagingDeliveriesTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('messaging_deliveries').values([...rows]).execute();
+}
+
+export async function findDelivery(db: Executor, shopId: string, code: string, seq: number): Promise<DeliveryRow | undefined> {
+  return db
+    .selectFrom('messaging_deliveries')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+}
+
+export async function listDeliveriesOf(db: Executor, shopId: string, code: string): Promise<DeliveryRow[]> {
+  return db
+    .selectFrom('messaging_deliveries')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .orderBy('seq')
+    .execute();
+}
+
+/**
+ * Moves a queued delivery on; conditional on its status and attempt count, so that two
+ * runs of one job (a redelivered lease) cannot both record an outcome.
+ */
+export async function updateQueuedDelivery(
+  db: Executor,
+  key: { shopId: string; code: string; seq: number; attempts: number },
+  values: Updateable<MessagingDeliveriesTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('messaging_deliveries')
+    .set(values)
+    .where('shop_id', '=', key.shopId)
+    .where('code', '=', key.code)
+    .where('seq', '=', key.seq)
+    .where('status', '=', 'queued')
+    .where('attempts', '=', key.attempts)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertDeadAddress(
+  db: Executor,
+  row: { shop_id: string; channel: string; address: string; reason: string; created_at: number },
+): Promise<void> {
+  await db
+    .insertInto('messaging_dead_addresses')
+    .values(row)
+    .onConflict((oc) => oc.columns(['shop_id', 'channel', 'address']).doNothing())
+    .execute();
+}
+
+export async function deadAmong(db: Executor, shopId: string, addresses: readonly string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('messaging_dead_addresses')
+    .select(['channel', 'address'])
+    .where('shop_id', '=', shopId)
+    .where('address', 'in', [...addresses])
+    .execute();
+  return new Set(rows.map((r) => `${r.channel}:${r.address}`));
+}

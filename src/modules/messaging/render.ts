@@ -1,0 +1,124 @@
+import { createRequire } from 'node:module';
+import { Liquid, type Template } from 'liquidjs';
+import { htmlToText } from './domain/html-text.js';
+import { templateStrings, type ChannelTemplates, type MailingTemplates } from './domain/mailing.js';
+
+/**
+ * Liquid (and MJML) rendering of mailing templates (docs/messaging.md, "Templates").
+ * Two engines: the HTML one escapes every output (`| raw` opts out, for markup the shop
+ * trusts); the text one (subjects, text parts, SMS, push, chats) escapes nothing, since
+ * an entity in an SMS is a bug. Filters must exist (strictFilters), so a typo is refused
+ * when the template is saved rather than printed to customers. The limits bound what one
+ * template may cost: a loop over a huge range cannot hold a delivery worker.
+ */
+
+const LIMITS = { parseLimit: 1_000_000, renderLimit: 2_000, memoryLimit: 20_000_000 } as const;
+const PARSED_CACHE_SIZE = 1_000;
+
+type Mjml = (input: string, options?: { validationLevel?: 'soft' | 'strict' | 'skip' }) => Promise<{ html: string }>;
+// mjml ships CommonJS without types; its one function is typed here.
+const mjml2html = createRequire(import.meta.url)('mjml') as Mjml;
+
+export interface RenderedEmail {
+  readonly subject: string;
+  readonly html: string;
+  readonly text: string;
+}
+export interface RenderedPush {
+  readonly title: string;
+  readonly body: string;
+  readonly url?: string;
+  readonly icon?: string;
+  readonly picture?: string;
+}
+export interface RenderedMessage {
+  email?: RenderedEmail;
+  sms?: { readonly body: string };
+  mobile_push?: RenderedPush;
+  web_push?: RenderedPush;
+  telegram?: { readonly text: string };
+  whatsapp?: { readonly text: string };
+  max?: { readonly text: string };
+  wallet?: { readonly text: string };
+}
+
+export type TemplateProblem = { readonly path: string; readonly message: string };
+
+export class TemplateRenderer {
+  private readonly html = new Liquid({ outputEscape: 'escape', strictFilters: true, ...LIMITS });
+  private readonly text = new Liquid({ strictFilters: true, ...LIMITS });
+  private readonly parsed = new Map<string, Template[]>();
+
+  /** The first template of a mailing that does not parse, with the engine's words (they name line and column). */
+  check(templates: MailingTemplates): TemplateProblem | undefined {
+    for (const { path, source, html } of templateStrings(templates)) {
+      try {
+        (html ? this.html : this.text).parse(source);
+      } catch (error) {
+        return { path, message: firstLine(error) };
+      }
+    }
+    return undefined;
+  }
+
+  /** Renders one channel's template; undefined when the set has none for it. */
+  async render<C extends keyof RenderedMessage>(
+    set: ChannelTemplates,
+    channel: C,
+    scope: Readonly<Record<string, unknown>>,
+  ): Promise<RenderedMessage[C] | undefined> {
+    const fields = set[channel] as Readonly<Record<string, string | undefined>> | undefined;
+    if (!fields) return undefined;
+    const out: Record<string, string> = {};
+    for (const [field, source] of Object.entries(fields)) {
+      if (typeof source !== 'string') continue;
+      const isHtml = channel === 'email' && field === 'html';
+      out[field] = await this.renderString(isHtml, source, scope);
+    }
+    if (channel === 'email') {
+      const html = isMjml(out.html ?? '') ? (await mjml2html(out.html ?? '', { validationLevel: 'soft' })).html : (out.html ?? '');
+      return { subject: out.subject ?? '', html, text: out.text ?? htmlToText(html) } as RenderedMessage[C];
+    }
+    return out as RenderedMessage[C];
+  }
+
+  /** Every channel of a set, for the admin preview. */
+  async renderAll(set: ChannelTemplates, scope: Readonly<Record<string, unknown>>): Promise<RenderedMessage> {
+    const out: RenderedMessage = {};
+    for (const channel of Object.keys(set) as Array<keyof RenderedMessage>) {
+      const rendered = await this.render(set, channel, scope);
+      if (rendered) (out as Record<string, unknown>)[channel] = rendered;
+    }
+    return out;
+  }
+
+  private async renderString(isHtml: boolean, source: string, scope: Readonly<Record<string, unknown>>): Promise<string> {
+    const engine = isHtml ? this.html : this.text;
+    const key = `${isHtml ? 'h' : 't'}:${source}`;
+    let templates = this.parsed.get(key);
+    if (!templates) {
+      templates = engine.parse(source);
+      // A bounded cache of parsed templates: oldest out first.
+      if (this.parsed.size >= PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value as string);
+      this.parsed.set(key, templates);
+    }
+    return (await engine.render(templates, scope)) as string;
+  }
+}
+
+/** The Liquid scope of a message: variables by name and under `variables`, the recipient under `profile`. */
+export function templateScope(
+  variables: Readonly<Record<string, unknown>>,
+  profile: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  return { ...variables, variables, profile };
+}
+
+function isMjml(html: string): boolean {
+  return /^\s*<mjml[\s>]/i.test(html);
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { maskSecret, secretFieldsOf, splitChannelBody } from '../../../src/modules/messaging/domain/channel-settings.js';
+import { htmlToText } from '../../../src/modules/messaging/domain/html-text.js';
+import { chooseLocale, templatesFor } from '../../../src/modules/messaging/domain/mailing.js';
+import { planDeliveries, type RecipientFacts } from '../../../src/modules/messaging/domain/recipients.js';
+import { TokenBucket } from '../../../src/modules/messaging/domain/token-bucket.js';
+import { checkVariables } from '../../../src/modules/messaging/domain/variables.js';
+import { SecretBox } from '../../../src/modules/messaging/secret-box.js';
+
+describe('channel settings shape', () => {
+  it('reads the provider form, the per-vendor form and the email core form', () => {
+    expect(splitChannelBody({ provider: 'smpp', host: 'h', rate_per_second: 5 }, ['smpp'], undefined)).toEqual({
+      ok: true,
+      vendors: { smpp: { host: 'h' } },
+      ratePerSecond: 5,
+    });
+    expect(splitChannelBody({ fcm: { a: 1 }, apns: { b: 2 } }, ['fcm', 'apns'], undefined)).toEqual({
+      ok: true,
+      vendors: { fcm: { a: 1 }, apns: { b: 2 } },
+      ratePerSecond: null,
+    });
+    expect(splitChannelBody({ smtp_url: 'smtp://h', from: 'f' }, ['smtp'], 'smtp')).toMatchObject({ vendors: { smtp: { smtp_url: 'smtp://h', from: 'f' } } });
+    expect(splitChannelBody({ host: 'h' }, ['smpp'], undefined)).toMatchObject({ ok: false });
+    expect(splitChannelBody({ provider: 'x', rate_per_second: 0 }, [], undefined)).toMatchObject({ ok: false });
+  });
+
+  it('masks secrets: a URL keeps all but its password; a short secret shows nothing', () => {
+    expect(maskSecret('smtps://u:p%40ss@mail.example:465')).toBe('smtps://u:****@mail.example:465');
+    expect(maskSecret('short')).toBe('****');
+    expect(maskSecret('0123456789abcdefWXYZ')).toBe('****WXYZ');
+    expect(secretFieldsOf({ smtp_url: 'smtp://u:p@h', plain: 'smtp://h', token: 'x' }, ['token'])).toEqual(['smtp_url', 'token']);
+  });
+});
+
+describe('SecretBox', () => {
+  it('generates one key file on first need, reuses it, and refuses ciphertext that was changed', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'patron-key-'));
+    try {
+      const box = new SecretBox({ secretKey: undefined, dataDir: dir });
+      const sealed = await box.seal('hunter2');
+      expect(sealed).toMatch(/^sealed:v1:/);
+      expect(sealed).not.toContain('hunter2');
+      const file = await fs.readFile(path.join(dir, 'secret.key'), 'utf8');
+      expect(file.trim()).toMatch(/^[0-9a-f]{64}$/);
+      expect((await fs.stat(path.join(dir, 'secret.key'))).mode & 0o777).toBe(0o600);
+      // A second process (a new box) reads the same key.
+      expect(await new SecretBox({ secretKey: undefined, dataDir: dir }).open(sealed)).toBe('hunter2');
+      const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
+      await expect(box.open(tampered)).rejects.toThrow('cannot be decrypted');
+      await expect(new SecretBox({ secretKey: 'b'.repeat(64), dataDir: dir }).open(sealed)).rejects.toThrow('cannot be decrypted');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('uses PATRON_SECRET_KEY when given, writing no file', async () => {
+    const dir = path.join(os.tmpdir(), `patron-none-${process.pid}`);
+    const box = new SecretBox({ secretKey: 'c'.repeat(64), dataDir: dir });
+    expect(await box.open(await box.seal('x'))).toBe('x');
+    await expect(fs.stat(dir)).rejects.toThrow();
+  });
+});
+
+describe('templates', () => {
+  it('chooses the exact locale, else its language, else the default', () => {
+    expect(chooseLocale(['de', 'pt-BR'], 'pt-br')).toBe('pt-BR');
+    expect(chooseLocale(['de', 'pt-BR'], 'de_AT')).toBe('de');
+    expect(chooseLocale(['de'], 'fr')).toBeUndefined();
+    const set = templatesFor({ sms: { body: 'en' }, email: { subject: 'en', html: 'en' }, locales: { de: { sms: { body: 'de' } } } }, 'de-DE');
+    expect(set).toEqual({ sms: { body: 'de' }, email: { subject: 'en', html: 'en' } });
+  });
+
+  it('derives the text part from HTML', () => {
+    const html = '<html><head><style>p{}</style></head><body><h1>Hi&nbsp;Ann</h1><p>See <a href="https://x.example/o">your order</a> &amp; more.<br>Bye</p><ul><li>one</li></ul></body></html>';
+    expect(htmlToText(html)).toBe('Hi Ann\nSee your order (https://x.example/o) & more.\nBye\n- one');
+  });
+
+  it('bounds the variables: a variable of 1 MB is refused with the limit', () => {
+    expect(checkVariables({ a: 'x' })).toEqual({ ok: true });
+    expect(checkVariables({ big: 'x'.repeat(1024 * 1024) })).toEqual({ ok: false, message: 'Variable `big` is too large: at most 16384 bytes.' });
+    const many = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`v${i}`, 'x'.repeat(10_000)]));
+    expect(checkVariables(many)).toMatchObject({ ok: false, message: expect.stringContaining('at most 65536 bytes in all') });
+  });
+});
+
+describe('delivery planning', () => {
+  const facts: RecipientFacts = {
+    email: 'a@example.org',
+    phone: '79001234567',
+    telegramId: null,
+    emailTransactional: undefined,
+    smsTransactional: false,
+    pushTokens: [{ token: 't1', platform: 'ios' }],
+    extra: {},
+  };
+
+  it('sends where reachable and subscribed, records unconfigured channels, skips dead addresses', () => {
+    const plan = planDeliveries(['email', 'sms', 'mobile_push', 'whatsapp', 'telegram'], facts, new Set(['email', 'mobile_push']), new Set(['mobile_push:t1']));
+    expect(plan.send).toEqual([{ channel: 'email', address: 'a@example.org', platform: null }]);
+    expect(plan.unconfigured).toEqual([{ channel: 'whatsapp', address: '79001234567', platform: null }]);
+  });
+});
+
+describe('TokenBucket', () => {
+  it('lets a burst through, then spaces sends at the rate', () => {
+    const bucket = new TokenBucket(10, 2, 0);
+    expect([bucket.take(0), bucket.take(0), bucket.take(0), bucket.take(0)]).toEqual([0, 0, 100, 200]);
+    expect(bucket.take(1000)).toBe(0);
+  });
+});
