@@ -37,7 +37,7 @@ class PeerEmailProvider implements Provider<'email', { smtp_url: string; from: s
 const config = loadConfig();
 const { db } = await openMigratedDatabase(config);
 const app = await buildApp({ config, db, clock: systemClock, logger: false });
-app.services.messagingProviders.add(new PeerEmailProvider());
+app.services.messagingProviders.replace(new PeerEmailProvider());
 await app.services.adminToken.ensure();
 const runner = createJobRunner({ config, services: app.services, clock: systemClock, log: createLogger('silent') });
 runner.start();

@@ -32,8 +32,8 @@ export async function messagingStack(dialect: Dialect): Promise<MessagingStack> 
   const fcm = new RecordingProvider('mobile_push', 'fcm');
   const apns = new RecordingProvider('mobile_push', 'apns');
   const registry = t.app.services.messagingProviders;
-  registry.add(email).add(sms);
-  registry.add(fcm, { accepts: (m) => m.platform === 'android' }).add(apns, { accepts: (m) => m.platform === 'ios' });
+  registry.replace(email).replace(sms);
+  registry.replace(fcm, { accepts: (m) => m.platform === 'android' }).replace(apns, { accepts: (m) => m.platform === 'ios' });
   const runner = createJobRunner({ config: t.config, services: t.app.services, clock: t.clock, log: createLogger('silent') });
   const { shopId, secret } = await createShopFixture(t.app.services);
   const stack: MessagingStack = {

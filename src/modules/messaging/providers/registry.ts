@@ -39,6 +39,20 @@ export class ProviderRegistry {
     return this;
   }
 
+  /**
+   * Registers `provider` in place of the vendor of the same name on its channel (or adds
+   * it): how a test puts a recording vendor where a real one is, and how an embedding
+   * deployment could ship its own class for a vendor name.
+   */
+  replace<C extends Channel>(provider: Provider<C, unknown>, options: { accepts?: Accepts<C> } = {}): this {
+    const entries = this.entries(provider.channel);
+    const at = entries.findIndex((e) => e.provider.vendor === provider.vendor);
+    const entry = { provider: provider as AnyProvider, accepts: options.accepts as Entry['accepts'] };
+    if (at === -1) entries.push(entry);
+    else entries[at] = entry;
+    return this;
+  }
+
   /** The vendor of a channel by name, or undefined when none is registered. */
   find(channel: Channel, vendor: string): AnyProvider | undefined {
     return this.entries(channel).find((e) => e.provider.vendor === vendor)?.provider;
