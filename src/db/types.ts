@@ -70,6 +70,7 @@ import type {
 } from './tables/promotions.js';
 import type { LoyaltyEventRewardsTable, LoyaltyEventRewardedTable } from './tables/loyalty-rewards.js';
 import type { CheckoutOrdersTable } from './tables/checkout.js';
+import type { WalletPassesTable, WalletRegistrationsTable } from './tables/wallet.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -82,6 +83,7 @@ export type * from './tables/loyalty-levels.js';
 export type * from './tables/promotions.js';
 export type * from './tables/loyalty-rewards.js';
 export type * from './tables/checkout.js';
+export type * from './tables/wallet.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -142,4 +144,6 @@ export interface Database {
   loyalty_event_rewards: LoyaltyEventRewardsTable;
   loyalty_event_rewarded: LoyaltyEventRewardedTable;
   checkout_orders: CheckoutOrdersTable;
+  wallet_passes: WalletPassesTable;
+  wallet_registrations: WalletRegistrationsTable;
 }

@@ -21,6 +21,7 @@ import { loyaltyAdmin } from './0020-loyalty-admin.js';
 import { checkoutOrders } from './0022-checkout-orders.js';
 import { promotions } from './0021-promotions.js';
 import { loyaltyEventRewards } from './0019-loyalty-event-rewards.js';
+import { wallet } from './0026-wallet.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -49,6 +50,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0020-loyalty-admin', loyaltyAdmin],
   ['0021-promotions', promotions],
   ['0022-checkout-orders', checkoutOrders],
+  ['0026-wallet', wallet],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
