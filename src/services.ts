@@ -34,6 +34,7 @@ import { ShopsService } from './modules/shops/shops.service.js';
 import { SlidersService } from './modules/sliders/sliders.service.js';
 import { AdminTokenService } from './modules/system/admin-token.service.js';
 import { TrackingService } from './modules/tracking/tracking.service.js';
+import { WalletService } from './modules/messaging/wallet/wallet.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -97,6 +98,11 @@ export interface Services {
   readonly loyaltyRewards: LoyaltyRewardsService;
   /** The loyalty checkout: estimate, apply, confirm, cancel, history and the admin's orders (docs/checkout.md). */
   readonly checkout: CheckoutService;
+  /**
+   * Apple Wallet passes: issue, the PassKit web service, and `deliverWalletMessage` for the
+   * messaging engine (docs/messaging-wallet.md). Its channel settings come through `useSettings`.
+   */
+  readonly wallet: WalletService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -153,6 +159,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   });
   // A purchase event with the order_id of a created checkout order confirms it.
   tracking.subscribe(checkout.trackingSubscriber());
+  const wallet = new WalletService({ db, clock, publicUrl: config.publicUrl, shops, identity, loyalty });
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -185,5 +192,6 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     certificates,
     loyaltyRewards,
     checkout,
+    wallet,
   };
 }

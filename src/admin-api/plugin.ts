@@ -20,6 +20,7 @@ import { promotionsRoutes } from './promotions.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
 import { slidersRoutes } from './sliders.routes.js';
+import { walletRoutes } from './wallet.routes.js';
 
 /**
  * The admin scope, registered under /admin/v1 (admin-api.md). Encapsulated: its token
@@ -95,6 +96,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(promoCodesRoutes);
   await app.register(certificatesRoutes);
   await app.register(checkoutOrdersRoutes);
+  await app.register(walletRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */
