@@ -6,7 +6,9 @@ export const IssuePassBodySchema = Type.Object(
 );
 export type IssuePassBody = Static<typeof IssuePassBodySchema>;
 
-export const PkpassSchema = Type.String({
+/** Bytes, not JSON: Fastify sends a Buffer as it is, and the document shows a binary string. */
+export const PkpassSchema = Type.Unsafe<Buffer>({
+  type: 'string',
+  format: 'binary',
   description: 'The signed pass, application/vnd.apple.pkpass; its serial number is in the `X-Pass-Serial-Number` header',
-  contentMediaType: 'application/vnd.apple.pkpass',
 });
