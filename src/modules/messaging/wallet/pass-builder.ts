@@ -34,9 +34,15 @@ export function buildPkpass(input: PassContentInput): Buffer {
   // passkit-generator drops what its schema refuses with a console warning, not an error:
   // a pass missing its token or web service would install and never update, so check.
   const written = JSON.parse(files['pass.json']?.toString('utf8') ?? '{}') as Record<string, unknown>;
-  for (const key of ['serialNumber', 'authenticationToken', 'webServiceURL', 'passTypeIdentifier', 'storeCard']) {
-    if (JSON.stringify(written[key]) !== JSON.stringify(passJson[key])) {
-      throw new PassBuildError(`The pass could not be built: its ${key} was refused.`);
+  for (const key of ['serialNumber', 'authenticationToken', 'webServiceURL', 'passTypeIdentifier']) {
+    if (written[key] !== passJson[key]) throw new PassBuildError(`The pass could not be built: its ${key} was refused.`);
+  }
+  // The library adds the field lists we left out (empty); ours must be there as we wrote them.
+  const card = passJson.storeCard as Record<string, unknown>;
+  const writtenCard = (written.storeCard ?? {}) as Record<string, unknown>;
+  for (const [list, fields] of Object.entries(card)) {
+    if (JSON.stringify(writtenCard[list]) !== JSON.stringify(fields)) {
+      throw new PassBuildError(`The pass could not be built: its ${list} were refused.`);
     }
   }
   return pass.getAsBuffer();
