@@ -52,8 +52,14 @@ export const walletWebServicePlugin: FastifyPluginCallback = (app, _options, don
     void reply.code(view.status).type(JSON_UTF8).send({ message: view.message });
   });
   // Devices are clients like any other: the per-address limit applies (docs/limits.md).
-  app.addHook('onRequest', async (request) => {
-    app.limits.checkAddress(request.ip);
+  app.addHook('onRequest', (request, _reply, next) => {
+    try {
+      app.limits.checkAddress(request.ip);
+    } catch (error) {
+      next(error as Error);
+      return;
+    }
+    next();
   });
 
   app.post<{ Params: RegistrationParams; Body: Static<typeof RegistrationBodySchema> }>(

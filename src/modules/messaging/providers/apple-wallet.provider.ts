@@ -121,7 +121,7 @@ export class AppleWalletProvider implements Provider<'wallet', AppleWalletSettin
     await new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         session.destroy();
-        reject(signal.reason as Error);
+        reject(signal.reason instanceof Error ? signal.reason : new SafeFetchError('aborted', 'The request was cancelled.'));
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
@@ -129,7 +129,7 @@ export class AppleWalletProvider implements Provider<'wallet', AppleWalletSettin
         signal.removeEventListener('abort', onAbort);
         resolve();
       });
-      session.once('error', (error) => {
+      session.once('error', (error: Error) => {
         signal.removeEventListener('abort', onAbort);
         reject(error);
       });
@@ -174,8 +174,12 @@ function post(session: ClientHttp2Session, topic: string, pushToken: string, sig
       if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
     });
     stream.on('end', () => {
-      resolve({ status: Number(headers[':status']), headers, body: Buffer.concat(chunks).toString('utf8') });
+      const status = Number(headers[':status']);
+      // A stream closed before any answer (the peer dropped the connection, a TLS alert).
+      if (!Number.isInteger(status)) reject(new SafeFetchError('unreachable', 'APNs closed the connection without an answer.'));
+      else resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') });
     });
+    stream.on('close', () => reject(new SafeFetchError('unreachable', 'APNs closed the connection without an answer.')));
     stream.on('error', reject);
     // The pass-update push has no content: the device fetches the pass itself.
     stream.end('{}');
