@@ -53,7 +53,7 @@ describe('the apple_wallet provider against a local HTTP/2 peer', () => {
           path: String(headers[':path']),
           method: String(headers[':method']),
           topic: headers['apns-topic'] as string | undefined,
-          contentType: headers['content-type'] as string | undefined,
+          contentType: headers['content-type'],
           body: Buffer.concat(chunks).toString('utf8'),
           clientCertSubject: peer?.subject?.UID,
         });
