@@ -55,7 +55,7 @@ describe('the apple_wallet provider against a local HTTP/2 peer', () => {
           topic: headers['apns-topic'] as string | undefined,
           contentType: headers['content-type'],
           body: Buffer.concat(chunks).toString('utf8'),
-          clientCertSubject: peer?.subject?.UID,
+          clientCertSubject: peer?.subject?.UID as string | undefined,
         });
         stream.respond({ ':status': answer.status, ...(answer.apnsId ? { 'apns-id': answer.apnsId } : {}) });
         stream.end(answer.body ?? '');

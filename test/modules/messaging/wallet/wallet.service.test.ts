@@ -66,8 +66,15 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
     return member.profileId;
   }
 
-  function passJson(pkpass: Buffer): Record<string, any> {
-    return JSON.parse(readZip(pkpass).get('pass.json')!.toString('utf8')) as Record<string, any>;
+  interface PassJson {
+    readonly authenticationToken: string;
+    readonly serialNumber: string;
+    readonly barcodes?: unknown;
+    readonly storeCard: { readonly primaryFields: { readonly value: unknown }[]; readonly backFields: unknown[] };
+  }
+
+  function passJson(pkpass: Buffer): PassJson {
+    return JSON.parse(readZip(pkpass).get('pass.json')!.toString('utf8')) as PassJson;
   }
 
   function key(serialNumber: string, token: string | undefined) {
@@ -77,7 +84,7 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
   async function issue(profileId: number) {
     const issued = await wallet.issuePass(shopId, profileId);
     const json = passJson(issued.pkpass);
-    return { ...issued, token: json.authenticationToken as string, json };
+    return { ...issued, token: json.authenticationToken, json };
   }
 
   it('issues a pass with the member\'s identifier and balance, a random serial and a token kept only as its hash', async () => {
@@ -91,7 +98,7 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
       webServiceURL: `https://patron.example.org/base/wallet/${shopId}`,
       barcodes: [{ message: `7900${String(phoneSeq).padStart(7, '0')}` }],
     });
-    expect(a.json.storeCard.primaryFields[0].value).toBe(10.5);
+    expect(a.json.storeCard.primaryFields[0]!.value).toBe(10.5);
     const row = await db.db.selectFrom('wallet_passes').selectAll().where('shop_id', '=', shopId).where('serial_number', '=', a.serialNumber).executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(crypto.createHash('sha256').update(a.token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(a.token);
