@@ -12,6 +12,7 @@ import { answerFrameworkError, collectRouteEnvelopes, notFoundPlugin } from './h
 import { publicApiPlugin } from './public-api/plugin.js';
 import { PUBLIC_ROUTES } from './public-api/routes.js';
 import { imagesPlugin } from './public-api/images/images.plugin.js';
+import { walletWebServicePlugin } from './public-api/wallet/wallet.plugin.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
@@ -85,6 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   await app.register(publicApiPlugin, { routes: PUBLIC_ROUTES });
   // 4b. product thumbnails under /images/ (files; no envelopes or credentials)
   await app.register(imagesPlugin);
+  // 4c. the PassKit web service under /wallet/ (Apple's protocol: its own paths, statuses and credential)
+  await app.register(walletWebServicePlugin);
   // 5. unknown routes (404) and wrong methods (405), in the envelope of the path's scope
   await app.register(notFoundPlugin, { envelopes });
 

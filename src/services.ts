@@ -46,6 +46,8 @@ import { createProviderRegistry } from './modules/messaging/providers/vendors.js
 import { TemplateRenderer } from './modules/messaging/render.js';
 import { SecretBox } from './modules/messaging/secret-box.js';
 import { TransactService } from './modules/messaging/transact.service.js';
+import { WalletService } from './modules/messaging/wallet/wallet.service.js';
+import type { AppleWalletSettings } from './modules/messaging/providers/apple-wallet.settings.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -127,6 +129,11 @@ export interface Services {
   readonly messageDelivery: DeliveryService;
   /** GET /notifications, its counters, a message by code, the admin's delivery log. */
   readonly messageHistory: HistoryService;
+  /**
+   * Apple Wallet passes: issue, the PassKit web service, and `deliverWalletMessage` for the
+   * messaging engine (docs/messaging-wallet.md). Its channel settings come through `useSettings`.
+   */
+  readonly wallet: WalletService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -194,6 +201,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     registry: messagingProviders,
     box: new SecretBox({ secretKey: config.secretKey, dataDir: config.dataDir }),
   });
+  const wallet = new WalletService({ db, clock, publicUrl: config.publicUrl, shops, identity, loyalty });
+  wallet.useSettings(async (shopId) => (await messagingChannels.settingsFor(shopId, 'wallet'))?.vendors.apple_wallet as AppleWalletSettings | undefined);
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -245,5 +254,6 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
       jobs,
     }),
     messageHistory: new HistoryService({ db, identity }),
+    wallet,
   };
 }

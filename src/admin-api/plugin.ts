@@ -22,6 +22,7 @@ import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
 import { slidersRoutes } from './sliders.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
+import { walletRoutes } from './wallet.routes.js';
 
 /**
  * The admin scope, registered under /admin/v1 (admin-api.md). Encapsulated: its token
@@ -99,6 +100,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(checkoutOrdersRoutes);
   await app.register(subscriptionsRoutes);
   await app.register(messagingRoutes);
+  await app.register(walletRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

@@ -85,6 +85,7 @@ import type {
   MessagingDeliveriesTable,
   MessagingDeadAddressesTable,
 } from './tables/messaging.js';
+import type { WalletPassesTable, WalletRegistrationsTable } from './tables/wallet.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -99,6 +100,7 @@ export type * from './tables/loyalty-rewards.js';
 export type * from './tables/checkout.js';
 export type * from './tables/subscriptions.js';
 export type * from './tables/messaging.js';
+export type * from './tables/wallet.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -170,4 +172,6 @@ export interface Database {
   messaging_messages: MessagingMessagesTable;
   messaging_deliveries: MessagingDeliveriesTable;
   messaging_dead_addresses: MessagingDeadAddressesTable;
+  wallet_passes: WalletPassesTable;
+  wallet_registrations: WalletRegistrationsTable;
 }

@@ -23,6 +23,7 @@ import { subscriptions } from './0024-subscriptions.js';
 import { promotions } from './0021-promotions.js';
 import { loyaltyEventRewards } from './0019-loyalty-event-rewards.js';
 import { messaging } from './0025-messaging.js';
+import { wallet } from './0026-wallet.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -53,6 +54,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0022-checkout-orders', checkoutOrders],
   ['0024-subscriptions', subscriptions],
   ['0025-messaging', messaging],
+  ['0026-wallet', wallet],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

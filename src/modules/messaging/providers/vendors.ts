@@ -1,5 +1,6 @@
 import type { Clock } from '../../../clock.js';
 import { ApnsProvider } from './apns.provider.js';
+import { AppleWalletProvider } from './apple-wallet.provider.js';
 import { FcmProvider } from './fcm.provider.js';
 import { HttpSmsProvider } from './http-sms.provider.js';
 import { MaxProvider } from './max.provider.js';
@@ -27,5 +28,6 @@ export function createProviderRegistry(clock: Clock): ProviderRegistry {
     .add(new VapidProvider({ clock }))
     .add(new TelegramProvider({ clock }))
     .add(new WhatsappProvider({ clock }))
-    .add(new MaxProvider({ clock }));
+    .add(new MaxProvider({ clock }))
+    .add(new AppleWalletProvider());
 }

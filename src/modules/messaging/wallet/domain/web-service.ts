@@ -1,0 +1,54 @@
+import crypto from 'node:crypto';
+
+/**
+ * The PassKit web service's small rules (Apple, "Adding a Web Service to Update Passes"),
+ * as pure functions: the `ApplePass` authorization, the update tag, and If-Modified-Since.
+ */
+
+/** `Authorization: ApplePass <token>`; undefined when the header is absent or of another scheme. */
+export function readApplePassToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^ApplePass +(\S{1,512}) *$/i.exec(header);
+  return match?.[1];
+}
+
+/** The stored form of an authentication token: SHA-256, hex. */
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/**
+ * Compares a presented token with a stored hash in time independent of where they
+ * differ (both sides are hashes of the same length).
+ */
+export function tokenMatches(token: string, storedHash: string): boolean {
+  const presented = Buffer.from(hashToken(token), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return stored.length === presented.length && crypto.timingSafeEqual(presented, stored);
+}
+
+/**
+ * `passesUpdatedSince` is the `lastUpdated` tag we gave the device before: our
+ * updated_at in milliseconds. Absent or unreadable: every pass counts as updated (the
+ * device asks again with the new tag).
+ */
+export function parseUpdateTag(tag: string | undefined): number | undefined {
+  if (tag === undefined || !/^\d{1,16}$/.test(tag)) return undefined;
+  return Number(tag);
+}
+
+/**
+ * True when a pass changed at `updatedAt` (ms) is not newer than If-Modified-Since. HTTP
+ * dates count whole seconds, so the pass's time is compared at that precision; a date
+ * that does not parse is ignored (RFC 9110 §13.1.3).
+ */
+export function notModifiedSince(header: string | undefined, updatedAt: number): boolean {
+  if (header === undefined) return false;
+  const since = Date.parse(header);
+  if (Number.isNaN(since)) return false;
+  return Math.floor(updatedAt / 1000) * 1000 <= since;
+}
+
+/** Last-Modified for a pass changed at `updatedAt` (ms). */
+export function httpDate(updatedAt: number): string {
+  return new Date(updatedAt).toUTCString();
+}
