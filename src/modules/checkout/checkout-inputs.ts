@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
 import type { LoyaltySettings } from '../loyalty/domain/settings.js';
+import type { LoyaltyLedger } from '../loyalty/loyalty-ledger.js';
 import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
 import type { LoyaltyReferralService } from '../loyalty/loyalty-referral.service.js';
 import type { LoyaltyService } from '../loyalty/loyalty.service.js';
@@ -22,10 +23,11 @@ export interface CheckoutInputsDeps {
   readonly clock: Clock;
   readonly members: Pick<LoyaltyService, 'findMember' | 'getSettings' | 'balanceAt'>;
   readonly levels: Pick<LoyaltyLevelsService, 'levelOf'>;
+  readonly ledger: Pick<LoyaltyLedger, 'activeHoldAmount'>;
   readonly referrals: Pick<LoyaltyReferralService, 'referralOf'>;
   readonly promotions: Pick<PromotionsService, 'activePromotionsAt'>;
-  readonly promoCodes: Pick<PromoCodesService, 'findCodes'>;
-  readonly certificates: Pick<CertificatesService, 'findCertificates'>;
+  readonly promoCodes: Pick<PromoCodesService, 'findCodes' | 'blockedCodesOf' | 'memberUsesOf'>;
+  readonly certificates: Pick<CertificatesService, 'findCertificates' | 'heldOf'>;
   readonly products: Pick<ProductsService, 'productFacts'>;
 }
 
@@ -135,7 +137,7 @@ export class CheckoutInputs {
   ): Promise<MemberFacts> {
     const [balance, ownHold, level, completed] = await Promise.all([
       this.deps.members.balanceAt(shopId, member.profileId, now),
-      own?.bonusHoldId == null ? Promise.resolve(0) : repo.activeHoldAmount(this.db, shopId, own.bonusHoldId),
+      own?.bonusHoldId == null ? Promise.resolve(0) : this.deps.ledger.activeHoldAmount(shopId, own.bonusHoldId),
       this.deps.levels.levelOf(shopId, member.profileId),
       repo.hasCompletedOrder(this.db, shopId, member.profileId),
     ]);
@@ -157,8 +159,8 @@ export class CheckoutInputs {
   ): Promise<PromoCodeRequest[]> {
     if (texts.length === 0) return [];
     const found = await this.deps.promoCodes.findCodes(shopId, texts);
-    const ownBlocks = own ? await repo.blockedCodesOf(this.db, shopId, own.orderId) : [];
-    const taken = profileId === null ? new Map<string, number>() : await repo.memberTakenOf(this.db, shopId, profileId, [...found.keys()]);
+    const ownBlocks = own ? await this.deps.promoCodes.blockedCodesOf(shopId, own.orderId) : [];
+    const taken = profileId === null ? new Map<string, number>() : await this.deps.promoCodes.memberUsesOf(shopId, profileId, [...found.keys()]);
     return texts.map((text) => {
       const code = normalizeCode(text);
       const row = code === null ? undefined : found.get(code);
@@ -185,7 +187,7 @@ export class CheckoutInputs {
   private async certificateRequests(shopId: string, texts: readonly string[], own: OwnHolds | null): Promise<CertificateRequest[]> {
     if (texts.length === 0) return [];
     const found = await this.deps.certificates.findCertificates(shopId, texts);
-    const held = own ? await repo.heldCertificatesOf(this.db, shopId, own.orderId) : new Map<string, number>();
+    const held = own ? await this.deps.certificates.heldOf(shopId, own.orderId) : new Map<string, number>();
     return texts.map((text) => {
       const code = normalizeCode(text);
       const row = code === null ? undefined : found.get(code);

@@ -167,7 +167,7 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
 
   it('leaves no hold behind when a hold is refused at every try', async () => {
     const before = await balances(services, shopId, identifier);
-    const spy = vi.spyOn(services.certificates, 'holdAmount').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
+    const spy = vi.spyOn(services.certificates, 'holdAmountIn').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
     try {
       await expect(checkout().apply(shop, full('H-1'))).rejects.toMatchObject({ code: 'CONFLICT' });
     } finally {
@@ -176,20 +176,30 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     expect(await balances(services, shopId, identifier)).toEqual(before);
   });
 
-  it('refuses to confirm a created order whose repeat apply lost its holds, and confirms it once applied again', async () => {
+  it('a repeat apply refused at every try leaves the order as it was: its holds, its result, and a confirm that spends them', async () => {
     const before = await balances(services, shopId, identifier);
-    await checkout().apply(shop, full('H-2'));
-    const spy = vi.spyOn(services.certificates, 'holdAmount').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
+    const first = ok(await checkout().apply(shop, full('H-2')));
+    const held = await balances(services, shopId, identifier);
+    expect(held).not.toEqual(before);
+    const spy = vi.spyOn(services.certificates, 'holdAmountIn').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
     try {
-      await expect(checkout().apply(shop, full('H-2'))).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(checkout().apply(shop, full('H-2', { bonusesAmount: 1_000 }))).rejects.toMatchObject({ code: 'CONFLICT' });
     } finally {
       spy.mockRestore();
     }
-    expect(await balances(services, shopId, identifier)).toEqual(before);
-    await expect(checkout().confirm(shopId, 'H-2')).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await balances(services, shopId, identifier)).toEqual(held);
+    expect((await checkout().getOrder(shopId, 'H-2')).calculation.result).toEqual(first);
+    expect(ok(await checkout().confirm(shopId, 'H-2'))).toEqual(first);
+    expect((await rewards()).length).toBe(1);
+  });
+
+  it('refuses to confirm a created order whose holds are no longer all in place', async () => {
+    await checkout().apply(shop, full('H-3'));
+    await services.certificates.releaseHolds(shopId, 'H-3');
+    await expect(checkout().confirm(shopId, 'H-3')).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await rewards()).toEqual([]);
-    await checkout().apply(shop, full('H-2'));
-    ok(await checkout().confirm(shopId, 'H-2'));
+    await checkout().apply(shop, full('H-3'));
+    ok(await checkout().confirm(shopId, 'H-3'));
     expect((await rewards()).length).toBe(1);
   });
 
