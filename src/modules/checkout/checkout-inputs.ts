@@ -63,9 +63,12 @@ export class CheckoutInputs {
     const settings = await this.deps.members.getSettings(shopId);
     const member = await this.resolveMember(shopId, request);
     const mine = own !== null && member !== null && own.profileId === member.profileId ? own : null;
-    const [facts, promotions, promoCodes, certificates, products] = await Promise.all([
-      member ? this.memberFacts(shopId, member, mine, now) : Promise.resolve(null),
-      this.deps.promotions.activePromotionsAt(shopId, now),
+    const promotions = await this.deps.promotions.activePromotionsAt(shopId, now);
+    // Whether this is the member's first order is read only when a promotion asks: the
+    // read walks the member's orders, and nothing else in the calculation looks at it.
+    const firstOrderMatters = promotions.some((p) => p.firstOrderOnly);
+    const [facts, promoCodes, certificates, products] = await Promise.all([
+      member ? this.memberFacts(shopId, member, mine, now, firstOrderMatters) : Promise.resolve(null),
       this.codeRequests(shopId, request.promoCodes, member?.profileId ?? null, own, forced),
       this.certificateRequests(shopId, request.certificates, own),
       this.deps.products.productFacts(
@@ -134,12 +137,13 @@ export class CheckoutInputs {
     member: { profileId: number; identifier: string },
     own: OwnHolds | null,
     now: number,
+    firstOrderMatters: boolean,
   ): Promise<MemberFacts> {
     const [balance, ownHold, level, completed] = await Promise.all([
       this.deps.members.balanceAt(shopId, member.profileId, now),
       own?.bonusHoldId == null ? Promise.resolve(0) : this.deps.ledger.activeHoldAmount(shopId, own.bonusHoldId),
       this.deps.levels.levelOf(shopId, member.profileId),
-      repo.hasCompletedOrder(this.db, shopId, member.profileId),
+      firstOrderMatters ? repo.hasCompletedOrder(this.db, shopId, member.profileId) : Promise.resolve(false),
     ]);
     return {
       identifier: member.identifier,
