@@ -185,7 +185,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     clock,
     shops,
     members: loyalty,
-    inputs: new CheckoutInputs({ db, clock, members: loyalty, levels: loyaltyLevels, referrals: loyaltyReferrals, promotions, promoCodes, certificates, products }),
+    inputs: new CheckoutInputs({ db, clock, members: loyalty, levels: loyaltyLevels, ledger, referrals: loyaltyReferrals, promotions, promoCodes, certificates, products }),
     settle: new CheckoutSettle({ db, clock, ledger, members: loyalty, levels: loyaltyLevels, promoCodes, certificates }),
   });
   // A purchase event with the order_id of a created checkout order confirms it.

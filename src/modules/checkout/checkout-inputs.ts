@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
 import type { LoyaltySettings } from '../loyalty/domain/settings.js';
+import type { LoyaltyLedger } from '../loyalty/loyalty-ledger.js';
 import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
 import type { LoyaltyReferralService } from '../loyalty/loyalty-referral.service.js';
 import type { LoyaltyService } from '../loyalty/loyalty.service.js';
@@ -22,10 +23,11 @@ export interface CheckoutInputsDeps {
   readonly clock: Clock;
   readonly members: Pick<LoyaltyService, 'findMember' | 'getSettings' | 'balanceAt'>;
   readonly levels: Pick<LoyaltyLevelsService, 'levelOf'>;
+  readonly ledger: Pick<LoyaltyLedger, 'activeHoldAmount'>;
   readonly referrals: Pick<LoyaltyReferralService, 'referralOf'>;
   readonly promotions: Pick<PromotionsService, 'activePromotionsAt'>;
-  readonly promoCodes: Pick<PromoCodesService, 'findCodes'>;
-  readonly certificates: Pick<CertificatesService, 'findCertificates'>;
+  readonly promoCodes: Pick<PromoCodesService, 'findCodes' | 'blockedCodesOf' | 'memberUsesOf'>;
+  readonly certificates: Pick<CertificatesService, 'findCertificates' | 'heldOf'>;
   readonly products: Pick<ProductsService, 'productFacts'>;
 }
 
@@ -61,9 +63,12 @@ export class CheckoutInputs {
     const settings = await this.deps.members.getSettings(shopId);
     const member = await this.resolveMember(shopId, request);
     const mine = own !== null && member !== null && own.profileId === member.profileId ? own : null;
-    const [facts, promotions, promoCodes, certificates, products] = await Promise.all([
-      member ? this.memberFacts(shopId, member, mine, now) : Promise.resolve(null),
-      this.deps.promotions.activePromotionsAt(shopId, now),
+    const promotions = await this.deps.promotions.activePromotionsAt(shopId, now);
+    // Whether this is the member's first order is read only when a promotion asks: the
+    // read walks the member's orders, and nothing else in the calculation looks at it.
+    const firstOrderMatters = promotions.some((p) => p.firstOrderOnly);
+    const [facts, promoCodes, certificates, products] = await Promise.all([
+      member ? this.memberFacts(shopId, member, mine, now, firstOrderMatters) : Promise.resolve(null),
       this.codeRequests(shopId, request.promoCodes, member?.profileId ?? null, own, forced),
       this.certificateRequests(shopId, request.certificates, own),
       this.deps.products.productFacts(
@@ -132,12 +137,13 @@ export class CheckoutInputs {
     member: { profileId: number; identifier: string },
     own: OwnHolds | null,
     now: number,
+    firstOrderMatters: boolean,
   ): Promise<MemberFacts> {
     const [balance, ownHold, level, completed] = await Promise.all([
       this.deps.members.balanceAt(shopId, member.profileId, now),
-      own?.bonusHoldId == null ? Promise.resolve(0) : repo.activeHoldAmount(this.db, shopId, own.bonusHoldId),
+      own?.bonusHoldId == null ? Promise.resolve(0) : this.deps.ledger.activeHoldAmount(shopId, own.bonusHoldId),
       this.deps.levels.levelOf(shopId, member.profileId),
-      repo.hasCompletedOrder(this.db, shopId, member.profileId),
+      firstOrderMatters ? repo.hasCompletedOrder(this.db, shopId, member.profileId) : Promise.resolve(false),
     ]);
     return {
       identifier: member.identifier,
@@ -157,8 +163,8 @@ export class CheckoutInputs {
   ): Promise<PromoCodeRequest[]> {
     if (texts.length === 0) return [];
     const found = await this.deps.promoCodes.findCodes(shopId, texts);
-    const ownBlocks = own ? await repo.blockedCodesOf(this.db, shopId, own.orderId) : [];
-    const taken = profileId === null ? new Map<string, number>() : await repo.memberTakenOf(this.db, shopId, profileId, [...found.keys()]);
+    const ownBlocks = own ? await this.deps.promoCodes.blockedCodesOf(shopId, own.orderId) : [];
+    const taken = profileId === null ? new Map<string, number>() : await this.deps.promoCodes.memberUsesOf(shopId, profileId, [...found.keys()]);
     return texts.map((text) => {
       const code = normalizeCode(text);
       const row = code === null ? undefined : found.get(code);
@@ -185,7 +191,7 @@ export class CheckoutInputs {
   private async certificateRequests(shopId: string, texts: readonly string[], own: OwnHolds | null): Promise<CertificateRequest[]> {
     if (texts.length === 0) return [];
     const found = await this.deps.certificates.findCertificates(shopId, texts);
-    const held = own ? await repo.heldCertificatesOf(this.db, shopId, own.orderId) : new Map<string, number>();
+    const held = own ? await this.deps.certificates.heldOf(shopId, own.orderId) : new Map<string, number>();
     return texts.map((text) => {
       const code = normalizeCode(text);
       const row = code === null ? undefined : found.get(code);

@@ -1,5 +1,8 @@
+import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
+import { isTransientConflict } from '../../db/dialect.js';
+import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { MAX_AMOUNT_MINOR } from '../loyalty/domain/amount.js';
 import { DAY_MS } from '../loyalty/domain/levels.js';
@@ -10,168 +13,248 @@ import type { LoyaltyService } from '../loyalty/loyalty.service.js';
 import type { CertificatesService } from '../promotions/certificates.service.js';
 import type { BlockRefusal, PromoCodesService } from '../promotions/promo-codes.service.js';
 import { purchaseAmount } from './checkout-inputs.js';
+import type { CheckoutHoldParticipant, CheckoutHoldScope } from './checkout-holds.js';
 import * as repo from './checkout.repo.js';
-import type { StoredCalculation } from './checkout.types.js';
-import type { CheckoutHolds } from './domain/result.js';
+import { COULD_NOT_APPLY, type CheckoutRequest, type StoredCalculation } from './checkout.types.js';
 
 export interface CheckoutSettleDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
-  readonly ledger: Pick<LoyaltyLedger, 'placeHold' | 'releaseHold' | 'captureHold' | 'write'>;
+  readonly ledger: Pick<LoyaltyLedger, 'writeIn' | 'placeHoldIn' | 'settleHoldIn' | 'lotsDue' | 'activeHoldAmount'>;
   readonly members: Pick<LoyaltyService, 'getSettings'>;
-  readonly levels: Pick<LoyaltyLevelsService, 'recordPurchase' | 'cancelPurchase'>;
-  readonly promoCodes: Pick<PromoCodesService, 'blockUse' | 'releaseUse' | 'confirmUses' | 'cancelUses'>;
-  readonly certificates: Pick<CertificatesService, 'holdAmount' | 'releaseHolds' | 'captureHolds' | 'restoreHolds'>;
+  readonly levels: Pick<LoyaltyLevelsService, 'recordPurchaseIn' | 'cancelPurchaseIn' | 'purchaseSettled'>;
+  readonly promoCodes: Pick<PromoCodesService, 'replaceBlocksIn' | 'confirmUsesIn' | 'cancelUsesIn' | 'blockedCodesOf'>;
+  readonly certificates: Pick<CertificatesService, 'replaceHoldsIn' | 'captureHoldsIn' | 'cancelHoldsIn' | 'heldOf'>;
+}
+
+/** What an apply stores and holds: the calculation, and the order row's fields. */
+export interface ApplyPlan {
+  readonly shopId: string;
+  readonly orderId: string;
+  /** The order exists (created): its row is replaced, else inserted. */
+  readonly existing: boolean;
+  readonly previousBonusHoldId: number | null;
+  readonly profileId: number | null;
+  readonly request: CheckoutRequest;
+  readonly calculation: StoredCalculation;
+  readonly row: Omit<repo.OrderRow, 'shop_id' | 'order_id' | 'status' | 'bonus_hold_id' | 'reward_transaction_id' | 'steps_done' | 'created_at' | 'completed_at' | 'cancelled_at'>;
 }
 
 export type PlaceOutcome =
   | { readonly ok: true; readonly bonusHoldId: number | null }
-  /** Something was refused (a race lost): nothing of the order is held any more. */
+  /** Something was refused (a race lost): the transaction rolled back, the order is as it was. */
   | { readonly ok: false; readonly refusedCodes: ReadonlyMap<string, BlockRefusal> };
 
-/** Thrown inside a ledger write that has nothing to do, so that it rolls back. */
-class NothingToDo extends Error {}
+/** Thrown inside the apply's transaction to roll it back whole. */
+class Refused extends Error {
+  constructor(readonly refusedCodes: ReadonlyMap<string, BlockRefusal> = new Map()) {
+    super('refused');
+  }
+}
 
 /**
  * The holds of an order and what confirm and cancel do with them (docs/checkout.md
- * "Orders"). Every step is a conditional write of its own module (a use blocked → used,
- * a hold held → captured …), so each happens once however often it is run, and a
- * confirm or cancel that a crash cut short is finished by the next one.
+ * "Orders"). Apply, confirm and cancel each run as ONE transaction with one fsync: the
+ * order row first (which locks it), then promo codes, certificates, the member's bonuses
+ * and the registered hold participants (checkout-holds.ts), always in that order so that
+ * two orders never lock in opposite orders. Each hold is still a conditional write of its
+ * own module, so the limits hold across processes, and each step happens once.
  */
 export class CheckoutSettle {
+  private readonly participants: CheckoutHoldParticipant[] = [];
+
   constructor(private readonly deps: CheckoutSettleDeps) {}
 
   private get db() {
     return this.deps.db.db;
   }
 
-  /**
-   * Replaces the order's holds by `holds`: codes it no longer uses (or blocked for another
-   * buyer) are released, the rest blocked; certificates held anew (a repeat replaces the
-   * order's hold); the bonus hold released and placed again. If anything is refused,
-   * everything of the order is released, so no hold is left behind.
-   */
-  async place(
-    shopId: string,
-    orderId: string,
-    previousBonusHoldId: number | null,
-    profileId: number | null,
-    holds: CheckoutHolds,
-  ): Promise<PlaceOutcome> {
-    const wanted = new Set(holds.promoCodes.map((c) => c.code));
-    for (const block of await repo.blockedCodesOf(this.db, shopId, orderId)) {
-      if (!wanted.has(block.code) || block.profileId !== profileId) await this.deps.promoCodes.releaseUse(shopId, orderId, block.code);
-    }
-    const refusedCodes = new Map<string, BlockRefusal>();
-    for (const { code } of holds.promoCodes) {
-      const blocked = await this.deps.promoCodes.blockUse(shopId, { orderId, code, profileId });
-      if (!blocked.ok) refusedCodes.set(code, blocked.reason);
-    }
-    let refused = refusedCodes.size > 0;
-    const certificates = new Set(holds.certificates.map((c) => c.code));
-    for (const code of (await repo.heldCertificatesOf(this.db, shopId, orderId)).keys()) {
-      if (!certificates.has(code)) await this.deps.certificates.releaseHolds(shopId, orderId, code);
-    }
-    for (const hold of refused ? [] : holds.certificates) {
-      const held = await this.deps.certificates.holdAmount(shopId, { orderId, code: hold.code, amount: hold.amount });
-      if (!held.ok) refused = true;
-    }
-    // The ledger keeps one active hold per order: the old one goes before the new one is placed.
-    if (previousBonusHoldId !== null) await this.deps.ledger.releaseHold(shopId, previousBonusHoldId);
-    let bonusHoldId: number | null = null;
-    if (!refused && holds.bonuses > 0 && profileId !== null) {
-      try {
-        bonusHoldId = (await this.deps.ledger.placeHold(shopId, profileId, orderId, holds.bonuses)).transactionId;
-      } catch (error) {
-        if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
-        refused = true;
-      }
-    }
-    if (!refused) return { ok: true, bonusHoldId };
-    await this.releaseAll(shopId, orderId, null);
-    return { ok: false, refusedCodes };
-  }
-
-  /** Gives back every hold of a created order: code blocks, certificate holds, the bonus hold. */
-  async releaseAll(shopId: string, orderId: string, bonusHoldId: number | null): Promise<void> {
-    await this.deps.promoCodes.cancelUses(shopId, orderId);
-    await this.deps.certificates.releaseHolds(shopId, orderId);
-    if (bonusHoldId !== null) await this.deps.ledger.releaseHold(shopId, bonusHoldId);
+  addParticipant(participant: CheckoutHoldParticipant): void {
+    this.participants.push(participant);
   }
 
   /**
-   * Confirm's steps for a completed order: the bonus hold captured, code uses counted,
-   * certificate holds captured, the reward credited (once: its id is claimed on the order
-   * in the same ledger write) and the purchase recorded for levels (which rewards a
-   * referrer). Each is a no-op when already done.
+   * Writes the order row and replaces the order's holds by the calculation's, in one
+   * transaction. A refusal (another order took the last use of a code, a certificate's
+   * balance or the member's bonuses between the read and the write) rolls it all back:
+   * the order keeps what it held before. An order no longer created, or created by
+   * another apply meanwhile: CONFLICT.
    */
-  async confirmSteps(shopId: string, row: repo.OrderRow, calculation: StoredCalculation): Promise<void> {
-    const orderId = row.order_id;
-    if (row.bonus_hold_id !== null) await this.deps.ledger.captureHold(shopId, Number(row.bonus_hold_id));
-    await this.deps.promoCodes.confirmUses(shopId, orderId);
-    await this.deps.certificates.captureHolds(shopId, orderId);
-    if (row.profile_id === null) return;
-    const profileId = Number(row.profile_id);
+  async apply(plan: ApplyPlan): Promise<PlaceOutcome> {
+    const { shopId, orderId, profileId } = plan;
+    const { holds } = plan.calculation;
+    try {
+      const bonusHoldId = await this.db.transaction().execute(async (trx) => {
+        const now = this.deps.clock.now();
+        const stored = plan.existing
+          ? await repo.replaceCreated(trx, shopId, orderId, { ...plan.row, bonus_hold_id: plan.previousBonusHoldId })
+          : await repo.insertOrder(trx, {
+              ...plan.row,
+              shop_id: shopId,
+              order_id: orderId,
+              status: 'created',
+              bonus_hold_id: null,
+              reward_transaction_id: null,
+              steps_done: 1,
+              created_at: now,
+              completed_at: null,
+              cancelled_at: null,
+            });
+        if (!stored) throw new AppError('CONFLICT', COULD_NOT_APPLY);
+        const refusedCodes = await this.deps.promoCodes.replaceBlocksIn(trx, shopId, { orderId, profileId, codes: holds.promoCodes.map((c) => c.code) });
+        if (refusedCodes.size > 0) throw new Refused(refusedCodes);
+        if ((await this.deps.certificates.replaceHoldsIn(trx, shopId, orderId, holds.certificates)).length > 0) throw new Refused();
+        // The ledger keeps one active hold per order: the old one goes before the new one is placed.
+        if (plan.previousBonusHoldId !== null) await this.deps.ledger.settleHoldIn(trx, shopId, plan.previousBonusHoldId, 'released');
+        let holdId: number | null = null;
+        if (holds.bonuses > 0 && profileId !== null) holdId = await this.placeBonuses(trx, shopId, profileId, orderId, holds.bonuses);
+        const scope = { trx, shopId, orderId, profileId, now, request: plan.request, calculation: plan.calculation };
+        for (const participant of this.participants) if (!(await participant.place(scope))) throw new Refused();
+        if (holdId !== plan.previousBonusHoldId) await repo.setBonusHold(trx, shopId, orderId, holdId);
+        return holdId;
+      });
+      await this.deps.db.durable();
+      return { ok: true, bonusHoldId };
+    } catch (error) {
+      if (error instanceof Refused) return { ok: false, refusedCodes: error.refusedCodes };
+      // Two transactions in each other's way (a deadlock on PostgreSQL, a busy database file
+      // from another process on SQLite): rolled back, the next round tries again.
+      if (isTransientConflict(error)) return { ok: false, refusedCodes: new Map() };
+      throw error;
+    }
+  }
+
+  private async placeBonuses(trx: Transaction<Database>, shopId: string, profileId: number, orderId: string, amount: number): Promise<number> {
+    try {
+      return await this.deps.ledger.placeHoldIn(trx, shopId, profileId, orderId, amount);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'CONFLICT') throw new Refused();
+      throw error;
+    }
+  }
+
+  /**
+   * Confirm: created → completed and every step in one transaction — the code uses
+   * counted, the certificate holds and the bonus hold captured, the reward credited (its
+   * id claimed on the order), the purchase recorded for levels, the participants'
+   * captures. With `from` 'completed' it finishes an order whose steps did not all run
+   * (each is a no-op when done). False when the order was not in `from`.
+   */
+  async confirm(shopId: string, orderId: string, from: 'created' | 'completed'): Promise<boolean> {
+    const settings = await this.deps.members.getSettings(shopId);
+    let dueAt: number | null = null;
+    const row = await this.db.transaction().execute(async (trx) => {
+      const now = this.deps.clock.now();
+      const order = from === 'created' ? await repo.moveStatus(trx, shopId, orderId, 'created', 'completed', now) : await repo.lockOrder(trx, shopId, orderId, 'completed');
+      if (!order) return undefined;
+      await this.deps.promoCodes.confirmUsesIn(trx, shopId, orderId);
+      await this.deps.certificates.captureHoldsIn(trx, shopId, orderId);
+      if (order.bonus_hold_id !== null) await this.deps.ledger.settleHoldIn(trx, shopId, Number(order.bonus_hold_id), 'captured');
+      const calculation = JSON.parse(order.result) as StoredCalculation;
+      if (order.profile_id !== null) dueAt = await this.memberSteps(trx, order, calculation, settings, now);
+      const scope = this.scope(trx, order, now);
+      for (const participant of this.participants) await participant.capture(scope);
+      return order;
+    });
+    if (!row) return false;
+    await this.afterCommit(shopId, orderId, 'confirmed', dueAt);
+    await repo.markStepsDone(this.db, shopId, orderId, 'completed', this.deps.clock.now());
+    await this.deps.db.durable();
+    return true;
+  }
+
+  /** The reward credited once (the row is locked: its reward id is current) and the purchase recorded. */
+  private async memberSteps(trx: Transaction<Database>, order: repo.OrderRow, calculation: StoredCalculation, settings: LoyaltySettings, now: number): Promise<number | null> {
+    const { shop_id: shopId, order_id: orderId } = order;
+    const profileId = Number(order.profile_id);
+    let dueAt: number | null = null;
     const reward = calculation.result.bonusesReward;
-    if (reward > 0 && row.reward_transaction_id === null) {
-      const settings = await this.deps.members.getSettings(shopId);
-      await this.quietly(
-        this.deps.ledger.write(shopId, profileId, async (w) => {
+    if (reward > 0 && order.reward_transaction_id === null) {
+      const written = await this.ifMember(
+        this.deps.ledger.writeIn(trx, shopId, profileId, async (w) => {
           const id = await w.credit({ ...rewardTerms(settings, w.now), amount: reward, kind: 'order_reward', reason: `Order ${orderId}`, orderId });
-          if (!(await repo.claimReward(w.trx, shopId, orderId, id))) throw new NothingToDo();
+          // Cannot fail while the row is locked in this transaction; if it ever does, all rolls back.
+          if (!(await repo.claimReward(w.trx, shopId, orderId, id))) throw new AppError('CONFLICT', 'The order changed while it was confirmed; try again.');
           return id;
         }),
       );
+      dueAt = written?.dueAt ?? null;
     }
     const amount = purchaseAmount(calculation.result);
     if (amount > 0 && amount <= MAX_AMOUNT_MINOR) {
-      await this.deps.levels.recordPurchase(shopId, profileId, orderId, amount, Number(row.completed_at ?? row.updated_at));
+      await this.deps.levels.recordPurchaseIn(trx, shopId, profileId, orderId, amount, Number(order.completed_at ?? now));
     }
+    return dueAt;
   }
 
   /**
-   * Cancel's steps, for an order cancelled from created or from completed: held things are
-   * released; spent bonuses are refunded to the lots they came from; certificates get
-   * their amounts back; code uses are given back; the reward is cancelled (what the member
-   * already spent of it stays spent); the purchase stops counting for levels.
+   * Cancel: `from` → cancelled and every step in one transaction. Whatever is still held
+   * is released and whatever was captured given back — code uses, certificate amounts,
+   * the bonus hold (refunded to exactly the lots it drew from) —, the reward cancelled
+   * (what the member already spent of it stays spent), the purchase cancelled for
+   * levels, the participants' releases. Each step acts on the state it finds, so a
+   * confirm cut short anywhere is undone exactly. With `from` 'cancelled' it finishes a
+   * cancel whose steps did not all run. False when the order was not in `from`.
    */
-  async cancelSteps(shopId: string, row: repo.OrderRow): Promise<void> {
-    const orderId = row.order_id;
-    const holdId = row.bonus_hold_id === null ? null : Number(row.bonus_hold_id);
-    await this.releaseAll(shopId, orderId, holdId);
-    await this.deps.certificates.restoreHolds(shopId, orderId);
-    if (row.profile_id === null) return;
-    const profileId = Number(row.profile_id);
-    if (holdId !== null) {
-      await this.quietly(
-        this.deps.ledger.write(shopId, profileId, async (w) => {
-          const refunded = await w.refund(holdId, `Order ${orderId} cancelled`);
-          if (!refunded.ok) throw new NothingToDo();
-          return refunded.entryId;
-        }),
-      );
-    }
-    const reward = await repo.findOrder(this.db, shopId, orderId);
-    if (reward?.reward_transaction_id != null) {
-      const rewardId = Number(reward.reward_transaction_id);
-      await this.quietly(
-        this.deps.ledger.write(shopId, profileId, async (w) => {
-          const cancelled = await w.cancelCredit(rewardId, `Order ${orderId} cancelled`);
-          if (!cancelled.ok) throw new NothingToDo();
-          return rewardId;
-        }),
-      );
-    }
-    await this.deps.levels.cancelPurchase(shopId, orderId);
+  async cancel(shopId: string, orderId: string, from: 'created' | 'completed' | 'cancelled'): Promise<boolean> {
+    const row = await this.db.transaction().execute(async (trx) => {
+      const now = this.deps.clock.now();
+      const order = from === 'cancelled' ? await repo.lockOrder(trx, shopId, orderId, 'cancelled') : await repo.moveStatus(trx, shopId, orderId, from, 'cancelled', now);
+      if (!order) return undefined;
+      await this.deps.promoCodes.cancelUsesIn(trx, shopId, orderId);
+      await this.deps.certificates.cancelHoldsIn(trx, shopId, orderId);
+      const holdId = order.bonus_hold_id === null ? null : Number(order.bonus_hold_id);
+      if (holdId !== null && !(await this.deps.ledger.settleHoldIn(trx, shopId, holdId, 'released')) && order.profile_id !== null) {
+        await this.ifMember(this.deps.ledger.writeIn(trx, shopId, Number(order.profile_id), async (w) => (await w.refund(holdId, `Order ${orderId} cancelled`)).ok ? holdId : 0));
+      }
+      const rewardId = order.reward_transaction_id === null ? null : Number(order.reward_transaction_id);
+      if (rewardId !== null && order.profile_id !== null) {
+        await this.ifMember(this.deps.ledger.writeIn(trx, shopId, Number(order.profile_id), async (w) => ((await w.cancelCredit(rewardId, `Order ${orderId} cancelled`)).ok ? rewardId : 0)));
+      }
+      await this.deps.levels.cancelPurchaseIn(trx, shopId, orderId);
+      const scope = this.scope(trx, order, now);
+      for (const participant of this.participants) await participant.release(scope);
+      return order;
+    });
+    if (!row) return false;
+    await this.afterCommit(shopId, orderId, 'cancelled', null);
+    await repo.markStepsDone(this.db, shopId, orderId, 'cancelled', this.deps.clock.now());
+    await this.deps.db.durable();
+    return true;
   }
 
-  /** A ledger write that found nothing to do, or a member that left the programme: nothing more to settle. */
-  private async quietly(write: Promise<unknown>): Promise<void> {
+  /**
+   * Whether the order still holds what its stored calculation held, read from the modules
+   * that own the holds: a confirm must not credit a reward for what was never spent (an
+   * order stored before apply became one transaction may have lost its holds to a repeat
+   * apply that lost its race).
+   */
+  async holdsIntact(shopId: string, row: repo.OrderRow): Promise<boolean> {
+    const { holds } = JSON.parse(row.result) as StoredCalculation;
+    const holdId = row.bonus_hold_id === null ? null : Number(row.bonus_hold_id);
+    if (holds.bonuses > 0 && (holdId === null || (await this.deps.ledger.activeHoldAmount(shopId, holdId)) !== holds.bonuses)) return false;
+    const blocked = new Set((await this.deps.promoCodes.blockedCodesOf(shopId, row.order_id)).map((b) => b.code));
+    if (!holds.promoCodes.every((c) => blocked.has(c.code))) return false;
+    const held = await this.deps.certificates.heldOf(shopId, row.order_id);
+    return holds.certificates.every((c) => held.get(c.code) === c.amount);
+  }
+
+  private scope(trx: Transaction<Database>, order: repo.OrderRow, now: number): CheckoutHoldScope {
+    return { trx, shopId: order.shop_id, orderId: order.order_id, profileId: order.profile_id === null ? null : Number(order.profile_id), now };
+  }
+
+  /** After the commit: the upkeep hears of a reward lot that will expire, the referral programme of the purchase. */
+  private async afterCommit(shopId: string, orderId: string, purchase: 'confirmed' | 'cancelled', dueAt: number | null): Promise<void> {
+    await this.deps.ledger.lotsDue(shopId, dueAt);
+    await this.deps.levels.purchaseSettled(shopId, orderId, purchase);
+  }
+
+  /** A ledger write of a member who left the programme has nothing to settle (lockMember changed no row: nothing to roll back). */
+  private async ifMember<T>(write: Promise<T>): Promise<T | undefined> {
     try {
-      await write;
+      return await write;
     } catch (error) {
-      if (error instanceof NothingToDo) return;
-      if (error instanceof AppError && error.code === 'NOT_FOUND') return;
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return undefined;
       throw error;
     }
   }

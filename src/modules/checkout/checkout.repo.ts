@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { CheckoutOrdersTable, CheckoutOrderStatus, Database } from '../../db/types.js';
 
-/** Kysely only: the checkout's orders, and the reads of this order's own holds the calculation needs (docs/checkout.md). */
+/** Kysely only: the checkout's orders (docs/checkout.md); the holds are read and written through their modules' services. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type OrderRow = Selectable<CheckoutOrdersTable>;
 
@@ -51,8 +51,8 @@ export async function moveStatus(
   from: CheckoutOrderStatus,
   to: CheckoutOrderStatus,
   now: number,
-): Promise<boolean> {
-  const result = await db
+): Promise<OrderRow | undefined> {
+  return db
     .updateTable('checkout_orders')
     .set({
       status: to,
@@ -64,8 +64,35 @@ export async function moveStatus(
     .where('shop_id', '=', shopId)
     .where('order_id', '=', orderId)
     .where('status', '=', from)
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Locks the order's row for the rest of the transaction while it is in `status`, and
+ * answers it as it is now (a confirm or cancel finishing its steps: the row it read
+ * before may be stale). Undefined when the order is in another status.
+ */
+export async function lockOrder(db: Executor, shopId: string, orderId: string, status: CheckoutOrderStatus): Promise<OrderRow | undefined> {
+  return db
+    .updateTable('checkout_orders')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', status)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The apply's bonus hold, once placed (the order row is written first, to lock it before the holds). */
+export async function setBonusHold(db: Executor, shopId: string, orderId: string, bonusHoldId: number | null): Promise<void> {
+  await db
+    .updateTable('checkout_orders')
+    .set({ bonus_hold_id: bonusHoldId })
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'created')
+    .execute();
 }
 
 export async function markStepsDone(db: Executor, shopId: string, orderId: string, status: CheckoutOrderStatus, now: number): Promise<void> {
@@ -124,55 +151,6 @@ export async function listOrders(db: Executor, shopId: string, filter: OrderFilt
     );
   }
   return query.orderBy('created_at', 'desc').orderBy('order_id', 'desc').limit(filter.limit).execute();
-}
-
-/** The codes this order has blocked (a repeat apply does not count them against itself). */
-export async function blockedCodesOf(db: Executor, shopId: string, orderId: string): Promise<{ code: string; profileId: number | null }[]> {
-  const rows = await db
-    .selectFrom('promo_code_uses')
-    .select(['code', 'profile_id'])
-    .where('shop_id', '=', shopId)
-    .where('order_id', '=', orderId)
-    .where('status', '=', 'blocked')
-    .execute();
-  return rows.map((r) => ({ code: r.code, profileId: r.profile_id === null ? null : Number(r.profile_id) }));
-}
-
-/** A member's uses and blocks of these codes (promo_code_members.taken). */
-export async function memberTakenOf(db: Executor, shopId: string, profileId: number, codes: readonly string[]): Promise<Map<string, number>> {
-  if (codes.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('promo_code_members')
-    .select(['code', 'taken'])
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', profileId)
-    .where('code', 'in', [...codes])
-    .execute();
-  return new Map(rows.map((r) => [r.code, Number(r.taken)]));
-}
-
-/** What this order holds of each certificate code. */
-export async function heldCertificatesOf(db: Executor, shopId: string, orderId: string): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('certificate_holds')
-    .select(['code', 'amount'])
-    .where('shop_id', '=', shopId)
-    .where('order_id', '=', orderId)
-    .where('status', '=', 'held')
-    .execute();
-  return new Map(rows.map((r) => [r.code, Number(r.amount)]));
-}
-
-/** The amount of an active ledger hold; 0 when it is not active. */
-export async function activeHoldAmount(db: Executor, shopId: string, holdId: number): Promise<number> {
-  const row = await db
-    .selectFrom('loyalty_holds')
-    .select('amount')
-    .where('shop_id', '=', shopId)
-    .where('id', '=', holdId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  return row ? Number(row.amount) : 0;
 }
 
 /** Whether the member has a completed loyalty order (first-order promotions). */

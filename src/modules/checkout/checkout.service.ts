@@ -7,6 +7,7 @@ import type { LoyaltyService } from '../loyalty/loyalty.service.js';
 import type { BlockRefusal } from '../promotions/promo-codes.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { TrackingSubscriber } from '../tracking/tracking.types.js';
+import type { CheckoutHoldParticipant } from './checkout-holds.js';
 import type { CheckoutInputs, OwnHolds } from './checkout-inputs.js';
 import type { CheckoutSettle } from './checkout-settle.js';
 import * as repo from './checkout.repo.js';
@@ -55,6 +56,11 @@ export class CheckoutService {
     return this.deps.db.db;
   }
 
+  /** Another module's holds join the order's apply, confirm and cancel transactions (checkout-holds.ts). */
+  addHoldParticipant(participant: CheckoutHoldParticipant): void {
+    this.deps.settle.addParticipant(participant);
+  }
+
   /** The calculation alone: nothing is stored or held. */
   async estimate(shop: CheckoutShop, request: CheckoutRequest): Promise<CheckoutAnswer> {
     const loaded = await this.deps.inputs.load(shop, request, null, new Map());
@@ -78,59 +84,42 @@ export class CheckoutService {
     const { shopId } = shop;
     const existing = await repo.findOrder(this.db, shopId, orderId);
     if (existing && existing.status !== 'created') throw new AppError('CONFLICT', COULD_NOT_APPLY);
-    let bonusHoldId = existing?.bonus_hold_id == null ? null : Number(existing.bonus_hold_id);
+    const bonusHoldId = existing?.bonus_hold_id == null ? null : Number(existing.bonus_hold_id);
     const own: OwnHolds = { orderId, profileId: existing?.profile_id == null ? null : Number(existing.profile_id), bonusHoldId };
     const forced = new Map<string, PromoCodeState>();
     for (let round = 0; round < APPLY_ROUNDS; round += 1) {
-      const loaded = await this.deps.inputs.load(shop, request, { ...own, bonusHoldId }, forced);
+      const loaded = await this.deps.inputs.load(shop, request, own, forced);
       const outcome = calculateCheckout(loaded.input);
       if (!outcome.ok) return refusal(outcome.problem, loaded.member?.identifier ?? request.identifier ?? '');
       const profileId = loaded.member?.profileId ?? null;
-      const placed = await this.deps.settle.place(shopId, orderId, bonusHoldId, profileId, outcome.holds);
-      if (!placed.ok) {
-        // Everything of the order was released; the next round computes against fresh counts.
-        bonusHoldId = null;
-        for (const [code, reason] of placed.refusedCodes) {
-          const state = loaded.input.promoCodes.find((c) => c.code === code)?.state;
-          if (state) forced.set(code, refusedState(state, reason, loaded.input.now));
-        }
-        continue;
-      }
       const result = await this.deps.inputs.withReferral(shopId, profileId, outcome.result);
       const calculation: StoredCalculation = { result, holds: outcome.holds };
-      const now = this.deps.clock.now();
-      const fields = {
-        profile_id: profileId,
-        identifier: loaded.member?.identifier ?? null,
-        request: JSON.stringify(request),
-        result: JSON.stringify(calculation),
-        bonus_hold_id: placed.bonusHoldId,
-        order_total: result.orderTotal,
-        order_to_pay: result.orderToPay,
-        bonuses_charged: outcome.holds.bonuses,
-        bonuses_reward: result.bonusesReward,
-        updated_at: now,
-      };
-      const stored = existing
-        ? await repo.replaceCreated(this.db, shopId, orderId, fields)
-        : await repo.insertOrder(this.db, {
-            ...fields,
-            shop_id: shopId,
-            order_id: orderId,
-            status: 'created',
-            reward_transaction_id: null,
-            steps_done: 1,
-            created_at: now,
-            completed_at: null,
-            cancelled_at: null,
-          });
-      if (!stored) {
-        // Another process settled or created the order meanwhile: this apply holds nothing.
-        await this.deps.settle.releaseAll(shopId, orderId, placed.bonusHoldId);
-        throw new AppError('CONFLICT', COULD_NOT_APPLY);
+      const placed = await this.deps.settle.apply({
+        shopId,
+        orderId,
+        existing: existing !== undefined,
+        previousBonusHoldId: bonusHoldId,
+        profileId,
+        request,
+        calculation,
+        row: {
+          profile_id: profileId,
+          identifier: loaded.member?.identifier ?? null,
+          request: JSON.stringify(request),
+          result: JSON.stringify(calculation),
+          order_total: result.orderTotal,
+          order_to_pay: result.orderToPay,
+          bonuses_charged: outcome.holds.bonuses,
+          bonuses_reward: result.bonusesReward,
+          updated_at: this.deps.clock.now(),
+        },
+      });
+      if (placed.ok) return answer(request, loaded.member?.identifier ?? null, result);
+      // The transaction rolled back: the order holds what it held before; the next round computes against fresh counts.
+      for (const [code, reason] of placed.refusedCodes) {
+        const state = loaded.input.promoCodes.find((c) => c.code === code)?.state;
+        if (state) forced.set(code, refusedState(state, reason, loaded.input.now));
       }
-      await this.deps.db.durable();
-      return answer(request, loaded.member?.identifier ?? null, result);
     }
     throw new AppError('CONFLICT', 'The bonuses or certificates of the order changed while it was applied; try again.');
   }
@@ -145,19 +134,18 @@ export class CheckoutService {
     return this.orders.run(`${shopId}\n${orderId}`, async () => {
       let row = await this.requireOrder(shopId, orderId);
       if (row.status === 'created') {
-        if (!(await this.holdsIntact(shopId, row))) {
+        if (await this.deps.settle.holdsIntact(shopId, row)) await this.deps.settle.confirm(shopId, orderId, 'created');
+        row = await this.requireOrder(shopId, orderId);
+        // Still created: its holds are gone. (Another process's confirm or cancel moves the
+        // status and its holds in one commit, so holds seen gone are seen with the new status.)
+        if (row.status === 'created') {
           throw new AppError('CONFLICT', 'Could not confirm order whose holds were released; apply it again.');
         }
-        await repo.moveStatus(this.db, shopId, orderId, 'created', 'completed', this.deps.clock.now());
-        row = await this.requireOrder(shopId, orderId);
       }
       if (row.status !== 'completed') throw new AppError('CONFLICT', COULD_NOT_CONFIRM);
+      // A confirm whose steps did not all run (a crash before the last of them) is finished.
+      if (!row.steps_done) await this.deps.settle.confirm(shopId, orderId, 'completed');
       const order = toOrder(row);
-      if (!row.steps_done) {
-        await this.deps.settle.confirmSteps(shopId, row, order.calculation);
-        await repo.markStepsDone(this.db, shopId, orderId, 'completed', this.deps.clock.now());
-        await this.deps.db.durable();
-      }
       return answer(order.request, order.identifier, order.calculation.result);
     });
   }
@@ -169,26 +157,14 @@ export class CheckoutService {
   async cancel(shopId: string, orderId: string): Promise<CheckoutOrder> {
     await this.deps.shops.requireShop(shopId);
     return this.orders.run(`${shopId}\n${orderId}`, async () => {
-      let row = await this.requireOrder(shopId, orderId);
+      const row = await this.requireOrder(shopId, orderId);
       if (row.status === 'cancelled') {
-        if (!row.steps_done) await this.finishCancel(shopId, row);
+        if (!row.steps_done) await this.deps.settle.cancel(shopId, orderId, 'cancelled');
         throw new AppError('CONFLICT', COULD_NOT_CANCEL);
       }
-      // What a cancel undoes must exist first: a confirm cut short is finished.
-      if (row.status === 'completed' && !row.steps_done) await this.deps.settle.confirmSteps(shopId, row, toOrder(row).calculation);
-      if (!(await repo.moveStatus(this.db, shopId, orderId, row.status, 'cancelled', this.deps.clock.now()))) {
-        throw new AppError('CONFLICT', COULD_NOT_CANCEL);
-      }
-      row = await this.requireOrder(shopId, orderId);
-      await this.finishCancel(shopId, row);
+      if (!(await this.deps.settle.cancel(shopId, orderId, row.status))) throw new AppError('CONFLICT', COULD_NOT_CANCEL);
       return toOrder(await this.requireOrder(shopId, orderId));
     });
-  }
-
-  private async finishCancel(shopId: string, row: repo.OrderRow): Promise<void> {
-    await this.deps.settle.cancelSteps(shopId, row);
-    await repo.markStepsDone(this.db, shopId, row.order_id, 'cancelled', this.deps.clock.now());
-    await this.deps.db.durable();
   }
 
   /** GET /loyalty/checkout/history: the member's orders, newest first, in every status. */
@@ -241,23 +217,6 @@ export class CheckoutService {
         });
       },
     };
-  }
-
-  /**
-   * Whether everything the stored calculation held is still held: an apply that lost
-   * every round releases the order's holds and leaves its previous result stored, and a
-   * confirm must not credit a reward for what was never spent.
-   */
-  private async holdsIntact(shopId: string, row: repo.OrderRow): Promise<boolean> {
-    const { holds } = toOrder(row).calculation;
-    const orderId = row.order_id;
-    if (holds.bonuses > 0 && (row.bonus_hold_id === null || (await repo.activeHoldAmount(this.db, shopId, Number(row.bonus_hold_id))) !== holds.bonuses)) {
-      return false;
-    }
-    const blocked = new Set((await repo.blockedCodesOf(this.db, shopId, orderId)).map((b) => b.code));
-    if (!holds.promoCodes.every((c) => blocked.has(c.code))) return false;
-    const held = await repo.heldCertificatesOf(this.db, shopId, orderId);
-    return holds.certificates.every((c) => held.get(c.code) === c.amount);
   }
 
   private async requireOrder(shopId: string, orderId: string): Promise<repo.OrderRow> {

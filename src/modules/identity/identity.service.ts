@@ -216,6 +216,13 @@ export class IdentityService {
     }));
   }
 
+  /** findProfiles without the devices: for lookups by an identifier on a hot path (the loyalty checkout's member). */
+  async findProfilesOnly(shopId: string, query: IdentityInput): Promise<Profile[]> {
+    const { did, identifiers } = parseIdentityInput(query);
+    const rows = await repo.findLiveProfiles(this.db, shopId, { ...toColumns(identifiers), ...(did ? { did } : {}) });
+    return rows.map(toProfile);
+  }
+
   /**
    * Sets custom properties of a live profile (the given keys; the others stay), in the
    * caller's transaction: the profile row is locked first, so two concurrent updates of

@@ -92,18 +92,39 @@ export class LoyaltyLedger {
 
   /** Runs `work` as one ledger write of the member; unknown member: NOT_FOUND. */
   async write(shopId: string, profileId: number, work: (w: LedgerWrite) => Promise<number>): Promise<Posted> {
-    let write: Write | undefined;
+    let dueAt: number | null = null;
     const posted = await this.deps.db.db.transaction().execute(async (trx) => {
-      const now = this.deps.clock.now();
-      if (!(await repo.lockMember(trx, shopId, profileId, now))) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
-      write = new Write(trx, shopId, profileId, now);
-      const transactionId = await work(write);
-      return { transactionId, balance: await balanceIn(trx, shopId, profileId, now) };
+      const joined = await this.writeIn(trx, shopId, profileId, work);
+      dueAt = joined.dueAt;
+      return { transactionId: joined.transactionId, balance: await balanceIn(trx, shopId, profileId, this.deps.clock.now()) };
     });
     await this.deps.db.durable();
-    const dueAt = write?.earliestDue ?? null;
-    if (dueAt !== null && this.dueHook) await this.dueHook(shopId, dueAt);
+    await this.lotsDue(shopId, dueAt);
     return posted;
+  }
+
+  /**
+   * The same write inside a caller's transaction (the checkout's apply, confirm and cancel
+   * place, capture and refund in one transaction with their other holds): the member is
+   * locked in `trx` and the work joins it, so it commits or rolls back with the caller's.
+   * The caller commits, then calls `db.durable()` and `lotsDue(shopId, dueAt)`.
+   */
+  async writeIn(
+    trx: Transaction<Database>,
+    shopId: string,
+    profileId: number,
+    work: (w: LedgerWrite) => Promise<number>,
+  ): Promise<{ transactionId: number; dueAt: number | null }> {
+    const now = this.deps.clock.now();
+    if (!(await repo.lockMember(trx, shopId, profileId, now))) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
+    const write = new Write(trx, shopId, profileId, now);
+    const transactionId = await work(write);
+    return { transactionId, dueAt: write.earliestDue };
+  }
+
+  /** After a committed write that credited lots needing the upkeep: tells the hook (onLotsDue). */
+  async lotsDue(shopId: string, dueAt: number | null): Promise<void> {
+    if (dueAt !== null && this.dueHook) await this.dueHook(shopId, dueAt);
   }
 
   /**
@@ -112,16 +133,27 @@ export class LoyaltyLedger {
    * active hold of the order (a unique index): CONFLICT, nothing written.
    */
   async placeHold(shopId: string, profileId: number, orderId: string, amount: number): Promise<Posted> {
-    return this.write(shopId, profileId, async (w) => {
-      const id = await w.draw(amount, { entry: 'hold', kind: 'order_hold', reason: null, orderId });
-      try {
-        await repo.insertHold(w.trx, { shop_id: shopId, id, profile_id: profileId, order_id: orderId, amount, status: 'active', created_at: w.now, updated_at: w.now });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'The order already has bonuses on hold.');
-        throw error;
-      }
-      return id;
-    });
+    return this.write(shopId, profileId, (w) => placeHoldWith(w, orderId, amount));
+  }
+
+  /**
+   * placeHold inside the caller's transaction (see writeIn); the hold's id. A CONFLICT
+   * leaves writes in `trx`: the caller must roll it back (on PostgreSQL a unique
+   * violation has aborted it anyway).
+   */
+  async placeHoldIn(trx: Transaction<Database>, shopId: string, profileId: number, orderId: string, amount: number): Promise<number> {
+    return (await this.writeIn(trx, shopId, profileId, (w) => placeHoldWith(w, orderId, amount))).transactionId;
+  }
+
+  /** The amount of an active hold; 0 when it is not active (released, captured or unknown). */
+  async activeHoldAmount(shopId: string, holdId: number): Promise<number> {
+    const hold = await repo.findHold(this.deps.db.db, shopId, holdId);
+    return hold?.status === 'active' ? Number(hold.amount) : 0;
+  }
+
+  /** A hold's status; undefined when the shop has no such hold. */
+  async holdStatus(shopId: string, holdId: number): Promise<repo.HoldRow['status'] | undefined> {
+    return (await repo.findHold(this.deps.db.db, shopId, holdId))?.status;
   }
 
   /** Voids an active hold: its lots get back exactly what it took. False when it was not active. */
@@ -135,18 +167,32 @@ export class LoyaltyLedger {
   }
 
   private async settle(shopId: string, holdId: number, outcome: 'released' | 'captured'): Promise<boolean> {
-    const now = this.deps.clock.now();
-    const settled = await this.deps.db.db.transaction().execute(async (trx) => {
-      const hold = await repo.settleHold(trx, shopId, holdId, outcome, now);
-      if (!hold) return false;
-      await repo.lockMember(trx, shopId, hold.profile_id, now);
-      if (outcome === 'released') await restoreAllocations(trx, shopId, holdId, now);
-      await repo.setTransactionStatus(trx, shopId, holdId, outcome === 'released' ? 'cancelled' : 'confirmed', now);
-      return true;
-    });
+    const settled = await this.deps.db.db.transaction().execute((trx) => this.settleHoldIn(trx, shopId, holdId, outcome));
     if (settled) await this.deps.db.durable();
     return settled;
   }
+
+  /** Releases or captures an active hold inside the caller's transaction (see writeIn). False when it was not active. */
+  async settleHoldIn(trx: Transaction<Database>, shopId: string, holdId: number, outcome: 'released' | 'captured'): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const hold = await repo.settleHold(trx, shopId, holdId, outcome, now);
+    if (!hold) return false;
+    await repo.lockMember(trx, shopId, hold.profile_id, now);
+    if (outcome === 'released') await restoreAllocations(trx, shopId, holdId, now);
+    await repo.setTransactionStatus(trx, shopId, holdId, outcome === 'released' ? 'cancelled' : 'confirmed', now);
+    return true;
+  }
+}
+
+async function placeHoldWith(w: LedgerWrite, orderId: string, amount: number): Promise<number> {
+  const id = await w.draw(amount, { entry: 'hold', kind: 'order_hold', reason: null, orderId });
+  try {
+    await repo.insertHold(w.trx, { shop_id: w.shopId, id, profile_id: w.profileId, order_id: orderId, amount, status: 'active', created_at: w.now, updated_at: w.now });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'The order already has bonuses on hold.');
+    throw error;
+  }
+  return id;
 }
 
 class Write implements LedgerWrite {

@@ -105,21 +105,52 @@ export class LoyaltyLevelsService {
     if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0 || amountMinor > MAX_AMOUNT_MINOR) {
       throw new AppError('VALIDATION_FAILED', 'Field `amount` must be greater than 0.', { field: 'amount' });
     }
-    const now = this.deps.clock.now();
-    const member = await this.db.transaction().execute(async (trx) => {
-      if (!(await repo.lockMember(trx, shopId, profileId, now))) return false;
-      const row = { shop_id: shopId, order_id: orderId, profile_id: profileId, amount: amountMinor, status: 'confirmed' as const, purchased_at: at, updated_at: now };
-      if (await repo.insertPurchase(trx, row)) await this.recomputeLocked(trx, shopId, profileId, now);
-      return true;
-    });
+    const member = await this.db.transaction().execute((trx) => this.recordPurchaseIn(trx, shopId, profileId, orderId, amountMinor, at));
     if (!member) return false;
     await this.deps.db.durable();
     // Also on a report of an order already recorded: a step that failed after the purchase committed runs again.
-    const purchase = await repo.findPurchase(this.db, shopId, orderId);
-    if (purchase?.status === 'confirmed' && this.deps.purchases) {
-      await this.deps.purchases.purchaseConfirmed(shopId, Number(purchase.profile_id), orderId, Number(purchase.amount));
-    }
+    await this.purchaseSettled(shopId, orderId, 'confirmed');
     return true;
+  }
+
+  /**
+   * recordPurchase inside the caller's transaction (the checkout's confirm, so that the
+   * order's status and its purchase move together): the member is locked in `trx`. The
+   * caller commits, then calls `purchaseSettled`. False: the profile is not a member.
+   */
+  async recordPurchaseIn(trx: Transaction<Database>, shopId: string, profileId: number, orderId: string, amountMinor: number, at: number): Promise<boolean> {
+    const now = this.deps.clock.now();
+    if (!(await repo.lockMember(trx, shopId, profileId, now))) return false;
+    const row = { shop_id: shopId, order_id: orderId, profile_id: profileId, amount: amountMinor, status: 'confirmed' as const, purchased_at: at, updated_at: now };
+    if (await repo.insertPurchase(trx, row)) await this.recomputeLocked(trx, shopId, profileId, now);
+    return true;
+  }
+
+  /**
+   * cancelPurchase inside the caller's transaction (the checkout's cancel). The caller
+   * commits, then calls `purchaseSettled`. False when the order was not recorded or was
+   * cancelled already.
+   */
+  async cancelPurchaseIn(trx: Transaction<Database>, shopId: string, orderId: string): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const found = await repo.findPurchase(trx, shopId, orderId);
+    if (!found || found.status !== 'confirmed') return false;
+    const profileId = Number(found.profile_id);
+    const member = await repo.lockMember(trx, shopId, profileId, now);
+    const cancelled = await repo.cancelPurchase(trx, shopId, orderId, profileId, now);
+    if (cancelled && member) await this.recomputeLocked(trx, shopId, profileId, now);
+    return cancelled !== undefined;
+  }
+
+  /**
+   * After a committed record (`confirmed`) or cancel (`cancelled`) of an order's purchase:
+   * the referral programme hears of it while the purchase is still in that status.
+   */
+  async purchaseSettled(shopId: string, orderId: string, status: 'confirmed' | 'cancelled'): Promise<void> {
+    const purchase = await repo.findPurchase(this.db, shopId, orderId);
+    if (purchase?.status !== status || !this.deps.purchases) return;
+    if (status === 'confirmed') await this.deps.purchases.purchaseConfirmed(shopId, Number(purchase.profile_id), orderId, Number(purchase.amount));
+    else await this.deps.purchases.purchaseCancelled(shopId, Number(purchase.profile_id), orderId);
   }
 
   /**

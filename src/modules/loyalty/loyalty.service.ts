@@ -13,7 +13,7 @@ export interface LoyaltyDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'getProfile' | 'onMerge'>;
+  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'findProfilesOnly' | 'getProfile' | 'onMerge'>;
   readonly ledger: LoyaltyLedger;
 }
 
@@ -218,7 +218,7 @@ export class LoyaltyService {
   /** findProfiles refuses a malformed identifier with 422; for a lookup it is simply not found. */
   private async findProfilesQuietly(shopId: string, query: { phone?: string; loyaltyId?: string }) {
     try {
-      return await this.deps.identity.findProfiles(shopId, query);
+      return await this.deps.identity.findProfilesOnly(shopId, query);
     } catch (error) {
       if (error instanceof AppError && error.code === 'VALIDATION_FAILED') return [];
       throw error;

@@ -114,3 +114,15 @@ export async function settleHolds(
   if (code !== undefined) query = query.where('code', '=', code);
   return query.returningAll().execute();
 }
+
+/** What the order holds of each certificate code. */
+export async function heldOf(db: Executor, shopId: string, orderId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('certificate_holds')
+    .select(['code', 'amount'])
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'held')
+    .execute();
+  return new Map(rows.map((r) => [r.code, Number(r.amount)]));
+}

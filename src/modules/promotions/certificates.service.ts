@@ -120,24 +120,69 @@ export class CertificatesService {
   async holdAmount(shopId: string, input: { orderId: string; code: string; amount: number }): Promise<HoldOutcome> {
     const code = normalizeCode(input.code);
     if (code === null) return { ok: false, code: input.code, reason: 'unknown' };
-    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('A hold is a positive integer of minor units.');
-    const now = this.deps.clock.now();
     try {
-      const certificateId = await this.db.transaction().execute(async (trx) => {
-        await this.settleIn(trx, shopId, input.orderId, 'held', 'released', code);
-        const taken = await repo.takeHold(trx, shopId, code, input.amount, now);
-        if (!taken) throw new Refused(await this.whyRefused(trx, shopId, code, now));
-        const hold = { shop_id: shopId, order_id: input.orderId, code, certificate_id: taken.id, amount: input.amount };
-        const claimed = await repo.claimHold(trx, { ...hold, status: 'held', created_at: now, updated_at: now });
-        if (!claimed) throw new Refused('order_settled');
-        return taken.id;
+      const outcome = await this.db.transaction().execute(async (trx) => {
+        const held = await this.holdAmountIn(trx, shopId, { ...input, code });
+        // A refusal may follow the release of the old hold: it rolls back.
+        if (!held.ok) throw new Refused(held.reason);
+        return held;
       });
       await this.deps.db.durable();
-      return { ok: true, code, certificateId, amount: input.amount };
+      return outcome;
     } catch (error) {
       if (error instanceof Refused) return { ok: false, code, reason: error.reason };
       throw error;
     }
+  }
+
+  /**
+   * holdAmount inside the caller's transaction (the checkout's apply, which places all
+   * its holds in one). A refusal may leave writes in `trx`: the caller must roll it back.
+   */
+  async holdAmountIn(trx: Transaction<Database>, shopId: string, input: { orderId: string; code: string; amount: number }): Promise<HoldOutcome> {
+    const code = normalizeCode(input.code);
+    if (code === null) return { ok: false, code: input.code, reason: 'unknown' };
+    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('A hold is a positive integer of minor units.');
+    const now = this.deps.clock.now();
+    await this.settleIn(trx, shopId, input.orderId, 'held', 'released', code);
+    const taken = await repo.takeHold(trx, shopId, code, input.amount, now);
+    if (!taken) return { ok: false, code, reason: await this.whyRefused(trx, shopId, code, now) };
+    const hold = { shop_id: shopId, order_id: input.orderId, code, certificate_id: taken.id, amount: input.amount };
+    const claimed = await repo.claimHold(trx, { ...hold, status: 'held', created_at: now, updated_at: now });
+    if (!claimed) return { ok: false, code, reason: 'order_settled' };
+    return { ok: true, code, certificateId: taken.id, amount: input.amount };
+  }
+
+  /**
+   * The checkout's apply, inside its transaction: the order's holds become exactly
+   * `holds` (a code left out is released, the others held anew). Certificates are visited
+   * in one order (by code), so that two applies never lock two in opposite orders.
+   * Answers the refusals; any refusal leaves writes in `trx`, which the caller must roll back.
+   */
+  async replaceHoldsIn(
+    trx: Transaction<Database>,
+    shopId: string,
+    orderId: string,
+    holds: readonly { code: string; amount: number }[],
+  ): Promise<HoldOutcome[]> {
+    const wanted = new Map(holds.map((h) => [h.code, h.amount]));
+    const old = await repo.heldOf(trx, shopId, orderId);
+    const refusals: HoldOutcome[] = [];
+    for (const code of [...new Set([...old.keys(), ...wanted.keys()])].sort()) {
+      const amount = wanted.get(code);
+      if (amount === undefined) {
+        await this.settleIn(trx, shopId, orderId, 'held', 'released', code);
+        continue;
+      }
+      const held = await this.holdAmountIn(trx, shopId, { orderId, code, amount });
+      if (!held.ok) refusals.push(held);
+    }
+    return refusals;
+  }
+
+  /** What an order holds of each certificate, by code. */
+  async heldOf(shopId: string, orderId: string): Promise<Map<string, number>> {
+    return repo.heldOf(this.db, shopId, orderId);
   }
 
   /** Releases the order's holds (all, or the one of `code`); answers how many were held. */
@@ -155,6 +200,16 @@ export class CertificatesService {
   /** Refund of a completed order: what it spent returns to the certificates, once, expired or not. */
   async restoreHolds(shopId: string, orderId: string): Promise<number> {
     return this.settle(shopId, orderId, 'captured', 'refunded');
+  }
+
+  /** Cancel, inside the caller's transaction: held amounts released, and captured ones (a completed order) restored. */
+  async cancelHoldsIn(trx: Transaction<Database>, shopId: string, orderId: string): Promise<number> {
+    return (await this.settleIn(trx, shopId, orderId, 'held', 'released')) + (await this.settleIn(trx, shopId, orderId, 'captured', 'refunded'));
+  }
+
+  /** captureHolds inside the caller's transaction (the checkout's confirm). */
+  async captureHoldsIn(trx: Transaction<Database>, shopId: string, orderId: string): Promise<number> {
+    return this.settleIn(trx, shopId, orderId, 'held', 'captured');
   }
 
   private async settle(shopId: string, orderId: string, from: CertificateHoldStatus, to: CertificateHoldStatus, code?: string): Promise<number> {

@@ -169,3 +169,28 @@ export async function settleUses(
   if (code !== undefined) query = query.where('code', '=', code);
   return query.returningAll().execute();
 }
+
+/** The codes this order has blocked, with the buyer each was blocked for. */
+export async function blockedCodesOf(db: Executor, shopId: string, orderId: string): Promise<{ code: string; profileId: number | null }[]> {
+  const rows = await db
+    .selectFrom('promo_code_uses')
+    .select(['code', 'profile_id'])
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'blocked')
+    .execute();
+  return rows.map((r) => ({ code: r.code, profileId: r.profile_id === null ? null : Number(r.profile_id) }));
+}
+
+/** A member's uses and blocks of these codes (promo_code_members.taken). */
+export async function memberTakenOf(db: Executor, shopId: string, profileId: number, codes: readonly string[]): Promise<Map<string, number>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('promo_code_members')
+    .select(['code', 'taken'])
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .where('code', 'in', [...codes])
+    .execute();
+  return new Map(rows.map((r) => [r.code, Number(r.taken)]));
+}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ManualClock } from '../../../src/clock.js';
 import { loadConfig } from '../../../src/config.js';
 import type { JobMap } from '../../../src/jobs/job-map.js';
+import type { CheckoutHoldParticipant, CheckoutHoldScope } from '../../../src/modules/checkout/checkout-holds.js';
 import type { CheckoutAnswer } from '../../../src/modules/checkout/checkout.types.js';
 import { createServices, type Services } from '../../../src/services.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
@@ -59,6 +60,38 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     expect(result.promoCodes).toEqual(['SPRING']);
     expect(await balances(services, shopId, identifier)).toEqual(before);
     await expect(checkout().getOrder(shopId, 'E-1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('runs a hold participant inside the order\'s transactions, and a refusal of its rolls the whole apply back', async () => {
+    // A services instance of its own, so that the participant stays out of the other tests.
+    const own = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock });
+    const seen: string[] = [];
+    let refuse = true;
+    const statusIn = async (scope: CheckoutHoldScope) =>
+      (await scope.trx.selectFrom('checkout_orders').select('status').where('shop_id', '=', scope.shopId).where('order_id', '=', scope.orderId).executeTakeFirst())?.status;
+    const participant: CheckoutHoldParticipant = {
+      name: 'test',
+      place: async (scope) => {
+        seen.push(`place ${await statusIn(scope)} ${scope.calculation.holds.bonuses}`);
+        return !refuse;
+      },
+      capture: async (scope) => void seen.push(`capture ${await statusIn(scope)}`),
+      release: async (scope) => void seen.push(`release ${await statusIn(scope)}`),
+    };
+    own.checkout.addHoldParticipant(participant);
+    const before = await balances(own, shopId, identifier);
+    await expect(own.checkout.apply(shop, full('P-1'))).rejects.toMatchObject({ code: 'CONFLICT' });
+    // Every round saw its own uncommitted order row, and each was rolled back with the holds.
+    expect(seen).toEqual(Array.from({ length: 4 }, () => 'place created 3000'));
+    expect(await balances(own, shopId, identifier)).toEqual(before);
+    await expect(own.checkout.getOrder(shopId, 'P-1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    refuse = false;
+    seen.length = 0;
+    ok(await own.checkout.apply(shop, full('P-1')));
+    ok(await own.checkout.confirm(shopId, 'P-1'));
+    await own.checkout.cancel(shopId, 'P-1');
+    expect(seen).toEqual(['place created 3000', 'capture completed', 'release cancelled']);
+    expect(await balances(own, shopId, identifier)).toEqual(before);
   });
 
   it('apply holds, confirm spends and rewards, and a cancel after completion restores every balance exactly', async () => {
@@ -167,7 +200,7 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
 
   it('leaves no hold behind when a hold is refused at every try', async () => {
     const before = await balances(services, shopId, identifier);
-    const spy = vi.spyOn(services.certificates, 'holdAmount').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
+    const spy = vi.spyOn(services.certificates, 'holdAmountIn').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
     try {
       await expect(checkout().apply(shop, full('H-1'))).rejects.toMatchObject({ code: 'CONFLICT' });
     } finally {
@@ -176,20 +209,30 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     expect(await balances(services, shopId, identifier)).toEqual(before);
   });
 
-  it('refuses to confirm a created order whose repeat apply lost its holds, and confirms it once applied again', async () => {
+  it('a repeat apply refused at every try leaves the order as it was: its holds, its result, and a confirm that spends them', async () => {
     const before = await balances(services, shopId, identifier);
-    await checkout().apply(shop, full('H-2'));
-    const spy = vi.spyOn(services.certificates, 'holdAmount').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
+    const first = ok(await checkout().apply(shop, full('H-2')));
+    const held = await balances(services, shopId, identifier);
+    expect(held).not.toEqual(before);
+    const spy = vi.spyOn(services.certificates, 'holdAmountIn').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
     try {
-      await expect(checkout().apply(shop, full('H-2'))).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(checkout().apply(shop, full('H-2', { bonusesAmount: 1_000 }))).rejects.toMatchObject({ code: 'CONFLICT' });
     } finally {
       spy.mockRestore();
     }
-    expect(await balances(services, shopId, identifier)).toEqual(before);
-    await expect(checkout().confirm(shopId, 'H-2')).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await balances(services, shopId, identifier)).toEqual(held);
+    expect((await checkout().getOrder(shopId, 'H-2')).calculation.result).toEqual(first);
+    expect(ok(await checkout().confirm(shopId, 'H-2'))).toEqual(first);
+    expect((await rewards()).length).toBe(1);
+  });
+
+  it('refuses to confirm a created order whose holds are no longer all in place', async () => {
+    await checkout().apply(shop, full('H-3'));
+    await services.certificates.releaseHolds(shopId, 'H-3');
+    await expect(checkout().confirm(shopId, 'H-3')).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await rewards()).toEqual([]);
-    await checkout().apply(shop, full('H-2'));
-    ok(await checkout().confirm(shopId, 'H-2'));
+    await checkout().apply(shop, full('H-3'));
+    ok(await checkout().confirm(shopId, 'H-3'));
     expect((await rewards()).length).toBe(1);
   });
 
