@@ -35,6 +35,7 @@ import { SlidersService } from './modules/sliders/sliders.service.js';
 import { AdminTokenService } from './modules/system/admin-token.service.js';
 import { TrackingService } from './modules/tracking/tracking.service.js';
 import { SubscriptionMembersService } from './modules/subscriptions/subscription-members.service.js';
+import { SubscriptionCheckoutParticipant } from './modules/subscriptions/subscription-checkout.js';
 import { SubscriptionUsageService } from './modules/subscriptions/subscription-usage.service.js';
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { ChannelsService } from './modules/messaging/channels.service.js';
@@ -180,14 +181,29 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const promotions = new PromotionsService({ db, clock, shops });
   const promoCodes = new PromoCodesService({ db, clock, shops });
   const certificates = new CertificatesService({ db, clock, shops });
+  const subscriptionUsage = new SubscriptionUsageService({ clock });
   const checkout = new CheckoutService({
     db,
     clock,
     shops,
     members: loyalty,
-    inputs: new CheckoutInputs({ db, clock, members: loyalty, levels: loyaltyLevels, ledger, referrals: loyaltyReferrals, promotions, promoCodes, certificates, products }),
+    inputs: new CheckoutInputs({
+      db,
+      clock,
+      members: loyalty,
+      levels: loyaltyLevels,
+      ledger,
+      referrals: loyaltyReferrals,
+      promotions,
+      promoCodes,
+      certificates,
+      products,
+      subscriptions: subscriptionUsage,
+    }),
     settle: new CheckoutSettle({ db, clock, ledger, members: loyalty, levels: loyaltyLevels, promoCodes, certificates }),
   });
+  // Paid subscriptions' benefit usage is held, counted and given back with the order (docs/subscriptions.md).
+  checkout.addHoldParticipant(new SubscriptionCheckoutParticipant(subscriptionUsage));
   // A purchase event with the order_id of a created checkout order confirms it.
   tracking.subscribe(checkout.trackingSubscriber());
   // Messaging (docs/messaging.md). Vendor classes are listed here; mobile_push vendors
@@ -237,7 +253,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     checkout,
     subscriptions: new SubscriptionsService({ db, clock, shops, promotions }),
     subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions }),
-    subscriptionUsage: new SubscriptionUsageService({ clock }),
+    subscriptionUsage,
     messagingProviders,
     messagingChannels,
     mailings: new MailingsService({ db, clock, shops, renderer }),

@@ -15,6 +15,8 @@ export interface CheckoutHoldScope {
 
 /** An apply's scope: also the request and the calculation the order is about to store. */
 export interface CheckoutApplyScope extends CheckoutHoldScope {
+  /** The shop's time zone (a participant's periods may be days of it). */
+  readonly timezone: string;
   readonly request: CheckoutRequest;
   readonly calculation: StoredCalculation;
 }

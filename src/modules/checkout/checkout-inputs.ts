@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { ProductsService } from '../catalog/products.service.js';
+import type { SubscriptionUsageService } from '../subscriptions/subscription-usage.service.js';
 import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
 import type { LoyaltySettings } from '../loyalty/domain/settings.js';
 import type { LoyaltyLedger } from '../loyalty/loyalty-ledger.js';
@@ -29,6 +30,7 @@ export interface CheckoutInputsDeps {
   readonly promoCodes: Pick<PromoCodesService, 'findCodes' | 'blockedCodesOf' | 'memberUsesOf'>;
   readonly certificates: Pick<CertificatesService, 'findCertificates' | 'heldOf'>;
   readonly products: Pick<ProductsService, 'productFacts'>;
+  readonly subscriptions: Pick<SubscriptionUsageService, 'allowances' | 'benefitPromotionIds'>;
 }
 
 /** The order being applied again, whose own holds must not count against it. */
@@ -67,7 +69,7 @@ export class CheckoutInputs {
     // Whether this is the member's first order is read only when a promotion asks: the
     // read walks the member's orders, and nothing else in the calculation looks at it.
     const firstOrderMatters = promotions.some((p) => p.firstOrderOnly);
-    const [facts, promoCodes, certificates, products] = await Promise.all([
+    const [facts, promoCodes, certificates, products, benefits] = await Promise.all([
       member ? this.memberFacts(shopId, member, mine, now, firstOrderMatters) : Promise.resolve(null),
       this.codeRequests(shopId, request.promoCodes, member?.profileId ?? null, own, forced),
       this.certificateRequests(shopId, request.certificates, own),
@@ -75,6 +77,7 @@ export class CheckoutInputs {
         shopId,
         request.cart.map((l) => l.productId),
       ),
+      this.benefits(shop, request, member?.profileId ?? null),
     ]);
     const input: CheckoutInput = {
       cart: request.cart,
@@ -92,8 +95,32 @@ export class CheckoutInputs {
       currentTime: request.currentTime,
       now,
       timezone: shop.timezone,
+      benefits,
     };
     return { input, member, settings };
+  }
+
+  /**
+   * Paid subscriptions' promos benefits (docs/subscriptions.md "In the checkout"): the
+   * promotions that apply only through a benefit are known for every order, so that a
+   * guest or a member without the benefit never gets them; a member's grants, with what
+   * is left of them this period (not counting this order's own hold), only when the
+   * request names the subscription.
+   */
+  private async benefits(shop: CheckoutShop, request: CheckoutRequest, profileId: number | null): Promise<CheckoutInput['benefits']> {
+    const benefitOnly = await this.deps.subscriptions.benefitPromotionIds(this.db, shop.shopId);
+    const subscription = request.subscription ?? null;
+    const allowances =
+      subscription !== null && profileId !== null
+        ? await this.deps.subscriptions.allowances(this.db, shop, subscription, profileId, request.orderId ?? undefined)
+        : null;
+    const grants = (allowances?.benefits ?? []).map((b) => ({
+      benefit: b.code,
+      promotionIds: b.promotionIds,
+      savingsLeft: b.allowance.savingsLeft,
+      usageLeft: b.allowance.usageLeft,
+    }));
+    return benefitOnly.size === 0 && grants.length === 0 ? undefined : { grants, benefitOnly };
   }
 
   /**

@@ -30,6 +30,7 @@ export interface CheckoutSettleDeps {
 /** What an apply stores and holds: the calculation, and the order row's fields. */
 export interface ApplyPlan {
   readonly shopId: string;
+  readonly timezone: string;
   readonly orderId: string;
   /** The order exists (created): its row is replaced, else inserted. */
   readonly existing: boolean;
@@ -108,7 +109,7 @@ export class CheckoutSettle {
         if (plan.previousBonusHoldId !== null) await this.deps.ledger.settleHoldIn(trx, shopId, plan.previousBonusHoldId, 'released');
         let holdId: number | null = null;
         if (holds.bonuses > 0 && profileId !== null) holdId = await this.placeBonuses(trx, shopId, profileId, orderId, holds.bonuses);
-        const scope = { trx, shopId, orderId, profileId, now, request: plan.request, calculation: plan.calculation };
+        const scope = { trx, shopId, timezone: plan.timezone, orderId, profileId, now, request: plan.request, calculation: plan.calculation };
         for (const participant of this.participants) if (!(await participant.place(scope))) throw new Refused();
         if (holdId !== plan.previousBonusHoldId) await repo.setBonusHold(trx, shopId, orderId, holdId);
         return holdId;

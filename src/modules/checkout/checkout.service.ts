@@ -96,6 +96,7 @@ export class CheckoutService {
       const calculation: StoredCalculation = { result, holds: outcome.holds };
       const placed = await this.deps.settle.apply({
         shopId,
+        timezone: shop.timezone,
         orderId,
         existing: existing !== undefined,
         previousBonusHoldId: bonusHoldId,

@@ -29,6 +29,8 @@ export interface CheckoutRequest {
   readonly bonusesAmount: number | null;
   /** `HH:MM`, checked by the edge; null: now in the shop's time zone. */
   readonly currentTime: string | null;
+  /** A paid subscription's code (contract-notes: a subscription order); null: none. Old stored requests lack it. */
+  readonly subscription?: string | null;
   readonly cart: readonly CartLine[];
 }
 

@@ -57,6 +57,8 @@ function readCodes(input: PublicInput, name: string): string[] {
   });
 }
 
+const SUBSCRIPTION_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+
 function readCart(input: PublicInput): CartLine[] {
   const value = input.cart_items;
   if (value === undefined) throw validationError('cart_items', 'is required');
@@ -93,6 +95,11 @@ export function readCheckoutRequest(input: PublicInput, options: { orderRequired
   if (currentTime !== null && !HH_MM.test(currentTime)) {
     throw new AppError('VALIDATION_FAILED', 'Parameter `current_time` must be a time HH:MM on a 24-hour clock.', { field: 'current_time' });
   }
+  // contract-notes "Loyalty checkout": a subscription order names its subscription by code.
+  const subscription = readText(input, 'subscription') ?? null;
+  if (subscription !== null && !SUBSCRIPTION_CODE.test(subscription)) {
+    throw new AppError('VALIDATION_FAILED', 'Parameter `subscription` must be a subscription code: 1 to 64 letters, digits, `-` or `_`.', { field: 'subscription' });
+  }
   return {
     orderId,
     identifier,
@@ -104,6 +111,7 @@ export function readCheckoutRequest(input: PublicInput, options: { orderRequired
     chargeBonuses,
     bonusesAmount: bonuses === undefined ? null : bonuses * 100,
     currentTime,
+    subscription,
     cart,
   };
 }
