@@ -23,6 +23,8 @@ export function fromBenefitBodies(bodies: readonly BenefitBody[]): Benefit[] {
 
 function savingsField(field: string, units: number): number {
   if (units === 0) return 0;
+  // interface.md's Benefit table types savings_limit (and what is used and left of it) as Integer.
+  if (!Number.isInteger(units)) throw new AppError('VALIDATION_FAILED', `Field \`${field}\` must be a whole number of currency units.`, { field });
   const parsed = parsePositiveAmount(units);
   if (!parsed.ok) throw new AppError('VALIDATION_FAILED', `Field \`${field}\` ${parsed.requirement}.`, { field });
   return parsed.minor;

@@ -35,7 +35,7 @@ const BenefitSchema = Type.Union([
       ...BenefitHead,
       data_type: Type.Literal('promos'),
       promotion_ids: Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { maxItems: MAX_BENEFIT_PROMOTIONS }),
-      savings_limit: Type.Number({ minimum: 0, description: 'Discount per billing period over these promotions, in currency units.' }),
+      savings_limit: Type.Number({ minimum: 0, description: 'Discount per billing period over these promotions, in whole currency units (the Benefit table types it Integer).' }),
       usage_limit: Type.Integer({ minimum: 0, maximum: MAX_USAGE_LIMIT, description: 'Orders per billing period that may take these promotions.' }),
     },
     { additionalProperties: false },

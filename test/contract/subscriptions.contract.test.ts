@@ -140,7 +140,8 @@ describe.each(TEST_DIALECTS)('paid subscriptions on %s', (dialect) => {
       expect((await hold('held-2', 200_00)).ok).toBe(true);
       await t.db.db.transaction().execute((trx) => s.subscriptionUsage.capture(trx, shopId, 'held-2'));
       const value = async () => (await status({ ...credentials(), identifier: PHONE, subscription: 'plus' })).json<{ payload: { benefits: { value: unknown }[]; member: Body } }>().payload;
-      expect((await value()).benefits[2]?.value).toMatchObject({ savings_used: 323.45, savings_left: 676.55, usage_used: 2, usage_left: 1 });
+      // 323.45 used and 676.55 left, answered as Integer: used rounded up, left rounded down.
+      expect((await value()).benefits[2]?.value).toMatchObject({ savings_used: 324, savings_left: 676, usage_used: 2, usage_left: 1 });
       t.clock.set(Date.UTC(2026, 1, 13, 21, 0));
       const next = await value();
       expect(next.member.limits_reset_date).toBe('2026-03-16');
@@ -261,7 +262,7 @@ describe.each(TEST_DIALECTS)('paid subscriptions on %s', (dialect) => {
       ['an integer benefit of 1,000,001', [{ code: 'n', name: 'N', data_type: 'integer', value: 1_000_001 }], 'Field `benefits[0].value` of an integer benefit must be an integer from 0 to 1,000,000.'],
       ['a plan without benefits', [], 'Field `benefits` must hold at least one benefit.'],
       ['a promotion that does not exist', [{ code: 'p', name: 'P', data_type: 'promos', promotion_ids: [999], savings_limit: 1, usage_limit: 1 }], 'Field `benefits[0].promotion_ids` names promotion 999, which does not exist.'],
-      ['a savings limit with three decimals', [{ code: 'p', name: 'P', data_type: 'promos', promotion_ids: [1], savings_limit: 1.005, usage_limit: 1 }], 'Field `benefits[0].savings_limit` must have at most two decimals.'],
+      ['a savings limit that is not whole currency units', [{ code: 'p', name: 'P', data_type: 'promos', promotion_ids: [1], savings_limit: 10.5, usage_limit: 1 }], 'Field `benefits[0].savings_limit` must be a whole number of currency units.'],
     ])('refuses %s', async (_name, benefits, message) => {
       const response = await plan(benefits);
       expect(response.statusCode, response.body).toBe(422);

@@ -32,9 +32,11 @@ function benefitBody(b: BenefitState) {
     data_type: b.dataType,
     value: {
       promotions: b.promotions.map((p) => ({ id: p.id, name: p.name, status: p.status })),
-      savings_limit: toUnits(a.savingsLimit),
-      savings_used: toUnits(a.savingsUsed),
-      savings_left: toUnits(a.savingsLeft),
+      // interface.md types the savings as Integer: whole currency units, the used part
+      // rounded up and the part left rounded down, so that neither promises too much.
+      savings_limit: Math.floor(a.savingsLimit / 100),
+      savings_used: Math.ceil(a.savingsUsed / 100),
+      savings_left: Math.floor(a.savingsLeft / 100),
       usage_limit: a.usageLimit,
       usage_used: a.usageUsed,
       usage_left: a.usageLeft,

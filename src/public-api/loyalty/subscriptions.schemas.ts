@@ -25,7 +25,7 @@ export const OrdersQuerySchema = Type.Object({
   date_to: Type.Optional(Type.String({ format: 'date', description: 'Last day (shop time zone) of the orders listed; not before date_from.' })),
 });
 
-const Money = (description: string) => Type.Number({ description: `${description}, in currency units.` });
+const Money = (description: string) => Type.Integer({ description: `${description}, in whole currency units (interface.md types it Integer).` });
 
 const PromosValue = Type.Object({
   promotions: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), status: Type.String() })),
