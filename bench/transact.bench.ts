@@ -1,0 +1,254 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { positive } from './lib/args.js';
+import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
+import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes.js';
+
+/**
+ * `npm run bench:transact` (issue 16, part 8): `POST /transact` with an email mailing from
+ * C connections for D seconds, delivered by Patron's job worker into a local smtp-server
+ * peer this bench starts; beside a bare nodemailer pool sending the same rendered message
+ * to the same peer in the same run. Targets on SQLite: delivered emails per second ≥ 0.5
+ * of the bare pool's rate, the /transact answer's p99 under 20 ms, every acknowledged
+ * message delivered exactly once; PostgreSQL is printed too. The delivered rate counts
+ * from the first request to the last acknowledged message's arrival at the peer.
+ *
+ *   npm run bench:transact -- [--duration 10] [--connections 50] [--only sqlite|postgres]
+ *                             [--limits off|on] [--drain 120]
+ */
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    only: { type: 'string' },
+    limits: { type: 'string', default: 'off' },
+    drain: { type: 'string', default: '120' },
+  },
+});
+
+const DURATION = positive('duration', values.duration, 600);
+const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));
+const DRAIN_SEC = positive('drain', values.drain, 3600);
+const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
+
+/** The SMTP peer: counts each message by the code Patron put in its subject. */
+class Peer {
+  readonly byKey = new Map<string, number>();
+  received = 0;
+  lastAt = 0;
+  private server: SMTPServer | undefined;
+  port = 0;
+
+  async start(): Promise<void> {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData: (stream, _session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const text = Buffer.concat(chunks).toString('latin1');
+          const id = /^Subject: Order ([A-Za-z0-9-]+)/m.exec(text)?.[1] ?? '';
+          this.byKey.set(id, (this.byKey.get(id) ?? 0) + 1);
+          this.received += 1;
+          this.lastAt = performance.now();
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.server.address() as { port: number }).port;
+  }
+
+  reset(): void {
+    this.byKey.clear();
+    this.received = 0;
+    this.lastAt = 0;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+interface Run {
+  readonly acknowledged: readonly string[];
+  readonly bad: number;
+  readonly p99Ms: number;
+  readonly p50Ms: number;
+  readonly answersPerSec: number;
+  readonly deliveredPerSec: number;
+  readonly duplicates: number;
+  readonly missing: number;
+}
+
+async function adminJson(server: ServerProcess, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${server.baseUrl}/admin/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+const HTML = '<html><body><h1>Order {{ order }}</h1><p>Hello {{ name }}, thank you for your order of {{ total }}.</p><p><a href="https://shop.example/orders/{{ order }}">Your order</a></p></body></html>';
+
+async function seedShop(server: ServerProcess, peer: Peer, name: string): Promise<{ shopId: string; secret: string }> {
+  const shop = await adminJson(server, 'POST', '/shops', { name: `Transact bench (${name})`, currency: 'RUB', timezone: 'Europe/Moscow' });
+  const shopId = String(shop.shop_id);
+  await adminJson(server, 'PUT', `/shops/${shopId}/channels/email`, {
+    smtp_url: `smtp://127.0.0.1:${peer.port}`,
+    from: 'Bench shop <shop@bench.example>',
+  });
+  await adminJson(server, 'PUT', `/shops/${shopId}/mailings/transactional/order_placed`, {
+    name: 'Order placed',
+    email: { subject: 'Order {{ order }}', html: HTML, text: 'Order {{ order }}: {{ total }}' },
+  });
+  return { shopId, secret: String(shop.shop_secret) };
+}
+
+async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
+  const database = await openBenchDatabase(name);
+  try {
+    const server = await startPatron({
+      ...database.env,
+      PATRON_ADMIN_TOKEN: ADMIN_TOKEN,
+      PATRON_FETCH_ALLOW_PRIVATE: '127.0.0.1',
+      ...benchLimitsEnv(values.limits),
+    });
+    try {
+      const { shopId, secret } = await seedShop(server, peer, name);
+      peer.reset();
+      const acknowledged: string[] = [];
+      let seq = 0;
+      let bad = 0;
+      const started = performance.now();
+      const result = await autocannon({
+        url: server.baseUrl,
+        connections: CONNECTIONS,
+        pipelining: 1,
+        duration: DURATION,
+        timeout: 10,
+        requests: [
+          {
+            method: 'POST',
+            path: '/transact',
+            headers: { 'content-type': 'application/json' },
+            setupRequest(request) {
+              seq += 1;
+              request.body = JSON.stringify({
+                shop_id: shopId,
+                shop_secret: secret,
+                code: 'order_placed',
+                email: `buyer${seq % 5000}@bench.example`,
+                variables: { order: `${name}-${seq}`, name: 'Ann', total: '1 290.00' },
+              });
+              return request;
+            },
+            onResponse(status, body) {
+              const code = /"code":"([^"]+)"/.exec(body)?.[1];
+              if (status !== 200 || !body.startsWith('{"success":true') || !code) bad += 1;
+              else acknowledged.push(code);
+            },
+          },
+        ],
+      });
+      // Wait until the peer has every acknowledged message or the drain time passes.
+      const deadline = performance.now() + DRAIN_SEC * 1000;
+      while (peer.received < acknowledged.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const seconds = ((peer.lastAt || performance.now()) - started) / 1000;
+      let duplicates = 0;
+      for (const count of peer.byKey.values()) if (count > 1) duplicates += count - 1;
+      return {
+        acknowledged,
+        bad: bad + result.non2xx + result.errors,
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        answersPerSec: result['2xx'] / result.duration,
+        deliveredPerSec: peer.received / seconds,
+        duplicates,
+        missing: Math.max(0, acknowledged.length - (peer.received - duplicates)),
+      };
+    } finally {
+      const code = await server.stop();
+      if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
+    }
+  } finally {
+    await database.cleanup();
+  }
+}
+
+/** The ceiling: nodemailer's pool sending the same message as fast as the peer takes it. */
+async function benchBare(peer: Peer): Promise<number> {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: peer.port, secure: false, pool: true, maxConnections: 5, maxMessages: Infinity });
+  peer.reset();
+  const started = performance.now();
+  let seq = 0;
+  const until = started + DURATION * 1000;
+  const worker = async (): Promise<void> => {
+    while (performance.now() < until) {
+      seq += 1;
+      await transport.sendMail({
+        from: 'Bench shop <shop@bench.example>',
+        to: `buyer${seq % 5000}@bench.example`,
+        subject: `Order bare-${seq}`,
+        html: HTML.replaceAll('{{ order }}', `bare-${seq}`),
+        text: `Order bare-${seq}: 1 290.00`,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const rate = peer.received / ((performance.now() - started) / 1000);
+  transport.close();
+  return rate;
+}
+
+async function main(): Promise<number> {
+  const names = await benchTargets(values.only);
+  const peer = new Peer();
+  await peer.start();
+  console.log(`Transact: an email mailing, ${CONNECTIONS} connections for ${DURATION} s; ${os.cpus().length} cores, Node ${process.version}\n`);
+  try {
+    const runs: [BenchDatabaseName, Run][] = [];
+    for (const name of names) runs.push([name, await benchPatron(name, peer)]);
+    const bare = await benchBare(peer);
+    console.log(`  bare nodemailer pool   ${bare.toFixed(0).padStart(6)} emails/s`);
+    let failed = false;
+    for (const [name, run] of runs) {
+      console.log(
+        `  ${name.padEnd(22)} ${run.deliveredPerSec.toFixed(0).padStart(6)} emails/s  ${(run.deliveredPerSec / bare).toFixed(3)} of bare;` +
+          ` /transact ${run.answersPerSec.toFixed(0)}/s p50 ${run.p50Ms.toFixed(1)} ms p99 ${run.p99Ms.toFixed(1)} ms;` +
+          ` ${run.acknowledged.length} acknowledged, ${run.missing} missing, ${run.duplicates} twice${run.bad ? `, ${run.bad} bad answers` : ''}`,
+      );
+      if (run.bad > 0 || run.missing > 0 || run.duplicates > 0) failed = true;
+    }
+    console.log('\nTargets (issue 16, part 8):');
+    for (const [name, run] of runs) {
+      const exact = run.missing === 0 && run.duplicates === 0;
+      console.log(`  ${exact ? 'PASS' : 'FAIL'}  ${name}: every acknowledged message delivered exactly once`);
+      if (name !== 'sqlite') continue;
+      const ratio = run.deliveredPerSec / bare;
+      console.log(`  ${ratio >= 0.5 ? 'PASS' : 'MISS'}  delivered ${ratio.toFixed(3)} of bare (target ≥ 0.5)`);
+      console.log(`  ${run.p99Ms < 20 ? 'PASS' : 'MISS'}  /transact p99 ${run.p99Ms.toFixed(1)} ms (target < 20 ms)`);
+    }
+    return failed ? 1 : 0;
+  } finally {
+    await peer.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);
