@@ -123,6 +123,26 @@ export class WalletService {
     return deliveries.map((row) => ({ serialNumber: row.serial_number, pushToken: row.push_token, text }));
   }
 
+  /**
+   * The engine's address source for the wallet channel: one `{"serialNumber","pushToken"}`
+   * (domain/outgoing.ts) per device registration of the profile's passes.
+   */
+  async addresses(shopId: string, profileId: number): Promise<string[]> {
+    const rows = await repo.listDeliveries(this.db, shopId, profileId);
+    return rows.map((row) => JSON.stringify({ serialNumber: row.serial_number, pushToken: row.push_token }));
+  }
+
+  /** A wallet delivery's dead address (APNs 410 for its push token): the token's registrations are dropped. */
+  async forgetAddress(shopId: string, address: string): Promise<void> {
+    let pushToken: unknown;
+    try {
+      pushToken = (JSON.parse(address) as { pushToken?: unknown } | null)?.pushToken;
+    } catch {
+      return;
+    }
+    if (typeof pushToken === 'string') await this.forgetPushToken(shopId, pushToken);
+  }
+
   /** After APNs answered 410 for a push token: its registrations are dropped (the pass left the device). */
   async forgetPushToken(shopId: string, pushToken: string): Promise<number> {
     return repo.deleteRegistrationsByPushToken(this.db, shopId, pushToken);
