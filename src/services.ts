@@ -132,7 +132,7 @@ export interface Services {
   readonly messageHistory: HistoryService;
   /**
    * Apple Wallet passes: issue, the PassKit web service, and `deliverWalletMessage` for the
-   * messaging engine (docs/messaging-wallet.md). Its channel settings come through `useSettings`.
+   * messaging engine (docs/messaging.md "Wallet"). Its channel settings come through `useSettings`.
    */
   readonly wallet: WalletService;
   /** Browser push subscriptions: the web_push channel's addresses (docs/messaging.md, "Web push subscriptions"). */
