@@ -3,6 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
 import type { ChannelsService } from './channels.service.js';
+import { generateVapidKeys } from './providers/vapid.provider.js';
 import { endpointOfAddress, subscriptionAddress, type WebPushSubscription } from './domain/web-push-subscription.js';
 import * as repo from './web-push.repo.js';
 
@@ -29,7 +30,7 @@ export class WebPushService {
       readonly db: DbHandle;
       readonly clock: Clock;
       readonly identity: Pick<IdentityService, 'requireDevice' | 'resolveProfile' | 'onMerge'>;
-      readonly channels: Pick<ChannelsService, 'settingsFor'>;
+      readonly channels: Pick<ChannelsService, 'settingsFor' | 'putChannel'>;
     },
   ) {
     deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileSubscriptions(trx, shopId, fromId, intoId));
@@ -41,6 +42,19 @@ export class WebPushService {
     const key = settings?.vendors.vapid?.vapid_public_key;
     if (typeof key !== 'string') throw new AppError('NOT_FOUND', WEB_PUSH_NOT_CONFIGURED);
     return key;
+  }
+
+  /**
+   * A new VAPID key pair into the shop's web_push settings (vendor `vapid`), for a shop
+   * that has none. A shop that has one is refused: a new public key ends every browser
+   * subscription made with the old one; replacing it is a deliberate PUT of the channel.
+   */
+  async generateKeys(shopId: string, subject: string): Promise<Record<string, unknown>> {
+    const settings = await this.deps.channels.settingsFor(shopId, 'web_push');
+    if (settings?.vendors.vapid) {
+      throw new AppError('CONFLICT', 'The shop has a VAPID key pair already: a new one would end every browser subscription.');
+    }
+    return this.deps.channels.putChannel(shopId, 'web_push', { ...settings?.vendors, vapid: { ...generateVapidKeys(), subject } });
   }
 
   async subscribe(shopId: string, subscriber: SubscriberRef, subscription: WebPushSubscription): Promise<void> {

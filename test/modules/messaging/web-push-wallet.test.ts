@@ -4,6 +4,7 @@ import { checkSubscription } from '../../../src/modules/messaging/domain/web-pus
 import { VapidSettingsSchema } from '../../../src/modules/messaging/providers/vapid.provider.js';
 import { generateVapidKeys } from '../../../src/modules/messaging/providers/vapid.provider.js';
 import { TEST_DIALECTS } from '../../helpers/db.js';
+import { createShopFixture } from '../../helpers/factories.js';
 import { RecordingProvider } from '../../helpers/recording-provider.js';
 import { expectOk, messagingStack, type MessagingStack } from './messaging-setup.js';
 
@@ -77,6 +78,22 @@ describe.each(TEST_DIALECTS)('web push and wallet addresses on %s', (dialect) =>
     const after = await s.t.app.inject({ method: 'GET', url: '/web_push/vapid_public_key', query: { shop_id: s.shopId } });
     expect(after.json()).toEqual({ status: 'success', public_key: vapidKeys.vapid_public_key });
     expect(after.body).not.toContain(vapidKeys.vapid_private_key);
+  });
+
+  it('generates a VAPID key pair for a shop without one, sealed, and refuses to replace a pair', async () => {
+    const refused = await s.admin('POST', '/channels/web_push/vapid_keys', { subject: 'mailto:shop@example.org' });
+    expect(refused.statusCode).toBe(409);
+    const other = (await createShopFixture(s.t.app.services)).shopId;
+    const url = `/admin/v1/shops/${other}/channels/web_push/vapid_keys`;
+    const bad = await s.t.app.inject({ method: 'POST', url, headers: s.t.adminHeaders, payload: { subject: 'shop' } });
+    expect(bad.statusCode).toBe(422);
+    const made = await expectOk(s.t.app.inject({ method: 'POST', url, headers: s.t.adminHeaders, payload: { subject: 'mailto:shop@example.org' } }));
+    expect(made).toMatchObject({ provider: 'vapid', subject: 'mailto:shop@example.org', vapid_private_key: expect.stringMatching(/^\*{4}/) });
+    const open = (await s.t.app.services.messagingChannels.settingsFor(other, 'web_push'))?.vendors.vapid;
+    expect(open?.vapid_public_key).toBe(made.vapid_public_key);
+    expect(open?.vapid_private_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const key = await s.t.app.inject({ method: 'GET', url: '/web_push/vapid_public_key', query: { shop_id: other } });
+    expect(key.json()).toEqual({ status: 'success', public_key: made.vapid_public_key });
   });
 
   it('stores a subscription of a device, refuses bad ones clearly, and identifiers alone need the secret', async () => {
