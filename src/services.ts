@@ -48,6 +48,7 @@ import { TemplateRenderer } from './modules/messaging/render.js';
 import { SecretBox } from './modules/messaging/secret-box.js';
 import { TransactService } from './modules/messaging/transact.service.js';
 import { WalletService } from './modules/messaging/wallet/wallet.service.js';
+import { WebPushService } from './modules/messaging/web-push.service.js';
 import type { AppleWalletSettings } from './modules/messaging/providers/apple-wallet.settings.js';
 
 /** Every service, built once per process from explicit dependencies. */
@@ -132,9 +133,11 @@ export interface Services {
   readonly messageHistory: HistoryService;
   /**
    * Apple Wallet passes: issue, the PassKit web service, and `deliverWalletMessage` for the
-   * messaging engine (docs/messaging-wallet.md). Its channel settings come through `useSettings`.
+   * messaging engine (docs/messaging.md "Wallet"). Its channel settings come through `useSettings`.
    */
   readonly wallet: WalletService;
+  /** Browser push subscriptions: the web_push channel's addresses (docs/messaging.md, "Web push subscriptions"). */
+  readonly webPush: WebPushService;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -219,6 +222,28 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   });
   const wallet = new WalletService({ db, clock, publicUrl: config.publicUrl, shops, identity, loyalty });
   wallet.useSettings(async (shopId) => (await messagingChannels.settingsFor(shopId, 'wallet'))?.vendors.apple_wallet as AppleWalletSettings | undefined);
+  // The channels whose addresses the engine does not store: their sources, the wallet's
+  // pass text stored before its update push, and dead addresses dropped from their stores.
+  const webPush = new WebPushService({ db, clock, identity, channels: messagingChannels });
+  const transact = new TransactService({ db, clock, identity, audience, channels: messagingChannels, jobs });
+  transact.useAddressSource('web_push', (shopId, profileId) => webPush.addresses(shopId, profileId));
+  transact.useAddressSource('wallet', (shopId, profileId) => wallet.addresses(shopId, profileId));
+  const messageDelivery = new DeliveryService({
+    db,
+    clock,
+    config,
+    identity,
+    audience,
+    channels: messagingChannels,
+    registry: messagingProviders,
+    renderer,
+    jobs,
+  });
+  messageDelivery.useBeforeSend('wallet', async (shopId, profileId, message) => {
+    await wallet.deliverWalletMessage(shopId, profileId, message.text);
+  });
+  messageDelivery.useDeadAddress('web_push', (shopId, address) => webPush.forgetAddress(shopId, address));
+  messageDelivery.useDeadAddress('wallet', (shopId, address) => wallet.forgetAddress(shopId, address));
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -257,19 +282,10 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     messagingProviders,
     messagingChannels,
     mailings: new MailingsService({ db, clock, shops, renderer }),
-    transact: new TransactService({ db, clock, identity, audience, channels: messagingChannels, jobs }),
-    messageDelivery: new DeliveryService({
-      db,
-      clock,
-      config,
-      identity,
-      audience,
-      channels: messagingChannels,
-      registry: messagingProviders,
-      renderer,
-      jobs,
-    }),
+    transact,
+    messageDelivery,
     messageHistory: new HistoryService({ db, identity }),
     wallet,
+    webPush,
   };
 }

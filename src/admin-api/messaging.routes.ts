@@ -15,13 +15,14 @@ import {
   PutMailingBodySchema,
   TestSendBodySchema,
   TestSendSchema,
+  VapidKeysBodySchema,
 } from './messaging.schemas.js';
 
 const tags = ['messaging'];
 
 /** admin-api.md, "Messaging": channel settings, transactional mailings with preview and test send, the delivery log. */
 export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => {
-  const { messagingChannels, mailings, transact, messageHistory, shops } = app.services;
+  const { messagingChannels, mailings, transact, messageHistory, shops, webPush } = app.services;
 
   app.put(
     '/shops/:shop_id/channels/:channel',
@@ -51,6 +52,27 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
       },
     },
     async (request) => messagingChannels.getChannel(request.params.shop_id, request.params.channel),
+  );
+
+  app.post(
+    '/shops/:shop_id/channels/web_push/vapid_keys',
+    {
+      schema: {
+        tags,
+        summary: 'Generate the web_push channel\'s VAPID key pair',
+        description:
+          'For a shop without one: a new key pair (vendor `vapid`) with the given `subject`, stored as a PUT would, the ' +
+          'private key sealed; answered as the channel settings, masked. 409 when the shop has a pair already.',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        body: VapidKeysBodySchema,
+        response: withErrors({ 200: ChannelSettingsSchema }, [404, 409, 415]),
+      },
+    },
+    async (request) => {
+      await shops.requireShop(request.params.shop_id);
+      return webPush.generateKeys(request.params.shop_id, request.body.subject);
+    },
   );
 
   app.put(

@@ -10,6 +10,17 @@ export const ChannelParamsSchema = Type.Object({
 });
 export type ChannelParams = Static<typeof ChannelParamsSchema>;
 
+export const VapidKeysBodySchema = Type.Object(
+  {
+    subject: Type.String({
+      pattern: '^(mailto:[^\\s]+|https://[^\\s]+)$',
+      maxLength: 320,
+      description: 'A mailto: or https: contact the push services can reach the shop at.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 export const ChannelSettingsSchema = Type.Record(Type.String(), Type.Unknown(), {
   description:
     'email: `{"smtp_url", "from"}` (or `{"provider": "<vendor>", …}`); other channels: `{"provider": "<vendor>", …vendor ' +

@@ -86,6 +86,7 @@ import type {
   MessagingDeadAddressesTable,
 } from './tables/messaging.js';
 import type { WalletPassesTable, WalletRegistrationsTable } from './tables/wallet.js';
+import type { WebPushSubscriptionsTable } from './tables/web-push.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -101,6 +102,7 @@ export type * from './tables/checkout.js';
 export type * from './tables/subscriptions.js';
 export type * from './tables/messaging.js';
 export type * from './tables/wallet.js';
+export type * from './tables/web-push.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -174,4 +176,5 @@ export interface Database {
   messaging_dead_addresses: MessagingDeadAddressesTable;
   wallet_passes: WalletPassesTable;
   wallet_registrations: WalletRegistrationsTable;
+  web_push_subscriptions: WebPushSubscriptionsTable;
 }

@@ -118,8 +118,33 @@ export const DEMO_STEPS: readonly DemoStep[] = [
       await services.promoCodes.createCode(shop.shopId, DEMO_PROMO_CODE, byCode.id, { usageLimit: null });
     },
   },
+  {
+    name: 'a transactional mailing',
+    async run({ services, shop }) {
+      // No channel is configured: where mail goes is the operator's choice (the welcome
+      // block shows how to point email at a local SMTP catcher). Until then a /transact
+      // answers its code and the delivery log says the channel is not configured.
+      await services.mailings.putMailing(shop.shopId, DEMO_MAILING_CODE, {
+        name: 'Order placed',
+        templates: {
+          email: {
+            subject: 'Order {{ order_id }} is placed',
+            html:
+              '<mjml><mj-body><mj-section><mj-column>' +
+              '<mj-text>Hello {{ profile.first_name | default: "there" }},</mj-text>' +
+              '<mj-text>thank you for order {{ order_id }}. To pay: {{ total }}.</mj-text>' +
+              '</mj-column></mj-section></mj-body></mjml>',
+            text: 'Hello {{ profile.first_name | default: "there" }},\nthank you for order {{ order_id }}. To pay: {{ total }}.',
+          },
+          sms: { body: 'Order {{ order_id }} is placed. To pay: {{ total }}.' },
+        },
+      });
+    },
+  },
 ];
 
+/** The demo's transactional mailing (email and SMS), sent by the welcome block's /transact line. */
+export const DEMO_MAILING_CODE = 'order_placed';
 export const DEMO_PROMO_CODE = 'WELCOME';
 export const DEMO_SLIDER_CODE = 'main_banner';
 /** The demo programme's member (normalised phone), with 500.00 bonuses. */

@@ -3,7 +3,7 @@ import type { AdminTokenSource } from '../modules/system/admin-token.service.js'
 import type { InstallationService } from '../modules/system/installation.service.js';
 import type { Services } from '../services.js';
 import { PATRON_VERSION } from '../version.js';
-import { DEMO_COLLECTION_ID, DEMO_MEMBER_PHONE, DEMO_PROMO_CODE, DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
+import { DEMO_COLLECTION_ID, DEMO_MAILING_CODE, DEMO_MEMBER_PHONE, DEMO_PROMO_CODE, DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
 
 export interface StartupFacts {
   readonly adminToken: AdminTokenSource;
@@ -71,9 +71,41 @@ export function formatWelcome(facts: StartupFacts, baseUrl: string): string | un
     `  curl ${auth} ${baseUrl}/admin/v1/shops`,
     `  curl ${auth} -H "Content-Type: application/json" -d '{"name":"My shop"}' ${baseUrl}/admin/v1/shops`,
   );
-  if (facts.demo) lines.push('', 'The public API, with the demo shop (run these in order):', ...demoCurls(facts.demo, baseUrl));
+  if (facts.demo) {
+    lines.push('', 'The public API, with the demo shop (run these in order):', ...demoCurls(facts.demo, baseUrl));
+    lines.push('', ...messagingLines(facts.demo, baseUrl, auth));
+  }
   lines.push(`  API documentation: ${baseUrl}/docs`, rule);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The demo's transactional mailing: a /transact line that answers its code whatever the
+ * channels, then how to make the mail arrive (a local SMTP catcher, which the outbound
+ * guard refuses unless PATRON_FETCH_ALLOW_PRIVATE lets 127.0.0.1 through) and where to see
+ * what became of it. The demo configures no channel itself: where mail goes is the operator's.
+ */
+function messagingLines(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: string, auth: string): string[] {
+  const shop = demo.shop.shopId;
+  const json = '-H "Content-Type: application/json"';
+  const transact = JSON.stringify({
+    shop_id: shop,
+    shop_secret: demo.secret,
+    code: DEMO_MAILING_CODE,
+    email: 'maria@example.org',
+    phone: `+${DEMO_MEMBER_PHONE}`,
+    variables: { order_id: '1001', total: '4151.00' },
+  });
+  const email = JSON.stringify({ smtp_url: 'smtp://127.0.0.1:1025', from: 'Demo shop <shop@example.org>' });
+  return [
+    `Messaging: the mailing "${DEMO_MAILING_CODE}" (email and SMS). Send it, then read the delivery log:`,
+    `  curl -X POST ${baseUrl}/transact ${json} -d '${transact}'`,
+    `  curl ${auth} ${baseUrl}/admin/v1/shops/${shop}/messages`,
+    'No channel is configured yet, so the log says so. To catch the mail locally, run an SMTP catcher',
+    'on 127.0.0.1:1025, restart with PATRON_FETCH_ALLOW_PRIVATE=127.0.0.1 (outbound connections to',
+    'private addresses are refused otherwise) and point the email channel at it:',
+    `  curl -X PUT ${auth} ${json} -d '${email}' ${baseUrl}/admin/v1/shops/${shop}/channels/email`,
+  ];
 }
 
 /** A device id for the demo lines: SDKs may invent their own, and /init then creates the device. */

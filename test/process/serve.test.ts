@@ -53,7 +53,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(welcome).toMatch(/shop_secret {2}\S{32,}\n/);
 
     const curls = welcome.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
-    expect(curls).toHaveLength(14);
+    expect(curls).toHaveLength(17);
     expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
     const listed = (await paste(curls[1]!)) as ShopList;
     expect(listed.shops.map((s) => [s.shop_id, s.name])).toEqual([[demoShopId, 'Demo shop']]);
@@ -86,6 +86,17 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
       status: 'success',
       payload: { order_total: 4780, saved_by_offers: 529, saved_by_bonuses: 100, order_to_pay: 4151, bonuses_reward: 207.55, promo_codes: ['WELCOME'] },
     });
+
+    // The demo's transactional mailing: answered with a code; no channel is configured, so the log says why.
+    const sent = (await paste(curls[14]!)) as { success: boolean; payload: { code: string } };
+    expect(sent).toMatchObject({ success: true, payload: { code: expect.stringMatching(/\S/) } });
+    const log = JSON.stringify(await paste(curls[15]!));
+    expect(log).toContain(sent.payload.code);
+    expect(log).toContain('not configured');
+    // The SMTP catcher line is not pasted: it needs a catcher and PATRON_FETCH_ALLOW_PRIVATE.
+    expect(curls[16]).toContain(`-d '{"smtp_url":"smtp://127.0.0.1:1025",`);
+    expect(curls[16]).toContain(`/admin/v1/shops/${demoShopId}/channels/email`);
+    expect(welcome).toContain('PATRON_FETCH_ALLOW_PRIVATE=127.0.0.1');
 
     expect(welcome).toContain(`${baseUrl}/docs`);
     const docs = await fetch(`${baseUrl}/docs/json`);

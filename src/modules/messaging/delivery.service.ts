@@ -14,7 +14,7 @@ import { buildOutgoing, type SentContent } from './domain/outgoing.js';
 import { TokenBucket } from './domain/token-bucket.js';
 import { toMailing } from './mailings.service.js';
 import * as repo from './messaging.repo.js';
-import type { Channel, SendResult } from './providers/provider.js';
+import type { Channel, MessageByChannel, SendResult } from './providers/provider.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { templateScope, type TemplateRenderer } from './render.js';
 
@@ -29,6 +29,15 @@ const ERROR_LIMIT = 1000;
 type Payload = JobMap['messaging.deliver'];
 
 /**
+ * Runs before a channel's message is handed to its vendor; a throw is a temporary failure
+ * (the send is retried). The wallet's hook stores the pass text the update push makes the
+ * device fetch.
+ */
+export type BeforeSendHook<C extends Channel = Channel> = (shopId: string, profileId: number, message: MessageByChannel[C]) => Promise<void>;
+/** Runs after a delivery's address was recorded dead: the channel's own store drops it (a web push subscription, a wallet registration). */
+export type DeadAddressHook = (shopId: string, address: string) => Promise<void>;
+
+/**
  * The `messaging.deliver` job (docs/messaging.md, "Delivery"): renders one delivery's
  * template, picks the vendor through the registry, waits for the send rate, sends, and
  * records the outcome. Retries of temporary failures are this service's own (a new job
@@ -40,6 +49,8 @@ type Payload = JobMap['messaging.deliver'];
  */
 export class DeliveryService {
   private readonly buckets = new Map<string, TokenBucket>();
+  private readonly beforeSend = new Map<Channel, BeforeSendHook>();
+  private readonly deadAddress = new Map<Channel, DeadAddressHook>();
 
   constructor(
     private readonly deps: {
@@ -54,6 +65,16 @@ export class DeliveryService {
       readonly jobs: JobQueue;
     },
   ) {}
+
+  /** Registers a channel's pre-send step (services.ts), as TransactService.useAddressSource registers its addresses. */
+  useBeforeSend<C extends Channel>(channel: C, hook: BeforeSendHook<C>): void {
+    this.beforeSend.set(channel, hook as BeforeSendHook);
+  }
+
+  /** Registers what a channel's store does with an address its vendor declared dead. */
+  useDeadAddress(channel: Channel, hook: DeadAddressHook): void {
+    this.deadAddress.set(channel, hook);
+  }
 
   async deliver(payload: Payload, options: { signal?: AbortSignal } = {}): Promise<void> {
     const db = this.deps.db.db;
@@ -108,6 +129,7 @@ export class DeliveryService {
     await this.waitForRate(`${payload.shopId}:${channel}:${provider.vendor}`, settings.ratePerSecond, options.signal);
     let result: SendResult;
     try {
+      await this.beforeSend.get(channel)?.(payload.shopId, delivery.profile_id, outgoing.message);
       result = await provider.send(settings.vendors[provider.vendor], outgoing.message, {
         allowPrivate: this.deps.config.fetchAllowPrivate,
         ...(options.signal && { signal: options.signal }),
@@ -125,6 +147,7 @@ export class DeliveryService {
     const attempts = delivery.attempts + 1;
     const key = { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq, attempts: delivery.attempts };
     const common = { attempts, updated_at: now, ...(content ?? {}), ...(vendor !== undefined && { vendor }) };
+    let dead = false;
     await this.deps.db.db.transaction().execute(async (trx) => {
       if (result.ok) {
         await repo.updateQueuedDelivery(trx, key, { ...common, status: 'sent', sent_at: now, error: null, provider_message_id: result.providerMessageId ?? null });
@@ -145,9 +168,12 @@ export class DeliveryService {
       const updated = await repo.updateQueuedDelivery(trx, key, { ...common, status: 'failed', error });
       if (updated && result.kind === 'dead_address') {
         await repo.insertDeadAddress(trx, { shop_id: delivery.shop_id, channel: delivery.channel, address: delivery.address, reason: error, created_at: now });
+        dead = true;
       }
     });
     await this.deps.db.durable();
+    // After the commit: the dead list already keeps the address out, the channel's store is tidied on top.
+    if (dead) await this.deadAddress.get(delivery.channel as Channel)?.(delivery.shop_id, delivery.address);
   }
 
   private async waitForRate(key: string, ratePerSecond: number | null, signal: AbortSignal | undefined): Promise<void> {

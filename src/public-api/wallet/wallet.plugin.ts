@@ -6,7 +6,7 @@ import type { PassKey } from '../../modules/messaging/wallet/wallet.service.js';
 
 /**
  * The PassKit web service (Apple, "Adding a Web Service to Update Passes";
- * docs/messaging-wallet.md, "Endpoints"): what Wallet on a device calls at the pass's
+ * docs/messaging.md "Wallet", "Endpoints"): what Wallet on a device calls at the pass's
  * webServiceURL, `<PATRON_PUBLIC_URL>/wallet/<shop_id>`, with the protocol's own paths
  * and status codes. Outside the public API's plumbing (no shop keys or envelopes): the
  * credential is the pass's token in `Authorization: ApplePass <token>`, so registered on

@@ -56,7 +56,7 @@ const NOT_CONFIGURED = 'The wallet channel of the shop is not configured.';
 const NO_PASS_HASH = hashToken('no pass has this token');
 
 /**
- * Apple Wallet passes (docs/messaging-wallet.md): issuing a profile's loyalty pass, the
+ * Apple Wallet passes (docs/messaging.md "Wallet"): issuing a profile's loyalty pass, the
  * PassKit web service's registrations and updates, and the engine's entry point,
  * `deliverWalletMessage`, which puts a message on the passes before the pushes go out.
  */
@@ -106,7 +106,7 @@ export class WalletService {
   }
 
   /**
-   * The engine's call for a wallet message (docs/messaging-wallet.md, "How a message
+   * The engine's call for a wallet message (docs/messaging.md "Wallet", "How a message
    * reaches a pass"): stores `text` on every pass of the profile, durably, and returns
    * one WalletMessage per device registration of those passes, for the `apple_wallet`
    * provider to push. An empty list: the profile has no pass on any device. The text
@@ -121,6 +121,26 @@ export class WalletService {
     });
     await this.deps.db.durable();
     return deliveries.map((row) => ({ serialNumber: row.serial_number, pushToken: row.push_token, text }));
+  }
+
+  /**
+   * The engine's address source for the wallet channel: one `{"serialNumber","pushToken"}`
+   * (domain/outgoing.ts) per device registration of the profile's passes.
+   */
+  async addresses(shopId: string, profileId: number): Promise<string[]> {
+    const rows = await repo.listDeliveries(this.db, shopId, profileId);
+    return rows.map((row) => JSON.stringify({ serialNumber: row.serial_number, pushToken: row.push_token }));
+  }
+
+  /** A wallet delivery's dead address (APNs 410 for its push token): the token's registrations are dropped. */
+  async forgetAddress(shopId: string, address: string): Promise<void> {
+    let pushToken: unknown;
+    try {
+      pushToken = (JSON.parse(address) as { pushToken?: unknown } | null)?.pushToken;
+    } catch {
+      return;
+    }
+    if (typeof pushToken === 'string') await this.forgetPushToken(shopId, pushToken);
   }
 
   /** After APNs answered 410 for a push token: its registrations are dropped (the pass left the device). */
