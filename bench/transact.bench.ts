@@ -165,6 +165,10 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
       const deadline = performance.now() + DRAIN_SEC * 1000;
       while (peer.received < acknowledged.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const seconds = ((peer.lastAt || performance.now()) - started) / 1000;
+      if (peer.received < acknowledged.length && acknowledged.length > 0) {
+        const log = await adminJson(server, 'GET', `/shops/${shopId}/messages?code=${acknowledged[0]}&limit=5`);
+        console.error(`not every message arrived; the delivery log of the first: ${JSON.stringify(log).slice(0, 800)}`);
+      }
       let duplicates = 0;
       for (const count of peer.byKey.values()) if (count > 1) duplicates += count - 1;
       return {

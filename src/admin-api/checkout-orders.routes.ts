@@ -4,7 +4,7 @@ import { toUnits } from '../modules/loyalty/domain/amount.js';
 import { resultBody } from '../public-api/checkout/checkout.mappers.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
 import { OrderDetailSchema, OrderListQuerySchema, OrderListSchema, OrderParamsSchema } from './checkout-orders.schemas.js';
-import { integerQueryParameters } from './promotions.mappers.js';
+import { integerQueryParameters } from './query-integers.js';
 
 const tags = ['checkout'];
 const DEFAULT_PAGE = 50;

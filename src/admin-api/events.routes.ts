@@ -1,8 +1,8 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import type { StoredEvent } from '../modules/tracking/tracking.types.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
 import { EventListQuerySchema, EventListSchema, type EventBody } from './events.schemas.js';
+import { integerQueryParameters } from './query-integers.js';
 
 const tags = ['events'];
 
@@ -26,7 +26,7 @@ export const eventsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
         response: withErrors({ 200: EventListSchema }, [404]),
       },
       preValidation: (request, _reply, done) => {
-        integerQueryParameter(request, 'limit');
+        integerQueryParameters(request, 'limit');
         done();
       },
     },
@@ -40,18 +40,6 @@ export const eventsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
 
   done();
 };
-
-/**
- * The app validates without type coercion (app.ts: a number sent as a string in a body
- * is an error), so an integer query parameter, which is always text, is read here: a
- * decimal integer becomes a number and anything else stays text for the schema to refuse
- * with a message naming the parameter.
- */
-function integerQueryParameter(request: FastifyRequest, name: string): void {
-  const query = request.query as Record<string, unknown>;
-  const value = query[name];
-  if (typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value)) query[name] = Number(value);
-}
 
 function toEventBody(event: StoredEvent): EventBody {
   return {

@@ -1,8 +1,8 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import type { AudienceImport } from '../modules/audience/audience.types.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
 import { ImportListSchema, ImportsQuerySchema, type ImportBody } from './imports.schemas.js';
+import { integerQueryParameters } from './query-integers.js';
 
 const tags = ['audience'];
 
@@ -25,7 +25,7 @@ export const importsRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
         response: withErrors({ 200: ImportListSchema }, [404]),
       },
       preValidation: (request, _reply, next) => {
-        integerQueryParameter(request, 'limit');
+        integerQueryParameters(request, 'limit');
         next();
       },
     },
@@ -37,13 +37,6 @@ export const importsRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
 
   done();
 };
-
-/** Query values are text and the app does not coerce types: a decimal integer becomes a number here. */
-function integerQueryParameter(request: FastifyRequest, name: string): void {
-  const query = request.query as Record<string, unknown>;
-  const value = query[name];
-  if (typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value)) query[name] = Number(value);
-}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -17,6 +17,7 @@ import {
   TestSendSchema,
   VapidKeysBodySchema,
 } from './messaging.schemas.js';
+import { integerQueryParameters } from './query-integers.js';
 
 const tags = ['messaging'];
 
@@ -180,6 +181,10 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
         params: ShopIdParamsSchema,
         querystring: MessagesQuerySchema,
         response: withErrors({ 200: DeliveryLogSchema }, [404]),
+      },
+      preValidation: (request, _reply, next) => {
+        integerQueryParameters(request, 'limit');
+        next();
       },
     },
     async (request) => {

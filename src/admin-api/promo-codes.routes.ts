@@ -11,7 +11,8 @@ import {
   PromoCodeSchema,
   type PromoCodeBody,
 } from './promo-codes.schemas.js';
-import { integerQueryParameters, promotionIdParam, timeField } from './promotions.mappers.js';
+import { promotionIdParam, timeField } from './promotions.mappers.js';
+import { integerQueryParameters } from './query-integers.js';
 import { PromotionParamsSchema } from './promotions.schemas.js';
 
 const tags = ['promotions'];

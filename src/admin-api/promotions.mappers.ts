@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { parseHundredths, parsePositiveAmount, toUnits } from '../modules/loyalty/domain/amount.js';
 import type { Discount, Promotion, PromotionInput } from '../modules/promotions/domain/promotion.js';
@@ -128,15 +127,3 @@ export function promotionIdParam(text: string): number {
   return Number(text);
 }
 
-/**
- * The app validates without type coercion (app.ts), so an integer query parameter,
- * which is always text, is read here: a decimal integer becomes a number and anything
- * else stays text for the schema to refuse with a message naming the parameter.
- */
-export function integerQueryParameters(request: FastifyRequest, ...names: string[]): void {
-  const query = request.query as Record<string, unknown>;
-  for (const name of names) {
-    const value = query[name];
-    if (typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value)) query[name] = Number(value);
-  }
-}

@@ -1,6 +1,7 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
-import { fromCreateBody, fromPatchBody, integerQueryParameters, promotionIdParam, timeField, toPromotionBody } from './promotions.mappers.js';
+import { fromCreateBody, fromPatchBody, promotionIdParam, timeField, toPromotionBody } from './promotions.mappers.js';
+import { integerQueryParameters } from './query-integers.js';
 import {
   CreatePromotionBodySchema,
   PatchPromotionBodySchema,

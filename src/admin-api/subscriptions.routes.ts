@@ -1,7 +1,7 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
-import { integerQueryParameters } from './promotions.mappers.js';
+import { integerQueryParameters } from './query-integers.js';
 import { fromBenefitBodies, toMemberBody, toPlanBody, toSubscriptionBody } from './subscriptions.mappers.js';
 import {
   CreatePlanBodySchema,

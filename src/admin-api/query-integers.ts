@@ -1,0 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * The app validates without type coercion (app.ts: a number sent as a string in a body
+ * is an error), so an integer query parameter, which is always text, is read here, in a
+ * route's preValidation: a decimal integer becomes a number and anything else stays text
+ * for the schema to refuse with a message naming the parameter.
+ */
+export function integerQueryParameters(request: FastifyRequest, ...names: string[]): void {
+  const query = request.query as Record<string, unknown>;
+  for (const name of names) {
+    const value = query[name];
+    if (typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value)) query[name] = Number(value);
+  }
+}
