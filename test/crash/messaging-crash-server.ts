@@ -25,7 +25,7 @@ class PeerEmailProvider implements Provider<'email', { smtp_url: string; from: s
       const response = await fetch(process.env.PEER_URL ?? '', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ to: message.to, messageId: message.headers['Message-ID'], subject: message.subject }),
+        body: JSON.stringify({ to: message.to, messageId: `<${message.idKey}@patron>`, subject: message.subject }),
       });
       return response.ok ? { ok: true } : { ok: false, kind: 'temporary', message: `peer answered ${response.status}` };
     } catch (error) {

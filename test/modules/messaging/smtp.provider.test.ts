@@ -78,6 +78,16 @@ describe('SmtpProvider', () => {
     expect(result).toEqual({ ok: true, providerMessageId: parsed.messageId });
   });
 
+  it('builds the Message-ID from the delivery\'s idKey and the sender\'s domain, the same on a resend', async () => {
+    const smtp = await peer();
+    const keyed = { ...message, idKey: 'Ab_c-1.0' };
+    const first = await provider().send(settings(smtp.port), keyed, LOOPBACK);
+    const again = await provider().send(settings(smtp.port), keyed, LOOPBACK);
+    expect(first).toEqual({ ok: true, providerMessageId: '<Ab_c-1.0@example.org>' });
+    expect(again).toEqual(first);
+    expect((await simpleParser(smtp.received[1]!.raw)).messageId).toBe('<Ab_c-1.0@example.org>');
+  });
+
   it('signs with DKIM when dkim is set: d= and s= as configured, and the signature verifies', async () => {
     const smtp = await peer();
     const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -37,10 +37,8 @@ export function buildOutgoing(to: DeliveryAddress, rendered: RenderedMessage): O
     case 'email': {
       const email = rendered.email;
       if (!email) return undefined;
-      // A Message-ID fixed per delivery: a resend after a crash (delivery is at least once)
-      // carries the same id, which mail stores use to drop the duplicate.
-      const headers = { 'Message-ID': `<${to.code}.${to.seq}@patron>` };
-      const message = { to: to.address, cc: to.cc, bcc: to.bcc, subject: email.subject, html: email.html, text: email.text, headers };
+      // A Message-ID fixed per delivery (EmailMessage.idKey): a resend after a crash carries the same one.
+      const message = { to: to.address, cc: to.cc, bcc: to.bcc, subject: email.subject, html: email.html, text: email.text, headers: {}, idKey: `${to.code}.${to.seq}` };
       return { channel: 'email', message, content: { ...none, subject: email.subject, body: email.text } };
     }
     case 'sms': {

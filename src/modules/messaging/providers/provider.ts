@@ -21,6 +21,12 @@ export interface EmailMessage {
   readonly html: string;
   readonly text: string;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The left part of the Message-ID (`[A-Za-z0-9._-]+`), fixed per delivery: a resend after
+   * a crash (delivery is at least once) carries the same Message-ID, which mail stores use
+   * to drop the duplicate, and a bounce names it. The provider adds the sender's domain.
+   */
+  readonly idKey?: string;
 }
 
 /** An SMS: `to` is the phone number in digits, international form without '+'. */

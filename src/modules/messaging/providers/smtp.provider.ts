@@ -86,7 +86,8 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
     }
     if (!isGuardAllowed(pool.address, context.allowPrivate)) return refusedAddress();
 
-    const messageId = `<${randomUUID()}@${prepared.fromDomain}>`;
+    const key = message.idKey !== undefined && /^[A-Za-z0-9._-]{1,200}$/.test(message.idKey) ? message.idKey : randomUUID();
+    const messageId = `<${key}@${prepared.fromDomain}>`;
     const recipients = [message.to, ...message.cc, ...message.bcc];
     try {
       const info = (await pool.transport.sendMail({
