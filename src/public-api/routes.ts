@@ -12,6 +12,7 @@ import { shopperRoutes } from './shopper/shopper.routes.js';
 import { sliderRoutes } from './sliders/slider.routes.js';
 import { paidSubscriptionRoutes } from './loyalty/subscriptions.routes.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
+import { trackRoutes } from './messaging/track.routes.js';
 import type { PublicRouteModule } from './types.js';
 
 /**
@@ -33,4 +34,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   checkoutRoutes,
   paidSubscriptionRoutes,
   messagingRoutes,
+  trackRoutes,
 ];
