@@ -144,6 +144,11 @@ export class OutcomesService {
     return crypto.createHmac('sha256', await this.key('messaging-webhook')).update(shopId).digest('base64url');
   }
 
+  /** Where the shop's bounce webhooks are: `<base>/bounce` (JSON) and `<base>/dsn` (a raw report). */
+  webhookBase(shopId: string): string {
+    return `${this.deps.publicUrl.replace(/\/+$/, '')}/webhooks/messaging/${encodeURIComponent(shopId)}`;
+  }
+
   async verifyWebhookSecret(shopId: string, given: string): Promise<boolean> {
     const expected = Buffer.from(await this.webhookSecret(shopId));
     const actual = Buffer.from(given);

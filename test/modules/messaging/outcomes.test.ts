@@ -231,3 +231,71 @@ describe.each(TEST_DIALECTS)('message tracking on %s', (dialect) => {
     expect(await statistics('dsn@example.org', code)).toMatchObject({ hard_bounced: true });
   });
 });
+
+describe.each(TEST_DIALECTS)('bounce webhooks on %s', (dialect) => {
+  let s: MessagingStack;
+
+  beforeAll(async () => {
+    s = await messagingStack(dialect);
+    await expectOk(s.admin('PUT', '/channels/email', { smtp_url: 'smtp://127.0.0.1:2525', from: 'Shop <shop@example.org>' }));
+    await expectOk(s.admin('PUT', '/mailings/transactional/hello', { email: { subject: 'Hi', html: '<p>Hi</p>' } }));
+  });
+
+  afterAll(async () => {
+    await s.t.close();
+  });
+
+  it('takes a JSON bounce with the shop\'s webhook secret, and refuses any other secret alike', async () => {
+    const hook = await expectOk(s.admin('GET', '/messaging/webhook'));
+    expect(hook.bounce_url).toBe(`${s.t.config.publicUrl}/webhooks/messaging/${s.shopId}/bounce`);
+    expect(hook.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const { payload } = await expectOk(s.transact({ code: 'hello', email: 'hook@example.org' }));
+    await s.runner.runDue();
+    const code = payload.code as string;
+    const url = new URL(hook.bounce_url as string).pathname;
+    const post = (secret: string, body: object, at = url) =>
+      s.t.app.inject({ method: 'POST', url: at, headers: { authorization: `Bearer ${secret}` }, payload: body });
+
+    const wrong = await post(`${(hook.secret as string).slice(0, -1)}x`, { code, type: 'hard' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ message: 'Unauthorized' });
+    expect((await post(hook.secret as string, { code, type: 'hard' }, `/webhooks/messaging/${'f'.repeat(30)}/bounce`)).statusCode).toBe(401);
+    expect((await post(hook.secret as string, { code, type: 'sideways' })).statusCode).toBe(422);
+
+    expect(await expectOk(post(hook.secret as string, { message_id: `<${code}.0@patron>`, email: 'hook@example.org', type: 'soft' }))).toEqual({ matched: true });
+    expect(await expectOk(post(hook.secret as string, { code: 'unknown', type: 'hard' }))).toEqual({ matched: false });
+    const body = await expectOk(s.get('/notifications', { email: 'hook@example.org' }));
+    expect(body.payload.messages[0]).toMatchObject({ code, statistics: { soft_bounced: true, hard_bounced: false } });
+
+    const report = [
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="X"',
+      '',
+      '--X',
+      'Content-Type: message/delivery-status',
+      '',
+      'Reporting-MTA: dns; mx.example',
+      '',
+      'Final-Recipient: rfc822; hook@example.org',
+      'Action: failed',
+      'Status: 5.1.1',
+      '',
+      '--X',
+      'Content-Type: text/rfc822-headers',
+      '',
+      `Message-ID: <${code}.0@patron>`,
+      '',
+      '--X--',
+      '',
+    ].join('\r\n');
+    const dsn = await s.t.app.inject({
+      method: 'POST',
+      url: new URL(hook.dsn_url as string).pathname,
+      headers: { authorization: `Bearer ${hook.secret as string}`, 'content-type': 'message/rfc822' },
+      payload: report,
+    });
+    expect(dsn.statusCode, dsn.body).toBe(200);
+    expect(dsn.json()).toEqual({ matched: true });
+    const dead = await s.t.db.db.selectFrom('messaging_dead_addresses').select('address').where('shop_id', '=', s.shopId).execute();
+    expect(dead.map((d) => d.address)).toEqual(['hook@example.org']);
+  });
+});
