@@ -213,6 +213,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     publicUrl: config.publicUrl,
     flags: new SubscriptionFlagsService({ db, clock, identity }),
     identity,
+    attributionWindowMs: config.messageAttributionMs,
   });
   // Purchase events credit the message the customer came from (docs/messaging.md, "Tracking").
   tracking.subscribe(messageOutcomes.trackingSubscriber());

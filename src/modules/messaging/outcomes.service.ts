@@ -169,8 +169,9 @@ export class OutcomesService {
     const at = event.time;
     const named = event.params.recommended_code;
     if (typeof named === 'string' && named.length <= 64 && (await outcomes.markPurchased(db, event.shopId, named, at)) > 0) return;
-    const current = (await this.deps.identity.currentProfileId(event.shopId, event.profileId)) ?? event.profileId;
     const window = this.deps.attributionWindowMs ?? DEFAULT_ATTRIBUTION_WINDOW_MS;
+    if (window <= 0) return;
+    const current = (await this.deps.identity.currentProfileId(event.shopId, event.profileId)) ?? event.profileId;
     const [clicked] = await outcomes.lastClickSince(db, event.shopId, [...new Set([current, event.profileId])], at - window, at);
     if (clicked) await outcomes.markPurchased(db, event.shopId, clicked.code, at);
   }
