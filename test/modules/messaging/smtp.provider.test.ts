@@ -298,7 +298,18 @@ describe('SmtpProvider', () => {
     expect(injected).toMatchObject({ ok: false, kind: 'permanent' });
     const own = await smtpProvider.send(settings(smtp.port), { ...message, headers: { From: 'ceo@example.org' } }, LOOPBACK);
     expect(own).toEqual({ ok: false, kind: 'permanent', message: 'The header "From" cannot be set by a message.' });
+    const badId = await smtpProvider.send(settings(smtp.port), { ...message, headers: { 'Message-ID': 'no brackets@x' } }, LOOPBACK);
+    expect(badId).toEqual({ ok: false, kind: 'permanent', message: 'The header "Message-ID" cannot be set by a message.' });
     expect(smtp.connections).toBe(0);
+  });
+
+  it("sends a message's own well-formed Message-ID instead of a random one (the engine's per-delivery id)", async () => {
+    const smtp = await peer();
+    const result = await provider().send(settings(smtp.port), { ...message, headers: { ...message.headers, 'Message-ID': '<abc.0@patron>' } }, LOOPBACK);
+    expect(result).toEqual({ ok: true, providerMessageId: '<abc.0@patron>' });
+    const mail = await simpleParser(smtp.received[0]!.raw);
+    expect(mail.messageId).toBe('<abc.0@patron>');
+    expect(mail.headerLines.filter((h) => h.key === 'message-id')).toHaveLength(1);
   });
 
   it('refuses an SMTP server on a private address unless the context allows it', async () => {

@@ -86,7 +86,10 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
     }
     if (!isGuardAllowed(pool.address, context.allowPrivate)) return refusedAddress();
 
-    const messageId = `<${randomUUID()}@${prepared.fromDomain}>`;
+    // The engine fixes a Message-ID per delivery (resends after a crash carry the same one,
+    // and bounce reports name it); a message without one gets a random id.
+    const { messageId: fixedId, headers } = splitMessageId(message.headers);
+    const messageId = fixedId ?? `<${randomUUID()}@${prepared.fromDomain}>`;
     const recipients = [message.to, ...message.cc, ...message.bcc];
     try {
       const info = (await pool.transport.sendMail({
@@ -97,7 +100,7 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
         subject: oneLine(message.subject),
         html: message.html,
         text: message.text,
-        headers: { ...message.headers },
+        headers,
         messageId,
         envelope: { from: prepared.fromAddress, to: recipients },
         disableFileAccess: true,
@@ -246,7 +249,8 @@ function checkMessage(message: EmailMessage): Extract<SendResult, { ok: false }>
     if (!ADDRESS.test(address)) return { ok: false, kind: 'permanent', message: 'An email address is not valid.' };
   }
   for (const [name, value] of Object.entries(message.headers)) {
-    if (!HEADER_NAME.test(name) || OWN_HEADERS.has(name.toLowerCase())) {
+    const fixedId = name.toLowerCase() === 'message-id' && MESSAGE_ID.test(value);
+    if (!HEADER_NAME.test(name) || (OWN_HEADERS.has(name.toLowerCase()) && !fixedId)) {
       return { ok: false, kind: 'permanent', message: `The header "${name.slice(0, 40)}" cannot be set by a message.` };
     }
     if (/[\r\n]/.test(value)) {
@@ -254,6 +258,20 @@ function checkMessage(message: EmailMessage): Extract<SendResult, { ok: false }>
     }
   }
   return undefined;
+}
+
+/** `<local@domain>` without spaces, brackets or control characters. */
+const MESSAGE_ID = /^<[^\s<>@\p{Cc}]{1,200}@[^\s<>@\p{Cc}]{1,200}>$/u;
+
+/** A valid Message-ID header of the message apart from the other headers. */
+function splitMessageId(all: Readonly<Record<string, string>>): { messageId: string | undefined; headers: Record<string, string> } {
+  let messageId: string | undefined;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(all)) {
+    if (name.toLowerCase() === 'message-id' && MESSAGE_ID.test(value)) messageId = value;
+    else headers[name] = value;
+  }
+  return { messageId, headers };
 }
 
 /** A subject is one header line: line breaks a template may produce become spaces. */
