@@ -13,6 +13,8 @@ import { publicApiPlugin } from './public-api/plugin.js';
 import { PUBLIC_ROUTES } from './public-api/routes.js';
 import { imagesPlugin } from './public-api/images/images.plugin.js';
 import { walletWebServicePlugin } from './public-api/wallet/wallet.plugin.js';
+import { messagingLinksPlugin } from './public-api/messaging/links.plugin.js';
+import { messagingWebhooksPlugin } from './public-api/messaging/webhooks.plugin.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
@@ -88,6 +90,10 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   await app.register(imagesPlugin);
   // 4c. the PassKit web service under /wallet/ (Apple's protocol: its own paths, statuses and credential)
   await app.register(walletWebServicePlugin);
+  // 4d. the links in sent emails under /m/ (open pixel, click redirect, unsubscribe; no credentials, plain answers)
+  await app.register(messagingLinksPlugin);
+  // 4e. bounce and complaint webhooks under /webhooks/messaging/ (the shop's derived webhook secret)
+  await app.register(messagingWebhooksPlugin);
   // 5. unknown routes (404) and wrong methods (405), in the envelope of the path's scope
   await app.register(notFoundPlugin, { envelopes });
 

@@ -57,6 +57,11 @@ export interface Config {
    * client address is the socket's, and X-Forwarded-For is ignored.
    */
   readonly trustProxy: false | readonly string[];
+  /**
+   * How long after a click on a message a purchase counts for that message
+   * (PATRON_MESSAGE_ATTRIBUTION_DAYS, default 7; docs/messaging.md "Tracking"), in ms.
+   */
+  readonly messageAttributionMs: number;
 }
 
 export interface ConnectionLimitsConfig {
@@ -215,6 +220,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const connections = readConnectionLimits(env, problems);
   const rateLimit = readRateLimit(env, problems);
   const trustProxy = readTrustProxy(env, problems);
+  const attributionDays = readInt(env, 'PATRON_MESSAGE_ATTRIBUTION_DAYS', 7, 0, 365, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -237,6 +243,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     connections,
     rateLimit,
     trustProxy,
+    messageAttributionMs: attributionDays * 24 * 60 * 60 * 1000,
   });
 }
 

@@ -46,6 +46,8 @@ import type { ProviderRegistry } from './modules/messaging/providers/registry.js
 import { createProviderRegistry } from './modules/messaging/providers/vendors.js';
 import { TemplateRenderer } from './modules/messaging/render.js';
 import { SecretBox } from './modules/messaging/secret-box.js';
+import { OutcomesService } from './modules/messaging/outcomes.service.js';
+import { SubscriptionFlagsService } from './modules/audience/subscription-flags.service.js';
 import { TransactService } from './modules/messaging/transact.service.js';
 import { WalletService } from './modules/messaging/wallet/wallet.service.js';
 import { WebPushService } from './modules/messaging/web-push.service.js';
@@ -131,6 +133,8 @@ export interface Services {
   readonly messageDelivery: DeliveryService;
   /** GET /notifications, its counters, a message by code, the admin's delivery log. */
   readonly messageHistory: HistoryService;
+  /** What became of sent messages: tracking links, SDK reports, bounces, attribution (docs/messaging.md "Tracking"). */
+  readonly messageOutcomes: OutcomesService;
   /**
    * Apple Wallet passes: issue, the PassKit web service, and `deliverWalletMessage` for the
    * messaging engine (docs/messaging.md "Wallet"). Its channel settings come through `useSettings`.
@@ -213,13 +217,25 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   // say which tokens they take (`accepts`), so the engine picks one per message.
   const messagingProviders = createProviderRegistry(clock);
   const renderer = new TemplateRenderer();
+  const messagingBox = new SecretBox({ secretKey: config.secretKey, dataDir: config.dataDir });
   const messagingChannels = new ChannelsService({
     db,
     clock,
     shops,
     registry: messagingProviders,
-    box: new SecretBox({ secretKey: config.secretKey, dataDir: config.dataDir }),
+    box: messagingBox,
   });
+  const messageOutcomes = new OutcomesService({
+    db,
+    clock,
+    box: messagingBox,
+    publicUrl: config.publicUrl,
+    flags: new SubscriptionFlagsService({ db, clock, identity }),
+    identity,
+    attributionWindowMs: config.messageAttributionMs,
+  });
+  // Purchase events credit the message the customer came from (docs/messaging.md, "Tracking").
+  tracking.subscribe(messageOutcomes.trackingSubscriber());
   const wallet = new WalletService({ db, clock, publicUrl: config.publicUrl, shops, identity, loyalty });
   wallet.useSettings(async (shopId) => (await messagingChannels.settingsFor(shopId, 'wallet'))?.vendors.apple_wallet as AppleWalletSettings | undefined);
   // The channels whose addresses the engine does not store: their sources, the wallet's
@@ -238,6 +254,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     registry: messagingProviders,
     renderer,
     jobs,
+    links: messageOutcomes,
   });
   messageDelivery.useBeforeSend('wallet', async (shopId, profileId, message) => {
     await wallet.deliverWalletMessage(shopId, profileId, message.text);
@@ -285,6 +302,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     transact,
     messageDelivery,
     messageHistory: new HistoryService({ db, identity }),
+    messageOutcomes,
     wallet,
     webPush,
   };

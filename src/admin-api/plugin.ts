@@ -13,6 +13,7 @@ import { loyaltyMembersRoutes } from './loyalty-members.routes.js';
 import { loyaltyLevelsRoutes } from './loyalty-levels.routes.js';
 import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
 import { messagingRoutes } from './messaging.routes.js';
+import { messagingWebhooksRoutes } from './messaging-webhooks.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { certificatesRoutes } from './certificates.routes.js';
 import { checkoutOrdersRoutes } from './checkout-orders.routes.js';
@@ -100,6 +101,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(checkoutOrdersRoutes);
   await app.register(subscriptionsRoutes);
   await app.register(messagingRoutes);
+  await app.register(messagingWebhooksRoutes);
   await app.register(walletRoutes);
 };
 

@@ -13,6 +13,7 @@ import { sliderRoutes } from './sliders/slider.routes.js';
 import { paidSubscriptionRoutes } from './loyalty/subscriptions.routes.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
 import { webPushRoutes } from './messaging/web-push.routes.js';
+import { trackRoutes } from './messaging/track.routes.js';
 import type { PublicRouteModule } from './types.js';
 
 /**
@@ -35,4 +36,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   paidSubscriptionRoutes,
   messagingRoutes,
   webPushRoutes,
+  trackRoutes,
 ];

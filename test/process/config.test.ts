@@ -44,6 +44,7 @@ describe('configuration', () => {
         authFailureWindowSeconds: 300,
       },
       trustProxy: false,
+      messageAttributionMs: 7 * 24 * 60 * 60 * 1000,
     });
   });
 

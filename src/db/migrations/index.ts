@@ -24,6 +24,7 @@ import { promotions } from './0021-promotions.js';
 import { loyaltyEventRewards } from './0019-loyalty-event-rewards.js';
 import { messaging } from './0025-messaging.js';
 import { wallet } from './0026-wallet.js';
+import { messagingTracking } from './0027-messaging-tracking.js';
 import { webPush } from './0028-web-push.js';
 
 /**
@@ -56,6 +57,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0024-subscriptions', subscriptions],
   ['0025-messaging', messaging],
   ['0026-wallet', wallet],
+  ['0027-messaging-tracking', messagingTracking],
   ['0028-web-push', webPush],
 ];
 

@@ -80,6 +80,8 @@ export interface MessagingDeliveriesTable {
   soft_bounced_at: number | null;
   complained_at: number | null;
   purchased_at: number | null;
+  /** Migration 0027: the mobile SDK reported the push shown. */
+  delivered_at: number | null;
 }
 
 export interface MessagingDeadAddressesTable {

@@ -9,6 +9,8 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { AudienceService } from '../audience/audience.service.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ChannelsService } from './channels.service.js';
+import { rewriteEmailHtml, unsubscribeHeaders } from './domain/tracking-links.js';
+import type { OutcomesService } from './outcomes.service.js';
 import { templatesFor } from './domain/mailing.js';
 import { buildOutgoing, type SentContent } from './domain/outgoing.js';
 import { TokenBucket } from './domain/token-bucket.js';
@@ -63,6 +65,8 @@ export class DeliveryService {
       readonly registry: ProviderRegistry;
       readonly renderer: TemplateRenderer;
       readonly jobs: JobQueue;
+      /** Signed tracking links of emails (docs/messaging.md, "Tracking"); none without it. */
+      readonly links?: Pick<OutcomesService, 'emailLinks'>;
     },
   ) {}
 
@@ -119,6 +123,15 @@ export class DeliveryService {
       return this.finish(delivery, { ok: false, kind: 'permanent', message: `The template does not render: ${errorText(error)}` });
     }
     if (!outgoing) return this.finish(delivery, { ok: false, kind: 'permanent', message: `The mailing has no ${channel} template.` });
+    // A test send keeps no statistics, so its email carries no tracking links.
+    if (outgoing.channel === 'email' && message.test === 0 && this.deps.links) {
+      const urls = await this.deps.links.emailLinks(payload.shopId, message.code);
+      const email = outgoing.message;
+      outgoing = {
+        ...outgoing,
+        message: { ...email, html: rewriteEmailHtml(email.html, urls), headers: { ...email.headers, ...unsubscribeHeaders(urls.unsubscribe) } },
+      };
+    }
 
     const settings = await this.deps.channels.settingsFor(payload.shopId, channel);
     if (!settings) return this.finish(delivery, { ok: false, kind: 'permanent', message: `Channel ${channel} is not configured for the shop.` }, outgoing.content);

@@ -48,6 +48,16 @@ export class SecretBox {
     }
   }
 
+  /**
+   * A key for another purpose (signing tracking links, webhook secrets), derived from the
+   * secret key with HKDF-SHA256 under its own label, so the encryption key itself never
+   * signs anything and one purpose's key says nothing about another's.
+   */
+  async deriveKey(label: string): Promise<Buffer> {
+    const key = await this.loadKey();
+    return Buffer.from(crypto.hkdfSync('sha256', key, Buffer.alloc(0), `patron:${label}`, 32));
+  }
+
   private loadKey(): Promise<Buffer> {
     this.key ??= this.readOrCreateKey().catch((error: unknown) => {
       this.key = undefined;

@@ -308,6 +308,8 @@ describe('SmtpProvider', () => {
     expect(injected).toMatchObject({ ok: false, kind: 'permanent' });
     const own = await smtpProvider.send(settings(smtp.port), { ...message, headers: { From: 'ceo@example.org' } }, LOOPBACK);
     expect(own).toEqual({ ok: false, kind: 'permanent', message: 'The header "From" cannot be set by a message.' });
+    const badId = await smtpProvider.send(settings(smtp.port), { ...message, headers: { 'Message-ID': '<abc.0@patron>' } }, LOOPBACK);
+    expect(badId).toEqual({ ok: false, kind: 'permanent', message: 'The header "Message-ID" cannot be set by a message.' });
     expect(smtp.connections).toBe(0);
   });
 
