@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
+import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
 
 /**
@@ -99,20 +100,9 @@ async function load(target: Target, kind: 'apply' | 'estimate', durationSec: num
   };
 }
 
-async function adminJson(server: ServerProcess, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.baseUrl}/admin/v1${url}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
 /** A shop with the feed, the programme, 3 promotions, a code, a certificate and members with bonuses. */
 async function seedShop(server: ServerProcess, name: string): Promise<{ shopId: string; secret: string; phones: string[] }> {
-  const shop = await adminJson(server, 'POST', '/shops', { name: `Checkout bench (${name})`, currency: 'RUB', timezone: 'Europe/Moscow' });
+  const shop = await adminJson(server, ADMIN_TOKEN, 'POST', '/shops', { name: `Checkout bench (${name})`, currency: 'RUB', timezone: 'Europe/Moscow' });
   const shopId = String(shop.shop_id);
   const secret = String(shop.shop_secret);
   const base = `/shops/${shopId}`;
@@ -129,29 +119,29 @@ async function seedShop(server: ServerProcess, name: string): Promise<{ shopId: 
     body: JSON.stringify(feed),
   });
   if (!response.ok) throw new Error(`PUT feed answered ${response.status}: ${await response.text()}`);
-  await adminJson(server, 'PUT', `${base}/loyalty`, {
+  await adminJson(server, ADMIN_TOKEN, 'PUT', `${base}/loyalty`, {
     reward_percent: 5,
     max_bonus_share_percent: 50,
     bonus_value: 1,
     bonus_lifetime_days: 365,
     reward_pending_days: 0,
   });
-  await adminJson(server, 'POST', `${base}/promotions`, { name: 'Coffee week', status: 'active', discount: { type: 'percent', value: 10 }, category_ids: ['coffee'] });
-  await adminJson(server, 'POST', `${base}/promotions`, { name: 'Big basket', status: 'active', discount: { type: 'fixed', value: 50 }, min_order_total: 500 });
-  await adminJson(server, 'POST', `${base}/promotions`, { name: 'Double bonus', status: 'active', discount: { type: 'percent', value: 0 }, bonus_reward_percent: 5 });
-  const byCode = await adminJson(server, 'POST', `${base}/promotions`, {
+  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, { name: 'Coffee week', status: 'active', discount: { type: 'percent', value: 10 }, category_ids: ['coffee'] });
+  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, { name: 'Big basket', status: 'active', discount: { type: 'fixed', value: 50 }, min_order_total: 500 });
+  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, { name: 'Double bonus', status: 'active', discount: { type: 'percent', value: 0 }, bonus_reward_percent: 5 });
+  const byCode = await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, {
     name: 'Code discount',
     status: 'active',
     by_promo_code: true,
     discount: { type: 'percent', value: 5 },
   });
-  await adminJson(server, 'POST', `${base}/promo-codes`, { code: 'BENCH', promotion_id: byCode.id });
-  await adminJson(server, 'POST', `${base}/certificates`, { code: 'BENCH-GIFT', amount: 10_000_000 });
+  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promo-codes`, { code: 'BENCH', promotion_id: byCode.id });
+  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/certificates`, { code: 'BENCH-GIFT', amount: 10_000_000 });
   const phones: string[] = [];
   for (let i = 0; i < MEMBERS; i += 1) {
     const phone = `7900${String(i).padStart(7, '0')}`;
-    await adminJson(server, 'POST', `${base}/loyalty/members`, { phone });
-    await adminJson(server, 'POST', `${base}/loyalty/members/${phone}/bonuses`, { amount: 1_000_000 });
+    await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/loyalty/members`, { phone });
+    await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/loyalty/members/${phone}/bonuses`, { amount: 1_000_000 });
     phones.push(phone);
   }
   return { shopId, secret, phones };

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
+import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes.js';
@@ -88,27 +89,16 @@ interface Run {
   readonly missing: number;
 }
 
-async function adminJson(server: ServerProcess, method: string, url: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.baseUrl}/admin/v1${url}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
 const HTML = '<html><body><h1>Order {{ order }}</h1><p>Hello {{ name }}, thank you for your order of {{ total }}.</p><p><a href="https://shop.example/orders/{{ order }}">Your order</a></p></body></html>';
 
 async function seedShop(server: ServerProcess, peer: Peer, name: string): Promise<{ shopId: string; secret: string }> {
-  const shop = await adminJson(server, 'POST', '/shops', { name: `Transact bench (${name})`, currency: 'RUB', timezone: 'Europe/Moscow' });
+  const shop = await adminJson(server, ADMIN_TOKEN, 'POST', '/shops', { name: `Transact bench (${name})`, currency: 'RUB', timezone: 'Europe/Moscow' });
   const shopId = String(shop.shop_id);
-  await adminJson(server, 'PUT', `/shops/${shopId}/channels/email`, {
+  await adminJson(server, ADMIN_TOKEN, 'PUT', `/shops/${shopId}/channels/email`, {
     smtp_url: `smtp://127.0.0.1:${peer.port}`,
     from: 'Bench shop <shop@bench.example>',
   });
-  await adminJson(server, 'PUT', `/shops/${shopId}/mailings/transactional/order_placed`, {
+  await adminJson(server, ADMIN_TOKEN, 'PUT', `/shops/${shopId}/mailings/transactional/order_placed`, {
     name: 'Order placed',
     email: { subject: 'Order {{ order }}', html: HTML, text: 'Order {{ order }}: {{ total }}' },
   });
@@ -166,7 +156,7 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
       while (peer.received < acknowledged.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const seconds = ((peer.lastAt || performance.now()) - started) / 1000;
       if (peer.received < acknowledged.length && acknowledged.length > 0) {
-        const log = await adminJson(server, 'GET', `/shops/${shopId}/messages?code=${acknowledged[0]}&limit=5`);
+        const log = await adminJson(server, ADMIN_TOKEN, 'GET', `/shops/${shopId}/messages?code=${acknowledged[0]}&limit=5`);
         console.error(`not every message arrived; the delivery log of the first: ${JSON.stringify(log).slice(0, 800)}`);
       }
       let duplicates = 0;

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Clock } from '../../../clock.js';
+import { systemClock, type Clock } from '../../../clock.js';
 import type { SafeFetchFailure } from '../../../net/safe-fetch.errors.js';
-import type { SendResult } from './provider.js';
+import { safeRequest, type SafeResponse } from '../../../net/safe-request.js';
+import type { SendContext, SendResult } from './provider.js';
 
 /**
  * What the HTTP providers (http_sms, telegram, whatsapp, max) share: how a failed call
@@ -20,6 +21,38 @@ export interface HttpProviderOptions {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BYTES = 64 * 1024;
+
+/** One API call of an HTTP vendor: its deadline and size limit, through the outbound guard of the send's context. */
+export class ApiCaller {
+  readonly clock: Clock;
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+
+  constructor(options: HttpProviderOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  call(
+    url: string,
+    request: { readonly method: 'GET' | 'POST'; readonly headers: Readonly<Record<string, string>>; readonly body?: string },
+    context: SendContext,
+  ): Promise<SafeResponse | SafeFetchFailure> {
+    return safeRequest(url, {
+      ...request,
+      timeoutMs: this.timeoutMs,
+      maxBytes: this.maxBytes,
+      allowPrivate: context.allowPrivate,
+      ...(context.signal && { signal: context.signal }),
+    });
+  }
+
+  /** A JSON POST. */
+  postJson(url: string, headers: Readonly<Record<string, string>>, body: unknown, context: SendContext): Promise<SafeResponse | SafeFetchFailure> {
+    return this.call(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }, context);
+  }
+}
 
 /**
  * A call that got no HTTP answer. A refused address or a malformed URL is a settings

@@ -1,9 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { systemClock, type Clock } from '../../../clock.js';
-import { safeRequest } from '../../../net/safe-request.js';
 import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_TIMEOUT_MS,
+  ApiCaller,
   failedCall,
   field,
   isTemporaryStatus,
@@ -58,14 +55,10 @@ export class HttpSmsProvider implements Provider<'sms', HttpSmsSettings> {
   readonly settingsSchema = HttpSmsSettingsSchema;
   readonly secretFields = ['token', 'password'] as const;
 
-  private readonly timeoutMs: number;
-  private readonly maxBytes: number;
-  private readonly clock: Clock;
+  private readonly api: ApiCaller;
 
   constructor(options: HttpProviderOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    this.clock = options.clock ?? systemClock;
+    this.api = new ApiCaller(options);
   }
 
   async send(settings: HttpSmsSettings, message: SmsMessage, context: SendContext): Promise<SendResult> {
@@ -94,15 +87,7 @@ export class HttpSmsProvider implements Provider<'sms', HttpSmsSettings> {
       body = JSON.stringify(fields);
     }
 
-    const answer = await safeRequest(url, {
-      method: settings.method ?? 'POST',
-      headers,
-      body,
-      timeoutMs: this.timeoutMs,
-      maxBytes: this.maxBytes,
-      allowPrivate: context.allowPrivate,
-      signal: context.signal,
-    });
+    const answer = await this.api.call(url, { method: settings.method ?? 'POST', headers, ...(body !== undefined && { body }) }, context);
     if (!answer.ok) return failedCall(answer, 'SMS gateway');
     if (answer.status >= 200 && answer.status < 300) {
       const id = settings.message_id_field === undefined ? undefined : field(parseJson(answer.body), ...settings.message_id_field.split('.'));
@@ -111,7 +96,7 @@ export class HttpSmsProvider implements Provider<'sms', HttpSmsSettings> {
     const words = gatewayWords(answer.body);
     const text = `The SMS gateway answered ${answer.status}${words ? `: ${words}` : '.'}`;
     if (isTemporaryStatus(answer.status)) {
-      const retry = retryAfterMs(answer.headers, this.clock);
+      const retry = retryAfterMs(answer.headers, this.api.clock);
       return retry === undefined ? { ok: false, kind: 'temporary', message: text } : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
     }
     return { ok: false, kind: 'permanent', message: text };

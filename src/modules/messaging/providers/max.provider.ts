@@ -1,9 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { systemClock, type Clock } from '../../../clock.js';
-import { safeRequest } from '../../../net/safe-request.js';
 import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_TIMEOUT_MS,
+  ApiCaller,
   failedCall,
   field,
   isTemporaryStatus,
@@ -41,14 +38,10 @@ export class MaxProvider implements Provider<'max', MaxSettings> {
   readonly settingsSchema = MaxSettingsSchema;
   readonly secretFields = ['access_token'] as const;
 
-  private readonly timeoutMs: number;
-  private readonly maxBytes: number;
-  private readonly clock: Clock;
+  private readonly api: ApiCaller;
 
   constructor(options: HttpProviderOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    this.clock = options.clock ?? systemClock;
+    this.api = new ApiCaller(options);
   }
 
   async send(settings: MaxSettings, message: ChatMessage, context: SendContext): Promise<SendResult> {
@@ -58,15 +51,7 @@ export class MaxProvider implements Provider<'max', MaxSettings> {
     }
     const base = (settings.api_base_url ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     const body = { text: message.text, ...(settings.format ? { format: settings.format } : {}) };
-    const answer = await safeRequest(`${base}/messages?${recipient}=${message.to}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: settings.access_token },
-      body: JSON.stringify(body),
-      timeoutMs: this.timeoutMs,
-      maxBytes: this.maxBytes,
-      allowPrivate: context.allowPrivate,
-      signal: context.signal,
-    });
+    const answer = await this.api.postJson(`${base}/messages?${recipient}=${message.to}`, { authorization: settings.access_token }, body, context);
     if (!answer.ok) return failedCall(answer, 'MAX');
     const json = parseJson(answer.body);
     if (answer.status >= 200 && answer.status < 300) {
@@ -77,7 +62,7 @@ export class MaxProvider implements Provider<'max', MaxSettings> {
     const words = field(json, 'message');
     const text = `MAX answered ${answer.status}${typeof code === 'string' ? ` (${vendorWords(code)})` : ''}${typeof words === 'string' ? `: ${vendorWords(words)}` : '.'}`;
     if (isTemporaryStatus(answer.status)) {
-      const retry = retryAfterMs(answer.headers, this.clock);
+      const retry = retryAfterMs(answer.headers, this.api.clock);
       return retry === undefined ? { ok: false, kind: 'temporary', message: text } : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
     }
     // 403: the user stopped (suspended) the bot or the bot has no access to the chat; 404: no such user or

@@ -1,9 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { systemClock, type Clock } from '../../../clock.js';
-import { safeRequest } from '../../../net/safe-request.js';
 import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_TIMEOUT_MS,
+  ApiCaller,
   failedCall,
   field,
   parseJson,
@@ -39,28 +36,16 @@ export class TelegramProvider implements Provider<'telegram', TelegramSettings> 
   readonly settingsSchema = TelegramSettingsSchema;
   readonly secretFields = ['bot_token'] as const;
 
-  private readonly timeoutMs: number;
-  private readonly maxBytes: number;
-  private readonly clock: Clock;
+  private readonly api: ApiCaller;
 
   constructor(options: HttpProviderOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    this.clock = options.clock ?? systemClock;
+    this.api = new ApiCaller(options);
   }
 
   async send(settings: TelegramSettings, message: ChatMessage, context: SendContext): Promise<SendResult> {
     const base = (settings.api_base_url ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     const body = { chat_id: message.to, text: message.text, ...(settings.parse_mode ? { parse_mode: settings.parse_mode } : {}) };
-    const answer = await safeRequest(`${base}/bot${settings.bot_token}/sendMessage`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      timeoutMs: this.timeoutMs,
-      maxBytes: this.maxBytes,
-      allowPrivate: context.allowPrivate,
-      signal: context.signal,
-    });
+    const answer = await this.api.postJson(`${base}/bot${settings.bot_token}/sendMessage`, {}, body, context);
     if (!answer.ok) return failedCall(answer, 'Telegram');
     const json = parseJson(answer.body);
     if (answer.status === 200 && field(json, 'ok') === true) {
@@ -71,7 +56,7 @@ export class TelegramProvider implements Provider<'telegram', TelegramSettings> 
     const text = `Telegram answered ${answer.status}${typeof description === 'string' ? `: ${vendorWords(description)}` : '.'}`;
     if (answer.status === 429 || answer.status >= 500) {
       const seconds = field(json, 'parameters', 'retry_after');
-      const retry = typeof seconds === 'number' ? seconds * 1000 : retryAfterMs(answer.headers, this.clock);
+      const retry = typeof seconds === 'number' ? seconds * 1000 : retryAfterMs(answer.headers, this.api.clock);
       return retry === undefined ? { ok: false, kind: 'temporary', message: text } : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
     }
     // 403 is the bot being blocked, kicked, or never allowed to write to this user: the chat is unreachable.

@@ -1,9 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { systemClock, type Clock } from '../../../clock.js';
-import { safeRequest } from '../../../net/safe-request.js';
 import {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_TIMEOUT_MS,
+  ApiCaller,
   failedCall,
   field,
   parseJson,
@@ -49,14 +46,10 @@ export class WhatsappProvider implements Provider<'whatsapp', WhatsappSettings> 
   readonly settingsSchema = WhatsappSettingsSchema;
   readonly secretFields = ['access_token'] as const;
 
-  private readonly timeoutMs: number;
-  private readonly maxBytes: number;
-  private readonly clock: Clock;
+  private readonly api: ApiCaller;
 
   constructor(options: HttpProviderOptions = {}) {
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    this.clock = options.clock ?? systemClock;
+    this.api = new ApiCaller(options);
   }
 
   async send(settings: WhatsappSettings, message: ChatMessage, context: SendContext): Promise<SendResult> {
@@ -72,15 +65,12 @@ export class WhatsappProvider implements Provider<'whatsapp', WhatsappSettings> 
           },
         }
       : { type: 'text', text: { preview_url: false, body: message.text } };
-    const answer = await safeRequest(`${base}/${settings.phone_number_id}/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${settings.access_token}` },
-      body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, ...content }),
-      timeoutMs: this.timeoutMs,
-      maxBytes: this.maxBytes,
-      allowPrivate: context.allowPrivate,
-      signal: context.signal,
-    });
+    const answer = await this.api.postJson(
+      `${base}/${settings.phone_number_id}/messages`,
+      { authorization: `Bearer ${settings.access_token}` },
+      { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...content },
+      context,
+    );
     if (!answer.ok) return failedCall(answer, 'WhatsApp');
     const json = parseJson(answer.body);
     if (answer.status >= 200 && answer.status < 300) {
@@ -94,7 +84,7 @@ export class WhatsappProvider implements Provider<'whatsapp', WhatsappSettings> 
     const text = `WhatsApp answered ${answer.status}${typeof code === 'number' ? ` (code ${code})` : ''}${typeof words === 'string' ? `: ${vendorWords(words)}` : '.'}`;
     if (typeof code === 'number' && DEAD_CODES.has(code)) return { ok: false, kind: 'dead_address', message: text };
     if ((typeof code === 'number' && TEMPORARY_CODES.has(code)) || answer.status === 429 || answer.status >= 500) {
-      const retry = retryAfterMs(answer.headers, this.clock);
+      const retry = retryAfterMs(answer.headers, this.api.clock);
       return retry === undefined ? { ok: false, kind: 'temporary', message: text } : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
     }
     return { ok: false, kind: 'permanent', message: text };
