@@ -85,6 +85,11 @@ describe.each(TEST_DIALECTS)('input fuzz on %s', (dialect) => {
     if (status >= 500) return 'a 5xx';
     if (fuzz.expectTextRule422 && status !== 422) return 'the text rule did not answer 422';
     if (status < 400) return undefined;
+    // Routes outside both scopes that a browser or mail client opens (the message links
+    // /m/…) answer a plain page; they must still name no internals.
+    if (fuzz.scope === 'other' && typeof type === 'string' && /^text\/(plain|html)/.test(type)) {
+      return INTERNALS.test(body) ? 'an error body that names internals' : undefined;
+    }
     if (typeof type !== 'string' || !type.startsWith('application/json')) return 'an error body that is not JSON';
     let parsed: unknown;
     try {

@@ -212,15 +212,19 @@ describe.each(TEST_DIALECTS)('tracking batches on %s', (dialect) => {
       const { did } = await services.identity.createDevice(shopId);
       await services.tracking.recordPush(push(shopId, did, 'cart', { items: [item('a')] }));
       const purchase = await services.tracking.recordPush(push(shopId, did, 'purchase', { items: [item('a', 2, { price: 5 })] }));
-      const jobs = await db.db.selectFrom('jobs').select(['name', 'payload', 'status']).execute();
-      expect(jobs).toEqual([
+      // The app's own subscribers that take purchases (messaging's attribution) get jobs of their own.
+      const ours = async () =>
+        (await db.db.selectFrom('jobs').select(['name', 'payload', 'status']).execute()).filter(
+          (job) => (JSON.parse(job.payload) as { subscriber: string }).subscriber === 'purchases',
+        );
+      expect(await ours()).toEqual([
         { name: 'tracking.deliver', payload: JSON.stringify({ shopId, eventId: purchase.id, subscriber: 'purchases' }), status: 'queued' },
       ]);
       expect(handled).toEqual([]);
 
-      expect(await runner.runDue()).toBe(1);
+      await runner.runDue();
       expect(handled).toEqual([purchase]);
-      expect((await db.db.selectFrom('jobs').select('status').executeTakeFirstOrThrow()).status).toBe('done');
+      expect((await ours())[0]?.status).toBe('done');
     });
 
     it('fails a delivery job for a subscriber this process does not have, with a clear error', async () => {
