@@ -48,6 +48,7 @@ import { TemplateRenderer } from './modules/messaging/render.js';
 import { SecretBox } from './modules/messaging/secret-box.js';
 import { OutcomesService } from './modules/messaging/outcomes.service.js';
 import { SubscriptionFlagsService } from './modules/audience/subscription-flags.service.js';
+import { MessageWriter } from './modules/messaging/message-writer.js';
 import { TransactService } from './modules/messaging/transact.service.js';
 import { WalletService } from './modules/messaging/wallet/wallet.service.js';
 import { WebPushService } from './modules/messaging/web-push.service.js';
@@ -129,6 +130,8 @@ export interface Services {
   readonly mailings: MailingsService;
   /** POST /transact: a message and its delivery jobs, committed before the answer. */
   readonly transact: TransactService;
+  /** Plans and stores one message to one profile; every message kind writes through it. */
+  readonly messageWriter: MessageWriter;
   /** The `messaging.deliver` job: render, rate, send, record. */
   readonly messageDelivery: DeliveryService;
   /** GET /notifications, its counters, a message by code, the admin's delivery log. */
@@ -241,9 +244,10 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   // The channels whose addresses the engine does not store: their sources, the wallet's
   // pass text stored before its update push, and dead addresses dropped from their stores.
   const webPush = new WebPushService({ db, clock, identity, channels: messagingChannels });
-  const transact = new TransactService({ db, clock, identity, audience, channels: messagingChannels, jobs });
-  transact.useAddressSource('web_push', (shopId, profileId) => webPush.addresses(shopId, profileId));
-  transact.useAddressSource('wallet', (shopId, profileId) => wallet.addresses(shopId, profileId));
+  const messageWriter = new MessageWriter({ identity, audience, channels: messagingChannels, jobs });
+  messageWriter.useAddressSource('web_push', (shopId, profileId) => webPush.addresses(shopId, profileId));
+  messageWriter.useAddressSource('wallet', (shopId, profileId) => wallet.addresses(shopId, profileId));
+  const transact = new TransactService({ db, clock, identity, writer: messageWriter });
   const messageDelivery = new DeliveryService({
     db,
     clock,
@@ -300,6 +304,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     messagingChannels,
     mailings: new MailingsService({ db, clock, shops, renderer }),
     transact,
+    messageWriter,
     messageDelivery,
     messageHistory: new HistoryService({ db, identity }),
     messageOutcomes,

@@ -11,7 +11,8 @@ import type { IdentityService } from '../identity/identity.service.js';
 import type { ChannelsService } from './channels.service.js';
 import { rewriteEmailHtml, unsubscribeHeaders } from './domain/tracking-links.js';
 import type { OutcomesService } from './outcomes.service.js';
-import { templatesFor } from './domain/mailing.js';
+import { templatesFor, type MailingTemplates } from './domain/mailing.js';
+import type { MessageType } from './history.service.js';
 import { buildOutgoing, type SentContent } from './domain/outgoing.js';
 import { TokenBucket } from './domain/token-bucket.js';
 import { toMailing } from './mailings.service.js';
@@ -36,6 +37,12 @@ type Payload = JobMap['messaging.deliver'];
  * device fetch.
  */
 export type BeforeSendHook<C extends Channel = Channel> = (shopId: string, profileId: number, message: MessageByChannel[C]) => Promise<void>;
+/**
+ * The templates of a message that is not a transactional mailing's: a chain step's or a
+ * bulk mailing's, found by the message's `templateRef` (MessageWriter); undefined when
+ * they are gone (the delivery fails permanently, saying so).
+ */
+export type TemplateSource = (shopId: string, templateRef: string) => Promise<MailingTemplates | undefined>;
 /** Runs after a delivery's address was recorded dead: the channel's own store drops it (a web push subscription, a wallet registration). */
 export type DeadAddressHook = (shopId: string, address: string) => Promise<void>;
 
@@ -53,6 +60,7 @@ export class DeliveryService {
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly beforeSend = new Map<Channel, BeforeSendHook>();
   private readonly deadAddress = new Map<Channel, DeadAddressHook>();
+  private readonly templateSources = new Map<MessageType, TemplateSource>();
 
   constructor(
     private readonly deps: {
@@ -70,9 +78,14 @@ export class DeliveryService {
     },
   ) {}
 
-  /** Registers a channel's pre-send step (services.ts), as TransactService.useAddressSource registers its addresses. */
+  /** Registers a channel's pre-send step (services.ts), as MessageWriter.useAddressSource registers its addresses. */
   useBeforeSend<C extends Channel>(channel: C, hook: BeforeSendHook<C>): void {
     this.beforeSend.set(channel, hook as BeforeSendHook);
+  }
+
+  /** Registers where messages of a type other than transactional find their templates (chains, bulk mailings). */
+  useTemplateSource(type: Exclude<MessageType, 'transactional'>, source: TemplateSource): void {
+    this.templateSources.set(type, source);
   }
 
   /** Registers what a channel's store does with an address its vendor declared dead. */
@@ -85,8 +98,8 @@ export class DeliveryService {
     const delivery = await repo.findDelivery(db, payload.shopId, payload.code, payload.seq);
     if (!delivery || delivery.status !== 'queued') return;
     const message = await repo.findMessage(db, payload.shopId, payload.code);
-    const mailingRow = message && (await repo.findMailing(db, payload.shopId, message.mailing_code));
-    if (!message || !mailingRow) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
+    const templates = message && (await this.templatesOf(payload.shopId, message));
+    if (!message || !templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
     const channel = delivery.channel as Channel;
 
     const profile = await this.deps.identity.getProfile(payload.shopId, delivery.profile_id);
@@ -101,7 +114,7 @@ export class DeliveryService {
       telegram_id: profile?.telegramId ?? null,
     };
     const locale = typeof profileScope.locale === 'string' ? profileScope.locale : undefined;
-    const set = templatesFor(toMailing(mailingRow).templates, locale);
+    const set = templatesFor(templates, locale);
     const variables = JSON.parse(message.variables) as Record<string, unknown>;
     let outgoing;
     try {
@@ -152,6 +165,13 @@ export class DeliveryService {
       result = { ok: false, kind: 'temporary', message: errorText(error) };
     }
     await this.finish(delivery, result, outgoing.content, provider.vendor);
+  }
+
+  private async templatesOf(shopId: string, message: repo.MessageRow): Promise<MailingTemplates | undefined> {
+    const source = this.templateSources.get(message.type as MessageType);
+    if (source) return source(shopId, message.mailing_code);
+    const row = await repo.findMailing(this.deps.db.db, shopId, message.mailing_code);
+    return row && toMailing(row).templates;
   }
 
   /** Records one attempt's outcome; a temporary failure with attempts left schedules the next try in the same commit. */

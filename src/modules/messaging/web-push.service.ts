@@ -21,7 +21,7 @@ export interface SubscriberRef {
  * Browser push subscriptions (docs/messaging.md, "Web push subscriptions"): the public
  * endpoints store what a site's service worker got from pushManager.subscribe, and the
  * engine reads them back as web_push addresses (`addresses`, registered with
- * TransactService.useAddressSource in services.ts). A subscription the push service
+ * MessageWriter.useAddressSource in services.ts). A subscription the push service
  * declared gone is deleted (`forgetAddress`, on the delivery's dead address).
  */
 export class WebPushService {

@@ -95,8 +95,8 @@ describe('delivery planning', () => {
     email: 'a@example.org',
     phone: '79001234567',
     telegramId: null,
-    emailTransactional: undefined,
-    smsTransactional: false,
+    emailFlag: undefined,
+    smsFlag: false,
     pushTokens: [{ token: 't1', platform: 'ios' }],
     extra: {},
   };

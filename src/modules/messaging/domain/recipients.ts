@@ -11,9 +11,13 @@ export interface RecipientFacts {
   readonly email: string | null;
   readonly phone: string | null;
   readonly telegramId: string | null;
-  /** Audience flags; false = unsubscribed, undefined = never given (transactional mail goes). */
-  readonly emailTransactional: boolean | undefined;
-  readonly smsTransactional: boolean | undefined;
+  /**
+   * The audience flag of the message's kind (`email_transactional`, `email_bulk`,
+   * `email_chain`, and the same of sms): false = unsubscribed, undefined = never given
+   * (the message goes).
+   */
+  readonly emailFlag: boolean | undefined;
+  readonly smsFlag: boolean | undefined;
   readonly pushTokens: readonly { readonly token: string; readonly platform: 'ios' | 'android' }[];
   /** Addresses of channels the core does not store (web push subscriptions, wallet passes), from registered sources. */
   readonly extra: Partial<Record<Channel, readonly string[]>>;
@@ -36,9 +40,9 @@ export function addressesOf(channel: Channel, facts: RecipientFacts): PlannedAdd
   const one = (address: string | null): PlannedAddress[] => (address ? [{ channel, address, platform: null }] : []);
   switch (channel) {
     case 'email':
-      return facts.emailTransactional === false ? [] : one(facts.email);
+      return facts.emailFlag === false ? [] : one(facts.email);
     case 'sms':
-      return facts.smsTransactional === false ? [] : one(facts.phone);
+      return facts.smsFlag === false ? [] : one(facts.phone);
     case 'whatsapp':
     case 'max':
       return one(facts.phone);

@@ -1,0 +1,159 @@
+import crypto from 'node:crypto';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { AudienceService } from '../audience/audience.service.js';
+import type { SubscriptionFlag } from '../audience/domain/record.js';
+import type { IdentityService } from '../identity/identity.service.js';
+import type { ChannelsService } from './channels.service.js';
+import { addressesOf, planDeliveries, type DeliveryPlan, type PlannedAddress, type RecipientFacts } from './domain/recipients.js';
+import type { MessageType } from './history.service.js';
+import * as repo from './messaging.repo.js';
+import type { Channel } from './providers/provider.js';
+
+/** Addresses of a channel the core does not store (web push subscriptions, wallet passes). */
+export type AddressSource = (shopId: string, profileId: number) => Promise<readonly string[]>;
+
+/** One message to one profile, as every kind (transactional, chain, bulk) writes it. */
+export interface NewMessage {
+  readonly shopId: string;
+  readonly profileId: number;
+  readonly type: MessageType;
+  /** History's `campaign_id`: the transactional mailing's, the chain's or the bulk mailing's id. */
+  readonly campaignId: number;
+  /**
+   * What the delivery renders from: a transactional mailing's code, or the reference that
+   * the template source registered for the type reads (DeliveryService.useTemplateSource).
+   */
+  readonly templateRef: string;
+  readonly variables: Readonly<Record<string, unknown>>;
+  /** When the delivery jobs come due (the queue claims by it: docs/messaging.md, "Delivery"). */
+  readonly runAt: number;
+  readonly now: number;
+  readonly test?: boolean;
+  readonly cc?: readonly string[];
+  readonly bcc?: readonly string[];
+  /**
+   * Unique per shop: a second write with the key finds the first message and writes
+   * nothing (a retried POST /transact; a bulk or chain step run again after a crash).
+   */
+  readonly idempotencyKey?: string;
+}
+
+export interface WrittenMessage {
+  readonly code: string;
+  /** False when the idempotency key matched an earlier message, whose code this is. */
+  readonly created: boolean;
+}
+
+/**
+ * Where a message goes and how it is stored (docs/messaging.md, "Delivery"): the
+ * recipient's addresses on the channels of its templates, less unsubscribed kinds and
+ * dead addresses (plan), then the message, a delivery row per address and a
+ * `messaging.deliver` job per address to send, in the caller's transaction (write), so
+ * that what the caller commits is what gets sent.
+ */
+export class MessageWriter {
+  private readonly sources = new Map<Channel, AddressSource>();
+
+  constructor(
+    private readonly deps: {
+      readonly identity: Pick<IdentityService, 'getProfile'>;
+      readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
+      readonly channels: Pick<ChannelsService, 'configuredChannels'>;
+      readonly jobs: JobQueue;
+    },
+  ) {}
+
+  /** Registers where a channel's addresses come from (web push subscriptions, wallet passes). */
+  useAddressSource(channel: Channel, source: AddressSource): void {
+    this.sources.set(channel, source);
+  }
+
+  /** The addresses a message of `type` to the profile goes to, on the given channels. */
+  async plan(db: repo.Executor, shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<DeliveryPlan> {
+    const facts = await this.recipientFacts(shopId, profileId, type, channels);
+    const configured = await this.deps.channels.configuredChannels(shopId);
+    const addresses = channels.flatMap((c) => addressesOf(c, facts).map((a) => a.address));
+    const dead = await repo.deadAmong(db, shopId, addresses);
+    return planDeliveries(channels, facts, configured, dead);
+  }
+
+  /** Stores the message and its deliveries and enqueues their jobs in `trx`. */
+  async write(trx: repo.Executor, message: NewMessage, plan: DeliveryPlan): Promise<WrittenMessage> {
+    const { shopId, profileId, type, now } = message;
+    const code = newMessageCode();
+    const test = message.test ? 1 : 0;
+    const inserted = await repo.insertMessage(trx, {
+      shop_id: shopId,
+      code,
+      type,
+      mailing_id: message.campaignId,
+      mailing_code: message.templateRef,
+      profile_id: profileId,
+      test,
+      idempotency_key: message.idempotencyKey ?? null,
+      variables: JSON.stringify(message.variables),
+      cc: JSON.stringify(message.cc ?? []),
+      bcc: JSON.stringify(message.bcc ?? []),
+      created_at: now,
+    });
+    if (!inserted) {
+      // The key is the shop's already (a retry, or a concurrent writer that committed first).
+      const earlier = await repo.findMessageByKey(trx, shopId, message.idempotencyKey ?? '');
+      if (!earlier) throw new Error('A message with this idempotency key vanished');
+      return { code: earlier.code, created: false };
+    }
+    const row = (p: PlannedAddress, seq: number, queued: boolean) => ({
+      shop_id: shopId,
+      code,
+      seq,
+      channel: p.channel,
+      vendor: null,
+      address: p.address,
+      platform: p.platform,
+      type,
+      mailing_id: message.campaignId,
+      profile_id: profileId,
+      test,
+      status: queued ? ('queued' as const) : ('failed' as const),
+      error: queued ? null : `Channel ${p.channel} is not configured for the shop.`,
+      attempts: 0,
+      created_at: now,
+      updated_at: now,
+    });
+    const rows = [...plan.send.map((p, i) => row(p, i, true)), ...plan.unconfigured.map((p, i) => row(p, plan.send.length + i, false))];
+    await repo.insertDeliveries(trx, rows);
+    for (let seq = 0; seq < plan.send.length; seq += 1) {
+      await this.deps.jobs.enqueue(
+        'messaging.deliver',
+        { shopId, code, seq },
+        { executor: trx, runAt: message.runAt, idempotencyKey: `${shopId}:${code}:${seq}:0` },
+      );
+    }
+    return { code, created: true };
+  }
+
+  private async recipientFacts(shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<RecipientFacts> {
+    const profile = await this.deps.identity.getProfile(shopId, profileId);
+    const attributes = await this.deps.audience.getCustomerAttributes(shopId, profileId);
+    const extra: Partial<Record<Channel, readonly string[]>> = {};
+    for (const channel of channels) {
+      const source = this.sources.get(channel);
+      if (source) extra[channel] = await source(shopId, profileId);
+    }
+    const flag = (name: SubscriptionFlag): boolean | undefined => attributes?.fields[name];
+    return {
+      email: profile?.email ?? null,
+      phone: profile?.phone ?? null,
+      telegramId: profile?.telegramId ?? null,
+      emailFlag: flag(`email_${type}`),
+      smsFlag: flag(`sms_${type}`),
+      pushTokens: attributes?.pushTokens ?? [],
+      extra,
+    };
+  }
+}
+
+/** 128 random bits, URL-safe: a message code cannot be guessed to read another's history. */
+function newMessageCode(): string {
+  return crypto.randomBytes(16).toString('base64url');
+}
