@@ -168,7 +168,7 @@ export class DeliveryService {
   }
 
   private async templatesOf(shopId: string, message: repo.MessageRow): Promise<MailingTemplates | undefined> {
-    const source = this.templateSources.get(message.type as MessageType);
+    const source = this.templateSources.get(message.type);
     if (source) return source(shopId, message.mailing_code);
     const row = await repo.findMailing(this.deps.db.db, shopId, message.mailing_code);
     return row && toMailing(row).templates;
