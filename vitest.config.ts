@@ -1,8 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: process.env.TEST_DIALECT === 'postgres' ? databaseTestFiles() : INCLUDE,
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
@@ -10,3 +14,47 @@ export default defineConfig({
     reporters: ['default'],
   },
 });
+
+/**
+ * CI's PostgreSQL pass (TEST_DIALECT=postgres) runs only the test files that can reach a
+ * database: those that import test/helpers/db.ts, directly or through other test files.
+ * The rest (pure domain, parsers, providers against local peers) ran in the SQLite pass
+ * and would run identically again.
+ */
+function databaseTestFiles(): string[] {
+  const root = path.resolve('test');
+  const dbHelper = path.join(root, 'helpers', 'db.ts');
+  const importsOf = new Map<string, string[]>();
+  const relativeImports = (file: string): string[] => {
+    let list = importsOf.get(file);
+    if (list) return list;
+    const text = fs.readFileSync(file, 'utf8');
+    list = [...text.matchAll(/from\s+'(\.{1,2}\/[^']+)'/g)]
+      .map((m) => path.resolve(path.dirname(file), (m[1] ?? '').replace(/\.js$/, '.ts')))
+      .filter((p) => p.startsWith(root) && fs.existsSync(p));
+    importsOf.set(file, list);
+    return list;
+  };
+  const reachesDb = (file: string): boolean => {
+    const seen = new Set<string>();
+    const stack = [file];
+    while (stack.length > 0) {
+      const next = stack.pop() as string;
+      if (next === dbHelper) return true;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...relativeImports(next));
+    }
+    return false;
+  };
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.test.ts') && reachesDb(full)) files.push(path.relative(process.cwd(), full));
+    }
+  };
+  walk(root);
+  return files;
+}
