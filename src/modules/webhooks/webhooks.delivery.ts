@@ -3,18 +3,11 @@ import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { safeRequest } from '../../net/safe-request.js';
-import { retryAfterMs } from '../messaging/providers/api-outcome.js';
 import type { SecretBox } from '../messaging/secret-box.js';
-import { judgeAttempt, type AttemptAnswer, type AttemptVerdict } from './domain/retry.js';
-import { webhookHeaders } from './domain/signing.js';
+import { judgeAttempt, type AttemptVerdict } from './domain/retry.js';
 import type { WebhookTopics } from './topics.js';
+import { postSigned } from './webhook-request.js';
 import * as repo from './webhooks.repo.js';
-
-/** One attempt, DNS to the answer's last byte: the specification suggests 15 to 30 s. */
-export const ATTEMPT_TIMEOUT_MS = 15_000;
-/** The answer is read up to this size and otherwise ignored (only its status counts). */
-export const MAX_ANSWER_BYTES = 64 * 1024;
 
 type Payload = JobMap['webhooks.deliver'];
 
@@ -55,24 +48,17 @@ export class WebhookDelivery {
     if (endpoint.previous_secret !== null && Number(endpoint.previous_secret_until) > now) {
       secrets.push(await this.deps.box.open(endpoint.previous_secret));
     }
-    const headers = {
-      'content-type': 'application/json',
-      ...webhookHeaders(secrets, delivery.id, Math.floor(now / 1000), delivery.payload),
-    };
-    const response = await safeRequest(endpoint.url, {
-      method: 'POST',
-      headers,
-      body: delivery.payload,
-      timeoutMs: this.deps.timeoutMs ?? ATTEMPT_TIMEOUT_MS,
-      maxBytes: MAX_ANSWER_BYTES,
-      allowPrivate: this.deps.config.fetchAllowPrivate,
-      ...(options.signal && { signal: options.signal }),
-    });
-    const answer: AttemptAnswer = response.ok
-      ? { ok: true, status: response.status, ...optional(retryAfterMs(response.headers, this.deps.clock)) }
-      : response;
+    const answer = await postSigned(
+      { url: endpoint.url, secrets, id: delivery.id, body: delivery.payload },
+      {
+        clock: this.deps.clock,
+        allowPrivate: this.deps.config.fetchAllowPrivate,
+        ...(this.deps.timeoutMs !== undefined && { timeoutMs: this.deps.timeoutMs }),
+        ...(options.signal && { signal: options.signal }),
+      },
+    );
     const verdict = judgeAttempt(answer, delivery.attempts + 1, (this.deps.random ?? Math.random)());
-    await this.record(delivery, verdict, response.ok ? response.status : null, true);
+    await this.record(delivery, verdict, answer.ok ? answer.status : null, true);
   }
 
   /** The verdict of an attempt (or of none, when `attempted` is false), with the next try's job in the same commit. */
@@ -110,8 +96,4 @@ export class WebhookDelivery {
     await this.deps.db.durable();
     if (disabled) await this.deps.topics.reload();
   }
-}
-
-function optional(retryAfter: number | undefined): { retryAfterMs?: number } {
-  return retryAfter === undefined ? {} : { retryAfterMs: retryAfter };
 }
