@@ -121,6 +121,24 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     expect(await deliveryRows(s.shopId)).toHaveLength(0);
   });
 
+  it('sends message.bounced with its bounce type, and message.complained, from the bounce webhook path', async () => {
+    await s.t.app.services.webhooks.createEndpoint(s.shopId, { url: `${server.url}/bounces`, eventTypes: ['message.bounced', 'message.complained'] });
+    const { payload } = await expectOk(s.transact({ code: 'order', email: 'bounce@example.org', variables: {} }));
+    await s.runner.runDue();
+    expect(at('/bounces')).toHaveLength(0);
+    const outcomes = s.t.app.services.messageOutcomes;
+    expect(await outcomes.bounce(s.shopId, { code: payload.code as string, type: 'soft', reason: '4.2.2 Mailbox full' })).toBe(true);
+    expect(await outcomes.bounce(s.shopId, { code: payload.code as string, type: 'soft' })).toBe(true);
+    expect(await outcomes.bounce(s.shopId, { code: payload.code as string, type: 'complaint' })).toBe(true);
+    await s.runner.runDue();
+    const bodies = at('/bounces').map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+    // One delivery each, sent side by side: compared in the order of their types.
+    expect(bodies.map((b) => [b.type, b.data.bounce_type, b.data.address]).sort()).toEqual([
+      ['message.bounced', 'soft', 'bounce@example.org'],
+      ['message.complained', undefined, 'bounce@example.org'],
+    ]);
+  });
+
   it('retries a failing endpoint with doubling delays up to 6 h, 15 attempts in all, then records the failure', async () => {
     const shop = await trackingShop('/fail');
     await shop.push('5');
