@@ -110,7 +110,7 @@ export const webhooksRoutes: FastifyPluginCallbackTypebox = (app, _options, done
         description: 'The new secret is answered this once; the previous one keeps signing beside it for 24 hours.',
         security: ADMIN_SECURITY,
         params: EndpointParamsSchema,
-        response: withErrors({ 200: RotatedSecretSchema }, [404, 415]),
+        response: withErrors({ 200: RotatedSecretSchema }, [404, 409, 415]),
       },
     },
     async (request) => {

@@ -192,13 +192,23 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     expect(signatures(first, rotated.secret)).toEqual([true, false]);
     expect(signatures(first, shop.secret)).toEqual([false, true]);
 
+    // Two rotations at once: one wins, the other is told to try again rather than answer a secret that never signs.
+    const racing = await Promise.allSettled([0, 1].map(() => s.t.app.services.webhooks.rotateSecret(shop.shopId, shop.endpoint.id)));
+    expect(racing.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
+    for (const r of racing) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'CONFLICT' });
+    await shop.push('r');
+    await s.runner.runDue();
+    const answered = racing.flatMap((r) => (r.status === 'fulfilled' ? [r.value.secret] : []));
+    const winner = answered.find((secret) => signatures(at('/rotate').at(-1)!, secret)[0])!;
+    expect(winner).toBeDefined();
+
     s.t.clock.advance(ROTATION_GRACE_MS);
     expect((await s.t.app.services.webhooks.getEndpoint(shop.shopId, shop.endpoint.id)).previousSecretUntil).toBeNull();
     await shop.push('2');
     await s.runner.runDue();
     const later = at('/rotate').at(-1)!;
     expect(later.headers['webhook-id']).not.toBe(first.headers['webhook-id']);
-    expect(signatures(later, rotated.secret)).toEqual([true]);
+    expect(signatures(later, winner)).toEqual([true]);
   });
 
   it('records a tracking event once however often it is handed over, and checks the address again at send time', async () => {
