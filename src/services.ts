@@ -53,6 +53,8 @@ import { TransactService } from './modules/messaging/transact.service.js';
 import { WalletService } from './modules/messaging/wallet/wallet.service.js';
 import { WebPushService } from './modules/messaging/web-push.service.js';
 import type { AppleWalletSettings } from './modules/messaging/providers/apple-wallet.settings.js';
+import { WebhookDelivery } from './modules/webhooks/webhooks.delivery.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -145,6 +147,10 @@ export interface Services {
   readonly wallet: WalletService;
   /** Browser push subscriptions: the web_push channel's addresses (docs/messaging.md, "Web push subscriptions"). */
   readonly webPush: WebPushService;
+  /** Outbound webhook endpoints and the recording of message outcomes and tracking events for them (docs/webhooks.md). */
+  readonly webhooks: WebhooksService;
+  /** The `webhooks.deliver` job: sign, POST through the address guard, record, retry. */
+  readonly webhookDelivery: WebhookDelivery;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -228,6 +234,11 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     registry: messagingProviders,
     box: messagingBox,
   });
+  // Outbound webhooks (docs/webhooks.md): message outcomes reach them through the outcome
+  // hook, in the transaction that records each outcome; tracking events as a subscriber.
+  const webhooks = new WebhooksService({ db, clock, config, shops, jobs, box: messagingBox });
+  tracking.subscribe(webhooks.trackingSubscriber());
+  const outcomeHook = webhooks.outcomeHook();
   const messageOutcomes = new OutcomesService({
     db,
     clock,
@@ -236,6 +247,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     flags: new SubscriptionFlagsService({ db, clock, identity }),
     identity,
     attributionWindowMs: config.messageAttributionMs,
+    outcomeHook,
   });
   // Purchase events credit the message the customer came from (docs/messaging.md, "Tracking").
   tracking.subscribe(messageOutcomes.trackingSubscriber());
@@ -259,6 +271,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     renderer,
     jobs,
     links: messageOutcomes,
+    outcomeHook,
   });
   messageDelivery.useBeforeSend('wallet', async (shopId, profileId, message) => {
     await wallet.deliverWalletMessage(shopId, profileId, message.text);
@@ -310,5 +323,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     messageOutcomes,
     wallet,
     webPush,
+    webhooks,
+    webhookDelivery: new WebhookDelivery({ db, clock, config, jobs, box: messagingBox, topics: webhooks.topics }),
   };
 }

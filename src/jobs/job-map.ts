@@ -20,6 +20,8 @@ export interface JobMap {
   'loyalty.levels': { shopId: string; at: number };
   /** One delivery of a message (its code and seq) through its channel's provider (src/modules/messaging). */
   'messaging.deliver': { shopId: string; code: string; seq: number };
+  /** One signed delivery of an event to a shop's webhook endpoint (src/modules/webhooks). */
+  'webhooks.deliver': { shopId: string; endpointId: string; id: string };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

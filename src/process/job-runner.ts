@@ -50,5 +50,8 @@ export function createJobRunner(deps: {
   // One delivery of a message: its own retries are new jobs (delivery.service.ts); a throw
   // (a database fault) is retried by the runner, and the delivery's status makes a rerun harmless.
   runner.register('messaging.deliver', (payload, ctx) => deps.services.messageDelivery.deliver(payload, { signal: ctx.signal }));
+  // One signed webhook delivery: its retries are new jobs (webhooks.delivery.ts); a throw (a database
+  // fault) is retried by the runner, and the delivery's status makes a rerun harmless.
+  runner.register('webhooks.deliver', (payload, ctx) => deps.services.webhookDelivery.deliver(payload, { signal: ctx.signal }));
   return runner;
 }

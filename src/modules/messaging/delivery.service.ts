@@ -11,6 +11,7 @@ import type { IdentityService } from '../identity/identity.service.js';
 import type { ChannelsService } from './channels.service.js';
 import { rewriteEmailHtml, unsubscribeHeaders } from './domain/tracking-links.js';
 import type { OutcomesService } from './outcomes.service.js';
+import { afterOutcome, type OutcomeHook } from './outcome-hook.js';
 import { templatesFor, type MailingTemplates } from './domain/mailing.js';
 import type { MessageType } from './history.service.js';
 import { buildOutgoing, type SentContent } from './domain/outgoing.js';
@@ -75,6 +76,8 @@ export class DeliveryService {
       readonly jobs: JobQueue;
       /** Signed tracking links of emails (docs/messaging.md, "Tracking"); none without it. */
       readonly links?: Pick<OutcomesService, 'emailLinks'>;
+      /** Told of each send in its recording transaction (outbound webhooks). */
+      readonly outcomeHook?: OutcomeHook;
     },
   ) {}
 
@@ -183,7 +186,8 @@ export class DeliveryService {
     let dead = false;
     await this.deps.db.db.transaction().execute(async (trx) => {
       if (result.ok) {
-        await repo.updateQueuedDelivery(trx, key, { ...common, status: 'sent', sent_at: now, error: null, provider_message_id: result.providerMessageId ?? null });
+        const sent = await repo.updateQueuedDelivery(trx, key, { ...common, status: 'sent', sent_at: now, error: null, provider_message_id: result.providerMessageId ?? null });
+        if (sent) await afterOutcome(trx, this.deps.outcomeHook, { shopId: delivery.shop_id, code: delivery.code, channel: delivery.channel, seq: delivery.seq }, ['sent_at'], now);
         return;
       }
       const error = result.message.slice(0, ERROR_LIMIT);
