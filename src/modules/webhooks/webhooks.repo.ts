@@ -55,8 +55,17 @@ export async function enabledTopics(db: Executor): Promise<{ shop_id: string; ev
   return db.selectFrom('webhook_endpoints').select(['shop_id', 'event_types']).where('enabled', '=', 1).execute();
 }
 
-export async function updateEndpoint(db: Executor, shopId: string, id: string, values: Updateable<WebhookEndpointsTable>): Promise<boolean> {
-  const result = await db.updateTable('webhook_endpoints').set(values).where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+/** Updates the endpoint; with `ifSecret`, only while its sealed secret is still that one (a rotation's compare-and-set). */
+export async function updateEndpoint(
+  db: Executor,
+  shopId: string,
+  id: string,
+  values: Updateable<WebhookEndpointsTable>,
+  ifSecret?: string,
+): Promise<boolean> {
+  let query = db.updateTable('webhook_endpoints').set(values).where('shop_id', '=', shopId).where('id', '=', id);
+  if (ifSecret !== undefined) query = query.where('secret', '=', ifSecret);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -166,12 +166,15 @@ export class WebhooksService {
     const secret = formatSecret(crypto.randomBytes(SECRET_BYTES));
     const now = this.deps.clock.now();
     const previousSecretUntil = now + ROTATION_GRACE_MS;
-    await repo.updateEndpoint(this.deps.db.db, shopId, id, {
-      secret: await this.deps.box.seal(secret),
-      previous_secret: row.secret,
-      previous_secret_until: previousSecretUntil,
-      updated_at: now,
-    });
+    const rotated = await repo.updateEndpoint(
+      this.deps.db.db,
+      shopId,
+      id,
+      { secret: await this.deps.box.seal(secret), previous_secret: row.secret, previous_secret_until: previousSecretUntil, updated_at: now },
+      row.secret,
+    );
+    // Another rotation (or a deletion) came between the read and this write: this secret would never sign.
+    if (!rotated) throw new AppError('CONFLICT', 'The endpoint changed during the rotation; rotate again.');
     await this.deps.db.durable();
     return { secret, previousSecretUntil };
   }

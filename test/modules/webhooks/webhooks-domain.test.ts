@@ -125,3 +125,14 @@ describe('webhook events', () => {
     expect(EVENT_TYPES).toContain('tracking.purchase');
   });
 });
+
+describe('docs/webhooks.md', () => {
+  it('names every event type and the retry schedule the code has', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
+    for (const type of EVENT_TYPES) expect(text).toContain(`\`${type}\``);
+    expect(text).toContain(`${MAX_ATTEMPTS} attempts in all`);
+    expect(text).toContain(`30 s × 2ⁿ⁻¹, at most ${RETRY_BACKOFF.maxMs / 3_600_000} hours`);
+    expect(RETRY_BACKOFF.baseMs).toBe(30_000);
+  });
+});

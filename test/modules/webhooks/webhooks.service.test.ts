@@ -121,6 +121,24 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     expect(await deliveryRows(s.shopId)).toHaveLength(0);
   });
 
+  it('sends message.bounced with its bounce type, and message.complained, from the bounce webhook path', async () => {
+    await s.t.app.services.webhooks.createEndpoint(s.shopId, { url: `${server.url}/bounces`, eventTypes: ['message.bounced', 'message.complained'] });
+    const { payload } = await expectOk(s.transact({ code: 'order', email: 'bounce@example.org', variables: {} }));
+    await s.runner.runDue();
+    expect(at('/bounces')).toHaveLength(0);
+    const outcomes = s.t.app.services.messageOutcomes;
+    expect(await outcomes.bounce(s.shopId, { code: payload.code as string, type: 'soft', reason: '4.2.2 Mailbox full' })).toBe(true);
+    expect(await outcomes.bounce(s.shopId, { code: payload.code as string, type: 'soft' })).toBe(true);
+    expect(await outcomes.bounce(s.shopId, { code: payload.code as string, type: 'complaint' })).toBe(true);
+    await s.runner.runDue();
+    const bodies = at('/bounces').map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
+    // One delivery each, sent side by side: compared in the order of their types.
+    expect(bodies.map((b) => [b.type, b.data.bounce_type, b.data.address]).sort()).toEqual([
+      ['message.bounced', 'soft', 'bounce@example.org'],
+      ['message.complained', undefined, 'bounce@example.org'],
+    ]);
+  });
+
   it('retries a failing endpoint with doubling delays up to 6 h, 15 attempts in all, then records the failure', async () => {
     const shop = await trackingShop('/fail');
     await shop.push('5');
@@ -174,13 +192,23 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     expect(signatures(first, rotated.secret)).toEqual([true, false]);
     expect(signatures(first, shop.secret)).toEqual([false, true]);
 
+    // Two rotations at once: one wins, the other is told to try again rather than answer a secret that never signs.
+    const racing = await Promise.allSettled([0, 1].map(() => s.t.app.services.webhooks.rotateSecret(shop.shopId, shop.endpoint.id)));
+    expect(racing.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
+    for (const r of racing) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'CONFLICT' });
+    await shop.push('r');
+    await s.runner.runDue();
+    const answered = racing.flatMap((r) => (r.status === 'fulfilled' ? [r.value.secret] : []));
+    const winner = answered.find((secret) => signatures(at('/rotate').at(-1)!, secret)[0])!;
+    expect(winner).toBeDefined();
+
     s.t.clock.advance(ROTATION_GRACE_MS);
     expect((await s.t.app.services.webhooks.getEndpoint(shop.shopId, shop.endpoint.id)).previousSecretUntil).toBeNull();
     await shop.push('2');
     await s.runner.runDue();
     const later = at('/rotate').at(-1)!;
     expect(later.headers['webhook-id']).not.toBe(first.headers['webhook-id']);
-    expect(signatures(later, rotated.secret)).toEqual([true]);
+    expect(signatures(later, winner)).toEqual([true]);
   });
 
   it('records a tracking event once however often it is handed over, and checks the address again at send time', async () => {
