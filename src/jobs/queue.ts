@@ -59,6 +59,12 @@ export interface ClaimRequest {
   readonly names: readonly string[];
   readonly limit: number;
   readonly leaseMs: number;
+  /**
+   * Whether to take over jobs whose lease expired (default true). A runner asks once per
+   * poll interval rather than at every claim: a lease is seconds long, and the look costs
+   * a statement that almost always finds nothing.
+   */
+  readonly reclaim?: boolean;
 }
 
 /** A claimed job. Its payload stays JSON until the runner parses it, so that one bad row fails alone. */
@@ -168,7 +174,7 @@ export class JobQueue<M extends object = JobMap> {
   async claim(request: ClaimRequest): Promise<ClaimedJob[]> {
     if (request.names.length === 0 || request.limit < 1) return [];
     const now = this.clock.now();
-    const reclaimed = await this.claimWhere(request, now, 'expired', request.limit);
+    const reclaimed = request.reclaim === false ? [] : await this.claimWhere(request, now, 'expired', request.limit);
     const due = reclaimed.length < request.limit ? await this.claimWhere(request, now, 'due', request.limit - reclaimed.length) : [];
     return [...reclaimed, ...due]
       .map((row) => ({ ...toFields(row), payloadJson: row.payload }))

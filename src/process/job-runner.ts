@@ -49,7 +49,10 @@ export function createJobRunner(deps: {
   runner.register('loyalty.levels', (payload) => deps.services.loyaltyLevels.runLevelsJob(payload));
   // One delivery of a message: its own retries are new jobs (delivery.service.ts); a throw
   // (a database fault) is retried by the runner, and the delivery's status makes a rerun harmless.
-  runner.register('messaging.deliver', (payload, ctx) => deps.services.messageDelivery.deliver(payload, { signal: ctx.signal }));
+  // Slots of their own (PATRON_DELIVERY_CONCURRENCY): a send mostly waits on the vendor's round trip.
+  runner.register('messaging.deliver', (payload, ctx) => deps.services.messageDelivery.deliver(payload, { signal: ctx.signal }), {
+    concurrency: deps.config.deliveryConcurrency,
+  });
   // One signed webhook delivery: its retries are new jobs (webhooks.delivery.ts); a throw (a database
   // fault) is retried by the runner, and the delivery's status makes a rerun harmless.
   runner.register('webhooks.deliver', (payload, ctx) => deps.services.webhookDelivery.deliver(payload, { signal: ctx.signal }));
