@@ -53,6 +53,8 @@ import { TransactService } from './modules/messaging/transact.service.js';
 import { WalletService } from './modules/messaging/wallet/wallet.service.js';
 import { WebPushService } from './modules/messaging/web-push.service.js';
 import type { AppleWalletSettings } from './modules/messaging/providers/apple-wallet.settings.js';
+import { ChainSteps } from './modules/chains/chain-steps.js';
+import { ChainsService } from './modules/chains/chains.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -145,6 +147,10 @@ export interface Services {
   readonly wallet: WalletService;
   /** Browser push subscriptions: the web_push channel's addresses (docs/messaging.md, "Web push subscriptions"). */
   readonly webPush: WebPushService;
+  /** Triggered message chains: the admin's chains and the ChainStarter the trigger detectors call (docs/chains.md). */
+  readonly chains: ChainsService;
+  /** The `chains.step` job: a run's due steps, each at most once. */
+  readonly chainSteps: ChainSteps;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -265,6 +271,12 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   });
   messageDelivery.useDeadAddress('web_push', (shopId, address) => webPush.forgetAddress(shopId, address));
   messageDelivery.useDeadAddress('wallet', (shopId, address) => wallet.forgetAddress(shopId, address));
+  // Chains (docs/chains.md): steps run in the `chains.step` job; their messages find their
+  // templates in the chain's version; custom events start the chains they trigger.
+  const chainSteps = new ChainSteps({ db, clock, jobs, writer: messageWriter, identity, audience, orders: tracking, segments, levels: loyaltyLevels });
+  const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
+  messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
+  tracking.subscribe(chains.trackingSubscriber());
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -310,5 +322,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     messageOutcomes,
     wallet,
     webPush,
+    chains,
+    chainSteps,
   };
 }

@@ -20,6 +20,8 @@ export interface JobMap {
   'loyalty.levels': { shopId: string; at: number };
   /** One delivery of a message (its code and seq) through its channel's provider (src/modules/messaging). */
   'messaging.deliver': { shopId: string; code: string; seq: number };
+  /** A chain run's due steps, from its current one to the next wait or its end (src/modules/chains). */
+  'chains.step': { shopId: string; runId: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

@@ -50,5 +50,8 @@ export function createJobRunner(deps: {
   // One delivery of a message: its own retries are new jobs (delivery.service.ts); a throw
   // (a database fault) is retried by the runner, and the delivery's status makes a rerun harmless.
   runner.register('messaging.deliver', (payload, ctx) => deps.services.messageDelivery.deliver(payload, { signal: ctx.signal }));
+  // A chain run's due steps: each step moves the run conditionally in the transaction of what
+  // it writes, so a redelivered job finds the step done and goes on from where the run is.
+  runner.register('chains.step', (payload) => deps.services.chainSteps.run(payload));
   return runner;
 }
