@@ -55,6 +55,8 @@ import { WebPushService } from './modules/messaging/web-push.service.js';
 import type { AppleWalletSettings } from './modules/messaging/providers/apple-wallet.settings.js';
 import { WebhookDelivery } from './modules/webhooks/webhooks.delivery.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { ChainSteps } from './modules/chains/chain-steps.js';
+import { ChainsService } from './modules/chains/chains.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -151,6 +153,10 @@ export interface Services {
   readonly webhooks: WebhooksService;
   /** The `webhooks.deliver` job: sign, POST through the address guard, record, retry. */
   readonly webhookDelivery: WebhookDelivery;
+  /** Triggered message chains: the admin's chains and the ChainStarter the trigger detectors call (docs/chains.md). */
+  readonly chains: ChainsService;
+  /** The `chains.step` job: a run's due steps, each at most once. */
+  readonly chainSteps: ChainSteps;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -278,6 +284,12 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   });
   messageDelivery.useDeadAddress('web_push', (shopId, address) => webPush.forgetAddress(shopId, address));
   messageDelivery.useDeadAddress('wallet', (shopId, address) => wallet.forgetAddress(shopId, address));
+  // Chains (docs/chains.md): steps run in the `chains.step` job; their messages find their
+  // templates in the chain's version; custom events start the chains they trigger.
+  const chainSteps = new ChainSteps({ db, clock, jobs, writer: messageWriter, identity, audience, orders: tracking, segments, levels: loyaltyLevels });
+  const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
+  messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
+  tracking.subscribe(chains.trackingSubscriber());
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -325,5 +337,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     webPush,
     webhooks,
     webhookDelivery: new WebhookDelivery({ db, clock, config, jobs, box: messagingBox, topics: webhooks.topics }),
+    chains,
+    chainSteps,
   };
 }

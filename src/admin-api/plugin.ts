@@ -25,6 +25,7 @@ import { slidersRoutes } from './sliders.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
+import { chainsRoutes } from './chains.routes.js';
 
 /**
  * The admin scope, registered under /admin/v1 (admin-api.md). Encapsulated: its token
@@ -105,6 +106,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(messagingWebhooksRoutes);
   await app.register(walletRoutes);
   await app.register(webhooksRoutes);
+  await app.register(chainsRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

@@ -88,6 +88,7 @@ import type {
 import type { WalletPassesTable, WalletRegistrationsTable } from './tables/wallet.js';
 import type { WebPushSubscriptionsTable } from './tables/web-push.js';
 import type { WebhookCountersTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.js';
+import type { ChainsTable, ChainVersionsTable, ChainRunsTable, ChainEntriesTable } from './tables/chains.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -105,6 +106,7 @@ export type * from './tables/messaging.js';
 export type * from './tables/wallet.js';
 export type * from './tables/web-push.js';
 export type * from './tables/webhooks.js';
+export type * from './tables/chains.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -182,4 +184,8 @@ export interface Database {
   webhook_counters: WebhookCountersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  chains: ChainsTable;
+  chain_versions: ChainVersionsTable;
+  chain_runs: ChainRunsTable;
+  chain_entries: ChainEntriesTable;
 }

@@ -22,6 +22,8 @@ export interface JobMap {
   'messaging.deliver': { shopId: string; code: string; seq: number };
   /** One signed delivery of an event to a shop's webhook endpoint (src/modules/webhooks). */
   'webhooks.deliver': { shopId: string; endpointId: string; id: string };
+  /** A chain run's due steps, from its current one to the next wait or its end (src/modules/chains). */
+  'chains.step': { shopId: string; runId: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

@@ -56,5 +56,8 @@ export function createJobRunner(deps: {
   // One signed webhook delivery: its retries are new jobs (webhooks.delivery.ts); a throw (a database
   // fault) is retried by the runner, and the delivery's status makes a rerun harmless.
   runner.register('webhooks.deliver', (payload, ctx) => deps.services.webhookDelivery.deliver(payload, { signal: ctx.signal }));
+  // A chain run's due steps: each step moves the run conditionally in the transaction of what
+  // it writes, so a redelivered job finds the step done and goes on from where the run is.
+  runner.register('chains.step', (payload) => deps.services.chainSteps.run(payload));
   return runner;
 }

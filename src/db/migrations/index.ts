@@ -26,6 +26,7 @@ import { messaging } from './0025-messaging.js';
 import { wallet } from './0026-wallet.js';
 import { messagingTracking } from './0027-messaging-tracking.js';
 import { webPush } from './0028-web-push.js';
+import { chains } from './0029-chains.js';
 import { webhooks } from './0031-webhooks.js';
 
 /**
@@ -60,6 +61,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0026-wallet', wallet],
   ['0027-messaging-tracking', messagingTracking],
   ['0028-web-push', webPush],
+  ['0029-chains', chains],
   ['0031-webhooks', webhooks],
 ];
 
