@@ -53,6 +53,9 @@ import { TransactService } from './modules/messaging/transact.service.js';
 import { WalletService } from './modules/messaging/wallet/wallet.service.js';
 import { WebPushService } from './modules/messaging/web-push.service.js';
 import type { AppleWalletSettings } from './modules/messaging/providers/apple-wallet.settings.js';
+import { BulkExpansion } from './modules/bulk/bulk-expand.js';
+import { BulkService } from './modules/bulk/bulk.service.js';
+import { LimitsService } from './modules/bulk/limits.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -145,6 +148,12 @@ export interface Services {
   readonly wallet: WalletService;
   /** Browser push subscriptions: the web_push channel's addresses (docs/messaging.md, "Web push subscriptions"). */
   readonly webPush: WebPushService;
+  /** Frequency caps and quiet hours per channel (docs/bulk.md); the delivery path's send gate. */
+  readonly messagingLimits: LimitsService;
+  /** Bulk mailings to segments: create, read, the A/B decision (docs/bulk.md). */
+  readonly bulkMailings: BulkService;
+  /** The `bulk.expand` job: a bulk mailing's members, page by page, into messages. */
+  readonly bulkExpansion: BulkExpansion;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -265,6 +274,12 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   });
   messageDelivery.useDeadAddress('web_push', (shopId, address) => webPush.forgetAddress(shopId, address));
   messageDelivery.useDeadAddress('wallet', (shopId, address) => wallet.forgetAddress(shopId, address));
+  // Bulk mailings (docs/bulk.md): their templates by reference, and quiet hours holding bulk and chain deliveries.
+  const messagingLimits = new LimitsService({ db, clock, shops });
+  const bulkMailings = new BulkService({ db, clock, shops, segments, renderer, jobs });
+  const bulkExpansion = new BulkExpansion({ db, clock, writer: messageWriter, limits: messagingLimits, jobs });
+  messageDelivery.useTemplateSource('bulk', (shopId, ref) => bulkMailings.templateSource(shopId, ref));
+  messageDelivery.useSendGate((shopId, channel, type, now) => messagingLimits.sendAt(shopId, channel, type, now));
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -310,5 +325,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     messageOutcomes,
     wallet,
     webPush,
+    messagingLimits,
+    bulkMailings,
+    bulkExpansion,
   };
 }

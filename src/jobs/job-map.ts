@@ -20,6 +20,10 @@ export interface JobMap {
   'loyalty.levels': { shopId: string; at: number };
   /** One delivery of a message (its code and seq) through its channel's provider (src/modules/messaging). */
   'messaging.deliver': { shopId: string; code: string; seq: number };
+  /** Page `page` of a bulk mailing's expansion into messages; runs only while the mailing's pages done = page (src/modules/bulk). */
+  'bulk.expand': { shopId: string; mailingId: number; page: number };
+  /** A bulk mailing's A/B winner, chosen and sent to the held members (src/modules/bulk). */
+  'bulk.decide': { shopId: string; mailingId: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

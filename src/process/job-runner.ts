@@ -50,5 +50,9 @@ export function createJobRunner(deps: {
   // One delivery of a message: its own retries are new jobs (delivery.service.ts); a throw
   // (a database fault) is retried by the runner, and the delivery's status makes a rerun harmless.
   runner.register('messaging.deliver', (payload, ctx) => deps.services.messageDelivery.deliver(payload, { signal: ctx.signal }));
+  // Bulk mailings: a page of members per run, committed with its cursor and the next page's job;
+  // a page run twice writes once (its advance is conditional on the page count).
+  runner.register('bulk.expand', (payload) => deps.services.bulkExpansion.runPage(payload));
+  runner.register('bulk.decide', (payload) => deps.services.bulkMailings.decide(payload));
   return runner;
 }
