@@ -57,6 +57,9 @@ import { WebhookDelivery } from './modules/webhooks/webhooks.delivery.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { ChainSteps } from './modules/chains/chain-steps.js';
 import { ChainsService } from './modules/chains/chains.service.js';
+import { BulkExpansion } from './modules/bulk/bulk-expand.js';
+import { BulkService } from './modules/bulk/bulk.service.js';
+import { LimitsService } from './modules/bulk/limits.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -157,6 +160,12 @@ export interface Services {
   readonly chains: ChainsService;
   /** The `chains.step` job: a run's due steps, each at most once. */
   readonly chainSteps: ChainSteps;
+  /** Frequency caps and quiet hours per channel (docs/bulk.md); the delivery path's send gate. */
+  readonly messagingLimits: LimitsService;
+  /** Bulk mailings to segments: create, read, the A/B decision (docs/bulk.md). */
+  readonly bulkMailings: BulkService;
+  /** The `bulk.expand` job: a bulk mailing's members, page by page, into messages. */
+  readonly bulkExpansion: BulkExpansion;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -290,6 +299,12 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
   messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
   tracking.subscribe(chains.trackingSubscriber());
+  // Bulk mailings (docs/bulk.md): their templates by reference, and quiet hours holding bulk and chain deliveries.
+  const messagingLimits = new LimitsService({ db, clock, shops });
+  const bulkMailings = new BulkService({ db, clock, shops, segments, renderer, jobs });
+  const bulkExpansion = new BulkExpansion({ db, clock, writer: messageWriter, limits: messagingLimits, jobs });
+  messageDelivery.useTemplateSource('bulk', (shopId, ref) => bulkMailings.templateSource(shopId, ref));
+  messageDelivery.useSendGate((shopId, channel, type, now) => messagingLimits.sendAt(shopId, channel, type, now));
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -339,5 +354,8 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     webhookDelivery: new WebhookDelivery({ db, clock, config, jobs, box: messagingBox, topics: webhooks.topics }),
     chains,
     chainSteps,
+    messagingLimits,
+    bulkMailings,
+    bulkExpansion,
   };
 }

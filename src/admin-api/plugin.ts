@@ -15,6 +15,7 @@ import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
 import { messagingRoutes } from './messaging.routes.js';
 import { messagingWebhooksRoutes } from './messaging-webhooks.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
+import { bulkRoutes } from './bulk.routes.js';
 import { certificatesRoutes } from './certificates.routes.js';
 import { checkoutOrdersRoutes } from './checkout-orders.routes.js';
 import { promoCodesRoutes } from './promo-codes.routes.js';
@@ -107,6 +108,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(walletRoutes);
   await app.register(webhooksRoutes);
   await app.register(chainsRoutes);
+  await app.register(bulkRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

@@ -89,6 +89,7 @@ import type { WalletPassesTable, WalletRegistrationsTable } from './tables/walle
 import type { WebPushSubscriptionsTable } from './tables/web-push.js';
 import type { WebhookCountersTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.js';
 import type { ChainsTable, ChainVersionsTable, ChainRunsTable, ChainEntriesTable } from './tables/chains.js';
+import type { BulkMailingsTable, BulkRecipientsTable, MessagingLimitsTable, BulkCapCountersTable } from './tables/bulk.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -107,6 +108,7 @@ export type * from './tables/wallet.js';
 export type * from './tables/web-push.js';
 export type * from './tables/webhooks.js';
 export type * from './tables/chains.js';
+export type * from './tables/bulk.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -188,4 +190,8 @@ export interface Database {
   chain_versions: ChainVersionsTable;
   chain_runs: ChainRunsTable;
   chain_entries: ChainEntriesTable;
+  bulk_mailings: BulkMailingsTable;
+  bulk_recipients: BulkRecipientsTable;
+  messaging_limits: MessagingLimitsTable;
+  bulk_cap_counters: BulkCapCountersTable;
 }

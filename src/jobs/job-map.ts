@@ -24,6 +24,10 @@ export interface JobMap {
   'webhooks.deliver': { shopId: string; endpointId: string; id: string };
   /** A chain run's due steps, from its current one to the next wait or its end (src/modules/chains). */
   'chains.step': { shopId: string; runId: number };
+  /** Page `page` of a bulk mailing's expansion into messages; runs only while the mailing's pages done = page (src/modules/bulk). */
+  'bulk.expand': { shopId: string; mailingId: number; page: number };
+  /** A bulk mailing's A/B winner, chosen and sent to the held members (src/modules/bulk). */
+  'bulk.decide': { shopId: string; mailingId: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

@@ -27,6 +27,7 @@ import { wallet } from './0026-wallet.js';
 import { messagingTracking } from './0027-messaging-tracking.js';
 import { webPush } from './0028-web-push.js';
 import { chains } from './0029-chains.js';
+import { bulk } from './0030-bulk.js';
 import { webhooks } from './0031-webhooks.js';
 
 /**
@@ -62,6 +63,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0027-messaging-tracking', messagingTracking],
   ['0028-web-push', webPush],
   ['0029-chains', chains],
+  ['0030-bulk', bulk],
   ['0031-webhooks', webhooks],
 ];
 
