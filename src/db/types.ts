@@ -87,6 +87,7 @@ import type {
 } from './tables/messaging.js';
 import type { WalletPassesTable, WalletRegistrationsTable } from './tables/wallet.js';
 import type { WebPushSubscriptionsTable } from './tables/web-push.js';
+import type { ChainListWatchesTable } from './tables/chain-triggers.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -103,6 +104,7 @@ export type * from './tables/subscriptions.js';
 export type * from './tables/messaging.js';
 export type * from './tables/wallet.js';
 export type * from './tables/web-push.js';
+export type * from './tables/chain-triggers.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -177,4 +179,5 @@ export interface Database {
   wallet_passes: WalletPassesTable;
   wallet_registrations: WalletRegistrationsTable;
   web_push_subscriptions: WebPushSubscriptionsTable;
+  chain_list_watches: ChainListWatchesTable;
 }
