@@ -68,7 +68,6 @@ export class ProductAlerts {
 
   private async handOver(job: JobMap['chains.product_alerts'], kind: AlertTriggerKind, chains: readonly ActiveChain[]): Promise<void> {
     const { shopId, generation } = job;
-    const key = alertFiringKey(kind, generation);
     for (let after = 0; ; ) {
       const profiles = await this.deps.alerts.pendingAlertProfiles(shopId, generation, kind, after, ALERT_PROFILES_PER_COMMIT);
       if (profiles.length === 0) return;
@@ -79,6 +78,7 @@ export class ProductAlerts {
       await this.deps.db.db.transaction().execute(async (trx) => {
         for (const [profileId, list] of products) {
           for (const chain of chains) {
+            const key = alertFiringKey(kind, generation, profileId);
             await this.deps.starter.startRun(trx, { shopId, chainId: chain.chainId, profileId, products: list, variables: {}, key, at });
           }
         }

@@ -54,12 +54,12 @@ export class SegmentEntries {
   async run(job: JobMap['chains.segment_entries']): Promise<void> {
     const chains = chainsOfSegment(await this.deps.chains.of(job.shopId, 'segment_entry'), job.segmentId);
     if (chains.length === 0) return;
-    const key = entryFiringKey(job.segmentId, job.at);
     const variables = { segment_id: job.segmentId };
     for (const profileIds of slicesOf(job.profileIds, ENTRIES_PER_COMMIT)) {
       await this.deps.db.db.transaction().execute(async (trx) => {
         for (const profileId of profileIds) {
           for (const chain of chains) {
+            const key = entryFiringKey(job.segmentId, job.at, profileId);
             await this.deps.starter.startRun(trx, { shopId: job.shopId, chainId: chain.chainId, profileId, variables, key, at: job.at });
           }
         }

@@ -20,7 +20,10 @@ export function itemsByProfile(alerts: readonly { readonly profileId: number; re
   return grouped;
 }
 
-/** One run per chain, profile and landing: the generation names the landing. */
-export function alertFiringKey(kind: AlertTriggerKind, generation: number): string {
-  return `${kind}/${generation}`;
+/**
+ * One run per chain, profile and landing: the generation names the landing. The profile
+ * is in the key because a landing fires for many profiles (keys are unique per chain).
+ */
+export function alertFiringKey(kind: AlertTriggerKind, generation: number, profileId: number): string {
+  return `${kind}/${generation}/${profileId}`;
 }

@@ -3,7 +3,7 @@
  * {"segment_id": N}}`). Pure: which chains a segment's entries start, and the keys.
  *
  * An entry is a profile becoming a member of a segment at one instant: the run key names
- * the segment and that instant, so an entry handed over twice starts one run, and a
+ * the segment, that instant and the profile, so an entry handed over twice starts one run, and a
  * profile that leaves and enters again is a new entry (the chain's re-entry rule decides).
  */
 import type { ActiveChain } from '../../chain-starter.js';
@@ -15,8 +15,9 @@ export function chainsOfSegment(chains: readonly ActiveChain[], segmentId: numbe
   return chains.filter((chain) => chain.trigger.kind === 'segment_entry' && chain.trigger.segmentId === segmentId);
 }
 
-export function entryFiringKey(segmentId: number, at: number): string {
-  return `segment_entry/${segmentId}/${at}`;
+/** The profile is in the key because one addition enters many profiles (keys are unique per chain). */
+export function entryFiringKey(segmentId: number, at: number, profileId: number): string {
+  return `segment_entry/${segmentId}/${at}/${profileId}`;
 }
 
 /** Splits ids into pieces of at most `size`, in order. */
