@@ -159,6 +159,22 @@ describe.each(TEST_DIALECTS)('abandoned cart and wish list triggers on %s', (dia
     expect(jobs.filter((job) => job.payload.includes(`"${shopId}"`))).toEqual([]);
   });
 
+  it('100 list events handed over at once and out of order arm the list by the newest one only: one run', async () => {
+    starter.setChains(shopId, [abandonedCart(1, 60)]);
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        stack.services.tracking.recordPush({ shopId, did, event: 'cart', items: [{ id: `sku-${(i % 7) + 1}`, amount: 1 }], attribution: {} }),
+      ),
+    );
+    const deliveries = await db.db.selectFrom('jobs').select('payload').where('name', '=', 'tracking.deliver').where('status', '=', 'queued').execute();
+    const ours = deliveries.map((job) => JSON.parse(job.payload) as { shopId: string; eventId: number; subscriber: string }).filter((job) => job.shopId === shopId && job.subscriber === 'chains.abandoned-lists');
+    expect(ours).toHaveLength(100);
+    await Promise.all(ours.reverse().map((job) => stack.services.tracking.deliver(job)));
+    await after(60_000);
+    const newest = Math.max(...ours.map((job) => job.eventId));
+    expect(starter.calls.map((call) => [call.outcome, call.start.key])).toEqual([['started', `abandoned_cart/${newest}`]]);
+  });
+
   it('a restart neither loses a pending firing nor fires twice; a check run again starts nothing new', async () => {
     starter.setChains(shopId, [abandonedCart(1, 3600)]);
     await send('cart', [sku1]);
