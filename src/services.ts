@@ -191,7 +191,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   });
   const listing = new ListingService({ db, clock, catalog, products });
   const search = new SearchService({ db, clock, catalog, listing });
-  const profiles = new ProfilesService({ db, clock, identity, properties: customProperties, audience });
+  const profiles = new ProfilesService({ db, clock, identity, properties: customProperties, audience, segments });
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
   const ledger = new LoyaltyLedger({ db, clock });

@@ -90,6 +90,7 @@ import type { WebPushSubscriptionsTable } from './tables/web-push.js';
 import type { WebhookCountersTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.js';
 import type { ChainsTable, ChainVersionsTable, ChainRunsTable, ChainEntriesTable } from './tables/chains.js';
 import type { BulkMailingsTable, BulkRecipientsTable, MessagingLimitsTable, BulkCapCountersTable } from './tables/bulk.js';
+import type { ChainListWatchesTable } from './tables/chain-triggers.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -109,6 +110,7 @@ export type * from './tables/web-push.js';
 export type * from './tables/webhooks.js';
 export type * from './tables/chains.js';
 export type * from './tables/bulk.js';
+export type * from './tables/chain-triggers.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -194,4 +196,5 @@ export interface Database {
   bulk_recipients: BulkRecipientsTable;
   messaging_limits: MessagingLimitsTable;
   bulk_cap_counters: BulkCapCountersTable;
+  chain_list_watches: ChainListWatchesTable;
 }

@@ -29,6 +29,7 @@ import { webPush } from './0028-web-push.js';
 import { chains } from './0029-chains.js';
 import { bulk } from './0030-bulk.js';
 import { webhooks } from './0031-webhooks.js';
+import { chainTriggers } from './0032-chain-triggers.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -65,6 +66,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0029-chains', chains],
   ['0030-bulk', bulk],
   ['0031-webhooks', webhooks],
+  ['0032-chain-triggers', chainTriggers],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
