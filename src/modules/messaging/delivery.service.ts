@@ -44,6 +44,11 @@ export type BeforeSendHook<C extends Channel = Channel> = (shopId: string, profi
  * they are gone (the delivery fails permanently, saying so).
  */
 export type TemplateSource = (shopId: string, templateRef: string) => Promise<MailingTemplates | undefined>;
+/**
+ * When a message of a type other than transactional may go on a channel: `now`, or a
+ * later instant (quiet hours, docs/bulk.md), at which the delivery is tried again.
+ */
+export type SendGate = (shopId: string, channel: Channel, type: Exclude<MessageType, 'transactional'>, now: number) => Promise<number>;
 /** Runs after a delivery's address was recorded dead: the channel's own store drops it (a web push subscription, a wallet registration). */
 export type DeadAddressHook = (shopId: string, address: string) => Promise<void>;
 
@@ -62,6 +67,7 @@ export class DeliveryService {
   private readonly beforeSend = new Map<Channel, BeforeSendHook>();
   private readonly deadAddress = new Map<Channel, DeadAddressHook>();
   private readonly templateSources = new Map<MessageType, TemplateSource>();
+  private sendGate: SendGate | undefined;
 
   constructor(
     private readonly deps: {
@@ -91,6 +97,11 @@ export class DeliveryService {
     this.templateSources.set(type, source);
   }
 
+  /** Registers the gate that may postpone bulk and chain deliveries (quiet hours); transactional ones never pass it. */
+  useSendGate(gate: SendGate): void {
+    this.sendGate = gate;
+  }
+
   /** Registers what a channel's store does with an address its vendor declared dead. */
   useDeadAddress(channel: Channel, hook: DeadAddressHook): void {
     this.deadAddress.set(channel, hook);
@@ -104,6 +115,15 @@ export class DeliveryService {
     const templates = message && (await this.templatesOf(payload.shopId, message));
     if (!message || !templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
     const channel = delivery.channel as Channel;
+    if (this.sendGate && message.type !== 'transactional') {
+      const now = this.deps.clock.now();
+      const at = await this.sendGate(payload.shopId, channel, message.type, now);
+      // The delivery stays queued, untouched; a new job tries it at `at` (its key keeps a rerun of this job from adding another).
+      if (at > now) {
+        await this.deps.jobs.enqueue('messaging.deliver', payload, { runAt: at, idempotencyKey: `${payload.shopId}:${payload.code}:${payload.seq}:${delivery.attempts}:at${at}` });
+        return;
+      }
+    }
 
     const profile = await this.deps.identity.getProfile(payload.shopId, delivery.profile_id);
     const attributes = await this.deps.audience.getCustomerAttributes(payload.shopId, delivery.profile_id);

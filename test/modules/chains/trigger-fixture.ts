@@ -1,0 +1,53 @@
+import type { ManualClock } from '../../../src/clock.js';
+import { loadConfig } from '../../../src/config.js';
+import { JobRunner } from '../../../src/jobs/runner.js';
+import type { ActiveChain } from '../../../src/modules/chains/chain-starter.js';
+import { createChainTriggers, type ChainTriggers } from '../../../src/modules/chains/triggers/chain-triggers.js';
+import { createServices, type Services } from '../../../src/services.js';
+import type { ChainStarterRecorder } from '../../helpers/chain-starter-recorder.js';
+import type { TestDb } from '../../helpers/db.js';
+
+export interface TriggerStack {
+  readonly services: Services;
+  readonly triggers: ChainTriggers;
+  /** Runs tracking's outbox and the detectors' jobs (runDue). */
+  readonly runner: JobRunner;
+}
+
+const silent = { warn: () => undefined, error: () => undefined };
+
+/**
+ * The real services on the test database with the trigger detectors built on them, as the
+ * process would wire them, over a recording engine. Calling it again on the same database
+ * and recorder is a restart: new service objects, the same stored state.
+ */
+export function triggerStack(db: TestDb, clock: ManualClock, starter: ChainStarterRecorder): TriggerStack {
+  const config = loadConfig({ LOG_LEVEL: 'silent', PATRON_RATE_LIMIT: 'off' });
+  const services = createServices({ config, db, clock });
+  const triggers = createChainTriggers({
+    db,
+    clock,
+    jobs: services.jobs,
+    shops: services.shops,
+    tracking: services.tracking,
+    products: services.products,
+    productSubscriptions: services.productSubscriptions,
+    segments: services.segments,
+    starter,
+  });
+  const runner = new JobRunner({ queue: services.jobs, clock, logger: silent });
+  runner.register('tracking.deliver', (payload) => services.tracking.deliver(payload));
+  runner.register('chains.abandoned_check', (payload) => triggers.checkAbandoned(payload));
+  runner.register('chains.product_alerts', (payload) => triggers.handProductAlerts(payload));
+  runner.register('chains.segment_entries', (payload) => triggers.handSegmentEntries(payload));
+  return { services, triggers, runner };
+}
+
+export const abandonedCart = (chainId: number, afterSeconds: number): ActiveChain => ({
+  chainId,
+  trigger: { kind: 'abandoned_cart', afterSeconds },
+});
+export const abandonedWish = (chainId: number, afterSeconds: number): ActiveChain => ({
+  chainId,
+  trigger: { kind: 'abandoned_wish', afterSeconds },
+});
