@@ -1,12 +1,11 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/types.js';
-import type { Executor } from '../messaging/messaging.repo.js';
 
 /** Kysely only: rows of the webhook tables in and out. Every query filters by shop_id. */
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type { Database, Executor };
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Takes one of the shop's endpoint places, in one upsert: false when all `max` are taken. */
 export async function takeEndpointPlace(db: Executor, shopId: string, max: number): Promise<boolean> {

@@ -5,7 +5,6 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { resolveGuardedHost } from '../../net/address-guard.js';
-import type { Executor } from '../messaging/messaging.repo.js';
 import type { HookedOutcome, OutcomeHook } from '../messaging/outcome-hook.js';
 import type { SentDelivery } from '../messaging/outcomes.repo.js';
 import type { SecretBox } from '../messaging/secret-box.js';
@@ -235,7 +234,7 @@ export class WebhooksService {
   }
 
   /** One delivery and job per event and enabled endpoint that takes its type; an event recorded before is skipped. */
-  private async fanOut(executor: Executor, shopId: string, events: readonly WebhookEvent[], at: number): Promise<void> {
+  private async fanOut(executor: repo.Executor, shopId: string, events: readonly WebhookEvent[], at: number): Promise<void> {
     if (events.length === 0) return;
     for (const endpoint of await repo.enabledEndpoints(executor, shopId)) {
       const types = new Set(JSON.parse(endpoint.event_types) as string[]);
