@@ -48,10 +48,10 @@ export class WebhookDelivery {
     if (endpoint.enabled !== 1) {
       return this.record(delivery, { kind: 'failed', error: 'The endpoint was disabled before the delivery was made.' }, null, false);
     }
-    const now = this.deps.clock.now();
-    const secrets = [await this.deps.box.open(endpoint.secret)];
-    if (endpoint.previous_secret !== null && Number(endpoint.previous_secret_until) > now) {
-      secrets.push(await this.deps.box.open(endpoint.previous_secret));
+    const secrets = await this.secretsOf(endpoint);
+    if (!secrets) {
+      const error = "The endpoint's secret cannot be opened with the server's secret key; rotate the secret.";
+      return this.record(delivery, { kind: 'failed', error }, null, false);
     }
     const answer = await postSigned(
       { url: endpoint.url, secrets, id: delivery.id, body: delivery.payload },
@@ -64,6 +64,19 @@ export class WebhookDelivery {
     );
     const verdict = judgeAttempt(answer, delivery.attempts + 1, (this.deps.random ?? Math.random)());
     await this.record(delivery, verdict, answer.ok ? answer.status : null, true);
+  }
+
+  /** The secrets in force, the current one first; undefined when PATRON_SECRET_KEY changed since they were sealed. */
+  private async secretsOf(endpoint: repo.EndpointRow): Promise<string[] | undefined> {
+    try {
+      const secrets = [await this.deps.box.open(endpoint.secret)];
+      if (endpoint.previous_secret !== null && Number(endpoint.previous_secret_until) > this.deps.clock.now()) {
+        secrets.push(await this.deps.box.open(endpoint.previous_secret));
+      }
+      return secrets;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The verdict of an attempt (or of none, when `attempted` is false), with the next try's job in the same commit. */

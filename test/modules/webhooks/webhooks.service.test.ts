@@ -243,7 +243,7 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     expect(ids).not.toContain(old!.id);
   });
 
-  it('records a tracking event once however often it is handed over, and checks the address again at send time', async () => {
+  it('records a tracking event once however often it is handed over, checks the address again at send time, and fails a delivery whose secret cannot be opened', async () => {
     const shop = await trackingShop('/rebind');
     const event = await shop.push('9');
     const subscriber = s.t.app.services.webhooks.trackingSubscriber();
@@ -265,6 +265,27 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     expect(await deliveryRows(shop.shopId)).toMatchObject([
       { status: 'failed', attempts: 1, last_status_code: null, last_error: 'The link points to a local or private network address, which is not allowed.' },
     ]);
+    expect(at('/rebind')).toHaveLength(0);
+
+    // A server whose secret key changed cannot open the endpoint's secret: the delivery fails saying what to do, nothing is sent.
+    const rekeyed = new WebhookDelivery({
+      db: s.t.db,
+      clock: s.t.clock,
+      config: s.t.config,
+      jobs: s.t.app.services.jobs,
+      box: new SecretBox({ secretKey: 'c'.repeat(64), dataDir: s.t.config.dataDir }),
+      topics: s.t.app.services.webhooks.topics,
+    });
+    const next = await shop.push('10');
+    await subscriber.handle(next);
+    const pending = (await deliveryRows(shop.shopId)).find((r) => r.status === 'pending')!;
+    await rekeyed.deliver({ shopId: shop.shopId, endpointId: shop.endpoint.id, id: pending.id });
+    expect((await deliveryRows(shop.shopId)).find((r) => r.id === pending.id)).toMatchObject({
+      status: 'failed',
+      attempts: 0,
+      last_error: "The endpoint's secret cannot be opened with the server's secret key; rotate the secret.",
+    });
+    await s.runner.runDue();
     expect(at('/rebind')).toHaveLength(0);
   });
 
