@@ -129,6 +129,8 @@ export interface Services {
   readonly subscriptionMembers: SubscriptionMembersService;
   /** Promos benefits' per-period usage: the holds the checkout places, captures and releases. */
   readonly subscriptionUsage: SubscriptionUsageService;
+  /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
+  readonly clock: Clock;
   /** Messaging vendors by channel (modules/messaging/providers/vendors.ts). */
   readonly messagingProviders: ProviderRegistry;
   /** A shop's provider settings per channel, secrets sealed at rest (docs/messaging.md). */
@@ -340,6 +342,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     subscriptions: new SubscriptionsService({ db, clock, shops, promotions }),
     subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions }),
     subscriptionUsage,
+    clock,
     messagingProviders,
     messagingChannels,
     mailings: new MailingsService({ db, clock, shops, renderer }),
