@@ -8,6 +8,7 @@ import {
   CreateEndpointBodySchema,
   DeliveriesQuerySchema,
   DeliveryListSchema,
+  DeliveryParamsSchema,
   EndpointListSchema,
   EndpointParamsSchema,
   EndpointSchema,
@@ -144,6 +145,25 @@ export const webhooksRoutes: FastifyPluginCallbackTypebox = (app, _options, done
         ...(status !== undefined && { status }),
       });
       return { deliveries: deliveries.map(toDeliveryBody) };
+    },
+  );
+
+  app.post(
+    `${BASE}/:endpoint_id/deliveries/:delivery_id/retry`,
+    {
+      schema: {
+        tags,
+        summary: 'Send a failed delivery again',
+        description: 'The same webhook-id and body, with a fresh set of attempts. 409 when the delivery is not failed or the endpoint is disabled.',
+        security: ADMIN_SECURITY,
+        params: DeliveryParamsSchema,
+        response: withErrors({ 202: Type.Null({ description: 'Queued.' }) }, [404, 409, 415]),
+      },
+    },
+    async (request, reply) => {
+      const { shop_id: shopId, endpoint_id: endpointId, delivery_id: deliveryId } = request.params;
+      await webhooks.retryDelivery(shopId, endpointId, deliveryId);
+      return reply.code(202).send(null);
     },
   );
 

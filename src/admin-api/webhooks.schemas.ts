@@ -8,6 +8,11 @@ import { ShopIdParam } from './common.schemas.js';
 const EndpointIdParam = Type.String({ maxLength: 64, description: 'The endpoint id (`ep_…`).' });
 
 export const EndpointParamsSchema = Type.Object({ shop_id: ShopIdParam, endpoint_id: EndpointIdParam });
+export const DeliveryParamsSchema = Type.Object({
+  shop_id: ShopIdParam,
+  endpoint_id: EndpointIdParam,
+  delivery_id: Type.String({ maxLength: 64, description: 'The delivery id: its webhook-id (`msg_…`).' }),
+});
 
 const EventTypeSchema = Type.Union(
   EVENT_TYPES.map((type) => Type.Literal(type)),

@@ -111,6 +111,7 @@ describe.each(TEST_DIALECTS)('admin webhook routes on %s', (dialect) => {
     expectAdminError(await inject('GET', `/${id}/deliveries?limit=101`), 422, 'VALIDATION_FAILED');
     expectAdminError(await inject('GET', `/${id}/deliveries?status=lost`), 422, 'VALIDATION_FAILED');
     expectAdminError(await inject('GET', '/ep_unknown/deliveries'), 404, 'NOT_FOUND');
+    expectAdminError(await inject('POST', `/${id}/deliveries/msg_none/retry`), 404, 'NOT_FOUND');
 
     const other = (await createShopFixture(t.app.services)).shopId;
     expectAdminError(await inject('GET', `/${id}`, undefined, other), 404, 'NOT_FOUND');

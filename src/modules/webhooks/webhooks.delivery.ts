@@ -11,6 +11,11 @@ import * as repo from './webhooks.repo.js';
 
 type Payload = JobMap['webhooks.deliver'];
 
+/** Finished deliveries are kept this long for the admin's list, then pruned as new ones finish. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** Old rows one finished delivery prunes at most: more than one, so pruning keeps ahead of the inflow. */
+const PRUNE_BATCH = 20;
+
 /**
  * The `webhooks.deliver` job (docs/webhooks.md, "Retries"): one signed POST of one
  * delivery through the private-address guard (safe-request.ts: resolved, judged and
@@ -83,15 +88,13 @@ export class WebhookDelivery {
         if (updated && verdict.kind === 'gone') {
           disabled = await repo.disableEndpoint(trx, delivery.shop_id, delivery.endpoint_id, verdict.error, now);
         }
+        if (updated) await repo.deleteFinishedBefore(trx, delivery.shop_id, delivery.endpoint_id, now - DELIVERY_RETENTION_MS, PRUNE_BATCH);
         return;
       }
       const runAt = now + verdict.delayMs;
       if (!(await repo.updatePendingDelivery(trx, key, { ...common, next_attempt_at: runAt }))) return;
-      await this.deps.jobs.enqueue(
-        'webhooks.deliver',
-        { shopId: delivery.shop_id, endpointId: delivery.endpoint_id, id: delivery.id },
-        { executor: trx, runAt, idempotencyKey: `${delivery.shop_id}:${delivery.endpoint_id}:${delivery.id}:${attempts}` },
-      );
+      // No idempotency key: the conditional update above lets one run per attempt get here.
+      await this.deps.jobs.enqueue('webhooks.deliver', { shopId: delivery.shop_id, endpointId: delivery.endpoint_id, id: delivery.id }, { executor: trx, runAt });
     });
     await this.deps.db.durable();
     if (disabled) await this.deps.topics.reload();

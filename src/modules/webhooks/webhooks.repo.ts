@@ -139,3 +139,36 @@ export async function listDeliveries(
   if (page.status !== undefined) query = query.where('status', '=', page.status);
   return query.orderBy('created_at', 'desc').orderBy('id').limit(page.limit).offset(page.offset).execute();
 }
+
+/** Deletes up to `limit` of the endpoint's finished deliveries created before `before`; answers how many. */
+export async function deleteFinishedBefore(db: Executor, shopId: string, endpointId: string, before: number, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('shop_id', '=', shopId)
+    .where('endpoint_id', '=', endpointId)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('shop_id', '=', shopId)
+        .where('endpoint_id', '=', endpointId)
+        .where('created_at', '<', before)
+        .where('status', '!=', 'pending')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Makes a failed delivery pending again with a fresh set of attempts; false when it is not failed. */
+export async function reopenFailedDelivery(db: Executor, shopId: string, endpointId: string, id: string, at: number): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: at, updated_at: at })
+    .where('shop_id', '=', shopId)
+    .where('endpoint_id', '=', endpointId)
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

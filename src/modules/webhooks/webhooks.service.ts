@@ -188,6 +188,21 @@ export class WebhooksService {
     return (await repo.listDeliveries(this.deps.db.db, shopId, endpointId, page)).map(toDeliveryView);
   }
 
+  /** Sends a failed delivery again, with a fresh set of attempts (the same webhook-id and body). */
+  async retryDelivery(shopId: string, endpointId: string, id: string): Promise<void> {
+    const endpoint = await this.requireEndpoint(shopId, endpointId);
+    if (endpoint.enabled !== 1) throw new AppError('CONFLICT', 'The endpoint is disabled; enable it first.');
+    const now = this.deps.clock.now();
+    await this.deps.db.db.transaction().execute(async (trx) => {
+      if (!(await repo.reopenFailedDelivery(trx, shopId, endpointId, id, now))) {
+        const found = await repo.findDelivery(trx, shopId, endpointId, id);
+        throw found ? new AppError('CONFLICT', 'Only a failed delivery can be sent again.') : new AppError('NOT_FOUND', 'Webhook delivery not found.');
+      }
+      await this.deps.jobs.enqueue('webhooks.deliver', { shopId, endpointId, id }, { executor: trx });
+    });
+    await this.deps.db.durable();
+  }
+
   /** The messaging seam (outcome-hook.ts): outcomes become `message.*` events. */
   outcomeHook(): OutcomeHook {
     return {
@@ -241,12 +256,8 @@ export class WebhooksService {
           created_at: at,
           updated_at: at,
         });
-        if (!inserted) continue;
-        await this.deps.jobs.enqueue(
-          'webhooks.deliver',
-          { shopId, endpointId: endpoint.id, id: event.id },
-          { executor, runAt: at, idempotencyKey: `${shopId}:${endpoint.id}:${event.id}:0` },
-        );
+        // Jobs need no idempotency key: the row's insert and each attempt's conditional update admit one.
+        if (inserted) await this.deps.jobs.enqueue('webhooks.deliver', { shopId, endpointId: endpoint.id, id: event.id }, { executor, runAt: at });
       }
     }
   }

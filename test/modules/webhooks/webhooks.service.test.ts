@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
 import { SecretBox } from '../../../src/modules/messaging/secret-box.js';
-import { WebhookDelivery } from '../../../src/modules/webhooks/webhooks.delivery.js';
+import { DELIVERY_RETENTION_MS, WebhookDelivery } from '../../../src/modules/webhooks/webhooks.delivery.js';
 import { MAX_ATTEMPTS, RETRY_BACKOFF } from '../../../src/modules/webhooks/domain/retry.js';
 import { MAX_ENDPOINTS, ROTATION_GRACE_MS } from '../../../src/modules/webhooks/webhooks.service.js';
 import { TEST_DIALECTS } from '../../helpers/db.js';
@@ -163,6 +163,17 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     expect(attempts).toHaveLength(MAX_ATTEMPTS);
     expect(new Set(attempts.map((r) => r.headers['webhook-timestamp'])).size).toBe(MAX_ATTEMPTS);
     expect(attempts.every((r) => signatures(r, shop.secret)[0])).toBe(true);
+
+    // Sent again by hand: a fresh set of attempts that goes on retrying as the first did.
+    await s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, last!.id);
+    await s.runner.runDue();
+    const [again] = await deliveryRows(shop.shopId);
+    expect(again).toMatchObject({ status: 'pending', attempts: 1 });
+    s.t.clock.set(Number(again!.next_attempt_at));
+    await s.runner.runDue();
+    expect((await deliveryRows(shop.shopId))[0]).toMatchObject({ status: 'pending', attempts: 2 });
+    await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, last!.id)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, 'msg_none')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('disables an endpoint that answers 410 Gone; it receives nothing more until enabled again', async () => {
@@ -175,6 +186,8 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     await shop.push('2');
     await s.runner.runDue();
     expect(await deliveryRows(shop.shopId)).toHaveLength(1);
+    const [gone] = await deliveryRows(shop.shopId);
+    await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, gone!.id)).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await s.t.app.services.webhooks.updateEndpoint(shop.shopId, shop.endpoint.id, { enabled: true })).toMatchObject({ enabled: true, disabledReason: null });
     await shop.push('3');
     await s.runner.runDue();
@@ -209,6 +222,24 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     const later = at('/rotate').at(-1)!;
     expect(later.headers['webhook-id']).not.toBe(first.headers['webhook-id']);
     expect(signatures(later, winner)).toEqual([true]);
+  });
+
+  it('prunes finished deliveries older than 30 days as new ones finish, never pending ones', async () => {
+    const shop = await trackingShop('/prune');
+    await shop.push('old');
+    await s.runner.runDue();
+    const [old] = await deliveryRows(shop.shopId);
+    expect(old).toMatchObject({ status: 'succeeded' });
+    s.t.clock.advance(DELIVERY_RETENTION_MS - 1000);
+    await shop.push('recent');
+    await s.runner.runDue();
+    expect(await deliveryRows(shop.shopId)).toHaveLength(2);
+    s.t.clock.advance(2000);
+    await shop.push('new');
+    await s.runner.runDue();
+    const ids = (await deliveryRows(shop.shopId)).map((r) => r.id);
+    expect(ids).toHaveLength(2);
+    expect(ids).not.toContain(old!.id);
   });
 
   it('records a tracking event once however often it is handed over, and checks the address again at send time', async () => {
