@@ -53,6 +53,13 @@ import { TransactService } from './modules/messaging/transact.service.js';
 import { WalletService } from './modules/messaging/wallet/wallet.service.js';
 import { WebPushService } from './modules/messaging/web-push.service.js';
 import type { AppleWalletSettings } from './modules/messaging/providers/apple-wallet.settings.js';
+import { WebhookDelivery } from './modules/webhooks/webhooks.delivery.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { ChainSteps } from './modules/chains/chain-steps.js';
+import { ChainsService } from './modules/chains/chains.service.js';
+import { BulkExpansion } from './modules/bulk/bulk-expand.js';
+import { BulkService } from './modules/bulk/bulk.service.js';
+import { LimitsService } from './modules/bulk/limits.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
@@ -145,6 +152,20 @@ export interface Services {
   readonly wallet: WalletService;
   /** Browser push subscriptions: the web_push channel's addresses (docs/messaging.md, "Web push subscriptions"). */
   readonly webPush: WebPushService;
+  /** Outbound webhook endpoints and the recording of message outcomes and tracking events for them (docs/webhooks.md). */
+  readonly webhooks: WebhooksService;
+  /** The `webhooks.deliver` job: sign, POST through the address guard, record, retry. */
+  readonly webhookDelivery: WebhookDelivery;
+  /** Triggered message chains: the admin's chains and the ChainStarter the trigger detectors call (docs/chains.md). */
+  readonly chains: ChainsService;
+  /** The `chains.step` job: a run's due steps, each at most once. */
+  readonly chainSteps: ChainSteps;
+  /** Frequency caps and quiet hours per channel (docs/bulk.md); the delivery path's send gate. */
+  readonly messagingLimits: LimitsService;
+  /** Bulk mailings to segments: create, read, the A/B decision (docs/bulk.md). */
+  readonly bulkMailings: BulkService;
+  /** The `bulk.expand` job: a bulk mailing's members, page by page, into messages. */
+  readonly bulkExpansion: BulkExpansion;
 }
 
 export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
@@ -228,6 +249,11 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     registry: messagingProviders,
     box: messagingBox,
   });
+  // Outbound webhooks (docs/webhooks.md): message outcomes reach them through the outcome
+  // hook, in the transaction that records each outcome; tracking events as a subscriber.
+  const webhooks = new WebhooksService({ db, clock, config, shops, jobs, box: messagingBox });
+  tracking.subscribe(webhooks.trackingSubscriber());
+  const outcomeHook = webhooks.outcomeHook();
   const messageOutcomes = new OutcomesService({
     db,
     clock,
@@ -236,6 +262,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     flags: new SubscriptionFlagsService({ db, clock, identity }),
     identity,
     attributionWindowMs: config.messageAttributionMs,
+    outcomeHook,
   });
   // Purchase events credit the message the customer came from (docs/messaging.md, "Tracking").
   tracking.subscribe(messageOutcomes.trackingSubscriber());
@@ -259,12 +286,25 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     renderer,
     jobs,
     links: messageOutcomes,
+    outcomeHook,
   });
   messageDelivery.useBeforeSend('wallet', async (shopId, profileId, message) => {
     await wallet.deliverWalletMessage(shopId, profileId, message.text);
   });
   messageDelivery.useDeadAddress('web_push', (shopId, address) => webPush.forgetAddress(shopId, address));
   messageDelivery.useDeadAddress('wallet', (shopId, address) => wallet.forgetAddress(shopId, address));
+  // Chains (docs/chains.md): steps run in the `chains.step` job; their messages find their
+  // templates in the chain's version; custom events start the chains they trigger.
+  const chainSteps = new ChainSteps({ db, clock, jobs, writer: messageWriter, identity, audience, orders: tracking, segments, levels: loyaltyLevels });
+  const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
+  messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
+  tracking.subscribe(chains.trackingSubscriber());
+  // Bulk mailings (docs/bulk.md): their templates by reference, and quiet hours holding bulk and chain deliveries.
+  const messagingLimits = new LimitsService({ db, clock, shops });
+  const bulkMailings = new BulkService({ db, clock, shops, segments, renderer, jobs });
+  const bulkExpansion = new BulkExpansion({ db, clock, writer: messageWriter, limits: messagingLimits, jobs });
+  messageDelivery.useTemplateSource('bulk', (shopId, ref) => bulkMailings.templateSource(shopId, ref));
+  messageDelivery.useSendGate((shopId, channel, type, now) => messagingLimits.sendAt(shopId, channel, type, now));
   return {
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -310,5 +350,12 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     messageOutcomes,
     wallet,
     webPush,
+    webhooks,
+    webhookDelivery: new WebhookDelivery({ db, clock, config, jobs, box: messagingBox, topics: webhooks.topics }),
+    chains,
+    chainSteps,
+    messagingLimits,
+    bulkMailings,
+    bulkExpansion,
   };
 }

@@ -59,6 +59,12 @@ export interface ClaimRequest {
   readonly names: readonly string[];
   readonly limit: number;
   readonly leaseMs: number;
+  /**
+   * Whether to take over jobs whose lease expired (default true). A runner asks once per
+   * poll interval rather than at every claim: a lease is seconds long, and the look costs
+   * a statement that almost always finds nothing.
+   */
+  readonly reclaim?: boolean;
 }
 
 /** A claimed job. Its payload stays JSON until the runner parses it, so that one bad row fails alone. */
@@ -156,15 +162,27 @@ export class JobQueue<M extends object = JobMap> {
   }
 
   /**
-   * Claims up to `limit` due jobs in one statement: queued jobs whose run_at has come,
-   * and running jobs whose lease expired (their worker died). Each claim counts as an
+   * Claims up to `limit` due jobs: running jobs whose lease expired (their worker died)
+   * first, then queued jobs whose run_at has come, oldest first. Each claim counts as an
    * attempt. A reclaimed job records why in last_error, which becomes its final error
    * if it has no attempts left.
+   *
+   * Two statements rather than one with an OR: each walks the (status, run_at) index in
+   * order and stops at its limit, while the OR of both made SQLite gather every due job
+   * and sort them, so that a backlog of thousands cost milliseconds per claim.
    */
   async claim(request: ClaimRequest): Promise<ClaimedJob[]> {
     if (request.names.length === 0 || request.limit < 1) return [];
     const now = this.clock.now();
-    const rows = await this.handle.db
+    const reclaimed = request.reclaim === false ? [] : await this.claimWhere(request, now, 'expired', request.limit);
+    const due = reclaimed.length < request.limit ? await this.claimWhere(request, now, 'due', request.limit - reclaimed.length) : [];
+    return [...reclaimed, ...due]
+      .map((row) => ({ ...toFields(row), payloadJson: row.payload }))
+      .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
+  }
+
+  private claimWhere(request: ClaimRequest, now: number, kind: 'expired' | 'due', limit: number): Promise<JobRow[]> {
+    return this.handle.db
       .updateTable('jobs')
       .set((eb) => ({
         status: 'running',
@@ -184,29 +202,16 @@ export class JobQueue<M extends object = JobMap> {
           .else(eb.ref('last_error'))
           .end(),
       }))
-      .where('id', 'in', (eb) =>
-        lockSkippingLocked(
-          eb
-            .selectFrom('jobs')
-            .select('id')
-            .where('name', 'in', request.names)
-            .where((w) =>
-              w.or([
-                w.and([w('status', '=', 'queued'), w('run_at', '<=', now)]),
-                w.and([w('status', '=', 'running'), w('locked_until', '<=', now)]),
-              ]),
-            )
-            .orderBy('run_at')
-            .orderBy('id')
-            .limit(request.limit),
-          this.handle.dialect,
-        ),
-      )
+      .where('id', 'in', (eb) => {
+        const candidates = eb.selectFrom('jobs').select('id').where('name', 'in', request.names);
+        const ordered =
+          kind === 'due'
+            ? candidates.where('status', '=', 'queued').where('run_at', '<=', now).orderBy('run_at').orderBy('id')
+            : candidates.where('status', '=', 'running').where('locked_until', '<=', now).orderBy('id');
+        return lockSkippingLocked(ordered.limit(limit), this.handle.dialect);
+      })
       .returningAll()
       .execute();
-    return rows
-      .map((row) => ({ ...toFields(row), payloadJson: row.payload }))
-      .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
   }
 
   /** Extends the lease of a running job; false when the claim is no longer this worker's. */

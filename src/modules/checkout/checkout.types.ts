@@ -61,6 +61,8 @@ export interface CheckoutOrder {
   readonly identifier: string | null;
   readonly request: CheckoutRequest;
   readonly calculation: StoredCalculation;
+  /** The paid subscription the order was computed with (its member was subscribed to it); null: none. */
+  readonly subscription: string | null;
   readonly bonusHoldId: number | null;
   readonly rewardTransactionId: number | null;
   readonly createdAt: number;

@@ -11,6 +11,7 @@ import type { IdentityService } from '../identity/identity.service.js';
 import type { ChannelsService } from './channels.service.js';
 import { rewriteEmailHtml, unsubscribeHeaders } from './domain/tracking-links.js';
 import type { OutcomesService } from './outcomes.service.js';
+import { afterOutcome, type OutcomeHook } from './outcome-hook.js';
 import { templatesFor, type MailingTemplates } from './domain/mailing.js';
 import type { MessageType } from './history.service.js';
 import { buildOutgoing, type SentContent } from './domain/outgoing.js';
@@ -43,6 +44,11 @@ export type BeforeSendHook<C extends Channel = Channel> = (shopId: string, profi
  * they are gone (the delivery fails permanently, saying so).
  */
 export type TemplateSource = (shopId: string, templateRef: string) => Promise<MailingTemplates | undefined>;
+/**
+ * When a message of a type other than transactional may go on a channel: `now`, or a
+ * later instant (quiet hours, docs/bulk.md), at which the delivery is tried again.
+ */
+export type SendGate = (shopId: string, channel: Channel, type: Exclude<MessageType, 'transactional'>, now: number) => Promise<number>;
 /** Runs after a delivery's address was recorded dead: the channel's own store drops it (a web push subscription, a wallet registration). */
 export type DeadAddressHook = (shopId: string, address: string) => Promise<void>;
 
@@ -61,6 +67,7 @@ export class DeliveryService {
   private readonly beforeSend = new Map<Channel, BeforeSendHook>();
   private readonly deadAddress = new Map<Channel, DeadAddressHook>();
   private readonly templateSources = new Map<MessageType, TemplateSource>();
+  private sendGate: SendGate | undefined;
 
   constructor(
     private readonly deps: {
@@ -75,6 +82,8 @@ export class DeliveryService {
       readonly jobs: JobQueue;
       /** Signed tracking links of emails (docs/messaging.md, "Tracking"); none without it. */
       readonly links?: Pick<OutcomesService, 'emailLinks'>;
+      /** Told of each send in its recording transaction (outbound webhooks). */
+      readonly outcomeHook?: OutcomeHook;
     },
   ) {}
 
@@ -86,6 +95,11 @@ export class DeliveryService {
   /** Registers where messages of a type other than transactional find their templates (chains, bulk mailings). */
   useTemplateSource(type: Exclude<MessageType, 'transactional'>, source: TemplateSource): void {
     this.templateSources.set(type, source);
+  }
+
+  /** Registers the gate that may postpone bulk and chain deliveries (quiet hours); transactional ones never pass it. */
+  useSendGate(gate: SendGate): void {
+    this.sendGate = gate;
   }
 
   /** Registers what a channel's store does with an address its vendor declared dead. */
@@ -101,6 +115,15 @@ export class DeliveryService {
     const templates = message && (await this.templatesOf(payload.shopId, message));
     if (!message || !templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
     const channel = delivery.channel as Channel;
+    if (this.sendGate && message.type !== 'transactional') {
+      const now = this.deps.clock.now();
+      const at = await this.sendGate(payload.shopId, channel, message.type, now);
+      // The delivery stays queued, untouched; a new job tries it at `at` (its key keeps a rerun of this job from adding another).
+      if (at > now) {
+        await this.deps.jobs.enqueue('messaging.deliver', payload, { runAt: at, idempotencyKey: `${payload.shopId}:${payload.code}:${payload.seq}:${delivery.attempts}:at${at}` });
+        return;
+      }
+    }
 
     const profile = await this.deps.identity.getProfile(payload.shopId, delivery.profile_id);
     const attributes = await this.deps.audience.getCustomerAttributes(payload.shopId, delivery.profile_id);
@@ -183,7 +206,8 @@ export class DeliveryService {
     let dead = false;
     await this.deps.db.db.transaction().execute(async (trx) => {
       if (result.ok) {
-        await repo.updateQueuedDelivery(trx, key, { ...common, status: 'sent', sent_at: now, error: null, provider_message_id: result.providerMessageId ?? null });
+        const sent = await repo.updateQueuedDelivery(trx, key, { ...common, status: 'sent', sent_at: now, error: null, provider_message_id: result.providerMessageId ?? null });
+        if (sent) await afterOutcome(trx, this.deps.outcomeHook, { shopId: delivery.shop_id, code: delivery.code, channel: delivery.channel, seq: delivery.seq }, ['sent_at'], now);
         return;
       }
       const error = result.message.slice(0, ERROR_LIMIT);
