@@ -175,6 +175,27 @@ describe.each(TEST_DIALECTS)('abandoned cart and wish list triggers on %s', (dia
     expect(starter.calls.map((call) => [call.outcome, call.start.key])).toEqual([['started', `abandoned_cart/${newest}`]]);
   });
 
+  it('a cart whose profile merges into another fires for the surviving profile, once', async () => {
+    starter.setChains(shopId, [abandonedCart(1, 3600)]);
+    // Ann fills a cart on one device, then logs in on an older one: the older profile survives (identity's rule).
+    const now = clock.now();
+    clock.set(now - 60_000);
+    const late = (await stack.services.tracking.initSession({ shopId })).did;
+    clock.set(now);
+    await send('cart', [sku1], { identifiers: { email: 'ann@example.com' } });
+    await after(HOUR / 2);
+    await stack.services.tracking.recordPush({ shopId, did: late, event: 'view', items: [sku1], attribution: {}, identifiers: { email: 'ann@example.com' } });
+    await stack.runner.runDue();
+    const survivor = (await stack.services.identity.findDevice(shopId, late))!.profileId;
+    expect((await stack.services.identity.findDevice(shopId, did))!.profileId).toBe(survivor);
+    expect(survivor).not.toBe(profileId);
+
+    await after(HOUR / 2);
+    expect(starter.started).toMatchObject([{ chainId: 1, profileId: survivor, products: [{ id: 'sku-1' }] }]);
+    await after(HOUR);
+    expect(starter.calls).toHaveLength(1);
+  });
+
   it('a restart neither loses a pending firing nor fires twice; a check run again starts nothing new', async () => {
     starter.setChains(shopId, [abandonedCart(1, 3600)]);
     await send('cart', [sku1]);

@@ -29,6 +29,7 @@ export function triggerStack(db: TestDb, clock: ManualClock, starter: ChainStart
     clock,
     jobs: services.jobs,
     shops: services.shops,
+    identity: services.identity,
     tracking: services.tracking,
     products: services.products,
     productSubscriptions: services.productSubscriptions,

@@ -22,6 +22,7 @@ export interface ChainTriggersDeps {
   readonly clock: Clock;
   readonly jobs: Pick<JobQueue, 'enqueue'>;
   readonly shops: TriggerProductsDeps['shops'];
+  readonly identity: AbandonedListsDeps['identity'];
   readonly tracking: AbandonedListsDeps['tracking'] & { subscribe(subscriber: TrackingSubscriber): void };
   readonly products: TriggerProductsDeps['products'];
   readonly productSubscriptions: AlertSource;
@@ -48,7 +49,7 @@ export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggers {
   const { db, clock, jobs, starter } = deps;
   const chains = new ActiveChainsView(starter, clock, deps.activeChainsTtlMs ?? DEFAULT_ACTIVE_CHAINS_TTL_MS);
   const products = new TriggerProducts({ shops: deps.shops, products: deps.products });
-  const lists = new AbandonedLists({ db, clock, jobs, tracking: deps.tracking, products, chains, starter });
+  const lists = new AbandonedLists({ db, clock, jobs, tracking: deps.tracking, identity: deps.identity, products, chains, starter });
   deps.tracking.subscribe(lists.trackingSubscriber());
   const alerts = new ProductAlerts({ db, clock, jobs, alerts: deps.productSubscriptions, products, chains, starter });
   const entries = new SegmentEntries({ db, jobs, segments: deps.segments, chains, starter });
