@@ -1,11 +1,14 @@
-import type { ManualClock } from '../../../src/clock.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
+import type { Dialect } from '../../../src/db/dialect.js';
 import { loadConfig } from '../../../src/config.js';
 import { JobRunner } from '../../../src/jobs/runner.js';
 import type { ActiveChain } from '../../../src/modules/chains/chain-starter.js';
 import type { ChainTriggers } from '../../../src/modules/chains/triggers/chain-triggers.js';
 import { createServices, type Services } from '../../../src/services.js';
-import type { ChainStarterRecorder } from '../../helpers/chain-starter-recorder.js';
-import type { TestDb } from '../../helpers/db.js';
+import { ChainStarterRecorder } from '../../helpers/chain-starter-recorder.js';
+import { createTestDb, type TestDb } from '../../helpers/db.js';
+import { createShopFixture } from '../../helpers/factories.js';
 
 export interface TriggerStack {
   readonly services: Services;
@@ -43,3 +46,32 @@ export const abandonedWish = (chainId: number, afterSeconds: number): ActiveChai
   chainId,
   trigger: { kind: 'abandoned_wish', afterSeconds },
 });
+
+export interface TriggerTest {
+  db: TestDb;
+  clock: ManualClock;
+  starter: ChainStarterRecorder;
+  stack: TriggerStack;
+  shopId: string;
+}
+
+/**
+ * Registers a describe's hooks: a database for the file; before each test a fresh clock,
+ * recording engine, stack and shop. The returned object holds the current ones.
+ */
+export function useTriggerTests(dialect: Dialect): TriggerTest {
+  const t = {} as TriggerTest;
+  beforeAll(async () => {
+    t.db = await createTestDb(dialect);
+  });
+  afterAll(async () => {
+    await t.db.cleanup();
+  });
+  beforeEach(async () => {
+    t.clock = new ManualClock();
+    t.starter = new ChainStarterRecorder();
+    t.stack = triggerStack(t.db, t.clock, t.starter);
+    t.shopId = (await createShopFixture(t.stack.services)).shopId;
+  });
+  return t;
+}
