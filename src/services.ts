@@ -57,6 +57,8 @@ import { WebhookDelivery } from './modules/webhooks/webhooks.delivery.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { ChainSteps } from './modules/chains/chain-steps.js';
 import { ChainsService } from './modules/chains/chains.service.js';
+import type { ChainStarter } from './modules/chains/chain-starter.js';
+import { createChainTriggers, type ChainTriggers } from './modules/chains/triggers/chain-triggers.js';
 import { BulkExpansion } from './modules/bulk/bulk-expand.js';
 import { BulkService } from './modules/bulk/bulk.service.js';
 import { LimitsService } from './modules/bulk/limits.service.js';
@@ -162,6 +164,8 @@ export interface Services {
   readonly chains: ChainsService;
   /** The `chains.step` job: a run's due steps, each at most once. */
   readonly chainSteps: ChainSteps;
+  /** The trigger detectors' jobs: abandoned lists, product alerts, segment entries (docs/chain-triggers.md). */
+  readonly chainTriggers: ChainTriggers;
   /** Frequency caps and quiet hours per channel (docs/bulk.md); the delivery path's send gate. */
   readonly messagingLimits: LimitsService;
   /** Bulk mailings to segments: create, read, the A/B decision (docs/bulk.md). */
@@ -170,7 +174,13 @@ export interface Services {
   readonly bulkExpansion: BulkExpansion;
 }
 
-export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
+export function createServices(deps: {
+  config: Config;
+  db: DbHandle;
+  clock: Clock;
+  /** The engine the trigger detectors start runs on; the chains service unless a test of the detectors records them instead. */
+  triggerStarter?: ChainStarter;
+}): Services {
   const { config, db, clock } = deps;
   const shops = new ShopsService({ db, clock });
   const identity = new IdentityService({ db, clock });
@@ -301,6 +311,20 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
   messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
   tracking.subscribe(chains.trackingSubscriber());
+  // The other triggers (docs/chain-triggers.md): abandoned lists and purchases heard from tracking,
+  // product alerts from catalog landings, segment entries from member additions.
+  const chainTriggers = createChainTriggers({
+    db,
+    clock,
+    jobs,
+    shops,
+    identity,
+    tracking,
+    products,
+    productSubscriptions,
+    segments,
+    starter: deps.triggerStarter ?? chains,
+  });
   // Bulk mailings (docs/bulk.md): their templates by reference, and quiet hours holding bulk and chain deliveries.
   const messagingLimits = new LimitsService({ db, clock, shops });
   const bulkMailings = new BulkService({ db, clock, shops, segments, renderer, jobs });
@@ -356,6 +380,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     webhooks,
     webhookDelivery: new WebhookDelivery({ db, clock, config, jobs, box: messagingBox, topics: webhooks.topics }),
     chains,
+    chainTriggers,
     chainSteps,
     messagingLimits,
     bulkMailings,
