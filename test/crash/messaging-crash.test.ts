@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbOptions } from '../../src/db/create-db.js';
 import { freshDbOptions, removeDatabase, TEST_DIALECTS } from '../helpers/db.js';
 import { databaseEnv } from '../process/cli-harness.js';
+import { CrashServer as Server } from './crash-server-process.js';
 
 /**
  * Issue 16, "Done when": a message answered by POST /transact is delivered after the
@@ -18,44 +16,12 @@ import { databaseEnv } from '../process/cli-harness.js';
  * it by that id), and bounded by the sends in flight at the kill.
  */
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789';
 const LOOPS = 8;
 const KILL_AFTER_MS = 1_500;
 const MIN_ACKNOWLEDGED = 50;
 const LOAD_LIMIT_MS = 15_000;
 const WORKER_CONCURRENCY = 4;
-
-class Server {
-  readonly url: Promise<string>;
-  private readonly exited: Promise<void>;
-  constructor(readonly child: ChildProcess) {
-    let out = '';
-    let err = '';
-    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-    this.url = new Promise((resolve, reject) => {
-      child.stdout?.on('data', (c: Buffer) => {
-        out += c.toString();
-        const match = /LISTENING (\S+)/.exec(out);
-        if (match?.[1]) resolve(match[1]);
-      });
-      child.on('close', (code) => reject(new Error(`server exited ${code}\n${err}`)));
-    });
-    this.exited = new Promise((resolve) => child.on('close', () => resolve()));
-  }
-  static start(env: Record<string, string>): Server {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/crash/messaging-crash-server.ts')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return new Server(child);
-  }
-  async kill(): Promise<void> {
-    this.child.kill('SIGKILL');
-    await this.exited;
-  }
-}
 
 describe.each(TEST_DIALECTS)('POST /transact when the server is killed under load, on %s', (dialect) => {
   let db: DbOptions;
