@@ -84,6 +84,7 @@ describe.each(TEST_DIALECTS)('admin webhook routes on %s', (dialect) => {
       { url: URL_OK, event_types: ['message.nope'] },
       { url: URL_OK, event_types: [] },
       { url: 'ftp://93.184.216.34/x', event_types: ['message.sent'] },
+      { url: 'https://user:pass@93.184.216.34/x', event_types: ['message.sent'] },
       { url: `https://93.184.216.34/${'a'.repeat(2000)}`, event_types: ['message.sent'] },
       { url: URL_OK, event_types: ['message.sent'], description: 'd'.repeat(201) },
       { url: URL_OK, event_types: ['message.sent'], secret: 'whsec_mine' },

@@ -278,7 +278,9 @@ export class WebhooksService {
       throw invalidUrl('The URL is not valid.');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidUrl('The URL must be http or https.');
-    if (text.length > MAX_URL_LENGTH) throw invalidUrl(`The URL is longer than ${MAX_URL_LENGTH} characters.`);
+    if (url.href.length > MAX_URL_LENGTH) throw invalidUrl(`The URL is longer than ${MAX_URL_LENGTH} characters.`);
+    // A password in the URL would be stored and shown in the clear; the signature is what authenticates a delivery.
+    if (url.username !== '' || url.password !== '') throw invalidUrl('The URL must not carry a user name or password.');
     const guarded = await resolveGuardedHost(url.hostname, { allowPrivate: this.deps.config.fetchAllowPrivate, timeoutMs: GUARD_TIMEOUT_MS });
     if (!guarded.ok) {
       throw invalidUrl(

@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../src/errors.js';
 import { SecretBox } from '../../../src/modules/messaging/secret-box.js';
 import { DELIVERY_RETENTION_MS, WebhookDelivery } from '../../../src/modules/webhooks/webhooks.delivery.js';
 import { MAX_ATTEMPTS, RETRY_BACKOFF } from '../../../src/modules/webhooks/domain/retry.js';
 import { MAX_ENDPOINTS, ROTATION_GRACE_MS } from '../../../src/modules/webhooks/webhooks.service.js';
+import { TOPICS_TTL_MS, WebhookTopics } from '../../../src/modules/webhooks/topics.js';
 import { TEST_DIALECTS } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
 import { startLocalHttpServer, type LocalHttpServer } from '../../helpers/local-http-server.js';
@@ -265,6 +266,17 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
       { status: 'failed', attempts: 1, last_status_code: null, last_error: 'The link points to a local or private network address, which is not allowed.' },
     ]);
     expect(at('/rebind')).toHaveLength(0);
+  });
+
+  it('lets another process see a new endpoint once its snapshot is 5 s old, answering from memory until then', async () => {
+    const other = new WebhookTopics({ db: s.t.db, clock: s.t.clock });
+    await other.reload();
+    const shop = await trackingShop('/other');
+    expect(s.t.app.services.webhooks.topics.wants(shop.shopId, 'tracking.category')).toBe(true);
+    expect(other.wants(shop.shopId, 'tracking.category')).toBe(false);
+    s.t.clock.advance(TOPICS_TTL_MS);
+    await vi.waitFor(() => expect(other.wants(shop.shopId, 'tracking.category')).toBe(true));
+    expect(other.wants(shop.shopId, 'tracking.view')).toBe(false);
   });
 
   it('refuses private addresses, other schemes and unknown event types when an endpoint is saved', async () => {
