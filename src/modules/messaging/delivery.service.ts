@@ -114,9 +114,9 @@ export class DeliveryService {
     const templates = await this.templatesOf(payload.shopId, delivery);
     if (!templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
     const channel = delivery.channel as Channel;
-    if (this.sendGate && message.type !== 'transactional') {
+    if (this.sendGate && delivery.message_type !== 'transactional') {
       const now = this.deps.clock.now();
-      const at = await this.sendGate(payload.shopId, channel, message.type, now);
+      const at = await this.sendGate(payload.shopId, channel, delivery.message_type, now);
       // The delivery stays queued, untouched; a new job tries it at `at` (its key keeps a rerun of this job from adding another).
       if (at > now) {
         await this.deps.jobs.enqueue('messaging.deliver', payload, { runAt: at, idempotencyKey: `${payload.shopId}:${payload.code}:${payload.seq}:${delivery.attempts}:at${at}` });
