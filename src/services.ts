@@ -164,7 +164,7 @@ export interface Services {
   readonly chains: ChainsService;
   /** The `chains.step` job: a run's due steps, each at most once. */
   readonly chainSteps: ChainSteps;
-  /** The trigger detectors' jobs: abandoned lists, product alerts, segment entries (docs/chain-triggers.md). */
+  /** The trigger detectors' jobs: abandoned lists, product alerts, segment entries (docs/chains.md, "Triggers"). */
   readonly chainTriggers: ChainTriggers;
   /** Frequency caps and quiet hours per channel (docs/bulk.md); the delivery path's send gate. */
   readonly messagingLimits: LimitsService;
@@ -311,7 +311,7 @@ export function createServices(deps: {
   const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
   messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
   tracking.subscribe(chains.trackingSubscriber());
-  // The other triggers (docs/chain-triggers.md): abandoned lists and purchases heard from tracking,
+  // The other triggers (docs/chains.md, "Triggers"): abandoned lists and purchases heard from tracking,
   // product alerts from catalog landings, segment entries from member additions.
   const chainTriggers = createChainTriggers({
     db,

@@ -10,7 +10,7 @@ const HOUR = 3_600_000;
 
 /**
  * The abandoned_cart and abandoned_wish triggers through real tracking events, jobs and
- * catalog, on both databases, over a recording engine (docs/chain-triggers.md).
+ * catalog, on both databases, over a recording engine (docs/chains.md, "Triggers").
  */
 describe.each(TEST_DIALECTS)('abandoned cart and wish list triggers on %s', (dialect) => {
   const t = useTriggerTests(dialect);

@@ -9,7 +9,7 @@ const DROP = { chainId: 2, trigger: { kind: 'price_drop' } } as const;
 
 /**
  * The back_in_stock and price_drop triggers: product subscriptions the catalog fires when a
- * feed import lands, handed to chains (docs/chain-triggers.md), on both databases.
+ * feed import lands, handed to chains (docs/chains.md, "Triggers"), on both databases.
  * In catalogFeed, sku-3 is out of stock at 350 and sku-2 in stock at 1990.50.
  */
 describe.each(TEST_DIALECTS)('back in stock and price drop triggers on %s', (dialect) => {

@@ -9,7 +9,7 @@ const entryChain = (chainId: number, segmentId: number): ActiveChain => ({ chain
 /**
  * The segment_entry trigger (issue 17 part 6): membership grows with the requests that
  * add members (POST /segments/add, audience imports), and each entry starts the segment's
- * chains once (docs/chain-triggers.md), on both databases.
+ * chains once (docs/chains.md, "Triggers"), on both databases.
  */
 describe.each(TEST_DIALECTS)('segment entry trigger on %s', (dialect) => {
   const t = useTriggerTests(dialect);

@@ -35,7 +35,7 @@ type CheckJob = JobMap['chains.abandoned_check'];
  *
  * A purchase also ends the profile's waiting abandoned-cart runs (admin-api.md: "A
  * purchase ends the abandoned-cart run of that profile"). It starts nothing: the fixed
- * trigger list has no purchase trigger (docs/chain-triggers.md).
+ * trigger list has no purchase trigger (docs/chains.md, "Triggers").
  */
 export class AbandonedLists {
   constructor(private readonly deps: AbandonedListsDeps) {

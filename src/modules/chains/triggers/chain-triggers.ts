@@ -40,7 +40,7 @@ export interface ChainTriggers {
 }
 
 /**
- * The detectors of the chain triggers other than custom events (docs/chain-triggers.md):
+ * The detectors of the chain triggers other than custom events (docs/chains.md, "Triggers"):
  * abandoned carts and wish lists, back in stock and price drop, segment entry, and the
  * purchase that ends abandoned-cart runs. Building them registers their listeners on
  * tracking, the product subscriptions and the segments; what is left is to run their jobs.
