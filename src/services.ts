@@ -57,6 +57,8 @@ import { WebhookDelivery } from './modules/webhooks/webhooks.delivery.js';
 import { WebhooksService } from './modules/webhooks/webhooks.service.js';
 import { ChainSteps } from './modules/chains/chain-steps.js';
 import { ChainsService } from './modules/chains/chains.service.js';
+import type { ChainStarter } from './modules/chains/chain-starter.js';
+import { createChainTriggers, type ChainTriggers } from './modules/chains/triggers/chain-triggers.js';
 import { BulkExpansion } from './modules/bulk/bulk-expand.js';
 import { BulkService } from './modules/bulk/bulk.service.js';
 import { LimitsService } from './modules/bulk/limits.service.js';
@@ -129,6 +131,8 @@ export interface Services {
   readonly subscriptionMembers: SubscriptionMembersService;
   /** Promos benefits' per-period usage: the holds the checkout places, captures and releases. */
   readonly subscriptionUsage: SubscriptionUsageService;
+  /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
+  readonly clock: Clock;
   /** Messaging vendors by channel (modules/messaging/providers/vendors.ts). */
   readonly messagingProviders: ProviderRegistry;
   /** A shop's provider settings per channel, secrets sealed at rest (docs/messaging.md). */
@@ -160,6 +164,8 @@ export interface Services {
   readonly chains: ChainsService;
   /** The `chains.step` job: a run's due steps, each at most once. */
   readonly chainSteps: ChainSteps;
+  /** The trigger detectors' jobs: abandoned lists, product alerts, segment entries (docs/chains.md, "Triggers"). */
+  readonly chainTriggers: ChainTriggers;
   /** Frequency caps and quiet hours per channel (docs/bulk.md); the delivery path's send gate. */
   readonly messagingLimits: LimitsService;
   /** Bulk mailings to segments: create, read, the A/B decision (docs/bulk.md). */
@@ -168,7 +174,13 @@ export interface Services {
   readonly bulkExpansion: BulkExpansion;
 }
 
-export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
+export function createServices(deps: {
+  config: Config;
+  db: DbHandle;
+  clock: Clock;
+  /** The engine the trigger detectors start runs on; the chains service unless a test of the detectors records them instead. */
+  triggerStarter?: ChainStarter;
+}): Services {
   const { config, db, clock } = deps;
   const shops = new ShopsService({ db, clock });
   const identity = new IdentityService({ db, clock });
@@ -299,6 +311,20 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
   messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
   tracking.subscribe(chains.trackingSubscriber());
+  // The other triggers (docs/chains.md, "Triggers"): abandoned lists and purchases heard from tracking,
+  // product alerts from catalog landings, segment entries from member additions.
+  const chainTriggers = createChainTriggers({
+    db,
+    clock,
+    jobs,
+    shops,
+    identity,
+    tracking,
+    products,
+    productSubscriptions,
+    segments,
+    starter: deps.triggerStarter ?? chains,
+  });
   // Bulk mailings (docs/bulk.md): their templates by reference, and quiet hours holding bulk and chain deliveries.
   const messagingLimits = new LimitsService({ db, clock, shops });
   const bulkMailings = new BulkService({ db, clock, shops, segments, renderer, jobs });
@@ -340,6 +366,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     subscriptions: new SubscriptionsService({ db, clock, shops, promotions }),
     subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions }),
     subscriptionUsage,
+    clock,
     messagingProviders,
     messagingChannels,
     mailings: new MailingsService({ db, clock, shops, renderer }),
@@ -353,6 +380,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     webhooks,
     webhookDelivery: new WebhookDelivery({ db, clock, config, jobs, box: messagingBox, topics: webhooks.topics }),
     chains,
+    chainTriggers,
     chainSteps,
     messagingLimits,
     bulkMailings,

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { DbHandle } from '../db/create-db.js';
+import { GroupWrite } from '../db/group-write.js';
 import { lockSkippingLocked } from '../db/dialect.js';
 import type { Database, JobsTable } from '../db/types.js';
 import type { JobMap, JobName } from './job-map.js';
@@ -88,10 +89,17 @@ export class JobQueue<M extends object = JobMap> {
   private readonly handle: DbHandle;
   private readonly clock: Clock;
   private readonly listeners = new Set<EnqueueListener>();
+  /**
+   * Outcomes and lease renewals of claimed jobs, many to a transaction (db/group-write.ts).
+   * Not awaited to disk: an outcome lost with the machine only runs the job again, which
+   * handlers must bear anyway.
+   */
+  private readonly outcomes: GroupWrite;
 
   constructor(deps: { db: DbHandle; clock: Clock }) {
     this.handle = deps.db;
     this.clock = deps.clock;
+    this.outcomes = new GroupWrite(deps.db, { durable: false });
   }
 
   async enqueue<N extends JobName<M>>(
@@ -268,14 +276,16 @@ export class JobQueue<M extends object = JobMap> {
     claim: JobClaim,
     values: Partial<Omit<JobRow, 'id' | 'name' | 'payload' | 'created_at'>>,
   ): Promise<boolean> {
-    const result = await this.handle.db
-      .updateTable('jobs')
-      .set(values)
-      .where('id', '=', claim.id)
-      .where('status', '=', 'running')
-      .where('attempts', '=', claim.attempts)
-      .where('locked_by', '=', claim.workerId)
-      .executeTakeFirst();
+    const result = await this.outcomes.run((trx) =>
+      trx
+        .updateTable('jobs')
+        .set(values)
+        .where('id', '=', claim.id)
+        .where('status', '=', 'running')
+        .where('attempts', '=', claim.attempts)
+        .where('locked_by', '=', claim.workerId)
+        .executeTakeFirst(),
+    );
     return result.numUpdatedRows > 0n;
   }
 }

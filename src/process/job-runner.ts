@@ -59,6 +59,10 @@ export function createJobRunner(deps: {
   // A chain run's due steps: each step moves the run conditionally in the transaction of what
   // it writes, so a redelivered job finds the step done and goes on from where the run is.
   runner.register('chains.step', (payload) => deps.services.chainSteps.run(payload));
+  // The trigger detectors' jobs (docs/chains.md, "Triggers"): keyed starts, so a rerun starts nothing twice.
+  runner.register('chains.abandoned_check', (payload) => deps.services.chainTriggers.checkAbandoned(payload));
+  runner.register('chains.product_alerts', (payload) => deps.services.chainTriggers.handProductAlerts(payload));
+  runner.register('chains.segment_entries', (payload) => deps.services.chainTriggers.handSegmentEntries(payload));
   // Bulk mailings: a page of members per run, committed with its cursor and the next page's job;
   // a page run twice writes once (its advance is conditional on the page count).
   runner.register('bulk.expand', (payload) => deps.services.bulkExpansion.runPage(payload));

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
 
 /**
- * Chain trigger detectors (src/modules/chains/triggers, docs/chain-triggers.md).
+ * Chain trigger detectors (src/modules/chains/triggers, docs/chains.md, "Triggers").
  *
  * `chain_list_watches`: per profile and list (cart, wish), the newest list event the
  * abandoned-list detector has heard of. A row moves only forward (to a higher event id),

@@ -7,6 +7,7 @@ import type { SegmentsService } from '../audience/segments.service.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
 import { mailingChannels, type MailingTemplates } from '../messaging/domain/mailing.js';
+import type { DeliveryPlan } from '../messaging/domain/recipients.js';
 import type { MessageWriter } from '../messaging/message-writer.js';
 import type { TrackingService } from '../tracking/tracking.service.js';
 import type { Executor } from './chain-starter.js';
@@ -15,11 +16,6 @@ import { MAX_STEPS, type Condition, type Step } from './domain/definition.js';
 import { evaluate, factNeeded, waitEnds, type Facts } from './domain/progress.js';
 
 const STEPS_CACHE_MAX = 1_000;
-
-type StepOutcome =
-  | { readonly kind: 'next' }
-  | { readonly kind: 'exit'; readonly reason: string }
-  | { readonly kind: 'send'; readonly templates: MailingTemplates };
 
 /**
  * The `chains.step` job (docs/chains.md "Durability"): advances one run from its current
@@ -60,7 +56,7 @@ export class ChainSteps {
     return steps;
   }
 
-  /** The job: runs the run's due steps, one transaction each, until a wait or the end. */
+  /** The job: runs the run's due steps until a wait or the end. */
   async run(payload: JobMap['chains.step']): Promise<void> {
     for (let guard = 0; guard <= MAX_STEPS + 1; guard += 1) {
       const run = await repo.findRun(this.deps.db.db, payload.shopId, payload.runId);
@@ -69,83 +65,74 @@ export class ChainSteps {
     }
   }
 
-  /** Runs the run's current step; true when the next one is due at once. */
+  /**
+   * Decides the run's due steps from its current one up to the next wait (entered, its end
+   * fixed) or the end, then commits them in one transaction: the run's conditional move
+   * from its current step, the message of each send among them, the job of the wait. True
+   * when the wait entered is already over (a wait of 0 seconds).
+   */
   private async take(run: repo.RunRow): Promise<boolean> {
     const shopId = run.shop_id;
-    const index = run.step;
-    const steps = await this.stepsOf(shopId, Number(run.chain_id), run.version);
-    const step = steps?.[index];
-    if (!steps || !step) return this.move(run, { kind: 'exit', reason: 'the chain version is gone' }, []);
-    let outcome: StepOutcome;
-    if ('if' in step) {
-      const verdict = evaluate(step.if, await this.facts(run, step.if));
-      outcome = verdict.pass ? { kind: 'next' } : { kind: 'exit', reason: `step ${index}: ${verdict.reason}` };
-    } else if ('exit' in step) {
-      outcome = { kind: 'exit', reason: `exit step ${index}` };
-    } else if ('send' in step) {
-      outcome = { kind: 'send', templates: step.send };
-    } else {
-      outcome = { kind: 'next' };
-    }
-    return this.move(run, outcome, steps);
-  }
-
-  private async move(run: repo.RunRow, outcome: StepOutcome, steps: readonly Step[]): Promise<boolean> {
-    const shopId = run.shop_id;
-    const runId = Number(run.id);
     const from = run.step;
+    const steps = await this.stepsOf(shopId, Number(run.chain_id), run.version);
     const now = this.deps.clock.now();
-    const key = { shopId, id: runId, from };
     const profileId = (await this.deps.identity.currentProfileId(shopId, Number(run.profile_id))) ?? Number(run.profile_id);
-    let plan: Awaited<ReturnType<MessageWriter['plan']>> | undefined;
-    if (outcome.kind === 'send') {
-      plan = await this.deps.writer.plan(this.deps.db.db, shopId, profileId, 'chain', mailingChannels(outcome.templates));
-    }
-    const nextIndex = from + 1;
-    const next = steps[nextIndex];
-    const ends = outcome.kind === 'exit' || next === undefined;
-    const due = next && 'wait' in next ? waitEnds(next, now, await this.timezone(shopId)) : now;
-    const moved = await this.deps.db.db.transaction().execute(async (trx) => {
-      const values =
-        outcome.kind === 'exit'
-          ? { status: 'exited' as const, reason: outcome.reason.slice(0, 500), ended_at: now, updated_at: now }
-          : next === undefined
-            ? { status: 'done' as const, ended_at: now, updated_at: now }
-            : { step: nextIndex, due_at: due, updated_at: now };
-      if (!(await repo.advanceRun(trx, key, values))) return false;
-      if (plan) {
-        const variables = JSON.parse(run.variables) as Record<string, unknown>;
-        if (run.products !== null) variables.products = JSON.parse(run.products) as unknown;
-        await this.deps.writer.write(
-          trx,
-          {
-            shopId,
-            profileId,
-            type: 'chain',
-            campaignId: Number(run.chain_id),
-            templateRef: `${Number(run.chain_id)}:${run.version}:${from}`,
-            variables,
-            runAt: now,
-            now,
-            idempotencyKey: `chain:${runId}:${from}`,
-          },
-          plan,
-        );
+    const sends: Array<{ index: number; templates: MailingTemplates; plan: DeliveryPlan }> = [];
+    let values: Parameters<typeof repo.advanceRun>[2] | undefined;
+    let due = now;
+    for (let index = from; values === undefined; index += 1) {
+      const step = steps?.[index];
+      if (!steps || (!step && index === from)) values = exited(from, 'the chain version is gone', now);
+      else if (!step) values = { step: index - 1, status: 'done', ended_at: now, updated_at: now };
+      else if ('wait' in step && index !== from) {
+        due = waitEnds(step, now, await this.timezone(shopId, step));
+        values = { step: index, due_at: due, updated_at: now };
+      } else if ('exit' in step) values = exited(index, `exit step ${index}`, now);
+      else if ('if' in step) {
+        const verdict = evaluate(step.if, await this.facts(run, profileId, step.if));
+        if (!verdict.pass) values = exited(index, `step ${index}: ${verdict.reason}`, now);
+      } else if ('send' in step) {
+        const plan = await this.deps.writer.plan(this.deps.db.db, shopId, profileId, 'chain', mailingChannels(step.send));
+        sends.push({ index, templates: step.send, plan });
       }
-      if (!ends && due > now) {
-        await this.deps.jobs.enqueue('chains.step', { shopId, runId }, { executor: trx, runAt: due, idempotencyKey: `${shopId}:${runId}:${nextIndex}` });
+    }
+    const moved = await this.deps.db.db.transaction().execute(async (trx) => {
+      if (!(await repo.advanceRun(trx, { shopId, id: Number(run.id), from }, values))) return false;
+      for (const send of sends) await this.write(trx, run, profileId, send.index, send.plan, now);
+      if (values.status === undefined && due > now) {
+        const runId = Number(run.id);
+        await this.deps.jobs.enqueue('chains.step', { shopId, runId }, { executor: trx, runAt: due, idempotencyKey: `${shopId}:${runId}:${values.step}` });
       }
       return true;
     });
     await this.deps.db.durable();
-    return moved && !ends && due <= now;
+    return moved && values.status === undefined && due <= now;
+  }
+
+  private async write(trx: Executor, run: repo.RunRow, profileId: number, index: number, plan: DeliveryPlan, now: number): Promise<void> {
+    const variables = JSON.parse(run.variables) as Record<string, unknown>;
+    if (run.products !== null) variables.products = JSON.parse(run.products) as unknown;
+    await this.deps.writer.write(
+      trx,
+      {
+        shopId: run.shop_id,
+        profileId,
+        type: 'chain',
+        campaignId: Number(run.chain_id),
+        templateRef: `${Number(run.chain_id)}:${run.version}:${index}`,
+        variables,
+        runAt: now,
+        now,
+        idempotencyKey: `chain:${Number(run.id)}:${index}`,
+      },
+      plan,
+    );
   }
 
   /** The one fact the condition reads. */
-  private async facts(run: repo.RunRow, condition: Condition): Promise<Facts> {
+  private async facts(run: repo.RunRow, profileId: number, condition: Condition): Promise<Facts> {
     const shopId = run.shop_id;
     const variables = JSON.parse(run.variables) as Record<string, unknown>;
-    const profileId = (await this.deps.identity.currentProfileId(shopId, Number(run.profile_id))) ?? Number(run.profile_id);
     const since = Number(run.started_at);
     switch (factNeeded(condition)) {
       case 'variables':
@@ -170,7 +157,13 @@ export class ChainSteps {
     }
   }
 
-  private async timezone(shopId: string): Promise<string> {
+  /** The shop's time zone, read only for a wait until a time of day. */
+  private async timezone(shopId: string, step: Step): Promise<string> {
+    if (!('wait' in step) || !('until' in step.wait)) return 'UTC';
     return (await repo.shopTimezone(this.deps.db.db, shopId)) ?? 'UTC';
   }
+}
+
+function exited(step: number, reason: string, now: number): Parameters<typeof repo.advanceRun>[2] {
+  return { step, status: 'exited', reason: reason.slice(0, 500), ended_at: now, updated_at: now };
 }

@@ -112,6 +112,17 @@ export async function enterChain(
   return entered !== undefined;
 }
 
+export async function findRunIdByKey(db: Executor, shopId: string, chainId: number, key: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('chain_runs')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('chain_id', '=', chainId)
+    .where('firing_key', '=', key.slice(0, 200))
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.id);
+}
+
 export async function findRun(db: Executor, shopId: string, id: number): Promise<RunRow | undefined> {
   return db.selectFrom('chain_runs').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
 }

@@ -184,8 +184,8 @@ export class ChainsService implements ChainStarter {
    * re-entry; a refused entry takes its run back, so it records none.
    */
   async startRun(executor: Executor, start: RunStart): Promise<StartOutcome> {
-    if (executor.isTransaction) return this.startIn(executor, start);
-    const outcome = await executor.transaction().execute((trx) => this.startIn(trx, start));
+    if (executor.isTransaction) return (await this.startIn(executor, start, false)).outcome;
+    const { outcome } = await executor.transaction().execute((trx) => this.startIn(trx, start, false));
     if (outcome === 'started') await this.deps.db.durable();
     return outcome;
   }
@@ -217,27 +217,32 @@ export class ChainsService implements ChainStarter {
     return this.eventCodes.settled();
   }
 
+  /**
+   * Starts the chains the event triggers and runs their first due steps at once, in this
+   * `tracking.deliver` job: the job is the durable carrier (its outbox row committed with
+   * the event), so a run started here needs no `chains.step` job until its first wait. A
+   * crash before the steps ran redelivers the job: the start is then a duplicate, and the
+   * run is found by its firing key and run from where it is.
+   */
   private async startFromEvent(event: StoredEvent): Promise<void> {
     const chains = (await this.activeChains(event.shopId, 'event')).filter((c) => c.trigger.kind === 'event' && c.trigger.code === event.event);
     const { payload: _payload, ...variables } = event.params;
     for (const chain of chains) {
-      await this.startRun(this.db, {
-        shopId: event.shopId,
-        chainId: chain.chainId,
-        profileId: event.profileId,
-        variables,
-        key: `event:${event.id}`,
-        at: event.time,
-      });
+      const start = { shopId: event.shopId, chainId: chain.chainId, profileId: event.profileId, variables, key: `event:${event.id}`, at: event.time };
+      const begun = await this.db.transaction().execute((trx) => this.startIn(trx, start, true));
+      if (begun.outcome === 'started') await this.deps.db.durable();
+      const runId = begun.runId ?? (begun.outcome === 'duplicate' ? await repo.findRunIdByKey(this.db, start.shopId, start.chainId, start.key) : undefined);
+      if (runId !== undefined) await this.deps.steps.run({ shopId: start.shopId, runId });
     }
   }
 
-  private async startIn(trx: Executor, start: RunStart): Promise<StartOutcome> {
+  /** `runsNow`: the caller runs the run's due first steps itself; a job is queued only for a first wait. */
+  private async startIn(trx: Executor, start: RunStart, runsNow: boolean): Promise<{ outcome: StartOutcome; runId?: number }> {
     const chain = await repo.findChain(trx, start.shopId, start.chainId);
-    if (!chain || chain.status !== 'active') return 'chain_inactive';
+    if (!chain || chain.status !== 'active') return { outcome: 'chain_inactive' };
     const steps = await this.deps.steps.stepsOf(start.shopId, start.chainId, chain.version, trx);
     const first = steps?.[0];
-    if (!first) return 'chain_inactive';
+    if (!first) return { outcome: 'chain_inactive' };
     const now = this.deps.clock.now();
     const due = 'wait' in first ? waitEnds(first, now, (await repo.shopTimezone(trx, start.shopId)) ?? 'UTC') : now;
     const id = await nextId(trx, start.shopId, 'chain_runs');
@@ -258,21 +263,23 @@ export class ChainsService implements ChainStarter {
       updated_at: now,
       ended_at: null,
     });
-    if (!inserted) return 'duplicate';
+    if (!inserted) return { outcome: 'duplicate' };
     if (chain.reentry !== 'always') {
       const since = chain.reentry === 'once' || chain.reentry_period_ms === null ? null : start.at - Number(chain.reentry_period_ms);
       const entry = { shop_id: start.shopId, chain_id: start.chainId, profile_id: start.profileId, entered_at: start.at, run_id: id };
       if (!(await repo.enterChain(trx, entry, since))) {
         await repo.deleteRun(trx, start.shopId, id);
-        return 'refused_reentry';
+        return { outcome: 'refused_reentry' };
       }
     }
-    await this.deps.jobs.enqueue(
-      'chains.step',
-      { shopId: start.shopId, runId: id },
-      { executor: trx, runAt: due, idempotencyKey: `${start.shopId}:${id}:0` },
-    );
-    return 'started';
+    if (!runsNow || due > now) {
+      await this.deps.jobs.enqueue(
+        'chains.step',
+        { shopId: start.shopId, runId: id },
+        { executor: trx, runAt: due, idempotencyKey: `${start.shopId}:${id}:0` },
+      );
+    }
+    return { outcome: 'started', ...(runsNow && due <= now && { runId: id }) };
   }
 
   private async toChain(row: repo.ChainRow): Promise<Chain> {

@@ -128,6 +128,18 @@ describe.each(TEST_DIALECTS)('chains on %s', (dialect) => {
     expect(latest).toMatchObject({ status: 'exited', version: 3, reason: 'ended by a purchase' });
   });
 
+  it('starts one run and sends once when the event is handed to the engine again (a redelivered outbox job)', async () => {
+    await put('instant', { status: 'active', trigger: { event: 'visited' }, reentry: 'always', steps: [{ send: { email: { subject: 'Instant', html: 'h' } } }] });
+    await custom({ event: 'visited', email: 'again@example.org' });
+    await s.runner.runDue();
+    const [event] = await s.t.db.db.selectFrom('events').select('id').where('shop_id', '=', s.shopId).where('event', '=', 'visited').orderBy('id', 'desc').limit(1).execute();
+    await s.t.app.services.tracking.deliver({ shopId: s.shopId, eventId: Number(event!.id), subscriber: 'chains.events' });
+    expect(await runs('instant', 'again@example.org')).toMatchObject([{ status: 'done', step: 0 }]);
+    const chain = await expectOk(s.admin('GET', '/chains/instant'));
+    const messages = await s.t.db.db.selectFrom('messaging_messages').select('code').where('shop_id', '=', s.shopId).where('mailing_id', '=', chain.id).where('type', '=', 'chain').execute();
+    expect(messages).toHaveLength(1);
+  });
+
   it('runs a step once however often its job is delivered at the same time', async () => {
     const chain = await put('once-step', { status: 'active', trigger: { event: 'visited' }, reentry: 'always', steps: [{ send: { email: { subject: 'Only once', html: 'h' } } }, { wait: { seconds: 60 } }, { exit: {} }] });
     const profileId = await profileOf('twice@example.org');

@@ -3,6 +3,7 @@ import type { DbHandle } from '../../../db/create-db.js';
 import { fromFlag, toFlag } from '../../../db/dialect.js';
 import type { JobMap } from '../../../jobs/job-map.js';
 import type { JobQueue } from '../../../jobs/queue.js';
+import type { IdentityService } from '../../identity/identity.service.js';
 import type { StoredEvent, TrackingSubscriber } from '../../tracking/tracking.types.js';
 import type { ActiveChain, ChainStarter, Executor } from '../chain-starter.js';
 import type { ActiveChainsView } from './active-chains.js';
@@ -16,6 +17,7 @@ export interface AbandonedListsDeps {
   readonly jobs: Pick<JobQueue, 'enqueue'>;
   readonly tracking: { getLists(shopId: string, profileId: number): Promise<Readonly<Record<WatchedList, readonly { id: string; price?: number }[]>>> };
   readonly products: TriggerProducts;
+  readonly identity: Pick<IdentityService, 'currentProfileId' | 'onMerge'>;
   readonly chains: ActiveChainsView;
   readonly starter: ChainStarter;
 }
@@ -33,10 +35,12 @@ type CheckJob = JobMap['chains.abandoned_check'];
  *
  * A purchase also ends the profile's waiting abandoned-cart runs (admin-api.md: "A
  * purchase ends the abandoned-cart run of that profile"). It starts nothing: the fixed
- * trigger list has no purchase trigger (docs/chain-triggers.md).
+ * trigger list has no purchase trigger (docs/chains.md, "Triggers").
  */
 export class AbandonedLists {
-  constructor(private readonly deps: AbandonedListsDeps) {}
+  constructor(private readonly deps: AbandonedListsDeps) {
+    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveWatches(trx, shopId, fromId, intoId));
+  }
 
   private get db() {
     return this.deps.db.db;
@@ -79,8 +83,11 @@ export class AbandonedLists {
   }
 
   /** The `chains.abandoned_check` job. */
-  async check(job: CheckJob): Promise<void> {
-    const watch = await repo.findWatch(this.db, job.shopId, job.profileId, job.list);
+  async check(scheduled: CheckJob): Promise<void> {
+    // A merge since moved the watch to the surviving profile (moveWatches).
+    const profileId = (await this.deps.identity.currentProfileId(scheduled.shopId, scheduled.profileId)) ?? scheduled.profileId;
+    const job = { ...scheduled, profileId };
+    const watch = await repo.findWatch(this.db, job.shopId, profileId, job.list);
     if (!watch || Number(watch.event_id) !== job.eventId || !fromFlag(watch.armed)) return;
     const kind = LIST_TRIGGER[job.list];
     const chains = await this.deps.chains.of(job.shopId, kind);

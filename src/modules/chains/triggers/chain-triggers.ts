@@ -22,6 +22,7 @@ export interface ChainTriggersDeps {
   readonly clock: Clock;
   readonly jobs: Pick<JobQueue, 'enqueue'>;
   readonly shops: TriggerProductsDeps['shops'];
+  readonly identity: AbandonedListsDeps['identity'];
   readonly tracking: AbandonedListsDeps['tracking'] & { subscribe(subscriber: TrackingSubscriber): void };
   readonly products: TriggerProductsDeps['products'];
   readonly productSubscriptions: AlertSource;
@@ -39,7 +40,7 @@ export interface ChainTriggers {
 }
 
 /**
- * The detectors of the chain triggers other than custom events (docs/chain-triggers.md):
+ * The detectors of the chain triggers other than custom events (docs/chains.md, "Triggers"):
  * abandoned carts and wish lists, back in stock and price drop, segment entry, and the
  * purchase that ends abandoned-cart runs. Building them registers their listeners on
  * tracking, the product subscriptions and the segments; what is left is to run their jobs.
@@ -48,7 +49,7 @@ export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggers {
   const { db, clock, jobs, starter } = deps;
   const chains = new ActiveChainsView(starter, clock, deps.activeChainsTtlMs ?? DEFAULT_ACTIVE_CHAINS_TTL_MS);
   const products = new TriggerProducts({ shops: deps.shops, products: deps.products });
-  const lists = new AbandonedLists({ db, clock, jobs, tracking: deps.tracking, products, chains, starter });
+  const lists = new AbandonedLists({ db, clock, jobs, tracking: deps.tracking, identity: deps.identity, products, chains, starter });
   deps.tracking.subscribe(lists.trackingSubscriber());
   const alerts = new ProductAlerts({ db, clock, jobs, alerts: deps.productSubscriptions, products, chains, starter });
   const entries = new SegmentEntries({ db, jobs, segments: deps.segments, chains, starter });

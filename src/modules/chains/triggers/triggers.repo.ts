@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { ChainListWatchesTable } from '../../../db/types.js';
 import type { Executor } from '../chain-starter.js';
 import type { WatchedList } from './domain/abandoned.js';
@@ -39,4 +39,31 @@ export async function findWatch(
     .where('profile_id', '=', profileId)
     .where('list', '=', list)
     .executeTakeFirst();
+}
+
+/**
+ * Merge participant: the survivor's watch of each list becomes the newer of the two (the
+ * merged list's state is named by the newest event of either profile).
+ */
+export async function moveWatches(db: Executor, shopId: string, fromId: number, intoId: number): Promise<void> {
+  const newerOnOther = (holder: number, other: number, strictly: boolean) =>
+    db
+      .deleteFrom('chain_list_watches')
+      .where('shop_id', '=', shopId)
+      .where('profile_id', '=', holder)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('chain_list_watches as o')
+            .select(sql`1`.as('one'))
+            .where('o.shop_id', '=', shopId)
+            .where('o.profile_id', '=', other)
+            .whereRef('o.list', '=', 'chain_list_watches.list')
+            .whereRef('o.event_id', strictly ? '>' : '>=', 'chain_list_watches.event_id'),
+        ),
+      )
+      .execute();
+  await newerOnOther(intoId, fromId, true);
+  await newerOnOther(fromId, intoId, false);
+  await db.updateTable('chain_list_watches').set({ profile_id: intoId }).where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
 }
