@@ -56,6 +56,8 @@ export async function runWorker(config: Config): Promise<void> {
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
 
     const services = createServices({ config, db, clock: systemClock });
+    // Before the first job: outcome hooks answer from the webhook topics in memory (app.ts says why).
+    await services.webhooks.topics.reload();
     const runner = createJobRunner({ config, services, clock: systemClock, log });
     resources.runner = runner;
     runner.start();

@@ -11,7 +11,8 @@ export const TOPICS_TTL_MS = 5_000;
  * messaging outcome hook) and a shop without webhooks costs a map lookup. The snapshot is
  * read again, in the background, on the first question after it is TOPICS_TTL_MS old; an
  * endpoint change in this process reloads it at once, one in another process is seen
- * within a few seconds. Before the first read completes every answer is "no".
+ * within a few seconds. Processes read it once before they serve (app.ts onReady, main.ts
+ * runWorker), so a fresh process does not answer "no" for want of a first read.
  */
 export class WebhookTopics {
   private snapshot = new Map<string, ReadonlySet<string>>();
