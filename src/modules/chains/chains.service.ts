@@ -72,7 +72,7 @@ export class ChainsService implements ChainStarter {
       readonly db: DbHandle;
       readonly clock: Clock;
       readonly shops: Pick<ShopsService, 'requireShop'>;
-      readonly identity: Pick<IdentityService, 'findProfilesOnly'>;
+      readonly identity: Pick<IdentityService, 'findProfilesOnly' | 'onMerge'>;
       readonly renderer: Pick<TemplateRenderer, 'check'>;
       readonly jobs: JobQueue;
       readonly steps: ChainSteps;
@@ -84,6 +84,8 @@ export class ChainsService implements ChainStarter {
       async (shopId) => (await this.activeChains(shopId, 'event')).map((c) => (c.trigger.kind === 'event' ? c.trigger.code : '')),
       { clock: deps.clock, refreshMs: ACTIVE_CHAINS_TTL_MS, maxShops: ACTIVE_CHAINS_MAX },
     );
+    // A merged profile's runs and entries are the survivor's: its runs list under it, and `once` holds for the person.
+    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileChains(trx, shopId, fromId, intoId));
   }
 
   private get db() {

@@ -152,6 +152,21 @@ describe.each(TEST_DIALECTS)('chains on %s', (dialect) => {
     expect(await runs('once-step', 'twice@example.org')).toMatchObject([{ status: 'waiting', step: 1 }]);
   });
 
+  it('moves runs and entries to the survivor of a profile merge, keeping once for the person', async () => {
+    const chain = await put('merge', { status: 'active', trigger: { event: 'visited' }, reentry: 'once', steps: [{ wait: { seconds: 60 } }, { exit: {} }] });
+    const older = await profileOf('merge@example.org');
+    const { profileId: younger } = await s.t.app.services.identity.resolveProfile(s.shopId, { phone: '79005550001' });
+    const start = (profileId: number, key: string) => s.t.app.services.chains.startRun(s.t.db.db, { shopId: s.shopId, chainId: chain.id, profileId, variables: {}, key, at: s.t.clock.now() });
+    expect(await start(older, 'm1')).toBe('started');
+    expect(await start(younger, 'm2')).toBe('started');
+    const merged = await s.t.app.services.identity.resolveProfile(s.shopId, { email: 'merge@example.org', phone: '79005550001' });
+    expect(merged.merges).toHaveLength(1);
+    expect(await runs('merge', 'merge@example.org')).toHaveLength(2);
+    const entries = await s.t.db.db.selectFrom('chain_entries').select('profile_id').where('shop_id', '=', s.shopId).where('chain_id', '=', chain.id).execute();
+    expect(entries.map((e) => Number(e.profile_id))).toEqual([merged.profileId]);
+    expect(await start(merged.profileId, 'm3')).toBe('refused_reentry');
+  });
+
   it('attributes a purchase with recommended_by=chain and the message code to the chain message', async () => {
     const did = (await s.t.app.inject({ method: 'GET', url: `/init?shop_id=${s.shopId}` })).json().did as string;
     await s.t.app.services.profiles.setProfile({ shopId: s.shopId, timezone: 'UTC' }, { did, identifiers: {} }, { email: 'gold@example.org' });
