@@ -152,6 +152,57 @@ describe.each(TEST_DIALECTS)('chains on %s', (dialect) => {
     expect(await runs('once-step', 'twice@example.org')).toMatchObject([{ status: 'waiting', step: 1 }]);
   });
 
+  it('reads purchases, segments, profile fields and opens since the run started for its conditions', async () => {
+    const segment = await expectOk(s.admin('POST', '/segments', { name: 'Regulars' }), 201);
+    const chain = await put('facts', {
+      status: 'active',
+      trigger: { event: 'visited' },
+      reentry: 'always',
+      steps: [
+        { wait: { seconds: 3600 } },
+        { if: { purchased: false }, else: 'exit' },
+        { if: { segment: segment.id }, else: 'exit' },
+        { if: { property: 'first_name', equals: 'Ann' }, else: 'exit' },
+        { send: { email: { subject: 'First', html: 'h' } } },
+        { wait: { seconds: 60 } },
+        { if: { opened: true }, else: 'exit' },
+        { send: { email: { subject: 'Second', html: 'h' } } },
+      ],
+    });
+    const didOf = async (email: string) => {
+      const did = (await s.t.app.inject({ method: 'GET', url: `/init?shop_id=${s.shopId}` })).json().did as string;
+      await s.t.app.services.profiles.setProfile({ shopId: s.shopId, timezone: 'UTC' }, { did, identifiers: {} }, { email, first_name: 'Ann' });
+      return { did, profileId: await profileOf(email) };
+    };
+    const buyer = await didOf('buyer-facts@example.org');
+    const reader = await didOf('reader-facts@example.org');
+    await s.t.db.db.insertInto('segment_members').values({ shop_id: s.shopId, segment_id: segment.id, profile_id: reader.profileId, created_at: s.t.clock.now() }).execute();
+    const chains = s.t.app.services.chains;
+    for (const who of [buyer, reader]) {
+      await chains.startRun(s.t.db.db, { shopId: s.shopId, chainId: chain.id, profileId: who.profileId, variables: {}, key: `f${who.profileId}`, at: s.t.clock.now() });
+    }
+    const bought = await s.t.app.inject({ method: 'POST', url: '/push', payload: { shop_id: s.shopId, did: buyer.did, event: 'purchase', items: [{ id: 'A', amount: 1, price: 10 }], order_id: 'FACTS-1' } });
+    expect(bought.statusCode, bought.body).toBe(200);
+    s.t.clock.advance(3600_000);
+    await s.runner.runDue();
+    expect(await runs('facts', 'buyer-facts@example.org')).toMatchObject([{ status: 'exited', step: 1, reason: 'step 1: purchased since the start' }]);
+    expect(await runs('facts', 'reader-facts@example.org')).toMatchObject([{ status: 'waiting', step: 5 }]);
+    await s.t.db.db
+      .updateTable('messaging_deliveries')
+      .set({ opened_at: s.t.clock.now() })
+      .where('shop_id', '=', s.shopId)
+      .where('mailing_id', '=', chain.id)
+      .where('type', '=', 'chain')
+      .execute();
+    s.t.clock.advance(60_000);
+    await s.runner.runDue();
+    expect(await runs('facts', 'reader-facts@example.org')).toMatchObject([{ status: 'done', step: 7 }]);
+    expect(s.email.sent.slice(-2).map((m) => [m.message.to, m.message.subject])).toEqual([
+      ['reader-facts@example.org', 'First'],
+      ['reader-facts@example.org', 'Second'],
+    ]);
+  });
+
   it('moves runs and entries to the survivor of a profile merge, keeping once for the person', async () => {
     const chain = await put('merge', { status: 'active', trigger: { event: 'visited' }, reentry: 'once', steps: [{ wait: { seconds: 60 } }, { exit: {} }] });
     const older = await profileOf('merge@example.org');
