@@ -128,6 +128,22 @@ describe.each(TEST_DIALECTS)('chains on %s', (dialect) => {
     expect(latest).toMatchObject({ status: 'exited', version: 3, reason: 'ended by a purchase' });
   });
 
+  it('costs no job for an event whose code starts no chain once the codes are known', async () => {
+    await expectOk(s.admin('POST', '/custom-events', { code: 'unchained' }), 201);
+    await custom({ event: 'unchained', email: 'plain@example.org' });
+    await s.t.app.services.chains.eventCodesSettled();
+    await custom({ event: 'unchained', email: 'plain@example.org' });
+    await custom({ event: 'visited', email: 'plain@example.org' });
+    const events = await s.t.db.db.selectFrom('events').select(['id', 'event']).where('shop_id', '=', s.shopId).orderBy('id', 'desc').limit(2).execute();
+    const jobs = await s.t.db.db.selectFrom('jobs').select('payload').where('name', '=', 'tracking.deliver').execute();
+    const jobOf = (id: number) => jobs.some((j) => j.payload.includes('"subscriber":"chains.events"') && j.payload.includes(`"eventId":${id}`));
+    expect(events.map((e) => [e.event, jobOf(Number(e.id))])).toEqual([
+      ['visited', true],
+      ['unchained', false],
+    ]);
+    await s.runner.runDue();
+  });
+
   it('starts one run and sends once when the event is handed to the engine again (a redelivered outbox job)', async () => {
     await put('instant', { status: 'active', trigger: { event: 'visited' }, reentry: 'always', steps: [{ send: { email: { subject: 'Instant', html: 'h' } } }] });
     await custom({ event: 'visited', email: 'again@example.org' });
