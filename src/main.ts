@@ -60,7 +60,7 @@ export async function runWorker(config: Config): Promise<void> {
     resources.runner = runner;
     runner.start();
     await services.loyaltyUpkeep.resumeChains();
-    log.info({ workerId: runner.workerId, concurrency: config.workerConcurrency }, 'Job worker started');
+    log.info({ workerId: runner.workerId, concurrency: config.workerConcurrency, deliveryConcurrency: config.deliveryConcurrency }, 'Job worker started');
   });
 }
 

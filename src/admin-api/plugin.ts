@@ -15,6 +15,7 @@ import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
 import { messagingRoutes } from './messaging.routes.js';
 import { messagingWebhooksRoutes } from './messaging-webhooks.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
+import { bulkRoutes } from './bulk.routes.js';
 import { certificatesRoutes } from './certificates.routes.js';
 import { checkoutOrdersRoutes } from './checkout-orders.routes.js';
 import { promoCodesRoutes } from './promo-codes.routes.js';
@@ -24,6 +25,7 @@ import { shopsRoutes } from './shops.routes.js';
 import { slidersRoutes } from './sliders.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
+import { webhooksRoutes } from './webhooks.routes.js';
 import { chainsRoutes } from './chains.routes.js';
 
 /**
@@ -104,7 +106,9 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(messagingRoutes);
   await app.register(messagingWebhooksRoutes);
   await app.register(walletRoutes);
+  await app.register(webhooksRoutes);
   await app.register(chainsRoutes);
+  await app.register(bulkRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

@@ -56,7 +56,7 @@ export class MessageWriter {
 
   constructor(
     private readonly deps: {
-      readonly identity: Pick<IdentityService, 'getProfile'>;
+      readonly identity: Pick<IdentityService, 'getProfileOnly'>;
       readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
       readonly channels: Pick<ChannelsService, 'configuredChannels'>;
       readonly jobs: JobQueue;
@@ -133,7 +133,7 @@ export class MessageWriter {
   }
 
   private async recipientFacts(shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<RecipientFacts> {
-    const profile = await this.deps.identity.getProfile(shopId, profileId);
+    const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
     const attributes = await this.deps.audience.getCustomerAttributes(shopId, profileId);
     const extra: Partial<Record<Channel, readonly string[]>> = {};
     for (const channel of channels) {

@@ -105,6 +105,7 @@ describe('delivery planning', () => {
     const plan = planDeliveries(['email', 'sms', 'mobile_push', 'whatsapp', 'telegram'], facts, new Set(['email', 'mobile_push']), new Set(['mobile_push:t1']));
     expect(plan.send).toEqual([{ channel: 'email', address: 'a@example.org', platform: null }]);
     expect(plan.unconfigured).toEqual([{ channel: 'whatsapp', address: '79001234567', platform: null }]);
+    expect(plan.unsubscribed).toEqual(['sms']);
   });
 });
 

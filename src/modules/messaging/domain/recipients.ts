@@ -34,6 +34,8 @@ export interface DeliveryPlan {
   readonly send: readonly PlannedAddress[];
   /** Addresses of channels the shop has no settings for: recorded as failed, so the delivery log says why. */
   readonly unconfigured: readonly PlannedAddress[];
+  /** Channels with an address whose flag of the message's kind is off (a bulk mailing counts these skips apart). */
+  readonly unsubscribed: readonly Channel[];
 }
 
 export function addressesOf(channel: Channel, facts: RecipientFacts): PlannedAddress[] {
@@ -64,13 +66,17 @@ export function planDeliveries(
 ): DeliveryPlan {
   const send: PlannedAddress[] = [];
   const unconfigured: PlannedAddress[] = [];
+  const unsubscribed: Channel[] = [];
   for (const channel of channels) {
+    if ((channel === 'email' && facts.emailFlag === false && facts.email) || (channel === 'sms' && facts.smsFlag === false && facts.phone)) {
+      unsubscribed.push(channel);
+    }
     for (const planned of addressesOf(channel, facts)) {
       if (dead.has(`${channel}:${planned.address}`)) continue;
       (configured.has(channel) ? send : unconfigured).push(planned);
     }
   }
-  return { send, unconfigured };
+  return { send, unconfigured, unsubscribed };
 }
 
 /** An email address that would break out of its header (CR or LF): a header injection, refused. */

@@ -1,0 +1,163 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type { BulkMailingsTable, BulkRecipientsTable, Database } from '../../db/types.js';
+
+/** Kysely only: bulk mailings and their recipients. Every query filters by shop_id. */
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type BulkMailingRow = Selectable<BulkMailingsTable>;
+export type RecipientRow = Insertable<BulkRecipientsTable>;
+
+export async function insertMailing(db: Executor, row: Insertable<BulkMailingsTable>): Promise<void> {
+  await db.insertInto('bulk_mailings').values(row).execute();
+}
+
+export async function findMailing(db: Executor, shopId: string, id: number): Promise<BulkMailingRow | undefined> {
+  return db.selectFrom('bulk_mailings').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function listMailings(db: Executor, shopId: string, limit: number): Promise<BulkMailingRow[]> {
+  return db.selectFrom('bulk_mailings').selectAll().where('shop_id', '=', shopId).orderBy('id', 'desc').limit(limit).execute();
+}
+
+/**
+ * Moves a mailing on from page `page` (its stored count of pages done): conditional on
+ * that count, so that of two runs of one page (a redelivered job) one commits.
+ */
+export async function advance(db: Executor, shopId: string, id: number, page: number, values: Updateable<BulkMailingsTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('bulk_mailings')
+    .set(values)
+    .where('shop_id', '=', shopId)
+    .where('id', '=', id)
+    .where('pages', '=', page)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** From the A/B wait to sending the rest; conditional on the stage, so one decision commits. */
+export async function startRest(db: Executor, shopId: string, id: number, values: Updateable<BulkMailingsTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('bulk_mailings')
+    .set({ ...values, stage: 'rest' })
+    .where('shop_id', '=', shopId)
+    .where('id', '=', id)
+    .where('stage', '=', 'wait')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The next page of distinct members of the segments after profile `cursor`, in id order. */
+export async function memberPage(db: Executor, shopId: string, segmentIds: readonly number[], cursor: number, limit: number): Promise<number[]> {
+  if (segmentIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('segment_members')
+    .select('profile_id')
+    .distinct()
+    .where('shop_id', '=', shopId)
+    .where('segment_id', 'in', [...segmentIds])
+    .where('profile_id', '>', cursor)
+    .orderBy('profile_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => Number(r.profile_id));
+}
+
+/** The next page of recipients held for the A/B winner after profile `cursor`. */
+export async function heldPage(db: Executor, shopId: string, mailingId: number, cursor: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('bulk_recipients')
+    .select('profile_id')
+    .where('shop_id', '=', shopId)
+    .where('mailing_id', '=', mailingId)
+    .where('status', '=', 'held')
+    .where('profile_id', '>', cursor)
+    .orderBy('profile_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => Number(r.profile_id));
+}
+
+/** Recipients of a members page; one already there (the same profile again) is kept as it was. */
+export async function insertRecipients(db: Executor, rows: readonly RecipientRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('bulk_recipients')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['shop_id', 'mailing_id', 'profile_id']).doNothing())
+    .execute();
+}
+
+/** A held recipient's outcome once the winner went out. */
+export async function settleHeld(db: Executor, row: RecipientRow): Promise<void> {
+  await db
+    .updateTable('bulk_recipients')
+    .set({ variant: row.variant, status: row.status, reason: row.reason ?? null, code: row.code ?? null })
+    .where('shop_id', '=', row.shop_id)
+    .where('mailing_id', '=', row.mailing_id)
+    .where('profile_id', '=', row.profile_id)
+    .where('status', '=', 'held')
+    .execute();
+}
+
+export interface RecipientCounts {
+  readonly held: number;
+  readonly skipped: Record<string, number>;
+  readonly messaged: number;
+  readonly sent: number;
+  readonly failed: number;
+}
+
+/**
+ * What became of a mailing's recipients: held and skipped (by reason) from the rows,
+ * and of the messaged, those with a delivery sent and those whose deliveries all failed.
+ */
+export async function countRecipients(db: Executor, shopId: string, mailingId: number): Promise<RecipientCounts> {
+  const groups = await db
+    .selectFrom('bulk_recipients')
+    .select(['status', 'reason', (eb) => eb.fn.countAll().as('n')])
+    .where('shop_id', '=', shopId)
+    .where('mailing_id', '=', mailingId)
+    .groupBy(['status', 'reason'])
+    .execute();
+  let held = 0;
+  let messaged = 0;
+  const skipped: Record<string, number> = {};
+  for (const g of groups) {
+    const n = Number(g.n);
+    if (g.status === 'held') held += n;
+    else if (g.status === 'messaged') messaged += n;
+    else skipped[g.reason ?? 'unreachable'] = (skipped[g.reason ?? 'unreachable'] ?? 0) + n;
+  }
+  const outcome = await sql<{ sent: number | string | null; failed: number | string | null }>`
+    select sum(case when t.sent_n > 0 then 1 else 0 end) as sent,
+           sum(case when t.sent_n = 0 and t.queued_n = 0 then 1 else 0 end) as failed
+    from (
+      select r.code,
+             sum(case when d.status = 'sent' then 1 else 0 end) as sent_n,
+             sum(case when d.status = 'queued' then 1 else 0 end) as queued_n
+      from bulk_recipients r
+      join messaging_deliveries d on d.shop_id = r.shop_id and d.code = r.code
+      where r.shop_id = ${shopId} and r.mailing_id = ${mailingId} and r.status = 'messaged'
+      group by r.code
+    ) t`.execute(db);
+  const row = outcome.rows[0];
+  return { held, skipped, messaged, sent: Number(row?.sent ?? 0), failed: Number(row?.failed ?? 0) };
+}
+
+/** Per A/B variant: recipients messaged, and those of them with an open (or a click). */
+export async function variantResults(
+  db: Executor,
+  shopId: string,
+  mailingId: number,
+  metric: 'opens' | 'clicks',
+): Promise<Array<{ variant: string; messaged: number; hits: number }>> {
+  const column = metric === 'opens' ? sql.ref('d.opened_at') : sql.ref('d.clicked_at');
+  const result = await sql<{ variant: string; messaged: number | string; hits: number | string }>`
+    select r.variant, count(distinct r.code) as messaged,
+           count(distinct case when ${column} is not null then r.code end) as hits
+    from bulk_recipients r
+    join messaging_deliveries d on d.shop_id = r.shop_id and d.code = r.code
+    where r.shop_id = ${shopId} and r.mailing_id = ${mailingId} and r.status = 'messaged'
+    group by r.variant`.execute(db);
+  return result.rows.map((r) => ({ variant: r.variant, messaged: Number(r.messaged), hits: Number(r.hits) }));
+}
