@@ -6,7 +6,7 @@ import type { AudienceService } from '../audience/audience.service.js';
 import type { SegmentsService } from '../audience/segments.service.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
-import { mailingChannels, type MailingTemplates } from '../messaging/domain/mailing.js';
+import { mailingChannels } from '../messaging/domain/mailing.js';
 import type { DeliveryPlan } from '../messaging/domain/recipients.js';
 import type { MessageWriter } from '../messaging/message-writer.js';
 import type { TrackingService } from '../tracking/tracking.service.js';
@@ -16,6 +16,18 @@ import { MAX_STEPS, type Condition, type Step } from './domain/definition.js';
 import { evaluate, factNeeded, waitEnds, type Facts } from './domain/progress.js';
 
 const STEPS_CACHE_MAX = 1_000;
+
+/** How a run moves off its current step: to a wait it entered, or to its end. */
+export type RunMove = Parameters<typeof repo.advanceRun>[2];
+
+/** The run's due steps, decided: where it moves, and the sends among them with their addresses. */
+export interface StepsDecision {
+  readonly values: RunMove;
+  readonly due: number;
+  readonly now: number;
+  readonly profileId: number;
+  readonly sends: ReadonlyArray<{ readonly index: number; readonly plan: DeliveryPlan }>;
+}
 
 /**
  * The `chains.step` job (docs/chains.md "Durability"): advances one run from its current
@@ -66,19 +78,34 @@ export class ChainSteps {
   }
 
   /**
-   * Decides the run's due steps from its current one up to the next wait (entered, its end
-   * fixed) or the end, then commits them in one transaction: the run's conditional move
-   * from its current step, the message of each send among them, the job of the wait. True
-   * when the wait entered is already over (a wait of 0 seconds).
+   * Runs the run's due steps (decide, then commit in one transaction: the run's
+   * conditional move from its current step and what the steps write). True when the wait
+   * entered is already over (a wait of 0 seconds).
    */
   private async take(run: repo.RunRow): Promise<boolean> {
+    const decision = await this.decide(run);
+    const { values, due, now } = decision;
+    const moved = await this.deps.db.db.transaction().execute(async (trx) => {
+      if (!(await repo.advanceRun(trx, { shopId: run.shop_id, id: Number(run.id), from: run.step }, values))) return false;
+      await this.writeSteps(trx, run, decision);
+      return true;
+    });
+    await this.deps.db.durable();
+    return moved && values.status === undefined && due <= now;
+  }
+
+  /**
+   * Decides the run's due steps from its current one up to the next wait (entered, its end
+   * fixed) or the end, reading what their conditions and sends need; writes nothing.
+   */
+  async decide(run: repo.RunRow): Promise<StepsDecision> {
     const shopId = run.shop_id;
     const from = run.step;
     const steps = await this.stepsOf(shopId, Number(run.chain_id), run.version);
     const now = this.deps.clock.now();
     const profileId = (await this.deps.identity.currentProfileId(shopId, Number(run.profile_id))) ?? Number(run.profile_id);
-    const sends: Array<{ index: number; templates: MailingTemplates; plan: DeliveryPlan }> = [];
-    let values: Parameters<typeof repo.advanceRun>[2] | undefined;
+    const sends: Array<{ index: number; plan: DeliveryPlan }> = [];
+    let values: RunMove | undefined;
     let due = now;
     for (let index = from; values === undefined; index += 1) {
       const step = steps?.[index];
@@ -92,21 +119,21 @@ export class ChainSteps {
         const verdict = evaluate(step.if, await this.facts(run, profileId, step.if));
         if (!verdict.pass) values = exited(index, `step ${index}: ${verdict.reason}`, now);
       } else if ('send' in step) {
-        const plan = await this.deps.writer.plan(this.deps.db.db, shopId, profileId, 'chain', mailingChannels(step.send));
-        sends.push({ index, templates: step.send, plan });
+        sends.push({ index, plan: await this.deps.writer.plan(this.deps.db.db, shopId, profileId, 'chain', mailingChannels(step.send)) });
       }
     }
-    const moved = await this.deps.db.db.transaction().execute(async (trx) => {
-      if (!(await repo.advanceRun(trx, { shopId, id: Number(run.id), from }, values))) return false;
-      for (const send of sends) await this.write(trx, run, profileId, send.index, send.plan, now);
-      if (values.status === undefined && due > now) {
-        const runId = Number(run.id);
-        await this.deps.jobs.enqueue('chains.step', { shopId, runId }, { executor: trx, runAt: due, idempotencyKey: `${shopId}:${runId}:${values.step}` });
-      }
-      return true;
-    });
-    await this.deps.db.durable();
-    return moved && values.status === undefined && due <= now;
+    return { values, due, now, profileId, sends };
+  }
+
+  /** What the decided steps write, in the transaction that moves (or inserts) the run: messages, the wait's job. */
+  async writeSteps(trx: Executor, run: repo.RunRow, decision: StepsDecision): Promise<void> {
+    const { values, due, now, profileId } = decision;
+    for (const send of decision.sends) await this.write(trx, run, profileId, send.index, send.plan, now);
+    if (values.status === undefined && due > now) {
+      const shopId = run.shop_id;
+      const runId = Number(run.id);
+      await this.deps.jobs.enqueue('chains.step', { shopId, runId }, { executor: trx, runAt: due, idempotencyKey: `${shopId}:${runId}:${values.step}` });
+    }
   }
 
   private async write(trx: Executor, run: repo.RunRow, profileId: number, index: number, plan: DeliveryPlan, now: number): Promise<void> {
@@ -164,6 +191,6 @@ export class ChainSteps {
   }
 }
 
-function exited(step: number, reason: string, now: number): Parameters<typeof repo.advanceRun>[2] {
+function exited(step: number, reason: string, now: number): RunMove {
   return { step, status: 'exited', reason: reason.slice(0, 500), ended_at: now, updated_at: now };
 }

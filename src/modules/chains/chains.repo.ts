@@ -199,3 +199,19 @@ export async function shopTimezone(db: Executor, shopId: string): Promise<string
   const row = await db.selectFrom('shops').select('timezone').where('shop_id', '=', shopId).executeTakeFirst();
   return row?.timezone;
 }
+
+/**
+ * The chain data of a profile merged into another (identity.onMerge): its runs move to
+ * the survivor; its entries too, except for chains the survivor has entered already,
+ * whose entry (the survivor's) stays, so a `once` chain stays once for the person.
+ */
+export async function moveProfileChains(db: Executor, shopId: string, fromId: number, intoId: number): Promise<void> {
+  await db.updateTable('chain_runs').set({ profile_id: intoId }).where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
+  await db
+    .deleteFrom('chain_entries')
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', fromId)
+    .where('chain_id', 'in', (eb) => eb.selectFrom('chain_entries as e').select('e.chain_id').where('e.shop_id', '=', shopId).where('e.profile_id', '=', intoId))
+    .execute();
+  await db.updateTable('chain_entries').set({ profile_id: intoId }).where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
+}

@@ -11,7 +11,7 @@ import type { TemplateRenderer } from '../messaging/render.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
 import type { ActiveChain, ChainStarter, ChainTrigger, Executor, RunStart, StartOutcome, TriggerKind } from './chain-starter.js';
-import type { ChainSteps } from './chain-steps.js';
+import type { ChainSteps, StepsDecision } from './chain-steps.js';
 import * as repo from './chains.repo.js';
 import { checkDefinition, parseTrigger, sendTemplates, triggerBody, type Reentry, type Step } from './domain/definition.js';
 import { waitEnds } from './domain/progress.js';
@@ -47,6 +47,12 @@ export interface PutChainInput {
   readonly steps: unknown;
 }
 
+/** A run's due first steps, decided before its start on the chain version they belong to. */
+interface FirstSteps {
+  readonly version: number;
+  readonly decision: StepsDecision;
+}
+
 export interface ChainRun {
   readonly id: number;
   readonly status: 'waiting' | 'done' | 'exited';
@@ -72,7 +78,7 @@ export class ChainsService implements ChainStarter {
       readonly db: DbHandle;
       readonly clock: Clock;
       readonly shops: Pick<ShopsService, 'requireShop'>;
-      readonly identity: Pick<IdentityService, 'findProfilesOnly'>;
+      readonly identity: Pick<IdentityService, 'findProfilesOnly' | 'onMerge'>;
       readonly renderer: Pick<TemplateRenderer, 'check'>;
       readonly jobs: JobQueue;
       readonly steps: ChainSteps;
@@ -84,6 +90,8 @@ export class ChainsService implements ChainStarter {
       async (shopId) => (await this.activeChains(shopId, 'event')).map((c) => (c.trigger.kind === 'event' ? c.trigger.code : '')),
       { clock: deps.clock, refreshMs: ACTIVE_CHAINS_TTL_MS, maxShops: ACTIVE_CHAINS_MAX },
     );
+    // A merged profile's runs and entries are the survivor's: its runs list under it, and `once` holds for the person.
+    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileChains(trx, shopId, fromId, intoId));
   }
 
   private get db() {
@@ -184,10 +192,10 @@ export class ChainsService implements ChainStarter {
    * re-entry; a refused entry takes its run back, so it records none.
    */
   async startRun(executor: Executor, start: RunStart): Promise<StartOutcome> {
-    if (executor.isTransaction) return (await this.startIn(executor, start, false)).outcome;
-    const { outcome } = await executor.transaction().execute((trx) => this.startIn(trx, start, false));
-    if (outcome === 'started') await this.deps.db.durable();
-    return outcome;
+    const { outcome } = executor.isTransaction ? await this.startIn(executor, start) : await executor.transaction().execute((trx) => this.startIn(trx, start));
+    if (outcome === 'started' && !executor.isTransaction) await this.deps.db.durable();
+    // Without a decision there is no version to be stale against.
+    return outcome === 'stale' ? 'chain_inactive' : outcome;
   }
 
   /** ChainStarter: exits the profile's waiting runs of chains with this trigger kind. */
@@ -218,51 +226,52 @@ export class ChainsService implements ChainStarter {
   }
 
   /**
-   * Starts the chains the event triggers and runs their first due steps at once, in this
-   * `tracking.deliver` job: the job is the durable carrier (its outbox row committed with
-   * the event), so a run started here needs no `chains.step` job until its first wait. A
-   * crash before the steps ran redelivers the job: the start is then a duplicate, and the
-   * run is found by its firing key and run from where it is.
+   * Starts the chains the event triggers, in this `tracking.deliver` job. A chain whose
+   * first step is due at once has its due steps decided first and committed with the
+   * run's insert in one transaction (the firing key's unique constraint is the gate, so
+   * they run once); no `chains.step` job is needed until a wait. Should the chain have
+   * changed version meanwhile, the run starts the ordinary way. A crash redelivers the
+   * job: the start is then a duplicate, and the run is run from where it is.
    */
   private async startFromEvent(event: StoredEvent): Promise<void> {
     const chains = (await this.activeChains(event.shopId, 'event')).filter((c) => c.trigger.kind === 'event' && c.trigger.code === event.event);
     const { payload: _payload, ...variables } = event.params;
     for (const chain of chains) {
       const start = { shopId: event.shopId, chainId: chain.chainId, profileId: event.profileId, variables, key: `event:${event.id}`, at: event.time };
-      const begun = await this.db.transaction().execute((trx) => this.startIn(trx, start, true));
+      const decided = await this.decideFirstSteps(start);
+      let begun = await this.db.transaction().execute((trx) => this.startIn(trx, start, decided));
+      if (begun.outcome === 'stale') begun = await this.db.transaction().execute((trx) => this.startIn(trx, start));
       if (begun.outcome === 'started') await this.deps.db.durable();
-      const runId = begun.runId ?? (begun.outcome === 'duplicate' ? await repo.findRunIdByKey(this.db, start.shopId, start.chainId, start.key) : undefined);
+      if (begun.outcome !== 'duplicate') continue;
+      const runId = await repo.findRunIdByKey(this.db, start.shopId, start.chainId, start.key);
       if (runId !== undefined) await this.deps.steps.run({ shopId: start.shopId, runId });
     }
   }
 
-  /** `runsNow`: the caller runs the run's due first steps itself; a job is queued only for a first wait. */
-  private async startIn(trx: Executor, start: RunStart, runsNow: boolean): Promise<{ outcome: StartOutcome; runId?: number }> {
+  /** The due first steps of a run about to start, decided on the chain's current version; undefined when its first step waits. */
+  private async decideFirstSteps(start: RunStart): Promise<FirstSteps | undefined> {
+    const chain = await repo.findChain(this.db, start.shopId, start.chainId);
+    if (!chain || chain.status !== 'active') return undefined;
+    const first = (await this.deps.steps.stepsOf(start.shopId, start.chainId, chain.version))?.[0];
+    if (!first || 'wait' in first) return undefined;
+    const row = this.runRow(start, 0, chain.version, this.deps.clock.now());
+    return { version: chain.version, decision: await this.deps.steps.decide(row) };
+  }
+
+  /** Inserts the run (and decides re-entry) in `trx`; with `decided`, already past its due first steps, whose writes it commits too. */
+  private async startIn(trx: Executor, start: RunStart, decided?: FirstSteps): Promise<{ outcome: StartOutcome | 'stale' }> {
     const chain = await repo.findChain(trx, start.shopId, start.chainId);
     if (!chain || chain.status !== 'active') return { outcome: 'chain_inactive' };
+    if (decided && decided.version !== chain.version) return { outcome: 'stale' };
     const steps = await this.deps.steps.stepsOf(start.shopId, start.chainId, chain.version, trx);
     const first = steps?.[0];
     if (!first) return { outcome: 'chain_inactive' };
     const now = this.deps.clock.now();
     const due = 'wait' in first ? waitEnds(first, now, (await repo.shopTimezone(trx, start.shopId)) ?? 'UTC') : now;
     const id = await nextId(trx, start.shopId, 'chain_runs');
-    const inserted = await repo.insertRun(trx, {
-      shop_id: start.shopId,
-      id,
-      chain_id: start.chainId,
-      version: chain.version,
-      profile_id: start.profileId,
-      firing_key: start.key.slice(0, 200),
-      status: 'waiting',
-      step: 0,
-      due_at: due,
-      variables: JSON.stringify(start.variables),
-      products: start.products ? JSON.stringify(start.products) : null,
-      reason: null,
-      started_at: start.at,
-      updated_at: now,
-      ended_at: null,
-    });
+    const row = { ...this.runRow(start, id, chain.version, now), due_at: due };
+    const moved = decided?.decision.values;
+    const inserted = await repo.insertRun(trx, moved ? { ...row, ...moved, due_at: moved.due_at ?? now } : row);
     if (!inserted) return { outcome: 'duplicate' };
     if (chain.reentry !== 'always') {
       const since = chain.reentry === 'once' || chain.reentry_period_ms === null ? null : start.at - Number(chain.reentry_period_ms);
@@ -272,14 +281,29 @@ export class ChainsService implements ChainStarter {
         return { outcome: 'refused_reentry' };
       }
     }
-    if (!runsNow || due > now) {
-      await this.deps.jobs.enqueue(
-        'chains.step',
-        { shopId: start.shopId, runId: id },
-        { executor: trx, runAt: due, idempotencyKey: `${start.shopId}:${id}:0` },
-      );
-    }
-    return { outcome: 'started', ...(runsNow && due <= now && { runId: id }) };
+    if (decided) await this.deps.steps.writeSteps(trx, row, decided.decision);
+    else await this.deps.jobs.enqueue('chains.step', { shopId: start.shopId, runId: id }, { executor: trx, runAt: due, idempotencyKey: `${start.shopId}:${id}:0` });
+    return { outcome: 'started' };
+  }
+
+  private runRow(start: RunStart, id: number, version: number, now: number): repo.RunRow {
+    return {
+      shop_id: start.shopId,
+      id,
+      chain_id: start.chainId,
+      version,
+      profile_id: start.profileId,
+      firing_key: start.key.slice(0, 200),
+      status: 'waiting',
+      step: 0,
+      due_at: now,
+      variables: JSON.stringify(start.variables),
+      products: start.products ? JSON.stringify(start.products) : null,
+      reason: null,
+      started_at: start.at,
+      updated_at: now,
+      ended_at: null,
+    };
   }
 
   private async toChain(row: repo.ChainRow): Promise<Chain> {

@@ -128,6 +128,22 @@ describe.each(TEST_DIALECTS)('chains on %s', (dialect) => {
     expect(latest).toMatchObject({ status: 'exited', version: 3, reason: 'ended by a purchase' });
   });
 
+  it('costs no job for an event whose code starts no chain once the codes are known', async () => {
+    await expectOk(s.admin('POST', '/custom-events', { code: 'unchained' }), 201);
+    await custom({ event: 'unchained', email: 'plain@example.org' });
+    await s.t.app.services.chains.eventCodesSettled();
+    await custom({ event: 'unchained', email: 'plain@example.org' });
+    await custom({ event: 'visited', email: 'plain@example.org' });
+    const events = await s.t.db.db.selectFrom('events').select(['id', 'event']).where('shop_id', '=', s.shopId).orderBy('id', 'desc').limit(2).execute();
+    const jobs = await s.t.db.db.selectFrom('jobs').select('payload').where('name', '=', 'tracking.deliver').execute();
+    const jobOf = (id: number) => jobs.some((j) => j.payload.includes('"subscriber":"chains.events"') && j.payload.includes(`"eventId":${id}`));
+    expect(events.map((e) => [e.event, jobOf(Number(e.id))])).toEqual([
+      ['visited', true],
+      ['unchained', false],
+    ]);
+    await s.runner.runDue();
+  });
+
   it('starts one run and sends once when the event is handed to the engine again (a redelivered outbox job)', async () => {
     await put('instant', { status: 'active', trigger: { event: 'visited' }, reentry: 'always', steps: [{ send: { email: { subject: 'Instant', html: 'h' } } }] });
     await custom({ event: 'visited', email: 'again@example.org' });
@@ -150,6 +166,72 @@ describe.each(TEST_DIALECTS)('chains on %s', (dialect) => {
     const messages = await s.t.db.db.selectFrom('messaging_messages').select('code').where('shop_id', '=', s.shopId).where('mailing_id', '=', chain.id).where('type', '=', 'chain').execute();
     expect(messages).toHaveLength(1);
     expect(await runs('once-step', 'twice@example.org')).toMatchObject([{ status: 'waiting', step: 1 }]);
+  });
+
+  it('reads purchases, segments, profile fields and opens since the run started for its conditions', async () => {
+    const segment = await expectOk(s.admin('POST', '/segments', { name: 'Regulars' }), 201);
+    const chain = await put('facts', {
+      status: 'active',
+      trigger: { event: 'visited' },
+      reentry: 'always',
+      steps: [
+        { wait: { seconds: 3600 } },
+        { if: { purchased: false }, else: 'exit' },
+        { if: { segment: segment.id }, else: 'exit' },
+        { if: { property: 'first_name', equals: 'Ann' }, else: 'exit' },
+        { send: { email: { subject: 'First', html: 'h' } } },
+        { wait: { seconds: 60 } },
+        { if: { opened: true }, else: 'exit' },
+        { send: { email: { subject: 'Second', html: 'h' } } },
+      ],
+    });
+    const didOf = async (email: string) => {
+      const did = (await s.t.app.inject({ method: 'GET', url: `/init?shop_id=${s.shopId}` })).json().did as string;
+      await s.t.app.services.profiles.setProfile({ shopId: s.shopId, timezone: 'UTC' }, { did, identifiers: {} }, { email, first_name: 'Ann' });
+      return { did, profileId: await profileOf(email) };
+    };
+    const buyer = await didOf('buyer-facts@example.org');
+    const reader = await didOf('reader-facts@example.org');
+    await s.t.db.db.insertInto('segment_members').values({ shop_id: s.shopId, segment_id: segment.id, profile_id: reader.profileId, created_at: s.t.clock.now() }).execute();
+    const chains = s.t.app.services.chains;
+    for (const who of [buyer, reader]) {
+      await chains.startRun(s.t.db.db, { shopId: s.shopId, chainId: chain.id, profileId: who.profileId, variables: {}, key: `f${who.profileId}`, at: s.t.clock.now() });
+    }
+    const bought = await s.t.app.inject({ method: 'POST', url: '/push', payload: { shop_id: s.shopId, did: buyer.did, event: 'purchase', items: [{ id: 'A', amount: 1, price: 10 }], order_id: 'FACTS-1' } });
+    expect(bought.statusCode, bought.body).toBe(200);
+    s.t.clock.advance(3600_000);
+    await s.runner.runDue();
+    expect(await runs('facts', 'buyer-facts@example.org')).toMatchObject([{ status: 'exited', step: 1, reason: 'step 1: purchased since the start' }]);
+    expect(await runs('facts', 'reader-facts@example.org')).toMatchObject([{ status: 'waiting', step: 5 }]);
+    await s.t.db.db
+      .updateTable('messaging_deliveries')
+      .set({ opened_at: s.t.clock.now() })
+      .where('shop_id', '=', s.shopId)
+      .where('mailing_id', '=', chain.id)
+      .where('type', '=', 'chain')
+      .execute();
+    s.t.clock.advance(60_000);
+    await s.runner.runDue();
+    expect(await runs('facts', 'reader-facts@example.org')).toMatchObject([{ status: 'done', step: 7 }]);
+    expect(s.email.sent.slice(-2).map((m) => [m.message.to, m.message.subject])).toEqual([
+      ['reader-facts@example.org', 'First'],
+      ['reader-facts@example.org', 'Second'],
+    ]);
+  });
+
+  it('moves runs and entries to the survivor of a profile merge, keeping once for the person', async () => {
+    const chain = await put('merge', { status: 'active', trigger: { event: 'visited' }, reentry: 'once', steps: [{ wait: { seconds: 60 } }, { exit: {} }] });
+    const older = await profileOf('merge@example.org');
+    const { profileId: younger } = await s.t.app.services.identity.resolveProfile(s.shopId, { phone: '79005550001' });
+    const start = (profileId: number, key: string) => s.t.app.services.chains.startRun(s.t.db.db, { shopId: s.shopId, chainId: chain.id, profileId, variables: {}, key, at: s.t.clock.now() });
+    expect(await start(older, 'm1')).toBe('started');
+    expect(await start(younger, 'm2')).toBe('started');
+    const merged = await s.t.app.services.identity.resolveProfile(s.shopId, { email: 'merge@example.org', phone: '79005550001' });
+    expect(merged.merges).toHaveLength(1);
+    expect(await runs('merge', 'merge@example.org')).toHaveLength(2);
+    const entries = await s.t.db.db.selectFrom('chain_entries').select('profile_id').where('shop_id', '=', s.shopId).where('chain_id', '=', chain.id).execute();
+    expect(entries.map((e) => Number(e.profile_id))).toEqual([merged.profileId]);
+    expect(await start(merged.profileId, 'm3')).toBe('refused_reentry');
   });
 
   it('attributes a purchase with recommended_by=chain and the message code to the chain message', async () => {
