@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPassJson, toRgb } from '../../../../src/modules/messaging/wallet/domain/pass-content.js';
 import { rgbOf, squarePng } from '../../../../src/modules/messaging/wallet/domain/square-png.js';
-import {
-  hashToken,
-  httpDate,
-  notModifiedSince,
-  parseUpdateTag,
-  readApplePassToken,
-  tokenMatches,
-} from '../../../../src/modules/messaging/wallet/domain/web-service.js';
+import { httpDate, notModifiedSince, parseUpdateTag, readApplePassToken } from '../../../../src/modules/messaging/wallet/domain/web-service.js';
 
 describe('the PassKit web service rules', () => {
   it('reads the token of an ApplePass authorization and nothing else', () => {
@@ -18,16 +11,6 @@ describe('the PassKit web service rules', () => {
     expect(readApplePassToken('ApplePass ')).toBeUndefined();
     expect(readApplePassToken('ApplePass a b')).toBeUndefined();
     expect(readApplePassToken(undefined)).toBeUndefined();
-  });
-
-  it('matches a token against its stored SHA-256 and refuses any other', () => {
-    const stored = hashToken('the-token-of-the-pass');
-    expect(stored).toMatch(/^[0-9a-f]{64}$/);
-    expect(stored).not.toContain('the-token');
-    expect(tokenMatches('the-token-of-the-pass', stored)).toBe(true);
-    expect(tokenMatches('the-token-of-the-pasS', stored)).toBe(false);
-    expect(tokenMatches('', stored)).toBe(false);
-    expect(tokenMatches('the-token-of-the-pass', 'not-a-hash')).toBe(false);
   });
 
   it('reads the update tag it gave, and ignores one it did not', () => {
