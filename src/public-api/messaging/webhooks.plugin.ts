@@ -1,4 +1,5 @@
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import { schemeCredential } from '../../http/authorization.js';
 import { describeError } from '../../http/http-errors.js';
 import type { BounceType } from '../../modules/messaging/outcomes.service.js';
 
@@ -59,8 +60,7 @@ export const messagingWebhooksPlugin: FastifyPluginCallback = (app, _options, do
 
   async function authorize(request: FastifyRequest): Promise<void> {
     const params = request.params as Route['Params'];
-    const header = request.headers.authorization ?? '';
-    const token = /^Bearer\s+(\S{1,128})$/i.exec(header)?.[1] ?? '';
+    const token = schemeCredential(request.headers.authorization, 'Bearer', 128) ?? '';
     if (!(await messageOutcomes.verifyWebhookSecret(params.shopId, token))) throw new Unauthorized();
   }
 

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { describeError } from '../../http/http-errors.js';
-import { httpDate, readApplePassToken } from '../../modules/messaging/wallet/domain/web-service.js';
+import { schemeCredential } from '../../http/authorization.js';
+import { httpDate } from '../../modules/messaging/wallet/domain/web-service.js';
 import type { PassKey } from '../../modules/messaging/wallet/wallet.service.js';
 
 /**
@@ -163,7 +164,7 @@ function passKey(request: FastifyRequest, params: { shopId: string; passTypeIden
     shopId: params.shopId,
     passTypeId: params.passTypeIdentifier,
     serialNumber: params.serialNumber,
-    token: readApplePassToken(headerValue(request, 'authorization')),
+    token: schemeCredential(headerValue(request, 'authorization'), 'ApplePass'),
   };
 }
 

@@ -1,13 +1,8 @@
 /**
  * The PassKit web service's small rules (Apple, "Adding a Web Service to Update Passes"),
- * as pure functions: the `ApplePass` authorization, the update tag, and If-Modified-Since.
+ * as pure functions: the update tag and If-Modified-Since (the `ApplePass` authorization
+ * is read by http/authorization.ts).
  */
-
-/** `Authorization: ApplePass <token>`; undefined when the header is absent or of another scheme. */
-export function readApplePassToken(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^ApplePass +(\S{1,512}) *$/i.exec(header);
-  return match?.[1];
-}
 
 /**
  * `passesUpdatedSince` is the `lastUpdated` tag we gave the device before: our
