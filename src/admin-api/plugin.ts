@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
+import { schemeCredential } from '../http/authorization.js';
 import { collectionsRoutes } from './collections.routes.js';
 import { checkStorableValue, decodeBody, invalidBytesError } from '../http/text-rule.js';
 import { customEventsRoutes } from './custom-events.routes.js';
@@ -119,9 +120,8 @@ async function authenticationFailure(
   if (header === undefined || header.trim() === '') {
     return new AppError('UNAUTHORIZED', 'Authorization header with a Bearer admin token is required.');
   }
-  // RFC 7235: the scheme name is case-insensitive.
-  const match = /^Bearer +(\S+) *$/i.exec(header);
-  if (!match?.[1]) return new AppError('UNAUTHORIZED', 'Authorization must use the Bearer scheme with the admin token.');
-  if (!(await verify(match[1]))) return new AppError('UNAUTHORIZED', 'Admin token is not valid.');
+  const token = schemeCredential(header, 'Bearer');
+  if (token === undefined) return new AppError('UNAUTHORIZED', 'Authorization must use the Bearer scheme with the admin token.');
+  if (!(await verify(token))) return new AppError('UNAUTHORIZED', 'Admin token is not valid.');
   return undefined;
 }

@@ -67,6 +67,18 @@ describe.each(TEST_DIALECTS)('rate limits over real sockets on %s', (dialect) =>
     expect((await fetch(url(other), from('198.51.100.1'))).status).not.toBe(429);
   });
 
+  it('applies the address limit to the email links, the messaging webhooks and the wallet web service', async () => {
+    const calls: [string, () => Promise<Response>][] = [
+      ['198.51.100.31', () => fetch(`${base}/m/ABC123/o?s=x`, from('198.51.100.31'))],
+      ['198.51.100.32', () => fetch(`${base}/webhooks/messaging/${shop.shopId}/bounce`, { method: 'POST', ...from('198.51.100.32') })],
+      ['198.51.100.33', () => fetch(`${base}/wallet/${shop.shopId}/v1/log`, { method: 'POST', ...from('198.51.100.33') })],
+    ];
+    for (const [address, call] of calls) {
+      for (let i = 0; i < 8; i += 1) expect((await call()).status, address).not.toBe(429);
+      expect((await call()).status, address).toBe(429);
+    }
+  });
+
   it('refuses wrong admin tokens past the limit with 429 in the admin envelope, a right token included, until the window passes', async () => {
     const address = '198.51.100.10';
     for (let i = 0; i < 3; i += 1) expect((await admin(address, 'wrong-token-0123456789')).status).toBe(401);

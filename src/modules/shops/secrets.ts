@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { constantTimeEqual } from '../../constant-time.js';
 
 /**
  * Shop secrets and admin tokens are long random strings (240 bits), so a single SHA-256
@@ -19,8 +20,9 @@ export function hashSecret(secret: string): string {
   return crypto.createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
+/** Whether `candidate` is the secret or token whose hashSecret is `storedHash` (shop secrets, the admin token, wallet pass tokens). */
 export function secretMatches(candidate: string, storedHash: string): boolean {
   const expected = Buffer.from(storedHash, 'hex');
   const actual = crypto.createHash('sha256').update(candidate, 'utf8').digest();
-  return expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
+  return constantTimeEqual(actual, expected);
 }

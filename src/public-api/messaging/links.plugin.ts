@@ -1,5 +1,6 @@
 import type { FastifyPluginCallback, FastifyReply } from 'fastify';
 import { describeError } from '../../http/http-errors.js';
+import { addressLimitHook } from '../../http/limits/address-hook.js';
 
 /**
  * The links a sent email carries (docs/messaging.md, "Tracking"): `/m/{token}/o` the open
@@ -35,15 +36,7 @@ export const messagingLinksPlugin: FastifyPluginCallback = (app, _options, done)
     const status = view.status === 400 ? 404 : view.status;
     void reply.code(status).type('text/plain; charset=utf-8').send(status === 404 ? NOT_FOUND : `${view.message}\n`);
   });
-  app.addHook('onRequest', (request, _reply, next) => {
-    try {
-      app.limits.checkAddress(request.ip);
-    } catch (error) {
-      next(error as Error);
-      return;
-    }
-    next();
-  });
+  app.addHook('onRequest', addressLimitHook(app.limits));
   // The one-click POST is a form, urlencoded or multipart (RFC 8058 §3.1); read as text here.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4_096 }, (_request, body, next) => next(null, body));

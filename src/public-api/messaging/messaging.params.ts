@@ -2,7 +2,7 @@ import { AppError } from '../../errors.js';
 import type { PublicInput } from '../../http/input.js';
 import { readBooleanish, readInteger, readObject, readString, validationError } from '../../http/readers.js';
 import { isValidCalendarDate } from '../../modules/shops/domain/shop.js';
-import { MESSAGE_TYPES, type MessageType } from '../../modules/messaging/history.service.js';
+import { MESSAGE_TYPES, type HistoryQuery, type MessageType } from '../../modules/messaging/history.service.js';
 import { hasLineBreak } from '../../modules/messaging/domain/recipients.js';
 import { CHANNELS } from '../../modules/messaging/providers/provider.js';
 import type { TransactRequest } from '../../modules/messaging/transact.service.js';
@@ -95,6 +95,19 @@ export function readDateFrom(input: PublicInput, required: boolean): number | un
   if (value === undefined) return undefined;
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !isValidCalendarDate(value)) throw validationError('date_from', 'must be a date YYYY-MM-DD');
   return Date.parse(`${value}T00:00:00Z`);
+}
+
+/**
+ * The query of both counters endpoints (interface.md endpoint 16): the customer, the
+ * channels and types (required, comma-separated) and `date_from` (required).
+ */
+export function readCountersQuery(input: PublicInput): HistoryQuery & { readonly channels: readonly string[]; readonly types: readonly MessageType[] } {
+  return {
+    customer: readHistoryCustomer(input, true),
+    channels: readChannels(input, true) ?? [],
+    types: readTypes(input, true) ?? [],
+    sentFrom: readDateFrom(input, true) ?? 0,
+  };
 }
 
 export function readPage(input: PublicInput): { page: number; limit: number } {

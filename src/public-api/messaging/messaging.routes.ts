@@ -4,7 +4,7 @@ import type { Counters, MessageStatus, SentMessage } from '../../modules/messagi
 import { authenticatedShop } from '../auth.js';
 import { noSchemaValidation } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
-import { readChannels, readDateFrom, readHistoryCustomer, readPage, readTransactRequest, readTypes } from './messaging.params.js';
+import { readChannels, readCountersQuery, readDateFrom, readHistoryCustomer, readPage, readTransactRequest, readTypes } from './messaging.params.js';
 import {
   CountersQuerySchema,
   CountersResponses,
@@ -95,14 +95,11 @@ export const messagingRoutes: PublicRouteModule = (scope) => {
     },
     async (request) => {
       const shop = authenticatedShop(request);
-      const input = request.input;
-      const customer = readHistoryCustomer(input, true);
-      const channels = readChannels(input, true) ?? [];
-      const types = readTypes(input, true) ?? [];
-      if (channels.length !== 1 || types.length !== 1) {
+      const query = readCountersQuery(request.input);
+      if (query.channels.length !== 1 || query.types.length !== 1) {
         throw new AppError('VALIDATION_FAILED', 'Parameters `channel` and `type` name one each here; the extended counters take several.');
       }
-      const rows = await messageHistory.counters(shop.shopId, { customer, channels, types, sentFrom: readDateFrom(input, true) ?? 0 });
+      const rows = await messageHistory.counters(shop.shopId, query);
       const sum = rows.reduce((a, r) => ({ sent: a.sent + r.sent, opened: a.opened + r.opened }), { sent: 0, opened: 0 });
       return statusSuccess({ payload: { counters: sum } });
     },
@@ -123,11 +120,9 @@ export const messagingRoutes: PublicRouteModule = (scope) => {
     },
     async (request) => {
       const shop = authenticatedShop(request);
-      const input = request.input;
-      const customer = readHistoryCustomer(input, true);
-      const channels = readChannels(input, true) ?? [];
-      const types = readTypes(input, true) ?? [];
-      const rows = await messageHistory.counters(shop.shopId, { customer, channels, types, sentFrom: readDateFrom(input, true) ?? 0 });
+      const query = readCountersQuery(request.input);
+      const { channels, types } = query;
+      const rows = await messageHistory.counters(shop.shopId, query);
       const out: Record<string, Record<string, Counters | Record<string, never>>> = {};
       for (const channel of channels) {
         out[channel] = {};

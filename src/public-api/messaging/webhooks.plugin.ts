@@ -1,4 +1,6 @@
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import { schemeCredential } from '../../http/authorization.js';
+import { addressLimitHook } from '../../http/limits/address-hook.js';
 import { describeError } from '../../http/http-errors.js';
 import type { BounceType } from '../../modules/messaging/outcomes.service.js';
 
@@ -43,15 +45,7 @@ export const messagingWebhooksPlugin: FastifyPluginCallback = (app, _options, do
     if (view.internal) request.log.error({ err: error }, 'request failed');
     void reply.code(view.status).type(JSON_UTF8).send({ message: view.message });
   });
-  app.addHook('onRequest', (request, _reply, next) => {
-    try {
-      app.limits.checkAddress(request.ip);
-    } catch (error) {
-      next(error as Error);
-      return;
-    }
-    next();
-  });
+  app.addHook('onRequest', addressLimitHook(app.limits));
   // A delivery status report is a whole message: taken as text, whatever its type says.
   app.addContentTypeParser(['message/rfc822', 'multipart/report', 'text/plain'], { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_r, body, next) =>
     next(null, body),
@@ -59,8 +53,7 @@ export const messagingWebhooksPlugin: FastifyPluginCallback = (app, _options, do
 
   async function authorize(request: FastifyRequest): Promise<void> {
     const params = request.params as Route['Params'];
-    const header = request.headers.authorization ?? '';
-    const token = /^Bearer\s+(\S{1,128})$/i.exec(header)?.[1] ?? '';
+    const token = schemeCredential(request.headers.authorization, 'Bearer', 128) ?? '';
     if (!(await messageOutcomes.verifyWebhookSecret(params.shopId, token))) throw new Unauthorized();
   }
 

@@ -1,7 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { describeError } from '../../http/http-errors.js';
-import { httpDate, readApplePassToken } from '../../modules/messaging/wallet/domain/web-service.js';
+import { schemeCredential } from '../../http/authorization.js';
+import { addressLimitHook } from '../../http/limits/address-hook.js';
+import { httpDate } from '../../modules/messaging/wallet/domain/web-service.js';
 import type { PassKey } from '../../modules/messaging/wallet/wallet.service.js';
 
 /**
@@ -52,15 +54,7 @@ export const walletWebServicePlugin: FastifyPluginCallback = (app, _options, don
     void reply.code(view.status).type(JSON_UTF8).send({ message: view.message });
   });
   // Devices are clients like any other: the per-address limit applies (docs/limits.md).
-  app.addHook('onRequest', (request, _reply, next) => {
-    try {
-      app.limits.checkAddress(request.ip);
-    } catch (error) {
-      next(error as Error);
-      return;
-    }
-    next();
-  });
+  app.addHook('onRequest', addressLimitHook(app.limits));
 
   app.post<{ Params: RegistrationParams; Body: Static<typeof RegistrationBodySchema> }>(
     `${PREFIX}/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber`,
@@ -163,7 +157,7 @@ function passKey(request: FastifyRequest, params: { shopId: string; passTypeIden
     shopId: params.shopId,
     passTypeId: params.passTypeIdentifier,
     serialNumber: params.serialNumber,
-    token: readApplePassToken(headerValue(request, 'authorization')),
+    token: schemeCredential(headerValue(request, 'authorization'), 'ApplePass'),
   };
 }
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { constantTimeEqual } from '../../../constant-time.js';
 
 /**
  * The links a sent email carries back to this server: the open pixel, click redirects
@@ -22,9 +23,7 @@ export function linkSignature(key: Buffer, kind: LinkKind, code: string, target 
 
 /** Constant-time check of a signature from a request (any string, any length). */
 export function verifyLinkSignature(key: Buffer, kind: LinkKind, code: string, target: string, given: string): boolean {
-  const expected = Buffer.from(linkSignature(key, kind, code, target));
-  const actual = Buffer.from(given);
-  return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
+  return constantTimeEqual(given, linkSignature(key, kind, code, target));
 }
 
 export interface TrackingUrls {

@@ -8,7 +8,8 @@ import type { ShopsService } from '../../shops/shops.service.js';
 import type { AppleWalletSettings } from '../providers/apple-wallet.settings.js';
 import type { WalletMessage } from '../providers/provider.js';
 import type { LoyaltyCard } from './domain/pass-content.js';
-import { hashToken, notModifiedSince, parseUpdateTag, tokenMatches } from './domain/web-service.js';
+import { hashSecret, secretMatches } from '../../shops/secrets.js';
+import { notModifiedSince, parseUpdateTag } from './domain/web-service.js';
 import { buildPkpass, PassBuildError } from './pass-builder.js';
 import * as repo from './wallet.repo.js';
 
@@ -53,7 +54,7 @@ export type LatestPass =
 export const MAX_SERIALS_LISTED = 1000;
 const NOT_CONFIGURED = 'The wallet channel of the shop is not configured.';
 /** Compared when no pass matches, so that an unknown serial takes as long as a wrong token. */
-const NO_PASS_HASH = hashToken('no pass has this token');
+const NO_PASS_HASH = hashSecret('no pass has this token');
 
 /**
  * Apple Wallet passes (docs/messaging.md "Wallet"): issuing a profile's loyalty pass, the
@@ -96,7 +97,7 @@ export class WalletService {
       serial_number: serialNumber,
       pass_type_id: settings.pass_type_identifier,
       profile_id: liveId,
-      token_hash: hashToken(token),
+      token_hash: hashSecret(token),
       message: null,
       created_at: stamp,
       updated_at: stamp,
@@ -212,7 +213,7 @@ export class WalletService {
   /** The pass when the token is its own, compared in constant time against the stored hash. */
   private async authorize(key: PassKey): Promise<repo.PassRow | undefined> {
     const pass = await repo.findPass(this.db, key.shopId, key.serialNumber);
-    const matches = tokenMatches(key.token ?? '', pass?.token_hash ?? NO_PASS_HASH);
+    const matches = secretMatches(key.token ?? '', pass?.token_hash ?? NO_PASS_HASH);
     return pass && matches && key.token !== undefined && pass.pass_type_id === key.passTypeId ? pass : undefined;
   }
 

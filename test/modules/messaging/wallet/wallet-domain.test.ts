@@ -1,35 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildPassJson, toRgb } from '../../../../src/modules/messaging/wallet/domain/pass-content.js';
 import { rgbOf, squarePng } from '../../../../src/modules/messaging/wallet/domain/square-png.js';
-import {
-  hashToken,
-  httpDate,
-  notModifiedSince,
-  parseUpdateTag,
-  readApplePassToken,
-  tokenMatches,
-} from '../../../../src/modules/messaging/wallet/domain/web-service.js';
+import { httpDate, notModifiedSince, parseUpdateTag } from '../../../../src/modules/messaging/wallet/domain/web-service.js';
 
 describe('the PassKit web service rules', () => {
-  it('reads the token of an ApplePass authorization and nothing else', () => {
-    expect(readApplePassToken('ApplePass abcdefghijklmnop')).toBe('abcdefghijklmnop');
-    expect(readApplePassToken('applepass  abc ')).toBe('abc');
-    expect(readApplePassToken('Bearer abcdefghijklmnop')).toBeUndefined();
-    expect(readApplePassToken('ApplePass ')).toBeUndefined();
-    expect(readApplePassToken('ApplePass a b')).toBeUndefined();
-    expect(readApplePassToken(undefined)).toBeUndefined();
-  });
-
-  it('matches a token against its stored SHA-256 and refuses any other', () => {
-    const stored = hashToken('the-token-of-the-pass');
-    expect(stored).toMatch(/^[0-9a-f]{64}$/);
-    expect(stored).not.toContain('the-token');
-    expect(tokenMatches('the-token-of-the-pass', stored)).toBe(true);
-    expect(tokenMatches('the-token-of-the-pasS', stored)).toBe(false);
-    expect(tokenMatches('', stored)).toBe(false);
-    expect(tokenMatches('the-token-of-the-pass', 'not-a-hash')).toBe(false);
-  });
-
   it('reads the update tag it gave, and ignores one it did not', () => {
     expect(parseUpdateTag('1768478400000')).toBe(1_768_478_400_000);
     expect(parseUpdateTag(undefined)).toBeUndefined();

@@ -1,30 +1,8 @@
-import crypto from 'node:crypto';
-
 /**
  * The PassKit web service's small rules (Apple, "Adding a Web Service to Update Passes"),
- * as pure functions: the `ApplePass` authorization, the update tag, and If-Modified-Since.
+ * as pure functions: the update tag and If-Modified-Since (the `ApplePass` authorization
+ * is read by http/authorization.ts).
  */
-
-/** `Authorization: ApplePass <token>`; undefined when the header is absent or of another scheme. */
-export function readApplePassToken(header: string | undefined): string | undefined {
-  const match = header === undefined ? null : /^ApplePass +(\S{1,512}) *$/i.exec(header);
-  return match?.[1];
-}
-
-/** The stored form of an authentication token: SHA-256, hex. */
-export function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-/**
- * Compares a presented token with a stored hash in time independent of where they
- * differ (both sides are hashes of the same length).
- */
-export function tokenMatches(token: string, storedHash: string): boolean {
-  const presented = Buffer.from(hashToken(token), 'hex');
-  const stored = Buffer.from(storedHash, 'hex');
-  return stored.length === presented.length && crypto.timingSafeEqual(presented, stored);
-}
 
 /**
  * `passesUpdatedSince` is the `lastUpdated` tag we gave the device before: our
