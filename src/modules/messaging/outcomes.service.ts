@@ -10,6 +10,7 @@ import { trackingUrls, verifyLinkSignature, type LinkKind, type TrackingUrls } f
 import * as repo from './messaging.repo.js';
 import * as outcomes from './outcomes.repo.js';
 import type { SecretBox } from './secret-box.js';
+import { constantTimeEqual } from '../../constant-time.js';
 
 /** A purchase within this time of a click on a message counts for that message, unless configured. */
 export const DEFAULT_ATTRIBUTION_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -154,9 +155,7 @@ export class OutcomesService {
   }
 
   async verifyWebhookSecret(shopId: string, given: string): Promise<boolean> {
-    const expected = Buffer.from(await this.webhookSecret(shopId));
-    const actual = Buffer.from(given);
-    return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
+    return constantTimeEqual(given, await this.webhookSecret(shopId));
   }
 
   /** Purchases attributed to a message: `recommended_code` naming one, or the customer's last click within the window. */
