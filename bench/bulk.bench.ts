@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
 import { adminJson } from './lib/admin-json.js';
+import { SmtpPeer as Peer } from './lib/smtp-peer.js';
 import { positive } from './lib/args.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startPatron, type ServerProcess } from './lib/processes.js';
@@ -35,44 +35,6 @@ const IMPORT_CHUNK = 10_000;
 const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
 const SUBJECT = 'Autumn sale';
 const HTML = '<html><body><h1>Autumn sale</h1><p>Everything at 30% off until Sunday.</p><p><a href="https://shop.example/sale">See the sale</a></p></body></html>';
-
-/** The SMTP peer: counts arrivals per recipient address. */
-class Peer {
-  readonly byAddress = new Map<string, number>();
-  received = 0;
-  lastAt = 0;
-  port = 0;
-  private server: SMTPServer | undefined;
-
-  async start(): Promise<void> {
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData: (stream, session, callback) => {
-        stream.on('data', () => undefined);
-        stream.on('end', () => {
-          for (const rcpt of session.envelope.rcptTo) this.byAddress.set(rcpt.address, (this.byAddress.get(rcpt.address) ?? 0) + 1);
-          this.received += 1;
-          this.lastAt = performance.now();
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.server.address() as { port: number }).port;
-  }
-
-  reset(): void {
-    this.byAddress.clear();
-    this.received = 0;
-    this.lastAt = 0;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
-}
 
 interface Run {
   readonly perSec: number;
@@ -147,9 +109,9 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
       }
       const peakRssMb = rss.stop();
       let twice = 0;
-      for (const count of peer.byAddress.values()) if (count > 1) twice += 1;
+      for (const count of peer.byKey.values()) if (count > 1) twice += 1;
       let missing = 0;
-      for (let n = 0; n < MEMBERS; n += 1) if (!peer.byAddress.has(address(n))) missing += 1;
+      for (let n = 0; n < MEMBERS; n += 1) if (!peer.byKey.has(address(n))) missing += 1;
       return { perSec: peer.received / seconds, received: peer.received, missing, twice, peakRssMb, view };
     } finally {
       const code = await server.stop();
@@ -181,7 +143,7 @@ async function benchBare(peer: Peer): Promise<number> {
 
 async function main(): Promise<number> {
   const names = await benchTargets(values.only);
-  const peer = new Peer();
+  const peer = new Peer((_text, recipients) => recipients);
   await peer.start();
   console.log(`Bulk: one mailing to a segment of ${MEMBERS} profiles; ${os.cpus().length} cores, Node ${process.version}\n`);
   try {
