@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import nodemailer from 'nodemailer';
@@ -8,6 +9,7 @@ import { SmtpPeer as Peer } from './lib/smtp-peer.js';
 import { positive } from './lib/args.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes.js';
+import { processCpuSeconds } from './lib/rss.js';
 
 /**
  * `npm run bench:transact` (issue 16, part 8): `POST /transact` with an email mailing from
@@ -19,7 +21,7 @@ import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes
  * from the first request to the last acknowledged message's arrival at the peer.
  *
  *   npm run bench:transact -- [--duration 10] [--connections 50] [--only sqlite|postgres]
- *                             [--limits off|on] [--drain 120]
+ *                             [--limits off|on] [--drain 120] [--cpu-prof DIR]
  */
 
 const { values } = parseArgs({
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     limits: { type: 'string', default: 'off' },
     drain: { type: 'string', default: '120' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -46,6 +49,8 @@ interface Run {
   readonly deliveredPerSec: number;
   readonly duplicates: number;
   readonly missing: number;
+  /** The server's CPU time (user + system) per delivered message, from the first request to the last arrival. */
+  readonly cpuMsPerMessage: number;
 }
 
 const HTML = '<html><body><h1>Order {{ order }}</h1><p>Hello {{ name }}, thank you for your order of {{ total }}.</p><p><a href="https://shop.example/orders/{{ order }}">Your order</a></p></body></html>';
@@ -67,18 +72,23 @@ async function seedShop(server: ServerProcess, peer: Peer, name: string): Promis
 async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
   const database = await openBenchDatabase(name);
   try {
-    const server = await startPatron({
-      ...database.env,
-      PATRON_ADMIN_TOKEN: ADMIN_TOKEN,
-      PATRON_FETCH_ALLOW_PRIVATE: '127.0.0.1',
-      ...benchLimitsEnv(values.limits),
-    });
+    const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
+    const server = await startPatron(
+      {
+        ...database.env,
+        PATRON_ADMIN_TOKEN: ADMIN_TOKEN,
+        PATRON_FETCH_ALLOW_PRIVATE: '127.0.0.1',
+        ...benchLimitsEnv(values.limits),
+      },
+      nodeArgs,
+    );
     try {
       const { shopId, secret } = await seedShop(server, peer, name);
       peer.reset();
       const acknowledged: string[] = [];
       let seq = 0;
       let bad = 0;
+      const cpuBefore = processCpuSeconds(server.pid) ?? 0;
       const started = performance.now();
       const result = await autocannon({
         url: server.baseUrl,
@@ -114,6 +124,7 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
       const deadline = performance.now() + DRAIN_SEC * 1000;
       while (peer.received < acknowledged.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const seconds = ((peer.lastAt || performance.now()) - started) / 1000;
+      const cpuSeconds = (processCpuSeconds(server.pid) ?? 0) - cpuBefore;
       if (peer.received < acknowledged.length && acknowledged.length > 0) {
         const log = await adminJson(server, ADMIN_TOKEN, 'GET', `/shops/${shopId}/messages?code=${acknowledged[0]}&limit=5`);
         console.error(`not every message arrived; the delivery log of the first: ${JSON.stringify(log).slice(0, 800)}`);
@@ -129,6 +140,7 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
         deliveredPerSec: peer.received / seconds,
         duplicates,
         missing: Math.max(0, acknowledged.length - (peer.received - duplicates)),
+        cpuMsPerMessage: (cpuSeconds * 1000) / Math.max(1, peer.received),
       };
     } finally {
       const code = await server.stop();
@@ -179,7 +191,7 @@ async function main(): Promise<number> {
       console.log(
         `  ${name.padEnd(22)} ${run.deliveredPerSec.toFixed(0).padStart(6)} emails/s  ${(run.deliveredPerSec / bare).toFixed(3)} of bare;` +
           ` /transact ${run.answersPerSec.toFixed(0)}/s p50 ${run.p50Ms.toFixed(1)} ms p99 ${run.p99Ms.toFixed(1)} ms;` +
-          ` ${run.acknowledged.length} acknowledged, ${run.missing} missing, ${run.duplicates} twice${run.bad ? `, ${run.bad} bad answers` : ''}`,
+          ` ${run.cpuMsPerMessage.toFixed(2)} ms CPU/message; ${run.acknowledged.length} acknowledged, ${run.missing} missing, ${run.duplicates} twice${run.bad ? `, ${run.bad} bad answers` : ''}`,
       );
       if (run.bad > 0 || run.missing > 0 || run.duplicates > 0) failed = true;
     }

@@ -71,6 +71,9 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   const connections = applyConnectionLimits(app, deps.config.connections);
   // Messaging vendors hold pooled connections (SMTP pools, HTTP/2 sessions): closed with the app.
   app.addHook('onClose', () => services.messagingProviders.close());
+  // Webhook topics are answered synchronously from memory: read them before the first request,
+  // so that events of a fresh process reach the endpoints they are meant for.
+  app.addHook('onReady', () => services.webhooks.topics.reload());
 
   // --- scopes, in order -----------------------------------------------------------
   // 1. OpenAPI document and /docs (first, so that it sees every route registered after it)

@@ -28,6 +28,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** How many jobs one worker process runs at once. */
   readonly workerConcurrency: number;
+  /** Message deliveries one worker process sends at once, in slots of their own beside workerConcurrency. */
+  readonly deliveryConcurrency: number;
   /** How long a job's claim lasts without a heartbeat, in ms: a killed worker's job is taken over after it. */
   readonly jobLeaseMs: number;
   /**
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   const bodyLimit = readInt(env, 'PATRON_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems);
   const workerConcurrency = readInt(env, 'PATRON_WORKER_CONCURRENCY', 4, 1, 256, problems);
+  const deliveryConcurrency = readInt(env, 'PATRON_DELIVERY_CONCURRENCY', 32, 1, 256, problems);
   const jobLeaseSeconds = readInt(env, 'PATRON_JOB_LEASE_SECONDS', 10, 2, 3600, problems);
   const feedMaxBytes = readInt(env, 'PATRON_FEED_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, problems);
   const fetchAllowPrivate = readAllowPrivate(env, problems);
@@ -234,6 +237,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel,
     bodyLimit,
     workerConcurrency,
+    deliveryConcurrency,
     jobLeaseMs: jobLeaseSeconds * 1000,
     importLeaseMs: jobLeaseSeconds * 1000,
     feedMaxBytes,

@@ -56,11 +56,13 @@ export async function runWorker(config: Config): Promise<void> {
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
 
     const services = createServices({ config, db, clock: systemClock });
+    // Before the first job: outcome hooks answer from the webhook topics in memory (app.ts says why).
+    await services.webhooks.topics.reload();
     const runner = createJobRunner({ config, services, clock: systemClock, log });
     resources.runner = runner;
     runner.start();
     await services.loyaltyUpkeep.resumeChains();
-    log.info({ workerId: runner.workerId, concurrency: config.workerConcurrency }, 'Job worker started');
+    log.info({ workerId: runner.workerId, concurrency: config.workerConcurrency, deliveryConcurrency: config.deliveryConcurrency }, 'Job worker started');
   });
 }
 

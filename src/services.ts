@@ -53,6 +53,12 @@ import { TransactService } from './modules/messaging/transact.service.js';
 import { WalletService } from './modules/messaging/wallet/wallet.service.js';
 import { WebPushService } from './modules/messaging/web-push.service.js';
 import type { AppleWalletSettings } from './modules/messaging/providers/apple-wallet.settings.js';
+import { WebhookDelivery } from './modules/webhooks/webhooks.delivery.js';
+import { WebhooksService } from './modules/webhooks/webhooks.service.js';
+import { ChainSteps } from './modules/chains/chain-steps.js';
+import { ChainsService } from './modules/chains/chains.service.js';
+import type { ChainStarter } from './modules/chains/chain-starter.js';
+import { createChainTriggers, type ChainTriggers } from './modules/chains/triggers/chain-triggers.js';
 import { BulkExpansion } from './modules/bulk/bulk-expand.js';
 import { BulkService } from './modules/bulk/bulk.service.js';
 import { LimitsService } from './modules/bulk/limits.service.js';
@@ -125,6 +131,8 @@ export interface Services {
   readonly subscriptionMembers: SubscriptionMembersService;
   /** Promos benefits' per-period usage: the holds the checkout places, captures and releases. */
   readonly subscriptionUsage: SubscriptionUsageService;
+  /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
+  readonly clock: Clock;
   /** Messaging vendors by channel (modules/messaging/providers/vendors.ts). */
   readonly messagingProviders: ProviderRegistry;
   /** A shop's provider settings per channel, secrets sealed at rest (docs/messaging.md). */
@@ -148,6 +156,16 @@ export interface Services {
   readonly wallet: WalletService;
   /** Browser push subscriptions: the web_push channel's addresses (docs/messaging.md, "Web push subscriptions"). */
   readonly webPush: WebPushService;
+  /** Outbound webhook endpoints and the recording of message outcomes and tracking events for them (docs/webhooks.md). */
+  readonly webhooks: WebhooksService;
+  /** The `webhooks.deliver` job: sign, POST through the address guard, record, retry. */
+  readonly webhookDelivery: WebhookDelivery;
+  /** Triggered message chains: the admin's chains and the ChainStarter the trigger detectors call (docs/chains.md). */
+  readonly chains: ChainsService;
+  /** The `chains.step` job: a run's due steps, each at most once. */
+  readonly chainSteps: ChainSteps;
+  /** The trigger detectors' jobs: abandoned lists, product alerts, segment entries (docs/chains.md, "Triggers"). */
+  readonly chainTriggers: ChainTriggers;
   /** Frequency caps and quiet hours per channel (docs/bulk.md); the delivery path's send gate. */
   readonly messagingLimits: LimitsService;
   /** Bulk mailings to segments: create, read, the A/B decision (docs/bulk.md). */
@@ -156,7 +174,13 @@ export interface Services {
   readonly bulkExpansion: BulkExpansion;
 }
 
-export function createServices(deps: { config: Config; db: DbHandle; clock: Clock }): Services {
+export function createServices(deps: {
+  config: Config;
+  db: DbHandle;
+  clock: Clock;
+  /** The engine the trigger detectors start runs on; the chains service unless a test of the detectors records them instead. */
+  triggerStarter?: ChainStarter;
+}): Services {
   const { config, db, clock } = deps;
   const shops = new ShopsService({ db, clock });
   const identity = new IdentityService({ db, clock });
@@ -179,7 +203,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
   });
   const listing = new ListingService({ db, clock, catalog, products });
   const search = new SearchService({ db, clock, catalog, listing });
-  const profiles = new ProfilesService({ db, clock, identity, properties: customProperties, audience });
+  const profiles = new ProfilesService({ db, clock, identity, properties: customProperties, audience, segments });
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
   const ledger = new LoyaltyLedger({ db, clock });
@@ -237,6 +261,11 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     registry: messagingProviders,
     box: messagingBox,
   });
+  // Outbound webhooks (docs/webhooks.md): message outcomes reach them through the outcome
+  // hook, in the transaction that records each outcome; tracking events as a subscriber.
+  const webhooks = new WebhooksService({ db, clock, config, shops, jobs, box: messagingBox });
+  tracking.subscribe(webhooks.trackingSubscriber());
+  const outcomeHook = webhooks.outcomeHook();
   const messageOutcomes = new OutcomesService({
     db,
     clock,
@@ -245,6 +274,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     flags: new SubscriptionFlagsService({ db, clock, identity }),
     identity,
     attributionWindowMs: config.messageAttributionMs,
+    outcomeHook,
   });
   // Purchase events credit the message the customer came from (docs/messaging.md, "Tracking").
   tracking.subscribe(messageOutcomes.trackingSubscriber());
@@ -268,12 +298,33 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     renderer,
     jobs,
     links: messageOutcomes,
+    outcomeHook,
   });
   messageDelivery.useBeforeSend('wallet', async (shopId, profileId, message) => {
     await wallet.deliverWalletMessage(shopId, profileId, message.text);
   });
   messageDelivery.useDeadAddress('web_push', (shopId, address) => webPush.forgetAddress(shopId, address));
   messageDelivery.useDeadAddress('wallet', (shopId, address) => wallet.forgetAddress(shopId, address));
+  // Chains (docs/chains.md): steps run in the `chains.step` job; their messages find their
+  // templates in the chain's version; custom events start the chains they trigger.
+  const chainSteps = new ChainSteps({ db, clock, jobs, writer: messageWriter, identity, audience, orders: tracking, segments, levels: loyaltyLevels });
+  const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
+  messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
+  tracking.subscribe(chains.trackingSubscriber());
+  // The other triggers (docs/chains.md, "Triggers"): abandoned lists and purchases heard from tracking,
+  // product alerts from catalog landings, segment entries from member additions.
+  const chainTriggers = createChainTriggers({
+    db,
+    clock,
+    jobs,
+    shops,
+    identity,
+    tracking,
+    products,
+    productSubscriptions,
+    segments,
+    starter: deps.triggerStarter ?? chains,
+  });
   // Bulk mailings (docs/bulk.md): their templates by reference, and quiet hours holding bulk and chain deliveries.
   const messagingLimits = new LimitsService({ db, clock, shops });
   const bulkMailings = new BulkService({ db, clock, shops, segments, renderer, jobs });
@@ -315,6 +366,7 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     subscriptions: new SubscriptionsService({ db, clock, shops, promotions }),
     subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions }),
     subscriptionUsage,
+    clock,
     messagingProviders,
     messagingChannels,
     mailings: new MailingsService({ db, clock, shops, renderer }),
@@ -325,6 +377,11 @@ export function createServices(deps: { config: Config; db: DbHandle; clock: Cloc
     messageOutcomes,
     wallet,
     webPush,
+    webhooks,
+    webhookDelivery: new WebhookDelivery({ db, clock, config, jobs, box: messagingBox, topics: webhooks.topics }),
+    chains,
+    chainTriggers,
+    chainSteps,
     messagingLimits,
     bulkMailings,
     bulkExpansion,

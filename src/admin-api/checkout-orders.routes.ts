@@ -20,6 +20,7 @@ function summary(order: CheckoutOrder) {
     order_to_pay: toUnits(result.orderToPay),
     bonuses_charged: toUnits(holds.bonuses),
     bonuses_reward: toUnits(result.bonusesReward),
+    subscription: order.subscription,
     bonus_hold_id: order.bonusHoldId,
     reward_transaction_id: order.rewardTransactionId,
     created_at: new Date(order.createdAt).toISOString(),

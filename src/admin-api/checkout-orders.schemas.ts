@@ -15,6 +15,9 @@ export const OrderSummarySchema = Type.Object({
   order_to_pay: Amount('Left to pay in money, in currency units.'),
   bonuses_charged: Amount('Bonuses held or spent.'),
   bonuses_reward: Amount('Bonuses the order earns (credited on confirm).'),
+  subscription: Type.Union([Type.String(), Type.Null()], {
+    description: 'The paid subscription the order was computed with (its member was subscribed to it); null: none.',
+  }),
   bonus_hold_id: Type.Union([Type.Integer(), Type.Null()], { description: 'The ledger transaction of the bonus hold.' }),
   reward_transaction_id: Type.Union([Type.Integer(), Type.Null()], { description: 'The ledger transaction of the reward, once credited.' }),
   created_at: Type.String({ format: 'date-time' }),

@@ -25,6 +25,8 @@ import { shopsRoutes } from './shops.routes.js';
 import { slidersRoutes } from './sliders.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
+import { webhooksRoutes } from './webhooks.routes.js';
+import { chainsRoutes } from './chains.routes.js';
 
 /**
  * The admin scope, registered under /admin/v1 (admin-api.md). Encapsulated: its token
@@ -104,6 +106,8 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(messagingRoutes);
   await app.register(messagingWebhooksRoutes);
   await app.register(walletRoutes);
+  await app.register(webhooksRoutes);
+  await app.register(chainsRoutes);
   await app.register(bulkRoutes);
 };
 

@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import { parseHundredths, parsePositiveAmount, toUnits } from '../modules/loyalty/domain/amount.js';
-import type { Discount, Promotion, PromotionInput } from '../modules/promotions/domain/promotion.js';
+import { newPromotion, type Discount, type Promotion, type PromotionInput } from '../modules/promotions/domain/promotion.js';
 import type { CreatePromotionBody, PatchPromotionBody, PromotionBody } from './promotions.schemas.js';
 
 /**
@@ -70,27 +70,7 @@ export function fromPatchBody(body: PatchPromotionBody): Partial<PromotionInput>
 /** A new promotion: the body's fields over the defaults of the ones it leaves out. */
 export function fromCreateBody(body: CreatePromotionBody): PromotionInput {
   const given = fromPatchBody(body);
-  return {
-    startsAt: null,
-    endsAt: null,
-    priority: 0,
-    productIds: [],
-    categoryIds: [],
-    minOrderTotal: null,
-    streams: [],
-    paymentTypes: [],
-    byPromoCode: false,
-    bonusRewardPercent: 0,
-    locations: [],
-    timeOfDay: null,
-    memberLevels: [],
-    firstOrderOnly: false,
-    specialPrices: {},
-    ...given,
-    name: body.name,
-    status: body.status,
-    discount: given.discount ?? discountFrom(body.discount),
-  };
+  return newPromotion({ ...given, name: body.name, status: body.status, discount: given.discount ?? discountFrom(body.discount) });
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -87,7 +87,10 @@ import type {
 } from './tables/messaging.js';
 import type { WalletPassesTable, WalletRegistrationsTable } from './tables/wallet.js';
 import type { WebPushSubscriptionsTable } from './tables/web-push.js';
+import type { WebhookCountersTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.js';
+import type { ChainsTable, ChainVersionsTable, ChainRunsTable, ChainEntriesTable } from './tables/chains.js';
 import type { BulkMailingsTable, BulkRecipientsTable, MessagingLimitsTable, BulkCapCountersTable } from './tables/bulk.js';
+import type { ChainListWatchesTable } from './tables/chain-triggers.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -104,7 +107,10 @@ export type * from './tables/subscriptions.js';
 export type * from './tables/messaging.js';
 export type * from './tables/wallet.js';
 export type * from './tables/web-push.js';
+export type * from './tables/webhooks.js';
+export type * from './tables/chains.js';
 export type * from './tables/bulk.js';
+export type * from './tables/chain-triggers.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -179,8 +185,16 @@ export interface Database {
   wallet_passes: WalletPassesTable;
   wallet_registrations: WalletRegistrationsTable;
   web_push_subscriptions: WebPushSubscriptionsTable;
+  webhook_counters: WebhookCountersTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  chains: ChainsTable;
+  chain_versions: ChainVersionsTable;
+  chain_runs: ChainRunsTable;
+  chain_entries: ChainEntriesTable;
   bulk_mailings: BulkMailingsTable;
   bulk_recipients: BulkRecipientsTable;
   messaging_limits: MessagingLimitsTable;
   bulk_cap_counters: BulkCapCountersTable;
+  chain_list_watches: ChainListWatchesTable;
 }

@@ -20,10 +20,20 @@ export interface JobMap {
   'loyalty.levels': { shopId: string; at: number };
   /** One delivery of a message (its code and seq) through its channel's provider (src/modules/messaging). */
   'messaging.deliver': { shopId: string; code: string; seq: number };
+  /** One signed delivery of an event to a shop's webhook endpoint (src/modules/webhooks). */
+  'webhooks.deliver': { shopId: string; endpointId: string; id: string };
+  /** A chain run's due steps, from its current one to the next wait or its end (src/modules/chains). */
+  'chains.step': { shopId: string; runId: number };
   /** Page `page` of a bulk mailing's expansion into messages; runs only while the mailing's pages done = page (src/modules/bulk). */
   'bulk.expand': { shopId: string; mailingId: number; page: number };
   /** A bulk mailing's A/B winner, chosen and sent to the held members (src/modules/bulk). */
   'bulk.decide': { shopId: string; mailingId: number };
+  /** An abandoned cart or wish list checked when one of its chains' delays has passed since the change `eventId` (src/modules/chains/triggers). */
+  'chains.abandoned_check': { shopId: string; profileId: number; list: 'cart' | 'wish'; eventId: number };
+  /** The back-in-stock and price-drop alerts of a landed catalog generation, handed to the shop's chains (src/modules/chains/triggers). */
+  'chains.product_alerts': { shopId: string; generation: number };
+  /** Profiles that entered a segment at `at`, handed to the shop's segment_entry chains (src/modules/chains/triggers). */
+  'chains.segment_entries': { shopId: string; segmentId: number; profileIds: number[]; at: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

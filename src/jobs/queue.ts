@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { DbHandle } from '../db/create-db.js';
+import { GroupWrite } from '../db/group-write.js';
 import { lockSkippingLocked } from '../db/dialect.js';
 import type { Database, JobsTable } from '../db/types.js';
 import type { JobMap, JobName } from './job-map.js';
@@ -59,6 +60,12 @@ export interface ClaimRequest {
   readonly names: readonly string[];
   readonly limit: number;
   readonly leaseMs: number;
+  /**
+   * Whether to take over jobs whose lease expired (default true). A runner asks once per
+   * poll interval rather than at every claim: a lease is seconds long, and the look costs
+   * a statement that almost always finds nothing.
+   */
+  readonly reclaim?: boolean;
 }
 
 /** A claimed job. Its payload stays JSON until the runner parses it, so that one bad row fails alone. */
@@ -82,10 +89,17 @@ export class JobQueue<M extends object = JobMap> {
   private readonly handle: DbHandle;
   private readonly clock: Clock;
   private readonly listeners = new Set<EnqueueListener>();
+  /**
+   * Outcomes and lease renewals of claimed jobs, many to a transaction (db/group-write.ts).
+   * Not awaited to disk: an outcome lost with the machine only runs the job again, which
+   * handlers must bear anyway.
+   */
+  private readonly outcomes: GroupWrite;
 
   constructor(deps: { db: DbHandle; clock: Clock }) {
     this.handle = deps.db;
     this.clock = deps.clock;
+    this.outcomes = new GroupWrite(deps.db, { durable: false });
   }
 
   async enqueue<N extends JobName<M>>(
@@ -156,15 +170,27 @@ export class JobQueue<M extends object = JobMap> {
   }
 
   /**
-   * Claims up to `limit` due jobs in one statement: queued jobs whose run_at has come,
-   * and running jobs whose lease expired (their worker died). Each claim counts as an
+   * Claims up to `limit` due jobs: running jobs whose lease expired (their worker died)
+   * first, then queued jobs whose run_at has come, oldest first. Each claim counts as an
    * attempt. A reclaimed job records why in last_error, which becomes its final error
    * if it has no attempts left.
+   *
+   * Two statements rather than one with an OR: each walks the (status, run_at) index in
+   * order and stops at its limit, while the OR of both made SQLite gather every due job
+   * and sort them, so that a backlog of thousands cost milliseconds per claim.
    */
   async claim(request: ClaimRequest): Promise<ClaimedJob[]> {
     if (request.names.length === 0 || request.limit < 1) return [];
     const now = this.clock.now();
-    const rows = await this.handle.db
+    const reclaimed = request.reclaim === false ? [] : await this.claimWhere(request, now, 'expired', request.limit);
+    const due = reclaimed.length < request.limit ? await this.claimWhere(request, now, 'due', request.limit - reclaimed.length) : [];
+    return [...reclaimed, ...due]
+      .map((row) => ({ ...toFields(row), payloadJson: row.payload }))
+      .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
+  }
+
+  private claimWhere(request: ClaimRequest, now: number, kind: 'expired' | 'due', limit: number): Promise<JobRow[]> {
+    return this.handle.db
       .updateTable('jobs')
       .set((eb) => ({
         status: 'running',
@@ -184,29 +210,16 @@ export class JobQueue<M extends object = JobMap> {
           .else(eb.ref('last_error'))
           .end(),
       }))
-      .where('id', 'in', (eb) =>
-        lockSkippingLocked(
-          eb
-            .selectFrom('jobs')
-            .select('id')
-            .where('name', 'in', request.names)
-            .where((w) =>
-              w.or([
-                w.and([w('status', '=', 'queued'), w('run_at', '<=', now)]),
-                w.and([w('status', '=', 'running'), w('locked_until', '<=', now)]),
-              ]),
-            )
-            .orderBy('run_at')
-            .orderBy('id')
-            .limit(request.limit),
-          this.handle.dialect,
-        ),
-      )
+      .where('id', 'in', (eb) => {
+        const candidates = eb.selectFrom('jobs').select('id').where('name', 'in', request.names);
+        const ordered =
+          kind === 'due'
+            ? candidates.where('status', '=', 'queued').where('run_at', '<=', now).orderBy('run_at').orderBy('id')
+            : candidates.where('status', '=', 'running').where('locked_until', '<=', now).orderBy('id');
+        return lockSkippingLocked(ordered.limit(limit), this.handle.dialect);
+      })
       .returningAll()
       .execute();
-    return rows
-      .map((row) => ({ ...toFields(row), payloadJson: row.payload }))
-      .sort((a, b) => a.runAt - b.runAt || a.id - b.id);
   }
 
   /** Extends the lease of a running job; false when the claim is no longer this worker's. */
@@ -263,14 +276,16 @@ export class JobQueue<M extends object = JobMap> {
     claim: JobClaim,
     values: Partial<Omit<JobRow, 'id' | 'name' | 'payload' | 'created_at'>>,
   ): Promise<boolean> {
-    const result = await this.handle.db
-      .updateTable('jobs')
-      .set(values)
-      .where('id', '=', claim.id)
-      .where('status', '=', 'running')
-      .where('attempts', '=', claim.attempts)
-      .where('locked_by', '=', claim.workerId)
-      .executeTakeFirst();
+    const result = await this.outcomes.run((trx) =>
+      trx
+        .updateTable('jobs')
+        .set(values)
+        .where('id', '=', claim.id)
+        .where('status', '=', 'running')
+        .where('attempts', '=', claim.attempts)
+        .where('locked_by', '=', claim.workerId)
+        .executeTakeFirst(),
+    );
     return result.numUpdatedRows > 0n;
   }
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.js';
 import { backoffPolicyProblem, retryDelayMs } from './backoff.js';
 import type { JobMap, JobName } from './job-map.js';
@@ -34,6 +35,13 @@ export interface HandlerOptions<P = unknown> {
    * state of its own (an import's log) records the failure here.
    */
   readonly onGiveUp?: (payload: P, error: string) => Promise<void>;
+  /**
+   * Slots of this job's own: at most this many of it run at once, apart from the
+   * runner's shared `concurrency`, so that a burst of it (message deliveries, which wait
+   * on a vendor's network round trip) runs wide without taking the other jobs' slots.
+   * Unset: the job shares the runner's slots.
+   */
+  readonly concurrency?: number;
 }
 
 /** The subset of a pino logger the runner uses. */
@@ -77,6 +85,20 @@ interface Running {
   promise: Promise<void>;
 }
 
+/** Slots and the job names that share them: the runner's shared pool, or one job's own. */
+interface Pool {
+  readonly names: string[];
+  readonly capacity: number;
+  /**
+   * While jobs of the pool run, it claims only once this many slots are free: one claim
+   * statement for several jobs when a backlog waits, instead of one per finished job.
+   */
+  readonly batch: number;
+  running: number;
+  /** performance.now() of the last look for expired leases (ClaimRequest.reclaim). */
+  reclaimedAt: number;
+}
+
 const ERROR_MESSAGE_LIMIT = 2000;
 
 /**
@@ -94,7 +116,8 @@ const consoleLogger: RunnerLogger = {
 
 /**
  * Runs the jobs of a JobQueue: claims due jobs with a lease, runs their handlers with at
- * most `concurrency` at once, renews leases while handlers run, and records the outcome
+ * most `concurrency` at once (a job registered with slots of its own: at most its own
+ * number, beside them), renews leases while handlers run, and records the outcome
  * (done, retry with exponential backoff, or failed with the last error). Any number of
  * runners, in any number of processes, may share one database.
  */
@@ -110,6 +133,11 @@ export class JobRunner<M extends object = JobMap> {
   private readonly logger: RunnerLogger;
   private readonly handlers = new Map<string, Registration>();
   private readonly running = new Set<Running>();
+  private readonly shared: Pool;
+  private readonly pools: Pool[];
+  private readonly poolOf = new Map<string, Pool>();
+  /** Pools to fill at the next claim round (all of them at a poll). */
+  private readonly due = new Set<Pool>();
   private started = false;
   private stopping = false;
   private pollTimer: NodeJS.Timeout | undefined;
@@ -130,6 +158,8 @@ export class JobRunner<M extends object = JobMap> {
     );
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
     this.logger = options.logger ?? consoleLogger;
+    this.shared = newPool(this.concurrency);
+    this.pools = [this.shared];
   }
 
   register<N extends JobName<M>>(name: N, handler: JobHandler<M[N]>, options: HandlerOptions<M[N]> = {}): this {
@@ -138,6 +168,13 @@ export class JobRunner<M extends object = JobMap> {
     const policy = { baseMs: options.backoffMs ?? 10_000, maxMs: options.maxBackoffMs ?? 3_600_000 };
     const problem = backoffPolicyProblem(policy);
     if (problem) throw new Error(`Job ${name}: ${problem}`);
+    let pool = this.shared;
+    if (options.concurrency !== undefined) {
+      pool = newPool(positiveInteger('concurrency', options.concurrency));
+      this.pools.push(pool);
+    }
+    pool.names.push(name);
+    this.poolOf.set(name, pool);
     this.handlers.set(name, {
       handler: handler as JobHandler<unknown>,
       maxAttempts,
@@ -153,7 +190,8 @@ export class JobRunner<M extends object = JobMap> {
     this.started = true;
     this.stopping = false;
     this.unsubscribe = this.queue.onEnqueued((name, runAt) => {
-      if (this.handlers.has(name) && runAt <= this.clock.now()) this.wake();
+      const pool = this.poolOf.get(name);
+      if (pool && runAt <= this.clock.now()) this.wake(pool);
     });
     this.wake();
   }
@@ -191,16 +229,21 @@ export class JobRunner<M extends object = JobMap> {
     if (this.started) throw new Error('runDue() is for a runner that is not started');
     let runs = 0;
     for (;;) {
-      const jobs = await this.claim(this.concurrency);
+      const jobs = (await Promise.all(this.pools.map(async (pool) => [pool, await this.claim(pool, pool.capacity, true)] as const)))
+        .flatMap(([pool, claimed]) => claimed.map((job) => this.launch(job, pool).promise));
       if (jobs.length === 0) return runs;
       runs += jobs.length;
-      await Promise.all(jobs.map((job) => this.launch(job).promise));
+      await Promise.all(jobs);
     }
   }
 
-  /** Claims as many jobs as there are free slots, unless a claim is already under way. */
-  private wake(): void {
+  /**
+   * Claims as many jobs as the pool (every pool when none is named) has free slots,
+   * unless a claim is already under way: then that one goes round again.
+   */
+  private wake(pool?: Pool): void {
     if (!this.started || this.stopping) return;
+    for (const p of pool ? [pool] : this.pools) this.due.add(p);
     if (this.claiming) {
       this.claimAgain = true;
       return;
@@ -216,35 +259,45 @@ export class JobRunner<M extends object = JobMap> {
 
   private async fillSlots(): Promise<void> {
     clearTimeout(this.pollTimer);
+    const pools = [...this.due];
+    this.due.clear();
     try {
-      for (;;) {
-        const free = this.concurrency - this.running.size;
-        if (free <= 0 || this.stopping) break;
-        const jobs = await this.claim(free);
-        for (const job of jobs) this.launch(job);
-        if (jobs.length < free) break;
-      }
+      for (const pool of pools) await this.fillPool(pool);
     } catch (error) {
       this.logger.error({ err: error, workerId: this.workerId }, 'Could not claim jobs');
     }
     if (!this.stopping) this.pollTimer = setTimeout(() => this.wake(), this.pollIntervalMs);
   }
 
-  private claim(limit: number): Promise<ClaimedJob[]> {
-    const names = [...this.handlers.keys()];
-    return this.queue.claim({ workerId: this.workerId, names, limit, leaseMs: this.leaseMs });
+  private async fillPool(pool: Pool): Promise<void> {
+    for (;;) {
+      const free = pool.capacity - pool.running;
+      if (this.stopping || pool.names.length === 0 || free < (pool.running === 0 ? 1 : pool.batch)) return;
+      const now = performance.now();
+      const reclaim = now - pool.reclaimedAt >= this.pollIntervalMs;
+      if (reclaim) pool.reclaimedAt = now;
+      const jobs = await this.claim(pool, free, reclaim);
+      for (const job of jobs) this.launch(job, pool);
+      if (jobs.length < free) return;
+    }
   }
 
-  private launch(job: ClaimedJob): Running {
+  private claim(pool: Pool, limit: number, reclaim: boolean): Promise<ClaimedJob[]> {
+    return this.queue.claim({ workerId: this.workerId, names: pool.names, limit, leaseMs: this.leaseMs, reclaim });
+  }
+
+  private launch(job: ClaimedJob, pool: Pool): Running {
     const run: Running = { controller: new AbortController(), promise: Promise.resolve() };
     this.running.add(run);
+    pool.running += 1;
     run.promise = this.execute(job, run.controller)
       .catch((error: unknown) => {
         this.logger.error({ err: error, jobId: job.id, job: job.name }, 'Could not record the outcome of a job');
       })
       .finally(() => {
         this.running.delete(run);
-        this.wake();
+        pool.running -= 1;
+        this.wake(pool);
       });
     return run;
   }
@@ -314,6 +367,10 @@ export class JobRunner<M extends object = JobMap> {
       this.logger.error({ err: error, jobId: claim.id }, 'Could not renew a job lease');
     }
   }
+}
+
+function newPool(capacity: number): Pool {
+  return { names: [], capacity, batch: Math.max(1, Math.floor(capacity / 4)), running: 0, reclaimedAt: -Infinity };
 }
 
 function positiveInteger(name: string, value: number): number {

@@ -1,7 +1,8 @@
-import type { PromotionInput } from '../modules/promotions/domain/promotion.js';
+import { newPromotion } from '../modules/promotions/domain/promotion.js';
 import type { Shop } from '../modules/shops/domain/shop.js';
 import type { Services } from '../services.js';
 import { demoFeedYml } from './demo-catalog.js';
+import { seedDemoSubscription } from './demo-subscription.js';
 
 export const DEMO_SHOP_NAME = 'Demo shop';
 
@@ -85,38 +86,21 @@ export const DEMO_STEPS: readonly DemoStep[] = [
   {
     name: 'promotions and a promo code',
     async run({ services, shop }) {
-      const everything: PromotionInput = {
-        name: 'Kitchen week: 10% off the kitchen',
-        status: 'active',
-        startsAt: null,
-        endsAt: null,
-        priority: 0,
-        discount: { type: 'percent', value: 1_000 },
-        productIds: [],
-        categoryIds: ['21'],
-        minOrderTotal: null,
-        streams: [],
-        paymentTypes: [],
-        byPromoCode: false,
-        bonusRewardPercent: 0,
-        locations: [],
-        timeOfDay: null,
-        memberLevels: [],
-        firstOrderOnly: false,
-        specialPrices: {},
-      };
-      await services.promotions.createPromotion(shop.shopId, everything);
+      await services.promotions.createPromotion(
+        shop.shopId,
+        newPromotion({ name: 'Kitchen week: 10% off the kitchen', status: 'active', discount: { type: 'percent', value: 1_000 }, categoryIds: ['21'] }),
+      );
       // 200.00 off an order of 3,000.00 or more, through the code WELCOME.
-      const byCode = await services.promotions.createPromotion(shop.shopId, {
-        ...everything,
-        name: 'Welcome: 200 off',
-        discount: { type: 'fixed', value: 20_000 },
-        categoryIds: [],
-        minOrderTotal: 300_000,
-        byPromoCode: true,
-      });
+      const byCode = await services.promotions.createPromotion(
+        shop.shopId,
+        newPromotion({ name: 'Welcome: 200 off', status: 'active', discount: { type: 'fixed', value: 20_000 }, minOrderTotal: 300_000, byPromoCode: true }),
+      );
       await services.promoCodes.createCode(shop.shopId, DEMO_PROMO_CODE, byCode.id, { usageLimit: null });
     },
+  },
+  {
+    name: 'a paid subscription',
+    run: (context) => seedDemoSubscription(context, DEMO_MEMBER_PHONE),
   },
   {
     name: 'a transactional mailing',

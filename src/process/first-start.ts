@@ -4,6 +4,7 @@ import type { InstallationService } from '../modules/system/installation.service
 import type { Services } from '../services.js';
 import { PATRON_VERSION } from '../version.js';
 import { DEMO_COLLECTION_ID, DEMO_MAILING_CODE, DEMO_MEMBER_PHONE, DEMO_PROMO_CODE, DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
+import { DEMO_SUBSCRIPTION } from './demo-subscription.js';
 
 export interface StartupFacts {
   readonly adminToken: AdminTokenSource;
@@ -129,6 +130,8 @@ function demoCurls(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: str
       { product_id: '1003', price: 1490, quantity: 1 },
     ],
   });
+  // The demo member's paid subscription (process/demo-subscription.ts): its benefits with this month's use, and its order.
+  const subscriber = `shop_id=${shop}&shop_secret=${encodeURIComponent(demo.secret)}&identifier=${DEMO_MEMBER_PHONE}&subscription=${DEMO_SUBSCRIPTION}`;
   return [
     `  curl "${baseUrl}/init?shop_id=${shop}&did=${DEMO_DID}"`,
     `  curl -X POST ${baseUrl}/push ${json} -d '${push}'`,
@@ -141,5 +144,7 @@ function demoCurls(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: str
     `  curl "${baseUrl}/slider?shop_id=${shop}&code=${DEMO_SLIDER_CODE}&did=${DEMO_DID}"`,
     `  curl "${baseUrl}/loyalty/members/status?shop_id=${shop}&identifier=${DEMO_MEMBER_PHONE}"`,
     `  curl -X POST ${baseUrl}/loyalty/checkout/estimate ${json} -d '${estimate}'`,
+    `  curl "${baseUrl}/loyalty/subscriptions/members/status?${subscriber}"`,
+    `  curl "${baseUrl}/loyalty/subscriptions/orders?${subscriber}"`,
   ];
 }

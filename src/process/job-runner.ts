@@ -49,7 +49,20 @@ export function createJobRunner(deps: {
   runner.register('loyalty.levels', (payload) => deps.services.loyaltyLevels.runLevelsJob(payload));
   // One delivery of a message: its own retries are new jobs (delivery.service.ts); a throw
   // (a database fault) is retried by the runner, and the delivery's status makes a rerun harmless.
-  runner.register('messaging.deliver', (payload, ctx) => deps.services.messageDelivery.deliver(payload, { signal: ctx.signal }));
+  // Slots of their own (PATRON_DELIVERY_CONCURRENCY): a send mostly waits on the vendor's round trip.
+  runner.register('messaging.deliver', (payload, ctx) => deps.services.messageDelivery.deliver(payload, { signal: ctx.signal }), {
+    concurrency: deps.config.deliveryConcurrency,
+  });
+  // One signed webhook delivery: its retries are new jobs (webhooks.delivery.ts); a throw (a database
+  // fault) is retried by the runner, and the delivery's status makes a rerun harmless.
+  runner.register('webhooks.deliver', (payload, ctx) => deps.services.webhookDelivery.deliver(payload, { signal: ctx.signal }));
+  // A chain run's due steps: each step moves the run conditionally in the transaction of what
+  // it writes, so a redelivered job finds the step done and goes on from where the run is.
+  runner.register('chains.step', (payload) => deps.services.chainSteps.run(payload));
+  // The trigger detectors' jobs (docs/chains.md, "Triggers"): keyed starts, so a rerun starts nothing twice.
+  runner.register('chains.abandoned_check', (payload) => deps.services.chainTriggers.checkAbandoned(payload));
+  runner.register('chains.product_alerts', (payload) => deps.services.chainTriggers.handProductAlerts(payload));
+  runner.register('chains.segment_entries', (payload) => deps.services.chainTriggers.handSegmentEntries(payload));
   // Bulk mailings: a page of members per run, committed with its cursor and the next page's job;
   // a page run twice writes once (its advance is conditional on the page count).
   runner.register('bulk.expand', (payload) => deps.services.bulkExpansion.runPage(payload));

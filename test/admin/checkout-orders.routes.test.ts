@@ -48,6 +48,7 @@ describe('admin checkout order routes', () => {
         order_to_pay: 95,
         bonuses_charged: 5,
         bonuses_reward: 4.75,
+        subscription: null,
         bonus_hold_id: expect.any(Number),
         reward_transaction_id: expect.any(Number),
         created_at: new Date(NOW).toISOString(),

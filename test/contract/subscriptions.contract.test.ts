@@ -79,7 +79,7 @@ describe.each(TEST_DIALECTS)('paid subscriptions on %s', (dialect) => {
     expect(response.json()).toEqual({ success: false, payload: { message } });
   }
 
-  /** An order through the checkout's own apply path, then marked as the subscription's (the checkout does not record it yet). */
+  /** An order through the checkout's apply, which records the subscription it was computed with. */
   async function applyOrder(orderId: string, identifier: string, subscription: string | null): Promise<Body> {
     const response = await t.app.inject({
       method: 'POST',

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbOptions } from '../../src/db/create-db.js';
 import { freshDbOptions, removeDatabase, TEST_DIALECTS } from '../helpers/db.js';
 import { databaseEnv } from '../process/cli-harness.js';
-import { CrashServer } from './crash-server-process.js';
+import { CrashServer } from './crash-server.js';
 
 /**
  * Issue 17, "Done when": a server killed with SIGKILL in the middle of a bulk send, and

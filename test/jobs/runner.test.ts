@@ -146,6 +146,34 @@ describe.each(TEST_DIALECTS)('job runner on %s', (dialect) => {
     expect(highest).toBe(3);
   });
 
+  it('runs a job with slots of its own that wide while the other jobs keep the shared slots', async () => {
+    const gate = deferred();
+    let current = 0;
+    let highest = 0;
+    const runner = makeRunner({ concurrency: 1 })
+      .register(
+        'work',
+        async () => {
+          current += 1;
+          highest = Math.max(highest, current);
+          await gate.promise;
+          current -= 1;
+        },
+        { concurrency: 5 },
+      )
+      .register('other', () => Promise.resolve());
+    for (let n = 0; n < 12; n++) await queue.enqueue('work', { n });
+    const other = await queue.enqueue('other', { label: 'x' });
+
+    runner.start();
+    await waitFor(async () => current === 5 && (await queue.get(other.job.id))?.status === 'done', {
+      what: 'five of the job running and the other job done beside them',
+    });
+    gate.resolve();
+    await waitFor(async () => (await queue.countByState()).done === 13, { what: 'every job done' });
+    expect(highest).toBe(5);
+  });
+
   it('runs only the jobs it has handlers for', async () => {
     const runner = makeRunner().register('work', () => Promise.resolve());
     const other = await queue.enqueue('other', { label: 'x' });

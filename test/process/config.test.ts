@@ -22,6 +22,7 @@ describe('configuration', () => {
       logLevel: 'info',
       bodyLimit: 10 * 1024 * 1024,
       workerConcurrency: 4,
+      deliveryConcurrency: 32,
       jobLeaseMs: 10_000,
       importLeaseMs: 10_000,
       feedMaxBytes: 1024 * 1024 * 1024,

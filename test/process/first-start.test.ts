@@ -37,7 +37,20 @@ describe.each(TEST_DIALECTS)('first start on %s', (dialect) => {
     expect(ladder.levels.map((l) => l.code)).toEqual(['silver', 'gold']);
     expect(await first.services.loyaltyRewards.getRule(demo.shop.shopId, 'review_left')).toMatchObject({ amount: 10_000 });
     const member = await first.services.loyaltyLevels.viewMember(demo.shop.shopId, '79001234567');
-    expect([member.balance, member.level?.code]).toEqual([50_000, 'silver']);
+    // 500.00 welcome bonuses, and 5% of the 1,341.00 the subscription order paid.
+    expect([member.balance, member.level?.code]).toEqual([56_705, 'silver']);
+    // The paid subscription: the member is in it for a year, and its order took one use of the promos benefit.
+    const shop = { shopId: demo.shop.shopId, timezone: demo.shop.timezone };
+    const status = await first.services.subscriptionMembers.status(shop, 'plus', '79001234567');
+    expect(status.member).toMatchObject({ plan: 'monthly', active: true, startedOn: '2026-01-15', paidTill: '2027-01-15' });
+    expect(status.benefits.map((b) => [b.code, b.dataType])).toEqual([
+      ['free_delivery', 'boolean'],
+      ['bonus_multiplier', 'integer'],
+      ['members_sale', 'promos'],
+    ]);
+    expect(status.benefits[2]).toMatchObject({ allowance: { savingsUsed: 149_00, usageUsed: 1, usageLeft: 2 } });
+    const orders = await first.services.subscriptionMembers.orders(shop, 'plus', '79001234567', {});
+    expect(orders.map((o) => [o.orderId, o.status])).toEqual([['demo-plus-1', 'completed']]);
 
     const second = await start();
     expect(second.facts).toEqual({ adminToken: { kind: 'stored' }, firstStart: false, demo: undefined });
@@ -110,6 +123,9 @@ describe('welcome block', () => {
     expect(text).toContain(
       `  curl -H "Authorization: Bearer tok_123" -H "Content-Type: application/json" -d '{"name":"My shop"}' http://127.0.0.1:8080/admin/v1/shops\n`,
     );
+    const subscriber = `shop_id=${shop.shopId}&shop_secret=sec_456&identifier=79001234567&subscription=plus`;
+    expect(text).toContain(`  curl "http://127.0.0.1:8080/loyalty/subscriptions/members/status?${subscriber}"\n`);
+    expect(text).toContain(`  curl "http://127.0.0.1:8080/loyalty/subscriptions/orders?${subscriber}"\n`);
     expect(text).toContain('http://127.0.0.1:8080/docs');
   });
 

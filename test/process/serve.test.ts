@@ -53,7 +53,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(welcome).toMatch(/shop_secret {2}\S{32,}\n/);
 
     const curls = welcome.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
-    expect(curls).toHaveLength(17);
+    expect(curls).toHaveLength(19);
     expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
     const listed = (await paste(curls[1]!)) as ShopList;
     expect(listed.shops.map((s) => [s.shop_id, s.name])).toEqual([[demoShopId, 'Demo shop']]);
@@ -87,15 +87,25 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
       payload: { order_total: 4780, saved_by_offers: 529, saved_by_bonuses: 100, order_to_pay: 4151, bonuses_reward: 207.55, promo_codes: ['WELCOME'] },
     });
 
+    // The demo member's paid subscription: its benefits with this month's use, and the order that took one.
+    const subscriber = (await paste(curls[14]!)) as { success: boolean; payload: { member: Record<string, unknown>; benefits: { code: string; value: unknown }[] } };
+    expect(subscriber).toMatchObject({ success: true, payload: { member: { identifier: '79001234567', subscription: 'plus', plan: 'monthly', active: true } } });
+    expect(subscriber.payload.benefits.map((b) => b.code)).toEqual(['free_delivery', 'bonus_multiplier', 'members_sale']);
+    expect(subscriber.payload.benefits[2]?.value).toMatchObject({ savings_limit: 1000, savings_used: 149, savings_left: 851, usage_limit: 3, usage_used: 1, usage_left: 2 });
+    expect(await paste(curls[15]!)).toMatchObject({
+      success: true,
+      payload: { orders: [{ id: 'demo-plus-1', status: 'completed', total: '1341.00', items: [{ id: '1003', name: 'Linen T-shirt, sand', quantity: 1, price: 1341 }] }] },
+    });
+
     // The demo's transactional mailing: answered with a code; no channel is configured, so the log says why.
-    const sent = (await paste(curls[14]!)) as { success: boolean; payload: { code: string } };
+    const sent = (await paste(curls[16]!)) as { success: boolean; payload: { code: string } };
     expect(sent).toMatchObject({ success: true, payload: { code: expect.stringMatching(/\S/) } });
-    const log = JSON.stringify(await paste(curls[15]!));
+    const log = JSON.stringify(await paste(curls[17]!));
     expect(log).toContain(sent.payload.code);
     expect(log).toContain('not configured');
     // The SMTP catcher line is not pasted: it needs a catcher and PATRON_FETCH_ALLOW_PRIVATE.
-    expect(curls[16]).toContain(`-d '{"smtp_url":"smtp://127.0.0.1:1025",`);
-    expect(curls[16]).toContain(`/admin/v1/shops/${demoShopId}/channels/email`);
+    expect(curls[18]).toContain(`-d '{"smtp_url":"smtp://127.0.0.1:1025",`);
+    expect(curls[18]).toContain(`/admin/v1/shops/${demoShopId}/channels/email`);
     expect(welcome).toContain('PATRON_FETCH_ALLOW_PRIVATE=127.0.0.1');
 
     expect(welcome).toContain(`${baseUrl}/docs`);

@@ -26,7 +26,10 @@ import { messaging } from './0025-messaging.js';
 import { wallet } from './0026-wallet.js';
 import { messagingTracking } from './0027-messaging-tracking.js';
 import { webPush } from './0028-web-push.js';
+import { chains } from './0029-chains.js';
 import { bulk } from './0030-bulk.js';
+import { webhooks } from './0031-webhooks.js';
+import { chainTriggers } from './0032-chain-triggers.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -60,7 +63,10 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0026-wallet', wallet],
   ['0027-messaging-tracking', messagingTracking],
   ['0028-web-push', webPush],
+  ['0029-chains', chains],
   ['0030-bulk', bulk],
+  ['0031-webhooks', webhooks],
+  ['0032-chain-triggers', chainTriggers],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -21,6 +21,12 @@ export interface CheckoutOrdersTable {
   order_to_pay: number;
   bonuses_charged: number;
   bonuses_reward: number;
+  /**
+   * The paid subscription the order was computed with (migration 0024): the request's
+   * `subscription` when the order's member was subscribed to it; null otherwise
+   * (docs/subscriptions.md "In the checkout").
+   */
+  subscription: string | null;
   created_at: number;
   updated_at: number;
   completed_at: number | null;

@@ -53,7 +53,8 @@ export interface ProductAlertsTable {
   old_price: number | null;
   new_price: number | null;
   subscribed_price: number | null;
-  status: 'pending';
+  /** 'pending' until a chain takes it ('chained': runs of the shop's back_in_stock / price_drop chains started). */
+  status: 'pending' | 'chained';
   created_at: number;
 }
 

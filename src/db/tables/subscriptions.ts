@@ -67,13 +67,3 @@ export interface SubscriptionHoldsTable {
   created_at: number;
   updated_at: number;
 }
-
-/**
- * The column migration 0024 adds to `checkout_orders`. Kept apart from CheckoutOrdersTable
- * so that the checkout's writers, which build whole rows, stay as they are until the
- * checkout records it; the subscriptions repository reads it through `withTables`.
- */
-export interface CheckoutOrderSubscriptionColumn {
-  /** The subscription code the order was applied with; null: none. */
-  subscription: string | null;
-}

@@ -7,6 +7,7 @@ import * as repo from './audience.repo.js';
 import type { ChunkReport, LogError, LogWarning } from './domain/import-log.js';
 import { checkRecord, type AudienceFields, type AudienceRecord, type RecordContext } from './domain/record.js';
 import * as segmentsRepo from './segments.repo.js';
+import type { SegmentsService } from './segments.service.js';
 
 /**
  * One batch of an import (a few stored chunks), stored SET-WISE: a fixed number of
@@ -68,6 +69,7 @@ export interface StoredBatch {
 
 export interface StoreContext {
   readonly identity: IdentityService;
+  readonly segments: Pick<SegmentsService, 'addMembers'>;
   readonly now: number;
   readonly segmentId: number | null;
 }
@@ -121,15 +123,7 @@ export async function storeBatch(
 
   if (context.segmentId !== null) {
     if (await segmentsRepo.findSegment(trx, shopId, context.segmentId)) {
-      await segmentsRepo.addMembers(
-        trx,
-        [...new Set(plan.profileIds)].map((profileId) => ({
-          shop_id: shopId,
-          segment_id: context.segmentId as number,
-          profile_id: profileId,
-          created_at: context.now,
-        })),
-      );
+      await context.segments.addMembers(trx, shopId, context.segmentId, plan.profileIds, context.now);
     } else {
       const first = batch.accepted[0] as CheckedBatch['accepted'][number];
       warnings.push({

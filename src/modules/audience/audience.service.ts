@@ -248,6 +248,7 @@ export class AudienceService {
           if (!current) return undefined;
           const stored = await storeBatch(trx, shopId, checked, {
             identity: this.deps.identity,
+            segments: this.deps.segments,
             now,
             segmentId: current.segment_id,
           });

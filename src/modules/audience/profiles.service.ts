@@ -13,7 +13,7 @@ import type { CustomerAttributes } from './audience.types.js';
 import type { CustomPropertiesService } from './custom-properties.service.js';
 import { checkProfileUpdate } from './domain/profile-update.js';
 import type { AudienceFields, PushPlatform, SubscriptionFlag } from './domain/record.js';
-import { segmentNotFound } from './segments.service.js';
+import { segmentNotFound, type SegmentsService } from './segments.service.js';
 import * as segmentsRepo from './segments.repo.js';
 
 /** The contract's sentence for a well-formed device id the shop does not know (contract-notes, "Secrets and errors"). */
@@ -44,6 +44,8 @@ type Deps = {
   readonly identity: IdentityService;
   readonly properties: Pick<CustomPropertiesService, 'propertyTypes'>;
   readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
+  /** Members are added through it, so that its entry listeners hear them. */
+  readonly segments: Pick<SegmentsService, 'addMembers'>;
 };
 
 /**
@@ -118,9 +120,7 @@ export class ProfilesService {
     await this.writeForCustomer(shopId, customer, async (trx, profileId) => {
       // Checked again inside: a segment deleted meanwhile must not get a member.
       if (!(await segmentsRepo.findSegment(trx, shopId, segmentId))) throw segmentNotFound(segmentId);
-      await segmentsRepo.addMembers(trx, [
-        { shop_id: shopId, segment_id: segmentId, profile_id: profileId, created_at: this.deps.clock.now() },
-      ]);
+      await this.deps.segments.addMembers(trx, shopId, segmentId, [profileId], this.deps.clock.now());
     });
   }
 

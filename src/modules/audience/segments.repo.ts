@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SegmentMembersTable, SegmentsTable } from '../../db/types.js';
-import { BulkStatement, inListSlices } from '../../db/statement-slices.js';
+import { BulkStatement, inListSlices, statementSlices } from '../../db/statement-slices.js';
 
 /** Kysely only: segments and their members. Every statement is scoped by shop_id. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -66,6 +66,21 @@ const ADD_MEMBERS = new BulkStatement<MemberRow>(4, (db, rows) =>
 /** Adds members; one that is already a member stays as it was. */
 export async function addMembers(db: Executor, rows: readonly MemberRow[]): Promise<void> {
   await ADD_MEMBERS.execute(db, rows);
+}
+
+/** Adds members as addMembers does, and returns the profiles that were not members before. */
+export async function addMembersReturningNew(db: Executor, rows: readonly MemberRow[]): Promise<number[]> {
+  const added: number[] = [];
+  for (const slice of statementSlices(rows, 4)) {
+    const inserted = await db
+      .insertInto('segment_members')
+      .values(slice)
+      .onConflict((oc) => oc.columns(['shop_id', 'segment_id', 'profile_id']).doNothing())
+      .returning('profile_id')
+      .execute();
+    for (const row of inserted) added.push(Number(row.profile_id));
+  }
+  return added;
 }
 
 export async function findMemberships(

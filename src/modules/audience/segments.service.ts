@@ -1,5 +1,7 @@
+import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
+import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { ProfileSegmentSource } from '../profile-view/profile-view.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
@@ -11,6 +13,26 @@ export const SEGMENT_NAME_MAX_LENGTH = 200;
 /** Segments one list answer holds. */
 export const MAX_SEGMENTS_LISTED = 1000;
 
+/** Profiles that became members of a segment at `at`, in the adding transaction. */
+export interface SegmentEntry {
+  readonly shopId: string;
+  readonly segmentId: number;
+  readonly profileIds: readonly number[];
+  readonly at: number;
+}
+
+/** Hears profiles entering segments (the segment_entry chain trigger), in the adding transaction. */
+export interface SegmentEntryListener {
+  readonly name: string;
+  /**
+   * Synchronous and cheap: whether this segment's entries matter now. When no listener
+   * wants them, an addition does not find out which members are new (an import stays one
+   * plain multi-row insert).
+   */
+  watches(shopId: string, segmentId: number): boolean;
+  entered(trx: Transaction<Database>, entry: SegmentEntry): Promise<void>;
+}
+
 /**
  * Segments (admin-api.md, "Segments"): named sets of profiles an audience import loads
  * into (interface.md endpoint 11, `segment_id`). Ids are small per-shop integers, because
@@ -18,6 +40,8 @@ export const MAX_SEGMENTS_LISTED = 1000;
  * lists the segments it belongs to.
  */
 export class SegmentsService implements ProfileSegmentSource {
+  private readonly entryListeners: SegmentEntryListener[] = [];
+
   constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock; readonly shops: Pick<ShopsService, 'requireShop'> }) {}
 
   private get db() {
@@ -71,6 +95,30 @@ export class SegmentsService implements ProfileSegmentSource {
   /** True when the shop has the segment. */
   async hasSegment(shopId: string, id: number): Promise<boolean> {
     return Number.isSafeInteger(id) && (await repo.findSegment(this.db, shopId, id)) !== undefined;
+  }
+
+  /** Registers a listener for profiles entering segments, when services are built. */
+  onEntered(listener: SegmentEntryListener): void {
+    this.entryListeners.push(listener);
+  }
+
+  /**
+   * Makes the profiles members of the segment in the caller's transaction (one that is a
+   * member already stays as it was), and tells the entry listeners that watch the segment
+   * which of them are new. Every addition of members goes through here (audience imports,
+   * POST /segments/add), so that membership grows with the requests that change it.
+   */
+  async addMembers(trx: Transaction<Database>, shopId: string, segmentId: number, profileIds: readonly number[], now: number): Promise<void> {
+    const rows = [...new Set(profileIds)].map((profileId) => ({ shop_id: shopId, segment_id: segmentId, profile_id: profileId, created_at: now }));
+    if (rows.length === 0) return;
+    const listeners = this.entryListeners.filter((listener) => listener.watches(shopId, segmentId));
+    if (listeners.length === 0) {
+      await repo.addMembers(trx, rows);
+      return;
+    }
+    const added = await repo.addMembersReturningNew(trx, rows);
+    if (added.length === 0) return;
+    for (const listener of listeners) await listener.entered(trx, { shopId, segmentId, profileIds: added, at: now });
   }
 
   /** ProfileSegmentSource: the segment ids of each profile, ascending. */

@@ -22,14 +22,18 @@ export type ChainTrigger =
 
 export type TriggerKind = ChainTrigger['kind'];
 
-/** A product of a cart, wish list or product trigger, as templates read it under `products`. */
+/**
+ * A product of a cart, wish list or product trigger, as templates read it under `products`.
+ * The feed may lack a product's price, link or picture (or the product itself, for a cart
+ * line the served catalog no longer has): those are then absent, and `name` is ''.
+ */
 export interface ChainProduct {
   readonly id: string;
   readonly name: string;
   /** Whole currency units as a number (admin-api.md: `"price" (number)`). */
-  readonly price: number;
-  readonly url: string;
-  readonly picture: string;
+  readonly price?: number;
+  readonly url?: string;
+  readonly picture?: string;
 }
 
 export interface ActiveChain {

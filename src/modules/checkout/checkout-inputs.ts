@@ -30,7 +30,7 @@ export interface CheckoutInputsDeps {
   readonly promoCodes: Pick<PromoCodesService, 'findCodes' | 'blockedCodesOf' | 'memberUsesOf'>;
   readonly certificates: Pick<CertificatesService, 'findCertificates' | 'heldOf'>;
   readonly products: Pick<ProductsService, 'productFacts'>;
-  readonly subscriptions: Pick<SubscriptionUsageService, 'allowances' | 'benefitPromotionIds'>;
+  readonly subscriptions: Pick<SubscriptionUsageService, 'allowances' | 'benefitPromotionIds' | 'isSubscribed'>;
 }
 
 /** The order being applied again, whose own holds must not count against it. */
@@ -44,6 +44,8 @@ export interface LoadedInput {
   readonly input: CheckoutInput;
   readonly member: { readonly profileId: number; readonly identifier: string } | null;
   readonly settings: LoyaltySettings;
+  /** The paid subscription the order is computed with: the request's, when the member is subscribed to it; else null. */
+  readonly subscription: string | null;
 }
 
 /**
@@ -69,7 +71,7 @@ export class CheckoutInputs {
     // Whether this is the member's first order is read only when a promotion asks: the
     // read walks the member's orders, and nothing else in the calculation looks at it.
     const firstOrderMatters = promotions.some((p) => p.firstOrderOnly);
-    const [facts, promoCodes, certificates, products, benefits] = await Promise.all([
+    const [facts, promoCodes, certificates, products, { benefits, subscription }] = await Promise.all([
       member ? this.memberFacts(shopId, member, mine, now, firstOrderMatters) : Promise.resolve(null),
       this.codeRequests(shopId, request.promoCodes, member?.profileId ?? null, own, forced),
       this.certificateRequests(shopId, request.certificates, own),
@@ -97,7 +99,7 @@ export class CheckoutInputs {
       timezone: shop.timezone,
       benefits,
     };
-    return { input, member, settings };
+    return { input, member, settings, subscription };
   }
 
   /**
@@ -105,11 +107,18 @@ export class CheckoutInputs {
    * promotions that apply only through a benefit are known for every order, so that a
    * guest or a member without the benefit never gets them; a member's grants, with what
    * is left of them this period (not counting this order's own hold), only when the
-   * request names the subscription.
+   * request names a subscription the member is in. That subscription is the one the
+   * order is computed with, and the order records it.
    */
-  private async benefits(shop: CheckoutShop, request: CheckoutRequest, profileId: number | null): Promise<CheckoutInput['benefits']> {
+  private async benefits(
+    shop: CheckoutShop,
+    request: CheckoutRequest,
+    profileId: number | null,
+  ): Promise<{ benefits: CheckoutInput['benefits']; subscription: string | null }> {
     const benefitOnly = await this.deps.subscriptions.benefitPromotionIds(this.db, shop.shopId);
-    const subscription = request.subscription ?? null;
+    const named = request.subscription ?? null;
+    const subscription =
+      named !== null && profileId !== null && (await this.deps.subscriptions.isSubscribed(this.db, shop.shopId, named, profileId)) ? named : null;
     const allowances =
       subscription !== null && profileId !== null
         ? await this.deps.subscriptions.allowances(this.db, shop, subscription, profileId, request.orderId ?? undefined)
@@ -120,7 +129,7 @@ export class CheckoutInputs {
       savingsLeft: b.allowance.savingsLeft,
       usageLeft: b.allowance.usageLeft,
     }));
-    return benefitOnly.size === 0 && grants.length === 0 ? undefined : { grants, benefitOnly };
+    return { benefits: benefitOnly.size === 0 && grants.length === 0 ? undefined : { grants, benefitOnly }, subscription };
   }
 
   /**

@@ -27,7 +27,17 @@ export async function replaceCreated(
   orderId: string,
   fields: Pick<
     OrderRow,
-    'profile_id' | 'identifier' | 'request' | 'result' | 'bonus_hold_id' | 'order_total' | 'order_to_pay' | 'bonuses_charged' | 'bonuses_reward' | 'updated_at'
+    | 'profile_id'
+    | 'identifier'
+    | 'request'
+    | 'result'
+    | 'bonus_hold_id'
+    | 'order_total'
+    | 'order_to_pay'
+    | 'bonuses_charged'
+    | 'bonuses_reward'
+    | 'subscription'
+    | 'updated_at'
   >,
 ): Promise<boolean> {
   const result = await db

@@ -112,6 +112,7 @@ export class CheckoutService {
           order_to_pay: result.orderToPay,
           bonuses_charged: outcome.holds.bonuses,
           bonuses_reward: result.bonusesReward,
+          subscription: loaded.subscription,
           updated_at: this.deps.clock.now(),
         },
       });
@@ -287,6 +288,7 @@ export function toOrder(row: repo.OrderRow): CheckoutOrder {
     identifier: row.identifier,
     request: JSON.parse(row.request) as CheckoutRequest,
     calculation: JSON.parse(row.result) as StoredCalculation,
+    subscription: row.subscription,
     bonusHoldId: row.bonus_hold_id === null ? null : Number(row.bonus_hold_id),
     rewardTransactionId: row.reward_transaction_id === null ? null : Number(row.reward_transaction_id),
     createdAt: Number(row.created_at),

@@ -34,6 +34,23 @@ export interface CheckoutRequest {
   readonly cart: readonly CartLine[];
 }
 
+/** A request for the cart given, the other fields at what an edge leaves out: a guest's order, no codes, no bonuses. */
+export function newCheckoutRequest(fields: Pick<CheckoutRequest, 'cart'> & Partial<CheckoutRequest>): CheckoutRequest {
+  return {
+    orderId: null,
+    identifier: null,
+    paymentType: null,
+    stream: null,
+    locationId: null,
+    promoCodes: [],
+    certificates: [],
+    chargeBonuses: false,
+    bonusesAmount: null,
+    currentTime: null,
+    ...fields,
+  };
+}
+
 /** A stored order's calculation: the result and what it held. */
 export interface StoredCalculation {
   readonly result: CheckoutResult;
@@ -61,6 +78,8 @@ export interface CheckoutOrder {
   readonly identifier: string | null;
   readonly request: CheckoutRequest;
   readonly calculation: StoredCalculation;
+  /** The paid subscription the order was computed with (its member was subscribed to it); null: none. */
+  readonly subscription: string | null;
   readonly bonusHoldId: number | null;
   readonly rewardTransactionId: number | null;
   readonly createdAt: number;

@@ -209,6 +209,15 @@ export class IdentityService {
     return out;
   }
 
+  /** getProfile without the devices, in one read for a live profile: for a hot path (a message's recipient). */
+  async getProfileOnly(shopId: string, id: number): Promise<Profile | undefined> {
+    if (!Number.isSafeInteger(id)) return undefined;
+    const row = await repo.findProfileRow(this.db, shopId, id);
+    // Tombstones are re-pointed at every merge, so one hop always reaches a live profile.
+    const live = row && row.merged_into !== null ? await repo.findProfileRow(this.db, shopId, row.merged_into) : row;
+    return live && toProfile(live);
+  }
+
   /** Follows a merged profile to its survivor; undefined when the shop has no such profile. */
   async currentProfileId(shopId: string, id: number, executor?: Transaction<Database>): Promise<number | undefined> {
     if (!Number.isSafeInteger(id)) return undefined;

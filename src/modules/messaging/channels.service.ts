@@ -2,6 +2,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
+import { TtlCache } from '../../ttl-cache.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import {
   joinChannelBody,
@@ -22,6 +23,14 @@ export interface ChannelSettings {
   readonly ratePerSecond: number | null;
 }
 
+/**
+ * How long the settings delivery and /transact read may lag a change made through another
+ * process on the same database; a PUT through this process takes effect at once. Each
+ * message needs them, and opening the sealed secrets costs an AES-GCM decryption.
+ */
+export const CHANNEL_CACHE_MS = 1_000;
+const CHANNEL_CACHE_MAX = 10_000;
+
 /** The vendor the email channel's core form (`{"smtp_url", "from"}`) means. */
 const CORE_VENDOR: Partial<Record<Channel, string>> = { email: 'smtp' };
 
@@ -32,6 +41,9 @@ const CORE_VENDOR: Partial<Record<Channel, string>> = { email: 'smtp' };
  * the stored secret, so an admin screen can save what it loaded.
  */
 export class ChannelsService {
+  private readonly settings: TtlCache<string, ChannelSettings | null>;
+  private readonly configured: TtlCache<string, Set<string>>;
+
   constructor(
     private readonly deps: {
       readonly db: DbHandle;
@@ -40,7 +52,11 @@ export class ChannelsService {
       readonly registry: ProviderRegistry;
       readonly box: SecretBox;
     },
-  ) {}
+  ) {
+    const options = { max: CHANNEL_CACHE_MAX, ttlMs: CHANNEL_CACHE_MS, clock: deps.clock };
+    this.settings = new TtlCache(options);
+    this.configured = new TtlCache(options);
+  }
 
   async putChannel(shopId: string, channel: string, body: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
     await this.deps.shops.requireShop(shopId);
@@ -77,6 +93,8 @@ export class ChannelsService {
       updated_at: this.deps.clock.now(),
     });
     await this.deps.db.durable();
+    this.settings.delete(`${shopId}\u0000${ch}`);
+    this.configured.delete(shopId);
     return this.masked({ vendors: open, ratePerSecond: split.ratePerSecond }, ch);
   }
 
@@ -88,14 +106,25 @@ export class ChannelsService {
     return this.masked(stored, ch);
   }
 
-  /** The settings with secrets open, for delivery; undefined when the shop has none for the channel. */
+  /** The settings with secrets open, for delivery, as of at most CHANNEL_CACHE_MS ago; undefined when the shop has none for the channel. */
   async settingsFor(shopId: string, channel: Channel): Promise<ChannelSettings | undefined> {
-    return this.load(shopId, channel);
+    const key = `${shopId}\u0000${channel}`;
+    let settings = this.settings.get(key);
+    if (settings === undefined) {
+      settings = (await this.load(shopId, channel)) ?? null;
+      this.settings.set(key, settings);
+    }
+    return settings ?? undefined;
   }
 
-  /** Channels a shop has settings for (the transact's reachability check). */
-  async configuredChannels(shopId: string): Promise<Set<string>> {
-    return new Set((await repo.listChannels(this.deps.db.db, shopId)).map((r) => r.channel));
+  /** Channels a shop has settings for (the transact's reachability check), as of at most CHANNEL_CACHE_MS ago. */
+  async configuredChannels(shopId: string): Promise<ReadonlySet<string>> {
+    let channels = this.configured.get(shopId);
+    if (!channels) {
+      channels = new Set((await repo.listChannels(this.deps.db.db, shopId)).map((r) => r.channel));
+      this.configured.set(shopId, channels);
+    }
+    return channels;
   }
 
   private async load(shopId: string, channel: Channel): Promise<ChannelSettings | undefined> {

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
+import { groupWriteOf } from '../../db/group-write.js';
 import { retryDelayMs, type BackoffPolicy } from '../../jobs/backoff.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -11,11 +12,12 @@ import type { IdentityService } from '../identity/identity.service.js';
 import type { ChannelsService } from './channels.service.js';
 import { rewriteEmailHtml, unsubscribeHeaders } from './domain/tracking-links.js';
 import type { OutcomesService } from './outcomes.service.js';
+import { afterOutcome, type OutcomeHook } from './outcome-hook.js';
 import { templatesFor, type MailingTemplates } from './domain/mailing.js';
 import type { MessageType } from './history.service.js';
 import { buildOutgoing, type SentContent } from './domain/outgoing.js';
 import { TokenBucket } from './domain/token-bucket.js';
-import { toMailing } from './mailings.service.js';
+import { findMailingForSend } from './mailings.service.js';
 import * as repo from './messaging.repo.js';
 import type { Channel, MessageByChannel, SendResult } from './providers/provider.js';
 import type { ProviderRegistry } from './providers/registry.js';
@@ -73,7 +75,7 @@ export class DeliveryService {
       readonly db: DbHandle;
       readonly clock: Clock;
       readonly config: Pick<Config, 'fetchAllowPrivate'>;
-      readonly identity: Pick<IdentityService, 'getProfile'>;
+      readonly identity: Pick<IdentityService, 'getProfileOnly'>;
       readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
       readonly channels: Pick<ChannelsService, 'settingsFor'>;
       readonly registry: ProviderRegistry;
@@ -81,6 +83,8 @@ export class DeliveryService {
       readonly jobs: JobQueue;
       /** Signed tracking links of emails (docs/messaging.md, "Tracking"); none without it. */
       readonly links?: Pick<OutcomesService, 'emailLinks'>;
+      /** Told of each send in its recording transaction (outbound webhooks). */
+      readonly outcomeHook?: OutcomeHook;
     },
   ) {}
 
@@ -105,16 +109,14 @@ export class DeliveryService {
   }
 
   async deliver(payload: Payload, options: { signal?: AbortSignal } = {}): Promise<void> {
-    const db = this.deps.db.db;
-    const delivery = await repo.findDelivery(db, payload.shopId, payload.code, payload.seq);
+    const delivery = await repo.findDeliveryToSend(this.deps.db.db, payload.shopId, payload.code, payload.seq);
     if (!delivery || delivery.status !== 'queued') return;
-    const message = await repo.findMessage(db, payload.shopId, payload.code);
-    const templates = message && (await this.templatesOf(payload.shopId, message));
-    if (!message || !templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
+    const templates = await this.templatesOf(payload.shopId, delivery);
+    if (!templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
     const channel = delivery.channel as Channel;
-    if (this.sendGate && message.type !== 'transactional') {
+    if (this.sendGate && delivery.message_type !== 'transactional') {
       const now = this.deps.clock.now();
-      const at = await this.sendGate(payload.shopId, channel, message.type, now);
+      const at = await this.sendGate(payload.shopId, channel, delivery.message_type, now);
       // The delivery stays queued, untouched; a new job tries it at `at` (its key keeps a rerun of this job from adding another).
       if (at > now) {
         await this.deps.jobs.enqueue('messaging.deliver', payload, { runAt: at, idempotencyKey: `${payload.shopId}:${payload.code}:${payload.seq}:${delivery.attempts}:at${at}` });
@@ -122,7 +124,7 @@ export class DeliveryService {
       }
     }
 
-    const profile = await this.deps.identity.getProfile(payload.shopId, delivery.profile_id);
+    const profile = await this.deps.identity.getProfileOnly(payload.shopId, delivery.profile_id);
     const attributes = await this.deps.audience.getCustomerAttributes(payload.shopId, delivery.profile_id);
     const profileScope: Record<string, unknown> = {
       ...profile?.properties,
@@ -135,7 +137,7 @@ export class DeliveryService {
     };
     const locale = typeof profileScope.locale === 'string' ? profileScope.locale : undefined;
     const set = templatesFor(templates, locale);
-    const variables = JSON.parse(message.variables) as Record<string, unknown>;
+    const variables = JSON.parse(delivery.variables) as Record<string, unknown>;
     let outgoing;
     try {
       const rendered = { [channel]: await this.deps.renderer.render(set, channel, templateScope(variables, profileScope)) };
@@ -144,11 +146,11 @@ export class DeliveryService {
           channel,
           address: delivery.address,
           platform: delivery.platform,
-          code: message.code,
+          code: delivery.code,
           seq: delivery.seq,
-          type: message.type,
-          cc: JSON.parse(message.cc) as string[],
-          bcc: JSON.parse(message.bcc) as string[],
+          type: delivery.message_type,
+          cc: JSON.parse(delivery.cc) as string[],
+          bcc: JSON.parse(delivery.bcc) as string[],
         },
         rendered,
       );
@@ -157,8 +159,8 @@ export class DeliveryService {
     }
     if (!outgoing) return this.finish(delivery, { ok: false, kind: 'permanent', message: `The mailing has no ${channel} template.` });
     // A test send keeps no statistics, so its email carries no tracking links.
-    if (outgoing.channel === 'email' && message.test === 0 && this.deps.links) {
-      const urls = await this.deps.links.emailLinks(payload.shopId, message.code);
+    if (outgoing.channel === 'email' && delivery.message_test === 0 && this.deps.links) {
+      const urls = await this.deps.links.emailLinks(payload.shopId, delivery.code);
       const email = outgoing.message;
       outgoing = {
         ...outgoing,
@@ -187,11 +189,10 @@ export class DeliveryService {
     await this.finish(delivery, result, outgoing.content, provider.vendor);
   }
 
-  private async templatesOf(shopId: string, message: repo.MessageRow): Promise<MailingTemplates | undefined> {
-    const source = this.templateSources.get(message.type);
-    if (source) return source(shopId, message.mailing_code);
-    const row = await repo.findMailing(this.deps.db.db, shopId, message.mailing_code);
-    return row && toMailing(row).templates;
+  private async templatesOf(shopId: string, delivery: repo.DeliveryToSend): Promise<MailingTemplates | undefined> {
+    const source = this.templateSources.get(delivery.message_type);
+    if (source) return source(shopId, delivery.mailing_code);
+    return (await findMailingForSend(this.deps.db, this.deps.clock, shopId, delivery.mailing_code))?.templates;
   }
 
   /** Records one attempt's outcome; a temporary failure with attempts left schedules the next try in the same commit. */
@@ -201,9 +202,12 @@ export class DeliveryService {
     const key = { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq, attempts: delivery.attempts };
     const common = { attempts, updated_at: now, ...(content ?? {}), ...(vendor !== undefined && { vendor }) };
     let dead = false;
-    await this.deps.db.db.transaction().execute(async (trx) => {
+    // Shared with the other outcomes and messages of the moment (db/group-write.ts); resolves once on disk.
+    await groupWriteOf(this.deps.db).run(async (trx) => {
+      dead = false;
       if (result.ok) {
-        await repo.updateQueuedDelivery(trx, key, { ...common, status: 'sent', sent_at: now, error: null, provider_message_id: result.providerMessageId ?? null });
+        const sent = await repo.updateQueuedDelivery(trx, key, { ...common, status: 'sent', sent_at: now, error: null, provider_message_id: result.providerMessageId ?? null });
+        if (sent) await afterOutcome(trx, this.deps.outcomeHook, { shopId: delivery.shop_id, code: delivery.code, channel: delivery.channel, seq: delivery.seq }, ['sent_at'], now);
         return;
       }
       const error = result.message.slice(0, ERROR_LIMIT);
@@ -224,7 +228,6 @@ export class DeliveryService {
         dead = true;
       }
     });
-    await this.deps.db.durable();
     // After the commit: the dead list already keeps the address out, the channel's store is tidied on top.
     if (dead) await this.deadAddress.get(delivery.channel as Channel)?.(delivery.shop_id, delivery.address);
   }

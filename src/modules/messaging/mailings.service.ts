@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
+import { TtlCache } from '../../ttl-cache.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
 import type { ShopsService } from '../shops/shops.service.js';
@@ -24,6 +25,38 @@ export interface PreviewInput {
 }
 
 export const MAILING_NOT_FOUND = 'Mailing is not found.';
+
+/**
+ * How long a mailing, as read for sending a message, may lag a change made through
+ * another process on the same database: a PUT through this process takes effect at once
+ * (it drops the cached mailing). Every /transact and every delivery needs its mailing,
+ * and a mailing changes seldom.
+ */
+export const MAILING_CACHE_MS = 1_000;
+const MAILING_CACHE_MAX = 10_000;
+const mailingCaches = new WeakMap<DbHandle, TtlCache<string, Mailing | null>>();
+
+function mailingCache(db: DbHandle, clock: Clock): TtlCache<string, Mailing | null> {
+  let cache = mailingCaches.get(db);
+  if (!cache) {
+    cache = new TtlCache({ max: MAILING_CACHE_MAX, ttlMs: MAILING_CACHE_MS, clock });
+    mailingCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/** A transactional mailing by code for sending, as of at most MAILING_CACHE_MS ago; undefined when there is none. */
+export async function findMailingForSend(db: DbHandle, clock: Clock, shopId: string, code: string): Promise<Mailing | undefined> {
+  const cache = mailingCache(db, clock);
+  const key = `${shopId}\u0000${code}`;
+  let mailing = cache.get(key);
+  if (mailing === undefined) {
+    const row = await repo.findMailing(db.db, shopId, code);
+    mailing = row ? toMailing(row) : null;
+    cache.set(key, mailing);
+  }
+  return mailing ?? undefined;
+}
 
 /**
  * Transactional mailings by code (admin-api.md, "Messaging"): their templates, checked
@@ -66,6 +99,7 @@ export class MailingsService {
       }
     }
     await this.deps.db.durable();
+    mailingCache(this.deps.db, this.deps.clock).delete(`${shopId}\u0000${code}`);
     return this.getMailing(shopId, code);
   }
 

@@ -58,7 +58,7 @@ export class MessageWriter {
 
   constructor(
     private readonly deps: {
-      readonly identity: Pick<IdentityService, 'getProfile' | 'getProfilesMany'>;
+      readonly identity: Pick<IdentityService, 'getProfileOnly' | 'getProfilesMany'>;
       readonly audience: Pick<AudienceService, 'getCustomerAttributes' | 'getCustomerAttributesMany'>;
       readonly channels: Pick<ChannelsService, 'configuredChannels'>;
       readonly jobs: JobQueue;
@@ -155,7 +155,7 @@ export class MessageWriter {
   }
 
   private async recipientFacts(shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<RecipientFacts> {
-    const profile = await this.deps.identity.getProfile(shopId, profileId);
+    const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
     const attributes = await this.deps.audience.getCustomerAttributes(shopId, profileId);
     return factsOf(profile, attributes, await this.extraAddresses(shopId, profileId, channels), type);
   }

@@ -6,6 +6,7 @@ import type {
   MessagingMailingsTable,
   MessagingMessagesTable,
 } from '../../db/types.js';
+import { PreparedQuery } from '../../db/prepared-query.js';
 
 /** Kysely only: rows of the messaging tables in and out. Every query filters by shop_id. */
 
@@ -122,6 +123,34 @@ export async function findDelivery(db: Executor, shopId: string, code: string, s
     .where('code', '=', code)
     .where('seq', '=', seq)
     .executeTakeFirst();
+}
+
+/** A delivery with what sending it needs of its message. */
+export interface DeliveryToSend extends DeliveryRow {
+  readonly message_type: MessageRow['type'];
+  readonly mailing_code: string;
+  readonly message_test: number;
+  readonly variables: string;
+  readonly cc: string;
+  readonly bcc: string;
+}
+
+// Compiled once (db/prepared-query.ts): it runs for every delivery.
+const deliveryToSend = new PreparedQuery(3, (db, shopId: string, code: string, seq: number) =>
+  db
+    .selectFrom('messaging_deliveries as d')
+    .innerJoin('messaging_messages as m', (join) => join.onRef('m.shop_id', '=', 'd.shop_id').onRef('m.code', '=', 'd.code'))
+    .selectAll('d')
+    .select(['m.type as message_type', 'm.mailing_code', 'm.test as message_test', 'm.variables', 'm.cc', 'm.bcc'])
+    .where('d.shop_id', '=', shopId)
+    .where('d.code', '=', code)
+    .where('d.seq', '=', seq),
+);
+
+/** A delivery and its message in one read; undefined when either is gone. */
+export async function findDeliveryToSend(db: Executor, shopId: string, code: string, seq: number): Promise<DeliveryToSend | undefined> {
+  const [row] = await deliveryToSend.execute(db, shopId, code, seq);
+  return row;
 }
 
 export async function listDeliveriesOf(db: Executor, shopId: string, code: string): Promise<DeliveryRow[]> {

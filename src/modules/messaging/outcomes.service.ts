@@ -5,6 +5,7 @@ import type { SubscriptionFlag, SubscriptionFlagsService } from '../audience/sub
 import type { IdentityService } from '../identity/identity.service.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
 import { parseDsn } from './domain/dsn.js';
+import { afterOutcome, markOutcomeHooked, type OutcomeHook } from './outcome-hook.js';
 import { trackingUrls, verifyLinkSignature, type LinkKind, type TrackingUrls } from './domain/tracking-links.js';
 import * as repo from './messaging.repo.js';
 import * as outcomes from './outcomes.repo.js';
@@ -45,6 +46,8 @@ export class OutcomesService {
       readonly flags: Pick<SubscriptionFlagsService, 'turnOff'>;
       readonly identity: Pick<IdentityService, 'currentProfileId'>;
       readonly attributionWindowMs?: number;
+      /** Told of each outcome in its recording transaction (outbound webhooks). */
+      readonly outcomeHook?: OutcomeHook;
     },
   ) {}
 
@@ -112,6 +115,7 @@ export class OutcomesService {
     await this.deps.db.db.transaction().execute(async (trx) => {
       for (const d of deliveries) {
         await outcomes.markOutcome(trx, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
+        await afterOutcome(trx, this.deps.outcomeHook, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
         if (input.type === 'hard') {
           const reason = (input.reason ?? 'Hard bounce reported').slice(0, 1000);
           await repo.insertDeadAddress(trx, { shop_id: shopId, channel: 'email', address: d.address, reason, created_at: now });
@@ -185,7 +189,7 @@ export class OutcomesService {
   }
 
   private async mark(message: LinkToken, channel: string, columns: readonly outcomes.Outcome[]): Promise<number> {
-    const count = await outcomes.markOutcome(this.deps.db.db, { ...message, channel }, columns, this.deps.clock.now());
+    const count = await markOutcomeHooked(this.deps.db.db, this.deps.outcomeHook, { ...message, channel }, columns, this.deps.clock.now());
     if (count > 0) await this.deps.db.durable();
     return count;
   }

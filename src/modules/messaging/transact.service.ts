@@ -1,11 +1,12 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
+import { groupWriteOf } from '../../db/group-write.js';
 import { AppError } from '../../errors.js';
 import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
 import { mailingChannels } from './domain/mailing.js';
 import { hasLineBreak } from './domain/recipients.js';
 import { checkVariables } from './domain/variables.js';
-import { MAILING_NOT_FOUND, toMailing } from './mailings.service.js';
+import { findMailingForSend, MAILING_NOT_FOUND } from './mailings.service.js';
 import type { MessageWriter } from './message-writer.js';
 import * as repo from './messaging.repo.js';
 
@@ -53,9 +54,8 @@ export class TransactService {
 
   async transact(shopId: string, request: TransactRequest): Promise<TransactResult> {
     const db = this.deps.db.db;
-    const mailingRow = await repo.findMailing(db, shopId, request.mailingCode);
-    if (!mailingRow) throw new AppError('NOT_FOUND', MAILING_NOT_FOUND);
-    const mailing = toMailing(mailingRow);
+    const mailing = await findMailingForSend(this.deps.db, this.deps.clock, shopId, request.mailingCode);
+    if (!mailing) throw new AppError('NOT_FOUND', MAILING_NOT_FOUND);
     checkRequest(request);
     if (request.idempotencyKey !== undefined) {
       const earlier = await repo.findMessageByKey(db, shopId, request.idempotencyKey);
@@ -65,7 +65,8 @@ export class TransactService {
     const { profileId } = await this.deps.identity.resolveProfile(shopId, request.recipient);
     const plan = await this.deps.writer.plan(db, shopId, profileId, 'transactional', mailingChannels(mailing.templates));
     const now = this.deps.clock.now();
-    const result = await db.transaction().execute((trx) =>
+    // Shared with the other messages of the moment (db/group-write.ts); resolves once on disk.
+    return groupWriteOf(this.deps.db).run((trx) =>
       this.deps.writer.write(
         trx,
         {
@@ -85,8 +86,6 @@ export class TransactService {
         plan,
       ),
     );
-    await this.deps.db.durable();
-    return result;
   }
 }
 

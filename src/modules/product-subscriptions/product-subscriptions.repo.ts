@@ -270,3 +270,65 @@ export async function moveProfileRows(db: Executor, shopId: string, fromId: numb
     .where('profile_id', '=', fromId)
     .execute();
 }
+
+/** Profiles with pending alerts of one landing and kind, ascending, after `afterProfileId`. */
+export async function findPendingAlertProfiles(
+  db: Executor,
+  page: { shopId: string; generation: number; kind: SubscriptionKind; afterProfileId: number; limit: number },
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('product_alerts')
+    .select('profile_id')
+    .distinct()
+    .where('shop_id', '=', page.shopId)
+    .where('generation', '=', page.generation)
+    .where('kind', '=', page.kind)
+    .where('status', '=', 'pending')
+    .where('profile_id', '>', page.afterProfileId)
+    .orderBy('profile_id')
+    .limit(page.limit)
+    .execute();
+  return rows.map((row) => Number(row.profile_id));
+}
+
+/** The pending alerts of one landing and kind for these profiles, by profile then item. */
+export async function findPendingAlertsOf(
+  db: Executor,
+  shopId: string,
+  generation: number,
+  kind: SubscriptionKind,
+  profileIds: readonly number[],
+): Promise<{ profile_id: number; item_id: string }[]> {
+  if (profileIds.length === 0) return [];
+  return db
+    .selectFrom('product_alerts')
+    .select(['profile_id', 'item_id'])
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .where('kind', '=', kind)
+    .where('status', '=', 'pending')
+    .where('profile_id', 'in', profileIds)
+    .orderBy('profile_id')
+    .orderBy('item_id')
+    .execute();
+}
+
+/** The alerts of these profiles were handed to chains. */
+export async function markAlertsChained(
+  db: Executor,
+  shopId: string,
+  generation: number,
+  kind: SubscriptionKind,
+  profileIds: readonly number[],
+): Promise<void> {
+  if (profileIds.length === 0) return;
+  await db
+    .updateTable('product_alerts')
+    .set({ status: 'chained' })
+    .where('shop_id', '=', shopId)
+    .where('generation', '=', generation)
+    .where('kind', '=', kind)
+    .where('status', '=', 'pending')
+    .where('profile_id', 'in', profileIds)
+    .execute();
+}

@@ -27,6 +27,11 @@ export interface ProductSubscriptionsDeps {
 }
 
 export const MAX_ALERTS_LISTED = 1000;
+/** Profiles one page of pending alerts holds at most. */
+export const MAX_ALERT_PROFILES_PAGE = 1000;
+
+/** Called in the swap transaction of a landing that wrote alerts (chains start from them). */
+export type AlertsWrittenListener = (trx: Transaction<Database>, landing: CatalogLanding) => Promise<void>;
 
 /**
  * Back-in-stock and price-drop subscriptions (interface.md "Product counters",
@@ -37,6 +42,8 @@ export const MAX_ALERTS_LISTED = 1000;
  * messages later.
  */
 export class ProductSubscriptionsService {
+  private readonly alertListeners: AlertsWrittenListener[] = [];
+
   constructor(private readonly deps: ProductSubscriptionsDeps) {
     deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileRows(trx, shopId, fromId, intoId));
     deps.catalog.onLanded(this.landedListener());
@@ -140,13 +147,42 @@ export class ProductSubscriptionsService {
     }));
   }
 
+  /** Registers a listener for landings that wrote alerts (the chain triggers), when services are built. */
+  onAlertsWritten(listener: AlertsWrittenListener): void {
+    this.alertListeners.push(listener);
+  }
+
+  /** Profiles with pending alerts of one landing and kind, ascending, after `afterProfileId`; at most `limit` (≤ 1000). */
+  pendingAlertProfiles(shopId: string, generation: number, kind: SubscriptionKind, afterProfileId: number, limit: number): Promise<number[]> {
+    const bounded = Math.min(Math.max(1, limit), MAX_ALERT_PROFILES_PAGE);
+    return repo.findPendingAlertProfiles(this.db, { shopId, generation, kind, afterProfileId, limit: bounded });
+  }
+
+  /** The pending alerts of one landing and kind for these profiles (at most a page of them), by profile then item. */
+  async pendingAlertsOf(
+    shopId: string,
+    generation: number,
+    kind: SubscriptionKind,
+    profileIds: readonly number[],
+  ): Promise<{ profileId: number; itemId: string }[]> {
+    const rows = await repo.findPendingAlertsOf(this.db, shopId, generation, kind, profileIds.slice(0, MAX_ALERT_PROFILES_PAGE));
+    return rows.map((row) => ({ profileId: Number(row.profile_id), itemId: row.item_id }));
+  }
+
+  /** Marks these profiles' pending alerts of one landing and kind as handed to chains, in the caller's transaction. */
+  markAlertsChained(trx: Transaction<Database>, shopId: string, generation: number, kind: SubscriptionKind, profileIds: readonly number[]): Promise<void> {
+    return repo.markAlertsChained(trx, shopId, generation, kind, profileIds);
+  }
+
   /** Runs inside the swap transaction, before the old generation's rows are deleted. */
   private landedListener(): CatalogLandedListener {
     return {
       name: 'product-subscriptions',
       onLanded: async (trx: Transaction<Database>, landing: CatalogLanding) => {
         const written = await repo.insertLandingAlerts(trx, landing);
-        if (written > 0) await repo.markFired(trx, landing.shopId, landing.generation, landing.now);
+        if (written === 0) return;
+        await repo.markFired(trx, landing.shopId, landing.generation, landing.now);
+        for (const listener of this.alertListeners) await listener(trx, landing);
       },
     };
   }

@@ -1,14 +1,14 @@
 import type { CheckoutApplyScope, CheckoutHoldParticipant, CheckoutHoldScope } from '../checkout/checkout-holds.js';
-import { setOrderSubscription } from './subscriptions.repo.js';
 import type { SubscriptionUsageService } from './subscription-usage.service.js';
 
 /**
  * Paid subscriptions in the checkout's transaction (docs/subscriptions.md "In the
- * checkout"): an apply that names a subscription holds what the calculation took of each
- * promos benefit and records the subscription on the order; a repeat apply without it
- * gives the order's earlier hold back. Confirm counts the hold, cancel gives it back. A
- * refused hold (the period's limit was reached by another order between the read and
- * this write) refuses the whole apply, which is computed again on fresh reads.
+ * checkout"): an apply whose calculation took promos benefits holds what it took of each;
+ * one that took none (no subscription named, or none the member has benefits of) gives
+ * the order's earlier hold back. Confirm counts the hold, cancel gives it back. A refused
+ * hold (the period's limit was reached by another order between the read and this write)
+ * refuses the whole apply, which is computed again on fresh reads. The subscription the
+ * order was computed with is a column of the order row, which the checkout writes itself.
  */
 export class SubscriptionCheckoutParticipant implements CheckoutHoldParticipant {
   readonly name = 'subscriptions';
@@ -18,13 +18,7 @@ export class SubscriptionCheckoutParticipant implements CheckoutHoldParticipant 
   async place(scope: CheckoutApplyScope): Promise<boolean> {
     const subscription = scope.request.subscription ?? null;
     const amounts = scope.calculation.holds.benefits ?? [];
-    if (subscription === null || scope.profileId === null) {
-      await this.usage.release(scope.trx, scope.shopId, scope.orderId);
-      await setOrderSubscription(scope.trx, scope.shopId, scope.orderId, null);
-      return true;
-    }
-    await setOrderSubscription(scope.trx, scope.shopId, scope.orderId, subscription);
-    if (amounts.length === 0) {
+    if (subscription === null || scope.profileId === null || amounts.length === 0) {
       await this.usage.release(scope.trx, scope.shopId, scope.orderId);
       return true;
     }

@@ -83,6 +83,14 @@ export class SubscriptionUsageService {
   }
 
   /**
+   * Whether the member is in the subscription, paid or not: its orders that name the
+   * subscription are the subscription's orders (contract-notes "Loyalty checkout").
+   */
+  async isSubscribed(db: repo.Executor, shopId: string, subscription: string, profileId: number): Promise<boolean> {
+    return (await repo.findMember(db, shopId, subscription, profileId)) !== undefined;
+  }
+
+  /**
    * The promotions that apply only through a benefit: every promotion a promos benefit of
    * one of the shop's plans names (docs/subscriptions.md, "Subscription-only promotions").
    * The checkout leaves them out of play unless the order's member holds the benefit.

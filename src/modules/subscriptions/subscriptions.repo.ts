@@ -1,6 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type {
-  CheckoutOrderSubscriptionColumn,
   Database,
   SubscriptionHoldsTable,
   SubscriptionMembersTable,
@@ -295,17 +294,13 @@ export async function listHolds(db: Executor, shopId: string, orderId: string): 
 
 // --- subscription orders -------------------------------------------------------------
 
-function withSubscriptionColumn(db: Executor) {
-  return db.withTables<{ checkout_orders: CheckoutOrderSubscriptionColumn }>();
-}
-
-/** GET /loyalty/subscriptions/orders: the member's checkout orders applied with the subscription, newest first, within [from, to). */
+/** GET /loyalty/subscriptions/orders: the member's checkout orders computed with the subscription, newest first, within [from, to). */
 export async function listSubscriptionOrders(
   db: Executor,
   shopId: string,
   filter: { subscription: string; profileId: number; from: number | undefined; to: number | undefined; limit: number },
 ) {
-  let query = withSubscriptionColumn(db)
+  let query = db
     .selectFrom('checkout_orders')
     .select(['order_id', 'status', 'result', 'created_at'])
     .where('shop_id', '=', shopId)
@@ -314,15 +309,4 @@ export async function listSubscriptionOrders(
   if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
   return query.orderBy('created_at', 'desc').orderBy('order_id', 'desc').limit(filter.limit).execute();
-}
-
-/** Records on a checkout order the subscription it was applied with (the checkout's apply; tests). */
-export async function setOrderSubscription(db: Executor, shopId: string, orderId: string, subscription: string | null): Promise<boolean> {
-  const result = await withSubscriptionColumn(db)
-    .updateTable('checkout_orders')
-    .set({ subscription })
-    .where('shop_id', '=', shopId)
-    .where('order_id', '=', orderId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }

@@ -1,4 +1,4 @@
-import type { CheckoutRequest } from '../../../src/modules/checkout/checkout.types.js';
+import { newCheckoutRequest, type CheckoutRequest } from '../../../src/modules/checkout/checkout.types.js';
 import type { CartLine } from '../../../src/modules/checkout/domain/types.js';
 import type { Services } from '../../../src/services.js';
 import { PROMOTION } from '../promotions/fixtures.js';
@@ -15,20 +15,7 @@ export const line = (productId: string, price: number, quantity = 1, flags: Part
 });
 
 export function checkoutRequest(overrides: Partial<CheckoutRequest> = {}): CheckoutRequest {
-  return {
-    orderId: null,
-    identifier: null,
-    paymentType: null,
-    stream: null,
-    locationId: null,
-    promoCodes: [],
-    certificates: [],
-    chargeBonuses: false,
-    bonusesAmount: null,
-    currentTime: null,
-    cart: [line('A', 100_00, 2), line('B', 50_00)],
-    ...overrides,
-  };
+  return newCheckoutRequest({ cart: [line('A', 100_00, 2), line('B', 50_00)], ...overrides });
 }
 
 /**

@@ -151,6 +151,9 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
       });
       // The merged id is never a separate profile: it leads to the survivor.
       expect((await identity.getProfile(shopId, d2.profileId))?.id).toBe(d1.profileId);
+      expect(await identity.getProfileOnly(shopId, d2.profileId)).toMatchObject({ id: d1.profileId, email: 'ann@x.ru' });
+      expect(await identity.getProfileOnly(shopId, d1.profileId)).not.toHaveProperty('devices');
+      expect(await identity.getProfileOnly(shopId, 987_654_321)).toBeUndefined();
       expect((await identity.findProfiles(shopId, { did: d2.did })).map((p) => p.id)).toEqual([d1.profileId]);
       expect(await liveProfileCount()).toBe(1);
       expect(await identity.listMerges(shopId, d2.profileId)).toEqual([

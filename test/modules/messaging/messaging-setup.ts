@@ -25,8 +25,8 @@ export interface MessagingStack {
 
 export const TEST_SECRET_KEY = 'a'.repeat(64);
 
-export async function messagingStack(dialect: Dialect): Promise<MessagingStack> {
-  const t = await createTestApp({ dialect, env: { PATRON_SECRET_KEY: TEST_SECRET_KEY } });
+export async function messagingStack(dialect: Dialect, env: Record<string, string> = {}): Promise<MessagingStack> {
+  const t = await createTestApp({ dialect, env: { PATRON_SECRET_KEY: TEST_SECRET_KEY, ...env } });
   const email = new RecordingProvider('email', 'smtp', SMTP_LIKE_SCHEMA, []);
   const sms = new RecordingProvider('sms', 'test_sms');
   const fcm = new RecordingProvider('mobile_push', 'fcm');

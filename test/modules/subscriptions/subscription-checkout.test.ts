@@ -50,7 +50,7 @@ describe.each(TEST_DIALECTS)('subscription benefits in the checkout on %s', (dia
     await t.close();
   });
 
-  function admin(method: 'GET' | 'POST', path: string, payload?: Body): Promise<LightMyRequestResponse> {
+  function admin(method: 'GET' | 'POST' | 'DELETE', path: string, payload?: Body): Promise<LightMyRequestResponse> {
     return t.app.inject({ method, url: `/admin/v1${path}`, headers: t.adminHeaders, ...(payload ? { payload } : {}) });
   }
   const checkout = (step: string, body: Body) =>
@@ -107,6 +107,64 @@ describe.each(TEST_DIALECTS)('subscription benefits in the checkout on %s', (dia
     expect(toPay(await checkout('apply', { order_id: 'sub-2', identifier: PHONE, cart_items: cart }))).toBe(1000);
     expect(await usage()).toMatchObject({ usage_used: 0, usage_left: 3 });
     expect((await checkout('cancel', { order_id: 'sub-2' })).statusCode).toBe(200);
+  });
+
+  it('records on the order the subscription it was computed with, which the admin read and the subscription orders show', async () => {
+    const adminOrder = async (id: string) => (await admin('GET', `/shops/${shopId}/orders/${id}`)).json<Body>();
+    const subscriptionOrders = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/loyalty/subscriptions/orders',
+          query: { shop_id: shopId, shop_secret: secret, identifier: PHONE, subscription: 'plus' },
+        })
+      ).json<{ payload: { orders: Body[] } }>().payload.orders.map((o) => o.id);
+    expect(toPay(await checkout('apply', { order_id: 'rec-1', identifier: PHONE, cart_items: cart, subscription: 'plus' }))).toBe(900);
+    expect(await adminOrder('rec-1')).toMatchObject({ order_id: 'rec-1', subscription: 'plus' });
+    const listed = (await admin('GET', `/shops/${shopId}/orders?identifier=${PHONE}`)).json<{ orders: Body[] }>().orders;
+    expect(listed.find((o) => o.order_id === 'rec-1')).toMatchObject({ subscription: 'plus' });
+    expect(await subscriptionOrders()).toContain('rec-1');
+    // A member not in the subscription, and a guest, name it: their orders are not the subscription's.
+    expect((await checkout('apply', { order_id: 'rec-2', identifier: GUEST_PHONE, cart_items: cart, subscription: 'plus' })).statusCode).toBe(200);
+    expect(await adminOrder('rec-2')).toMatchObject({ subscription: null });
+    expect((await checkout('apply', { order_id: 'rec-3', cart_items: cart, subscription: 'plus' })).statusCode).toBe(200);
+    expect(await adminOrder('rec-3')).toMatchObject({ identifier: null, subscription: null });
+    // Subscribing afterwards does not make the earlier order a subscription order.
+    expect((await admin('POST', `/shops/${shopId}/subscriptions/plus/members`, { identifier: GUEST_PHONE, plan: 'monthly', paid_till: '2026-03-31' })).statusCode).toBe(201);
+    const guestOrders = await t.app.inject({
+      method: 'GET',
+      url: '/loyalty/subscriptions/orders',
+      query: { shop_id: shopId, shop_secret: secret, identifier: GUEST_PHONE, subscription: 'plus' },
+    });
+    expect(guestOrders.json()).toMatchObject({ success: true, payload: { orders: [] } });
+    expect((await admin('DELETE', `/shops/${shopId}/subscriptions/plus/members/${GUEST_PHONE}`)).statusCode).toBe(204);
+    // A repeat apply without the subscription writes the column afresh.
+    expect(toPay(await checkout('apply', { order_id: 'rec-1', identifier: PHONE, cart_items: cart }))).toBe(1000);
+    expect(await adminOrder('rec-1')).toMatchObject({ subscription: null });
+    expect(await subscriptionOrders()).not.toContain('rec-1');
+    for (const id of ['rec-1', 'rec-2', 'rec-3']) expect((await checkout('cancel', { order_id: id })).statusCode).toBe(200);
+    expect(await usage()).toEqual({ savings_used: 0, savings_left: 1000, usage_used: 0, usage_left: 3 });
+  });
+
+  it('keeps a held order in its period when the period ends before it is confirmed; the new period starts with nothing used', async () => {
+    expect(toPay(await checkout('apply', { order_id: 'edge-1', identifier: PHONE, cart_items: cart, subscription: 'plus' }))).toBe(900);
+    expect(toPay(await checkout('apply', { order_id: 'edge-2', identifier: PHONE, cart_items: cart, subscription: 'plus' }))).toBe(900);
+    expect(await usage()).toMatchObject({ usage_used: 2, usage_left: 1 });
+    // Midnight in Moscow starting 2026-02-14: the member's second period (started_on 2026-01-15, 30 days).
+    t.clock.set(Date.UTC(2026, 1, 13, 21, 0));
+    expect(await usage()).toEqual({ savings_used: 0, savings_left: 1000, usage_used: 0, usage_left: 3 });
+    expect(toPay(await checkout('apply', { order_id: 'edge-3', identifier: PHONE, cart_items: cart, subscription: 'plus' }))).toBe(900);
+    // edge-1 is confirmed and edge-2 cancelled in the new period: both settle in the old one.
+    expect((await checkout('confirm', { order_id: 'edge-1' })).statusCode).toBe(200);
+    expect((await checkout('cancel', { order_id: 'edge-2' })).statusCode).toBe(200);
+    expect(await usage()).toEqual({ savings_used: 100, savings_left: 900, usage_used: 1, usage_left: 2 });
+    expect((await checkout('cancel', { order_id: 'edge-3' })).statusCode).toBe(200);
+    expect(await usage()).toEqual({ savings_used: 0, savings_left: 1000, usage_used: 0, usage_left: 3 });
+    t.clock.set(START);
+    // Back in the first period: edge-1 counts there, edge-2 was given back there.
+    expect(await usage()).toEqual({ savings_used: 100, savings_left: 900, usage_used: 1, usage_left: 2 });
+    expect((await checkout('cancel', { order_id: 'edge-1' })).statusCode).toBe(200);
+    expect(await usage()).toEqual({ savings_used: 0, savings_left: 1000, usage_used: 0, usage_left: 3 });
   });
 
   it('50 concurrent applies against a usage limit of 3: exactly 3 get the benefit', async () => {

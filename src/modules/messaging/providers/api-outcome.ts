@@ -116,3 +116,39 @@ export function vendorWords(text: string): string {
 export function isTemporaryStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
+
+/** How one vendor's JSON API says what became of a message (readJsonAnswer). */
+export interface JsonAnswerReading {
+  /** The vendor's name in result messages: "<vendor> answered 403: …". */
+  readonly vendor: string;
+  /** Whether the answer reports the message sent; default: any 2xx status. */
+  readonly sent?: (status: number, json: unknown) => boolean;
+  /** The vendor's id of a sent message, when the answer names one. */
+  readonly messageId: (json: unknown) => string | undefined;
+  /** What follows "<vendor> answered <status>" in a refusal's message: the vendor's code and words, or "." */
+  readonly describe: (json: unknown) => string;
+  /** What a refusal is: the address is gone, it may pass, or it never will. */
+  readonly classify: (status: number, json: unknown) => 'dead_address' | 'temporary' | 'permanent';
+  /** A delay the answer's body asks for, in milliseconds; else Retry-After counts. */
+  readonly retryAfterMs?: (json: unknown) => number | undefined;
+}
+
+/**
+ * A JSON API's answer as a SendResult (telegram, whatsapp, max): a call with no answer
+ * through failedCall, a sent one with the vendor's message id, a refusal classified by
+ * the vendor's reading, a temporary one with the delay the vendor asked for.
+ */
+export function readJsonAnswer(answer: SafeResponse | SafeFetchFailure, reading: JsonAnswerReading, clock: Clock): SendResult {
+  if (!answer.ok) return failedCall(answer, reading.vendor);
+  const json = parseJson(answer.body);
+  const sent = reading.sent ? reading.sent(answer.status, json) : answer.status >= 200 && answer.status < 300;
+  if (sent) {
+    const id = reading.messageId(json);
+    return id === undefined ? { ok: true } : { ok: true, providerMessageId: id };
+  }
+  const message = `${reading.vendor} answered ${answer.status}${reading.describe(json)}`;
+  const kind = reading.classify(answer.status, json);
+  if (kind !== 'temporary') return { ok: false, kind, message };
+  const retry = reading.retryAfterMs?.(json) ?? retryAfterMs(answer.headers, clock);
+  return retry === undefined ? { ok: false, kind, message } : { ok: false, kind, message, retryAfterMs: retry };
+}

@@ -1,14 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  ApiCaller,
-  failedCall,
-  field,
-  isTemporaryStatus,
-  parseJson,
-  retryAfterMs,
-  vendorWords,
-  type HttpProviderOptions,
-} from './api-outcome.js';
+import { ApiCaller, field, isTemporaryStatus, readJsonAnswer, vendorWords, type HttpProviderOptions, type JsonAnswerReading } from './api-outcome.js';
 import type { ChatMessage, Provider, SendContext, SendResult } from './provider.js';
 
 /**
@@ -32,6 +23,27 @@ export type MaxSettings = Static<typeof MaxSettingsSchema>;
 
 const DEFAULT_BASE_URL = 'https://platform-api.max.ru';
 
+/** The Bot API's answer: `{message: {body: {mid}}}`, or `{code, message}`. */
+const MAX_ANSWER: JsonAnswerReading = {
+  vendor: 'MAX',
+  messageId: (json) => {
+    const id = field(json, 'message', 'body', 'mid');
+    return typeof id === 'string' ? id : undefined;
+  },
+  describe: (json) => {
+    const code = field(json, 'code');
+    const words = field(json, 'message');
+    return `${typeof code === 'string' ? ` (${vendorWords(code)})` : ''}${typeof words === 'string' ? `: ${vendorWords(words)}` : '.'}`;
+  },
+  classify: (status, json) => {
+    if (isTemporaryStatus(status)) return 'temporary';
+    // 403: the user stopped (suspended) the bot or the bot has no access to the chat; 404: no such user or
+    // chat. Only MAX's own error object counts: a bare 404 is more likely a wrong api_base_url.
+    if ((status === 403 || status === 404) && typeof field(json, 'code') === 'string') return 'dead_address';
+    return 'permanent';
+  },
+};
+
 export class MaxProvider implements Provider<'max', MaxSettings> {
   readonly vendor = 'max';
   readonly channel = 'max' as const;
@@ -52,22 +64,6 @@ export class MaxProvider implements Provider<'max', MaxSettings> {
     const base = (settings.api_base_url ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     const body = { text: message.text, ...(settings.format ? { format: settings.format } : {}) };
     const answer = await this.api.postJson(`${base}/messages?${recipient}=${message.to}`, { authorization: settings.access_token }, body, context);
-    if (!answer.ok) return failedCall(answer, 'MAX');
-    const json = parseJson(answer.body);
-    if (answer.status >= 200 && answer.status < 300) {
-      const id = field(json, 'message', 'body', 'mid');
-      return typeof id === 'string' ? { ok: true, providerMessageId: id } : { ok: true };
-    }
-    const code = field(json, 'code');
-    const words = field(json, 'message');
-    const text = `MAX answered ${answer.status}${typeof code === 'string' ? ` (${vendorWords(code)})` : ''}${typeof words === 'string' ? `: ${vendorWords(words)}` : '.'}`;
-    if (isTemporaryStatus(answer.status)) {
-      const retry = retryAfterMs(answer.headers, this.api.clock);
-      return retry === undefined ? { ok: false, kind: 'temporary', message: text } : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
-    }
-    // 403: the user stopped (suspended) the bot or the bot has no access to the chat; 404: no such user or
-    // chat. Only MAX's own error object counts: a bare 404 is more likely a wrong api_base_url.
-    if ((answer.status === 403 || answer.status === 404) && typeof code === 'string') return { ok: false, kind: 'dead_address', message: text };
-    return { ok: false, kind: 'permanent', message: text };
+    return readJsonAnswer(answer, MAX_ANSWER, this.api.clock);
   }
 }

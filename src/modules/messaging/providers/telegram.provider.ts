@@ -1,13 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  ApiCaller,
-  failedCall,
-  field,
-  parseJson,
-  retryAfterMs,
-  vendorWords,
-  type HttpProviderOptions,
-} from './api-outcome.js';
+import { ApiCaller, field, readJsonAnswer, vendorWords, type HttpProviderOptions, type JsonAnswerReading } from './api-outcome.js';
 import type { ChatMessage, Provider, SendContext, SendResult } from './provider.js';
 
 /**
@@ -30,6 +22,32 @@ const DEFAULT_BASE_URL = 'https://api.telegram.org';
 /** 400 descriptions that mean the chat is gone or never existed for this bot. */
 const UNKNOWN_CHAT = /chat not found|user not found|peer_id_invalid|chat_id is empty/i;
 
+/** The Bot API's answer: `{ok, result: {message_id}}`, or `{ok: false, error_code, description, parameters: {retry_after}}`. */
+const TELEGRAM_ANSWER: JsonAnswerReading = {
+  vendor: 'Telegram',
+  sent: (status, json) => status === 200 && field(json, 'ok') === true,
+  messageId: (json) => {
+    const id = field(json, 'result', 'message_id');
+    return typeof id === 'number' ? String(id) : undefined;
+  },
+  describe: (json) => {
+    const description = field(json, 'description');
+    return typeof description === 'string' ? `: ${vendorWords(description)}` : '.';
+  },
+  classify: (status, json) => {
+    if (status === 429 || status >= 500) return 'temporary';
+    // 403 is the bot being blocked, kicked, or never allowed to write to this user: the chat is unreachable.
+    // Only Telegram's own error object counts: a bare 403 from a proxy says nothing of the chat.
+    const description = field(json, 'description');
+    if (typeof description === 'string' && (status === 403 || (status === 400 && UNKNOWN_CHAT.test(description)))) return 'dead_address';
+    return 'permanent';
+  },
+  retryAfterMs: (json) => {
+    const seconds = field(json, 'parameters', 'retry_after');
+    return typeof seconds === 'number' ? seconds * 1000 : undefined;
+  },
+};
+
 export class TelegramProvider implements Provider<'telegram', TelegramSettings> {
   readonly vendor = 'telegram';
   readonly channel = 'telegram' as const;
@@ -46,24 +64,6 @@ export class TelegramProvider implements Provider<'telegram', TelegramSettings> 
     const base = (settings.api_base_url ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     const body = { chat_id: message.to, text: message.text, ...(settings.parse_mode ? { parse_mode: settings.parse_mode } : {}) };
     const answer = await this.api.postJson(`${base}/bot${settings.bot_token}/sendMessage`, {}, body, context);
-    if (!answer.ok) return failedCall(answer, 'Telegram');
-    const json = parseJson(answer.body);
-    if (answer.status === 200 && field(json, 'ok') === true) {
-      const id = field(json, 'result', 'message_id');
-      return typeof id === 'number' ? { ok: true, providerMessageId: String(id) } : { ok: true };
-    }
-    const description = field(json, 'description');
-    const text = `Telegram answered ${answer.status}${typeof description === 'string' ? `: ${vendorWords(description)}` : '.'}`;
-    if (answer.status === 429 || answer.status >= 500) {
-      const seconds = field(json, 'parameters', 'retry_after');
-      const retry = typeof seconds === 'number' ? seconds * 1000 : retryAfterMs(answer.headers, this.api.clock);
-      return retry === undefined ? { ok: false, kind: 'temporary', message: text } : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
-    }
-    // 403 is the bot being blocked, kicked, or never allowed to write to this user: the chat is unreachable.
-    // Only Telegram's own error object counts: a bare 403 from a proxy says nothing of the chat.
-    if (typeof description === 'string' && (answer.status === 403 || (answer.status === 400 && UNKNOWN_CHAT.test(description)))) {
-      return { ok: false, kind: 'dead_address', message: text };
-    }
-    return { ok: false, kind: 'permanent', message: text };
+    return readJsonAnswer(answer, TELEGRAM_ANSWER, this.api.clock);
   }
 }

@@ -1,13 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import {
-  ApiCaller,
-  failedCall,
-  field,
-  parseJson,
-  retryAfterMs,
-  vendorWords,
-  type HttpProviderOptions,
-} from './api-outcome.js';
+import { ApiCaller, field, readJsonAnswer, vendorWords, type HttpProviderOptions, type JsonAnswerReading } from './api-outcome.js';
 import type { ChatMessage, Provider, SendContext, SendResult } from './provider.js';
 
 /**
@@ -40,6 +32,28 @@ const TEMPORARY_CODES = new Set([1, 2, 4, 80007, 130429, 131000, 131016, 131048,
 /** 131026: the number is not on WhatsApp or cannot receive this message. */
 const DEAD_CODES = new Set([131026]);
 
+/** The Cloud API's answer: `{messages: [{id}]}`, or `{error: {code, message, error_data: {details}}}`. */
+const WHATSAPP_ANSWER: JsonAnswerReading = {
+  vendor: 'WhatsApp',
+  messageId: (json) => {
+    const messages = field(json, 'messages');
+    const id = Array.isArray(messages) ? field(messages[0], 'id') : undefined;
+    return typeof id === 'string' ? id : undefined;
+  },
+  describe: (json) => {
+    const code = field(json, 'error', 'code');
+    const details = field(json, 'error', 'error_data', 'details');
+    const words = typeof details === 'string' ? details : field(json, 'error', 'message');
+    return `${typeof code === 'number' ? ` (code ${code})` : ''}${typeof words === 'string' ? `: ${vendorWords(words)}` : '.'}`;
+  },
+  classify: (status, json) => {
+    const code = field(json, 'error', 'code');
+    if (typeof code === 'number' && DEAD_CODES.has(code)) return 'dead_address';
+    if ((typeof code === 'number' && TEMPORARY_CODES.has(code)) || status === 429 || status >= 500) return 'temporary';
+    return 'permanent';
+  },
+};
+
 export class WhatsappProvider implements Provider<'whatsapp', WhatsappSettings> {
   readonly vendor = 'whatsapp';
   readonly channel = 'whatsapp' as const;
@@ -71,22 +85,6 @@ export class WhatsappProvider implements Provider<'whatsapp', WhatsappSettings> 
       { messaging_product: 'whatsapp', recipient_type: 'individual', to, ...content },
       context,
     );
-    if (!answer.ok) return failedCall(answer, 'WhatsApp');
-    const json = parseJson(answer.body);
-    if (answer.status >= 200 && answer.status < 300) {
-      const messages = field(json, 'messages');
-      const id = Array.isArray(messages) ? field(messages[0], 'id') : undefined;
-      return typeof id === 'string' ? { ok: true, providerMessageId: id } : { ok: true };
-    }
-    const code = field(json, 'error', 'code');
-    const details = field(json, 'error', 'error_data', 'details');
-    const words = typeof details === 'string' ? details : field(json, 'error', 'message');
-    const text = `WhatsApp answered ${answer.status}${typeof code === 'number' ? ` (code ${code})` : ''}${typeof words === 'string' ? `: ${vendorWords(words)}` : '.'}`;
-    if (typeof code === 'number' && DEAD_CODES.has(code)) return { ok: false, kind: 'dead_address', message: text };
-    if ((typeof code === 'number' && TEMPORARY_CODES.has(code)) || answer.status === 429 || answer.status >= 500) {
-      const retry = retryAfterMs(answer.headers, this.api.clock);
-      return retry === undefined ? { ok: false, kind: 'temporary', message: text } : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
-    }
-    return { ok: false, kind: 'permanent', message: text };
+    return readJsonAnswer(answer, WHATSAPP_ANSWER, this.api.clock);
   }
 }

@@ -46,6 +46,31 @@ export interface PromotionInput {
   readonly specialPrices: Readonly<Record<string, number>>;
 }
 
+/**
+ * A new promotion from the fields given, the others at their defaults: no dates, no
+ * conditions (every discountable line, any buyer, any time), no codes, no extra reward.
+ */
+export function newPromotion(fields: Pick<PromotionInput, 'name' | 'status' | 'discount'> & Partial<PromotionInput>): PromotionInput {
+  return {
+    startsAt: null,
+    endsAt: null,
+    priority: 0,
+    productIds: [],
+    categoryIds: [],
+    minOrderTotal: null,
+    streams: [],
+    paymentTypes: [],
+    byPromoCode: false,
+    bonusRewardPercent: 0,
+    locations: [],
+    timeOfDay: null,
+    memberLevels: [],
+    firstOrderOnly: false,
+    specialPrices: {},
+    ...fields,
+  };
+}
+
 export interface Promotion extends PromotionInput {
   readonly id: number;
   readonly createdAt: number;

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** messaging-crash-server.ts as a child process, read until it says LISTENING, killed with SIGKILL. */
+/**
+ * A crash test's server process (messaging-crash-server.ts): started with its
+ * environment, its URL once it prints `LISTENING <url>`, and killed with SIGKILL.
+ */
 export class CrashServer {
   readonly url: Promise<string>;
   private readonly exited: Promise<void>;

@@ -1,0 +1,64 @@
+import type { Transaction } from 'kysely';
+import type { DbHandle } from './create-db.js';
+import { GroupCommitter, type GroupCommitStats } from './group-commit.js';
+import type { Database } from './types.js';
+
+/**
+ * One caller's writes, run inside a shared transaction. When the shared transaction fails
+ * it is rolled back and each write runs again alone, in a transaction of its own (so
+ * that one bad write fails only its caller): a write must use only `trx`, never the
+ * handle's own connection (on SQLite that waits for the connection the transaction
+ * holds: a deadlock), and must not wait for another GroupWrite submission.
+ */
+export type GroupedWrite<R> = (trx: Transaction<Database>) => Promise<R>;
+
+/** The most writes one shared transaction takes: enough to amortise a commit, short enough not to hold readers up. */
+export const GROUP_WRITE_MAX_BATCH = 256;
+
+/**
+ * Small write transactions committed together (group commit, db/group-commit.ts): the
+ * writes submitted while a commit runs share the next transaction, and each caller's
+ * promise resolves once that transaction has committed and is on disk (DbHandle.durable),
+ * so nothing is acknowledged before its commit. On SQLite a transaction of its own per
+ * write costs a begin, a commit and a WAL append of every page it touched; shared, the
+ * pages a batch touches (the same index pages, mostly) are appended once.
+ */
+export class GroupWrite {
+  private readonly committer: GroupCommitter<GroupedWrite<unknown>, unknown>;
+
+  constructor(handle: DbHandle, options: { durable?: boolean } = {}) {
+    this.committer = new GroupCommitter(
+      (writes) =>
+        handle.db.transaction().execute(async (trx) => {
+          const results: unknown[] = [];
+          for (const write of writes) results.push(await write(trx));
+          return results;
+        }),
+      { maxBatch: GROUP_WRITE_MAX_BATCH, ...(options.durable !== false && { durable: () => handle.durable() }) },
+    );
+  }
+
+  /** Runs `write` in the next shared transaction; resolves with its result once committed (and durable). */
+  run<R>(write: GroupedWrite<R>): Promise<R> {
+    return this.committer.submit(write) as Promise<R>;
+  }
+
+  snapshot(): GroupCommitStats {
+    return this.committer.snapshot();
+  }
+}
+
+const shared = new WeakMap<DbHandle, GroupWrite>();
+
+/**
+ * The database's one durable GroupWrite, shared by every service that writes through it
+ * (messaging's messages and delivery outcomes), so that their writes share transactions.
+ */
+export function groupWriteOf(handle: DbHandle): GroupWrite {
+  let writer = shared.get(handle);
+  if (!writer) {
+    writer = new GroupWrite(handle);
+    shared.set(handle, writer);
+  }
+  return writer;
+}

@@ -1,0 +1,169 @@
+import type { Clock } from '../../clock.js';
+import type { DbHandle } from '../../db/create-db.js';
+import type { JobMap } from '../../jobs/job-map.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { AudienceService } from '../audience/audience.service.js';
+import type { SegmentsService } from '../audience/segments.service.js';
+import type { IdentityService } from '../identity/identity.service.js';
+import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
+import { mailingChannels, type MailingTemplates } from '../messaging/domain/mailing.js';
+import type { DeliveryPlan } from '../messaging/domain/recipients.js';
+import type { MessageWriter } from '../messaging/message-writer.js';
+import type { TrackingService } from '../tracking/tracking.service.js';
+import type { Executor } from './chain-starter.js';
+import * as repo from './chains.repo.js';
+import { MAX_STEPS, type Condition, type Step } from './domain/definition.js';
+import { evaluate, factNeeded, waitEnds, type Facts } from './domain/progress.js';
+
+const STEPS_CACHE_MAX = 1_000;
+
+/**
+ * The `chains.step` job (docs/chains.md "Durability"): advances one run from its current
+ * step while steps are due. Each step is one transaction holding the conditional move of
+ * the run from that step (repo.advanceRun) and what the step writes (the message of a
+ * send, the job at the end of a wait): a crash before the commit leaves the step to run
+ * again, a commit makes it done, so no step runs twice, however often the job is
+ * delivered. A wait is a row's due time and a job queued for it, never a sleeping process.
+ */
+export class ChainSteps {
+  /** Versions never change once written, so their steps are kept (bounded, oldest out). */
+  private readonly cache = new Map<string, readonly Step[]>();
+
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      readonly jobs: JobQueue;
+      readonly writer: Pick<MessageWriter, 'plan' | 'write'>;
+      readonly identity: Pick<IdentityService, 'currentProfileId' | 'getProfile'>;
+      readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
+      readonly orders: Pick<TrackingService, 'listRecentOrders'>;
+      readonly segments: Pick<SegmentsService, 'segmentIdsOf'>;
+      readonly levels?: Pick<LoyaltyLevelsService, 'levelOf'>;
+    },
+  ) {}
+
+  /** The steps of a chain version; `executor` is the caller's transaction where it has one. */
+  async stepsOf(shopId: string, chainId: number, version: number, executor: Executor = this.deps.db.db): Promise<readonly Step[] | undefined> {
+    const key = `${shopId}:${chainId}:${version}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const json = await repo.findVersionSteps(executor, shopId, chainId, version);
+    if (json === undefined) return undefined;
+    const steps = JSON.parse(json) as Step[];
+    if (this.cache.size >= STEPS_CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, steps);
+    return steps;
+  }
+
+  /** The job: runs the run's due steps until a wait or the end. */
+  async run(payload: JobMap['chains.step']): Promise<void> {
+    for (let guard = 0; guard <= MAX_STEPS + 1; guard += 1) {
+      const run = await repo.findRun(this.deps.db.db, payload.shopId, payload.runId);
+      if (!run || run.status !== 'waiting' || Number(run.due_at) > this.deps.clock.now()) return;
+      if (!(await this.take(run))) return;
+    }
+  }
+
+  /**
+   * Decides the run's due steps from its current one up to the next wait (entered, its end
+   * fixed) or the end, then commits them in one transaction: the run's conditional move
+   * from its current step, the message of each send among them, the job of the wait. True
+   * when the wait entered is already over (a wait of 0 seconds).
+   */
+  private async take(run: repo.RunRow): Promise<boolean> {
+    const shopId = run.shop_id;
+    const from = run.step;
+    const steps = await this.stepsOf(shopId, Number(run.chain_id), run.version);
+    const now = this.deps.clock.now();
+    const profileId = (await this.deps.identity.currentProfileId(shopId, Number(run.profile_id))) ?? Number(run.profile_id);
+    const sends: Array<{ index: number; templates: MailingTemplates; plan: DeliveryPlan }> = [];
+    let values: Parameters<typeof repo.advanceRun>[2] | undefined;
+    let due = now;
+    for (let index = from; values === undefined; index += 1) {
+      const step = steps?.[index];
+      if (!steps || (!step && index === from)) values = exited(from, 'the chain version is gone', now);
+      else if (!step) values = { step: index - 1, status: 'done', ended_at: now, updated_at: now };
+      else if ('wait' in step && index !== from) {
+        due = waitEnds(step, now, await this.timezone(shopId, step));
+        values = { step: index, due_at: due, updated_at: now };
+      } else if ('exit' in step) values = exited(index, `exit step ${index}`, now);
+      else if ('if' in step) {
+        const verdict = evaluate(step.if, await this.facts(run, profileId, step.if));
+        if (!verdict.pass) values = exited(index, `step ${index}: ${verdict.reason}`, now);
+      } else if ('send' in step) {
+        const plan = await this.deps.writer.plan(this.deps.db.db, shopId, profileId, 'chain', mailingChannels(step.send));
+        sends.push({ index, templates: step.send, plan });
+      }
+    }
+    const moved = await this.deps.db.db.transaction().execute(async (trx) => {
+      if (!(await repo.advanceRun(trx, { shopId, id: Number(run.id), from }, values))) return false;
+      for (const send of sends) await this.write(trx, run, profileId, send.index, send.plan, now);
+      if (values.status === undefined && due > now) {
+        const runId = Number(run.id);
+        await this.deps.jobs.enqueue('chains.step', { shopId, runId }, { executor: trx, runAt: due, idempotencyKey: `${shopId}:${runId}:${values.step}` });
+      }
+      return true;
+    });
+    await this.deps.db.durable();
+    return moved && values.status === undefined && due <= now;
+  }
+
+  private async write(trx: Executor, run: repo.RunRow, profileId: number, index: number, plan: DeliveryPlan, now: number): Promise<void> {
+    const variables = JSON.parse(run.variables) as Record<string, unknown>;
+    if (run.products !== null) variables.products = JSON.parse(run.products) as unknown;
+    await this.deps.writer.write(
+      trx,
+      {
+        shopId: run.shop_id,
+        profileId,
+        type: 'chain',
+        campaignId: Number(run.chain_id),
+        templateRef: `${Number(run.chain_id)}:${run.version}:${index}`,
+        variables,
+        runAt: now,
+        now,
+        idempotencyKey: `chain:${Number(run.id)}:${index}`,
+      },
+      plan,
+    );
+  }
+
+  /** The one fact the condition reads. */
+  private async facts(run: repo.RunRow, profileId: number, condition: Condition): Promise<Facts> {
+    const shopId = run.shop_id;
+    const variables = JSON.parse(run.variables) as Record<string, unknown>;
+    const since = Number(run.started_at);
+    switch (factNeeded(condition)) {
+      case 'variables':
+        return { variables };
+      case 'purchased':
+        return { variables, purchased: (await this.deps.orders.listRecentOrders(shopId, profileId, { since, limit: 1 })).length > 0 };
+      case 'properties': {
+        const profile = await this.deps.identity.getProfile(shopId, profileId);
+        const attributes = await this.deps.audience.getCustomerAttributes(shopId, profileId);
+        return { variables, properties: { ...profile?.properties, ...attributes?.fields } };
+      }
+      case 'level':
+        return { variables, level: (await this.deps.levels?.levelOf(shopId, profileId))?.code ?? null };
+      case 'segments':
+        return { variables, segments: (await this.deps.segments.segmentIdsOf(shopId, [profileId])).get(profileId) ?? [] };
+      case 'opened':
+      case 'clicked': {
+        const column = factNeeded(condition) === 'opened' ? 'opened_at' : 'clicked_at';
+        const happened = await repo.chainMessageOutcome(this.deps.db.db, { shopId, chainId: Number(run.chain_id), profileId, since }, column);
+        return { variables, opened: happened, clicked: happened };
+      }
+    }
+  }
+
+  /** The shop's time zone, read only for a wait until a time of day. */
+  private async timezone(shopId: string, step: Step): Promise<string> {
+    if (!('wait' in step) || !('until' in step.wait)) return 'UTC';
+    return (await repo.shopTimezone(this.deps.db.db, shopId)) ?? 'UTC';
+  }
+}
+
+function exited(step: number, reason: string, now: number): Parameters<typeof repo.advanceRun>[2] {
+  return { step, status: 'exited', reason: reason.slice(0, 500), ended_at: now, updated_at: now };
+}

@@ -1,0 +1,308 @@
+import type { Clock } from '../../clock.js';
+import type { DbHandle } from '../../db/create-db.js';
+import { AppError } from '../../errors.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { TtlCache } from '../../ttl-cache.js';
+import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import { RewardCodesCache } from '../loyalty/reward-codes.cache.js';
+import type { MailingTemplates } from '../messaging/domain/mailing.js';
+import { nextId } from '../messaging/messaging.repo.js';
+import type { TemplateRenderer } from '../messaging/render.js';
+import type { ShopsService } from '../shops/shops.service.js';
+import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
+import type { ActiveChain, ChainStarter, ChainTrigger, Executor, RunStart, StartOutcome, TriggerKind } from './chain-starter.js';
+import type { ChainSteps } from './chain-steps.js';
+import * as repo from './chains.repo.js';
+import { checkDefinition, parseTrigger, sendTemplates, triggerBody, type Reentry, type Step } from './domain/definition.js';
+import { waitEnds } from './domain/progress.js';
+
+/** How long one process answers a shop's active chains of a kind from memory (a PUT in this process clears it at once). */
+export const ACTIVE_CHAINS_TTL_MS = 5_000;
+const ACTIVE_CHAINS_MAX = 10_000;
+export const CHAIN_NOT_FOUND = 'Chain is not found.';
+export const EVENTS_SUBSCRIBER = 'chains.events';
+/** The runs one read lists at most, newest first. */
+export const MAX_RUNS_LISTED = 100;
+
+export interface Chain {
+  readonly id: number;
+  readonly code: string;
+  readonly name: string | null;
+  readonly status: 'active' | 'paused';
+  readonly trigger: Record<string, unknown>;
+  readonly reentry: Reentry;
+  readonly reentryPeriodSeconds: number | null;
+  readonly version: number;
+  readonly steps: readonly Step[];
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface PutChainInput {
+  readonly name?: string | null;
+  readonly status: 'active' | 'paused';
+  readonly trigger: unknown;
+  readonly reentry: string;
+  readonly reentryPeriodSeconds?: number;
+  readonly steps: unknown;
+}
+
+export interface ChainRun {
+  readonly id: number;
+  readonly status: 'waiting' | 'done' | 'exited';
+  readonly step: number;
+  readonly startedAt: number;
+  readonly version: number;
+  readonly dueAt: number | null;
+  readonly endedAt: number | null;
+  readonly reason: string | null;
+}
+
+/**
+ * Triggered message chains (docs/chains.md): the admin's chains, and the engine's side of
+ * the ChainStarter seam that trigger detectors call. Runs advance in the `chains.step`
+ * job (chain-steps.ts).
+ */
+export class ChainsService implements ChainStarter {
+  private readonly active: TtlCache<string, Promise<readonly ActiveChain[]>>;
+  private readonly eventCodes: RewardCodesCache;
+
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      readonly shops: Pick<ShopsService, 'requireShop'>;
+      readonly identity: Pick<IdentityService, 'findProfilesOnly'>;
+      readonly renderer: Pick<TemplateRenderer, 'check'>;
+      readonly jobs: JobQueue;
+      readonly steps: ChainSteps;
+    },
+  ) {
+    this.active = new TtlCache({ max: ACTIVE_CHAINS_MAX, ttlMs: ACTIVE_CHAINS_TTL_MS, clock: deps.clock });
+    // The subscriber's `accepts` is synchronous: the same "maybe while loading" cache as event rewards.
+    this.eventCodes = new RewardCodesCache(
+      async (shopId) => (await this.activeChains(shopId, 'event')).map((c) => (c.trigger.kind === 'event' ? c.trigger.code : '')),
+      { clock: deps.clock, refreshMs: ACTIVE_CHAINS_TTL_MS, maxShops: ACTIVE_CHAINS_MAX },
+    );
+  }
+
+  private get db() {
+    return this.deps.db.db;
+  }
+
+  /** PUT …/chains/{code}: creates the chain or writes its next version; runs keep the version they started on. */
+  async putChain(shopId: string, code: string, input: PutChainInput): Promise<Chain> {
+    await this.deps.shops.requireShop(shopId);
+    const checked = checkDefinition(input);
+    if (!checked.ok) throw new AppError('VALIDATION_FAILED', checked.message, { field: checked.field });
+    const { trigger, steps, reentry, periodMs } = checked.definition;
+    for (const [index, step] of steps.entries()) {
+      const problem = 'send' in step ? this.deps.renderer.check(step.send) : undefined;
+      if (problem) {
+        const field = `steps[${index}].send.${problem.path}`;
+        throw new AppError('VALIDATION_FAILED', `Template ${field} does not parse: ${problem.message}`, { field });
+      }
+    }
+    const now = this.deps.clock.now();
+    const values = {
+      name: input.name ?? null,
+      status: input.status,
+      trigger_kind: trigger.kind,
+      trigger: JSON.stringify(triggerBody(trigger)),
+      reentry,
+      reentry_period_ms: periodMs,
+      updated_at: now,
+    };
+    const stepsJson = JSON.stringify(steps);
+    await this.db.transaction().execute(async (trx) => {
+      let bumped = await repo.bumpChain(trx, shopId, code, values);
+      if (!bumped) {
+        const id = await nextId(trx, shopId, 'chains');
+        if (await repo.insertChain(trx, { shop_id: shopId, id, code, version: 1, created_at: now, ...values })) bumped = { id, version: 1 };
+        // A concurrent PUT created it: this one is its next version.
+        else bumped = await repo.bumpChain(trx, shopId, code, values);
+      }
+      if (!bumped) throw new Error('A chain vanished while it was written');
+      await repo.insertVersion(trx, shopId, Number(bumped.id), bumped.version, stepsJson, now);
+    });
+    await this.deps.db.durable();
+    this.forget(shopId);
+    return this.getChain(shopId, code);
+  }
+
+  async getChain(shopId: string, code: string): Promise<Chain> {
+    await this.deps.shops.requireShop(shopId);
+    const row = await repo.findChainByCode(this.db, shopId, code);
+    if (!row) throw new AppError('NOT_FOUND', CHAIN_NOT_FOUND);
+    return this.toChain(row);
+  }
+
+  async listChains(shopId: string): Promise<Chain[]> {
+    await this.deps.shops.requireShop(shopId);
+    const rows = await repo.listChains(this.db, shopId);
+    return Promise.all(rows.map((row) => this.toChain(row)));
+  }
+
+  /** GET …/chains/{code}/runs: the runs of the profiles the identifier names, newest first. */
+  async listRuns(shopId: string, code: string, who: IdentityInput): Promise<ChainRun[]> {
+    await this.deps.shops.requireShop(shopId);
+    const chain = await repo.findChainByCode(this.db, shopId, code);
+    if (!chain) throw new AppError('NOT_FOUND', CHAIN_NOT_FOUND);
+    const profiles = await this.deps.identity.findProfilesOnly(shopId, who);
+    const rows = await repo.listRunsOf(this.db, shopId, Number(chain.id), profiles.map((p) => p.id), MAX_RUNS_LISTED);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      status: r.status,
+      step: r.step,
+      startedAt: Number(r.started_at),
+      version: r.version,
+      dueAt: r.status === 'waiting' ? Number(r.due_at) : null,
+      endedAt: r.ended_at === null ? null : Number(r.ended_at),
+      reason: r.reason,
+    }));
+  }
+
+  /** ChainStarter: answered from memory for ACTIVE_CHAINS_TTL_MS per shop and kind. */
+  activeChains(shopId: string, kind: TriggerKind): Promise<readonly ActiveChain[]> {
+    const key = `${shopId}\n${kind}`;
+    let found = this.active.get(key);
+    if (!found) {
+      found = repo.activeChainsOf(this.db, shopId, kind).then((rows) =>
+        rows.map((r) => ({ chainId: Number(r.id), trigger: parseTrigger(JSON.parse(r.trigger)) as ChainTrigger })),
+      );
+      // A failed read is not kept: the next caller asks again.
+      found.catch(() => this.active.delete(key));
+      this.active.set(key, found);
+    }
+    return found;
+  }
+
+  /**
+   * ChainStarter: the run, its re-entry entry and its first job in `executor` (the
+   * caller's transaction when it is one, else a transaction of its own). The run is
+   * inserted first (a firing key seen before: duplicate), then the entry upsert decides
+   * re-entry; a refused entry takes its run back, so it records none.
+   */
+  async startRun(executor: Executor, start: RunStart): Promise<StartOutcome> {
+    if (executor.isTransaction) return (await this.startIn(executor, start, false)).outcome;
+    const { outcome } = await executor.transaction().execute((trx) => this.startIn(trx, start, false));
+    if (outcome === 'started') await this.deps.db.durable();
+    return outcome;
+  }
+
+  /** ChainStarter: exits the profile's waiting runs of chains with this trigger kind. */
+  async endRuns(executor: Executor, shopId: string, profileId: number, kind: TriggerKind, at: number): Promise<number> {
+    return repo.exitRunsOfKind(executor, shopId, profileId, kind, `ended by a ${kind === 'abandoned_cart' ? 'purchase' : 'later event'}`, at);
+  }
+
+  /** Custom events whose code triggers an active chain start it, their variables passed to the run. */
+  trackingSubscriber(): TrackingSubscriber {
+    return {
+      name: EVENTS_SUBSCRIBER,
+      accepts: (event) => event.custom && this.eventCodes.mayReward(event.shopId, event.event),
+      handle: (event) => this.startFromEvent(event),
+    };
+  }
+
+  /** The templates of a chain message (DeliveryService.useTemplateSource('chain', …)). */
+  async templates(shopId: string, ref: string): Promise<MailingTemplates | undefined> {
+    const [chainId, version, index] = ref.split(':').map(Number);
+    if (chainId === undefined || version === undefined || index === undefined) return undefined;
+    const steps = await this.deps.steps.stepsOf(shopId, chainId, version);
+    return sendTemplates(steps?.[index]);
+  }
+
+  /** Settles when the event codes being loaded for the subscriber have (for tests). */
+  eventCodesSettled(): Promise<void> {
+    return this.eventCodes.settled();
+  }
+
+  /**
+   * Starts the chains the event triggers and runs their first due steps at once, in this
+   * `tracking.deliver` job: the job is the durable carrier (its outbox row committed with
+   * the event), so a run started here needs no `chains.step` job until its first wait. A
+   * crash before the steps ran redelivers the job: the start is then a duplicate, and the
+   * run is found by its firing key and run from where it is.
+   */
+  private async startFromEvent(event: StoredEvent): Promise<void> {
+    const chains = (await this.activeChains(event.shopId, 'event')).filter((c) => c.trigger.kind === 'event' && c.trigger.code === event.event);
+    const { payload: _payload, ...variables } = event.params;
+    for (const chain of chains) {
+      const start = { shopId: event.shopId, chainId: chain.chainId, profileId: event.profileId, variables, key: `event:${event.id}`, at: event.time };
+      const begun = await this.db.transaction().execute((trx) => this.startIn(trx, start, true));
+      if (begun.outcome === 'started') await this.deps.db.durable();
+      const runId = begun.runId ?? (begun.outcome === 'duplicate' ? await repo.findRunIdByKey(this.db, start.shopId, start.chainId, start.key) : undefined);
+      if (runId !== undefined) await this.deps.steps.run({ shopId: start.shopId, runId });
+    }
+  }
+
+  /** `runsNow`: the caller runs the run's due first steps itself; a job is queued only for a first wait. */
+  private async startIn(trx: Executor, start: RunStart, runsNow: boolean): Promise<{ outcome: StartOutcome; runId?: number }> {
+    const chain = await repo.findChain(trx, start.shopId, start.chainId);
+    if (!chain || chain.status !== 'active') return { outcome: 'chain_inactive' };
+    const steps = await this.deps.steps.stepsOf(start.shopId, start.chainId, chain.version, trx);
+    const first = steps?.[0];
+    if (!first) return { outcome: 'chain_inactive' };
+    const now = this.deps.clock.now();
+    const due = 'wait' in first ? waitEnds(first, now, (await repo.shopTimezone(trx, start.shopId)) ?? 'UTC') : now;
+    const id = await nextId(trx, start.shopId, 'chain_runs');
+    const inserted = await repo.insertRun(trx, {
+      shop_id: start.shopId,
+      id,
+      chain_id: start.chainId,
+      version: chain.version,
+      profile_id: start.profileId,
+      firing_key: start.key.slice(0, 200),
+      status: 'waiting',
+      step: 0,
+      due_at: due,
+      variables: JSON.stringify(start.variables),
+      products: start.products ? JSON.stringify(start.products) : null,
+      reason: null,
+      started_at: start.at,
+      updated_at: now,
+      ended_at: null,
+    });
+    if (!inserted) return { outcome: 'duplicate' };
+    if (chain.reentry !== 'always') {
+      const since = chain.reentry === 'once' || chain.reentry_period_ms === null ? null : start.at - Number(chain.reentry_period_ms);
+      const entry = { shop_id: start.shopId, chain_id: start.chainId, profile_id: start.profileId, entered_at: start.at, run_id: id };
+      if (!(await repo.enterChain(trx, entry, since))) {
+        await repo.deleteRun(trx, start.shopId, id);
+        return { outcome: 'refused_reentry' };
+      }
+    }
+    if (!runsNow || due > now) {
+      await this.deps.jobs.enqueue(
+        'chains.step',
+        { shopId: start.shopId, runId: id },
+        { executor: trx, runAt: due, idempotencyKey: `${start.shopId}:${id}:0` },
+      );
+    }
+    return { outcome: 'started', ...(runsNow && due <= now && { runId: id }) };
+  }
+
+  private async toChain(row: repo.ChainRow): Promise<Chain> {
+    const steps = (await this.deps.steps.stepsOf(row.shop_id, Number(row.id), row.version)) ?? [];
+    return {
+      id: Number(row.id),
+      code: row.code,
+      name: row.name,
+      status: row.status,
+      trigger: JSON.parse(row.trigger) as Record<string, unknown>,
+      reentry: row.reentry,
+      reentryPeriodSeconds: row.reentry_period_ms === null ? null : Number(row.reentry_period_ms) / 1000,
+      version: row.version,
+      steps,
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    };
+  }
+
+  private forget(shopId: string): void {
+    for (const kind of ['event', 'abandoned_cart', 'abandoned_wish', 'back_in_stock', 'price_drop', 'segment_entry'] as const) {
+      this.active.delete(`${shopId}\n${kind}`);
+    }
+    this.eventCodes.invalidate(shopId);
+  }
+}

@@ -1,0 +1,61 @@
+import type { Clock } from '../../../clock.js';
+import type { DbHandle } from '../../../db/create-db.js';
+import type { JobMap } from '../../../jobs/job-map.js';
+import type { JobQueue } from '../../../jobs/queue.js';
+import type { SegmentEntryListener } from '../../audience/segments.service.js';
+import type { TrackingSubscriber } from '../../tracking/tracking.types.js';
+import type { ChainStarter } from '../chain-starter.js';
+import { AbandonedLists, type AbandonedListsDeps } from './abandoned-lists.js';
+import { ActiveChainsView } from './active-chains.js';
+import { ProductAlerts, type AlertSource } from './product-alerts.js';
+import { SegmentEntries } from './segment-entries.js';
+import { TriggerProducts, type TriggerProductsDeps } from './trigger-products.js';
+
+/**
+ * How long a detector trusts an answer that a shop has no active chain of a kind before
+ * asking again (active-chains.ts): the longest a newly activated chain goes unheard.
+ */
+export const DEFAULT_ACTIVE_CHAINS_TTL_MS = 5_000;
+
+export interface ChainTriggersDeps {
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly jobs: Pick<JobQueue, 'enqueue'>;
+  readonly shops: TriggerProductsDeps['shops'];
+  readonly identity: AbandonedListsDeps['identity'];
+  readonly tracking: AbandonedListsDeps['tracking'] & { subscribe(subscriber: TrackingSubscriber): void };
+  readonly products: TriggerProductsDeps['products'];
+  readonly productSubscriptions: AlertSource;
+  readonly segments: { onEntered(listener: SegmentEntryListener): void };
+  /** The chain engine (chains.service.ts), through the seam of chain-starter.ts. */
+  readonly starter: ChainStarter;
+  readonly activeChainsTtlMs?: number;
+}
+
+/** The trigger detectors' jobs, for the process's job runner. */
+export interface ChainTriggers {
+  checkAbandoned(job: JobMap['chains.abandoned_check']): Promise<void>;
+  handProductAlerts(job: JobMap['chains.product_alerts']): Promise<void>;
+  handSegmentEntries(job: JobMap['chains.segment_entries']): Promise<void>;
+}
+
+/**
+ * The detectors of the chain triggers other than custom events (docs/chains.md, "Triggers"):
+ * abandoned carts and wish lists, back in stock and price drop, segment entry, and the
+ * purchase that ends abandoned-cart runs. Building them registers their listeners on
+ * tracking, the product subscriptions and the segments; what is left is to run their jobs.
+ */
+export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggers {
+  const { db, clock, jobs, starter } = deps;
+  const chains = new ActiveChainsView(starter, clock, deps.activeChainsTtlMs ?? DEFAULT_ACTIVE_CHAINS_TTL_MS);
+  const products = new TriggerProducts({ shops: deps.shops, products: deps.products });
+  const lists = new AbandonedLists({ db, clock, jobs, tracking: deps.tracking, identity: deps.identity, products, chains, starter });
+  deps.tracking.subscribe(lists.trackingSubscriber());
+  const alerts = new ProductAlerts({ db, clock, jobs, alerts: deps.productSubscriptions, products, chains, starter });
+  const entries = new SegmentEntries({ db, jobs, segments: deps.segments, chains, starter });
+  return {
+    checkAbandoned: (job) => lists.check(job),
+    handProductAlerts: (job) => alerts.run(job),
+    handSegmentEntries: (job) => entries.run(job),
+  };
+}

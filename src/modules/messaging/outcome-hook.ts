@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.js';
+import type { Executor } from './messaging.repo.js';
+import { markOutcome, sentDeliveries, type Outcome, type OutcomeTarget, type SentDelivery } from './outcomes.repo.js';
+
+/**
+ * The seam through which another module (outbound webhooks) learns of message outcomes,
+ * in the transaction that records them: an outcome committed is never without what the
+ * hook wrote beside it. `wants` answers from memory, so that a shop with no use for an
+ * outcome pays nothing: no transaction, no query.
+ */
+
+/** A messaging outcome by its column: `sent_at` (delivery.service.ts) or one of outcomes.repo.ts. */
+export type HookedOutcome = 'sent_at' | Outcome;
+
+export interface OutcomeHook {
+  /** Synchronous and cheap; false means `recorded` need not be called for this shop and these outcomes. */
+  wants(shopId: string, outcomes: readonly HookedOutcome[]): boolean;
+  /** The sent deliveries the outcomes were recorded on, in the recording transaction. */
+  recorded(executor: Executor, shopId: string, deliveries: readonly SentDelivery[], outcomes: readonly HookedOutcome[], at: number): Promise<void>;
+}
+
+/** Tells the hook, in `executor`'s transaction, of outcomes just recorded on the target's deliveries. */
+export async function afterOutcome(
+  executor: Executor,
+  hook: OutcomeHook | undefined,
+  target: OutcomeTarget,
+  outcomes: readonly HookedOutcome[],
+  at: number,
+): Promise<void> {
+  if (!hook?.wants(target.shopId, outcomes)) return;
+  const deliveries = (await sentDeliveries(executor, target.shopId, target.code, target.channel)).filter(
+    (d) => (target.seq === undefined || d.seq === target.seq) && (target.address === undefined || d.address === target.address),
+  );
+  if (deliveries.length > 0) await hook.recorded(executor, target.shopId, deliveries, outcomes, at);
+}
+
+/** markOutcome, with the hook in the same transaction when it wants these outcomes; the plain UPDATE otherwise. */
+export async function markOutcomeHooked(
+  db: Kysely<Database>,
+  hook: OutcomeHook | undefined,
+  target: OutcomeTarget,
+  outcomes: readonly Outcome[],
+  at: number,
+): Promise<number> {
+  if (!hook?.wants(target.shopId, outcomes)) return markOutcome(db, target, outcomes, at);
+  return db.transaction().execute(async (trx) => {
+    const count = await markOutcome(trx, target, outcomes, at);
+    if (count > 0) await afterOutcome(trx, hook, target, outcomes, at);
+    return count;
+  });
+}
