@@ -4,8 +4,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
 import { adminJson } from './lib/admin-json.js';
+import { SmtpPeer as Peer } from './lib/smtp-peer.js';
 import { positive } from './lib/args.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes.js';
@@ -39,47 +39,6 @@ const DURATION = positive('duration', values.duration, 600);
 const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));
 const DRAIN_SEC = positive('drain', values.drain, 3600);
 const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
-
-/** The SMTP peer: counts each message by the code Patron put in its subject. */
-class Peer {
-  readonly byKey = new Map<string, number>();
-  received = 0;
-  lastAt = 0;
-  private server: SMTPServer | undefined;
-  port = 0;
-
-  async start(): Promise<void> {
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData: (stream, _session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          const text = Buffer.concat(chunks).toString('latin1');
-          const id = /^Subject: Order ([A-Za-z0-9-]+)/m.exec(text)?.[1] ?? '';
-          this.byKey.set(id, (this.byKey.get(id) ?? 0) + 1);
-          this.received += 1;
-          this.lastAt = performance.now();
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.server.address() as { port: number }).port;
-  }
-
-  reset(): void {
-    this.byKey.clear();
-    this.received = 0;
-    this.lastAt = 0;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
-}
 
 interface Run {
   readonly acknowledged: readonly string[];
@@ -219,7 +178,7 @@ async function benchBare(peer: Peer): Promise<number> {
 
 async function main(): Promise<number> {
   const names = await benchTargets(values.only);
-  const peer = new Peer();
+  const peer = new Peer((text) => [/^Subject: Order ([A-Za-z0-9-]+)/m.exec(text)?.[1] ?? '']);
   await peer.start();
   console.log(`Transact: an email mailing, ${CONNECTIONS} connections for ${DURATION} s; ${os.cpus().length} cores, Node ${process.version}\n`);
   try {

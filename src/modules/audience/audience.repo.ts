@@ -198,6 +198,26 @@ export async function findAttributes(db: Executor, shopId: string, profileId: nu
     .executeTakeFirst();
 }
 
+/** Attribute rows and push tokens of many live profiles, a query each (a page of bulk recipients). */
+export async function findAttributesMany(
+  db: Executor,
+  shopId: string,
+  profileIds: readonly number[],
+): Promise<{ rows: AttributesRow[]; tokens: PushTokenRow[] }> {
+  if (profileIds.length === 0) return { rows: [], tokens: [] };
+  const ids = [...profileIds];
+  const rows = await db.selectFrom('audience_profiles').selectAll().where('shop_id', '=', shopId).where('profile_id', 'in', ids).execute();
+  const tokens = await db
+    .selectFrom('profile_push_tokens')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', 'in', ids)
+    .orderBy('created_at')
+    .orderBy('token')
+    .execute();
+  return { rows, tokens };
+}
+
 const UPSERT_PUSH_TOKENS = new BulkStatement<PushTokenRow>(6, (db, rows) =>
   db
     .insertInto('profile_push_tokens')

@@ -164,6 +164,18 @@ export class AudienceService {
     };
   }
 
+  /** getCustomerAttributes of many live profile ids (merges already followed), in two queries. */
+  async getCustomerAttributesMany(shopId: string, profileIds: readonly number[]): Promise<Map<number, CustomerAttributes>> {
+    const { rows, tokens } = await repo.findAttributesMany(this.db, shopId, profileIds);
+    const out = new Map<number, CustomerAttributes>(profileIds.map((id) => [id, { fields: {}, pushTokens: [] }]));
+    for (const row of rows) out.set(Number(row.profile_id), { fields: toFields(row), pushTokens: [] });
+    for (const t of tokens) {
+      const entry = out.get(Number(t.profile_id));
+      if (entry) out.set(Number(t.profile_id), { ...entry, pushTokens: [...entry.pushTokens, { token: t.token, platform: t.platform }] });
+    }
+    return out;
+  }
+
   /**
    * The `audience.import` job: processes the import from its cursor to the end. A
    * failure on the final attempt marks the import failed, saying where it stopped;

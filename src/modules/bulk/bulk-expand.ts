@@ -32,7 +32,7 @@ export class BulkExpansion {
     private readonly deps: {
       readonly db: DbHandle;
       readonly clock: Clock;
-      readonly writer: Pick<MessageWriter, 'plan' | 'write'>;
+      readonly writer: Pick<MessageWriter, 'planMany' | 'write'>;
       readonly limits: Pick<LimitsService, 'takeCaps' | 'limitsOf'>;
       readonly jobs: JobQueue;
       readonly pageSize?: number;
@@ -52,12 +52,9 @@ export class BulkExpansion {
       ? await repo.memberPage(db, shopId, JSON.parse(row.segment_ids) as number[], row.cursor, size)
       : await repo.heldPage(db, shopId, mailingId, row.cursor, size);
     // Plans are read before the transaction: on SQLite its connection is the only one.
-    const planned: Planned[] = [];
-    for (const [i, profileId] of profileIds.entries()) {
-      const variant = members ? variantOf(row.position + i, split) : (row.winner ?? '');
-      const plan = variant === HELD ? undefined : await this.deps.writer.plan(db, shopId, profileId, 'bulk', channels);
-      planned.push({ profileId, variant, plan });
-    }
+    const variants = profileIds.map((_, i) => (members ? variantOf(row.position + i, split) : (row.winner ?? '')));
+    const plans = await this.deps.writer.planMany(db, shopId, profileIds.filter((_, i) => variants[i] !== HELD), 'bulk', channels);
+    const planned: Planned[] = profileIds.map((profileId, i) => ({ profileId, variant: variants[i] ?? '', plan: plans.get(profileId) }));
 
     const limits = await this.deps.limits.limitsOf(shopId);
     const now = this.deps.clock.now();

@@ -78,6 +78,12 @@ export async function findProfileRow(db: Executor, shopId: string, id: number): 
   return db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
 }
 
+/** Profile rows by id, in one query (a page of bulk recipients). */
+export async function findProfileRows(db: Executor, shopId: string, ids: readonly number[]): Promise<ProfileRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('id', 'in', [...ids]).execute();
+}
+
 /**
  * Locks a live profile for the rest of the transaction by touching it, and returns its
  * newest version: an UPDATE locks the row on PostgreSQL and re-checks `merged_into` after

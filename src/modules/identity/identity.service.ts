@@ -193,6 +193,22 @@ export class IdentityService {
     return { ...toProfile(row), devices: devices.map((d) => d.did) };
   }
 
+  /**
+   * getProfile of many ids without their devices, in two queries at most: each id maps to
+   * its live profile (a merged id to the one it was merged into); unknown ids are absent.
+   */
+  async getProfilesMany(shopId: string, ids: readonly number[]): Promise<Map<number, Profile>> {
+    const rows = await repo.findProfileRows(this.db, shopId, ids.filter((id) => Number.isSafeInteger(id)));
+    const merged = rows.flatMap((r) => (r.merged_into === null ? [] : [r.merged_into]));
+    const survivors = new Map((await repo.findProfileRows(this.db, shopId, merged)).map((r) => [r.id, r]));
+    const out = new Map<number, Profile>();
+    for (const row of rows) {
+      const live = row.merged_into === null ? row : survivors.get(row.merged_into);
+      if (live) out.set(row.id, toProfile(live));
+    }
+    return out;
+  }
+
   /** getProfile without the devices, in one read for a live profile: for a hot path (a message's recipient). */
   async getProfileOnly(shopId: string, id: number): Promise<Profile | undefined> {
     if (!Number.isSafeInteger(id)) return undefined;

@@ -3,6 +3,8 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { AudienceService } from '../audience/audience.service.js';
 import type { SubscriptionFlag } from '../audience/domain/record.js';
 import type { IdentityService } from '../identity/identity.service.js';
+import type { Profile } from '../identity/domain/profile.js';
+import type { CustomerAttributes } from '../audience/audience.types.js';
 import type { ChannelsService } from './channels.service.js';
 import { addressesOf, planDeliveries, type DeliveryPlan, type PlannedAddress, type RecipientFacts } from './domain/recipients.js';
 import type { MessageType } from './history.service.js';
@@ -56,8 +58,8 @@ export class MessageWriter {
 
   constructor(
     private readonly deps: {
-      readonly identity: Pick<IdentityService, 'getProfileOnly'>;
-      readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
+      readonly identity: Pick<IdentityService, 'getProfileOnly' | 'getProfilesMany'>;
+      readonly audience: Pick<AudienceService, 'getCustomerAttributes' | 'getCustomerAttributesMany'>;
       readonly channels: Pick<ChannelsService, 'configuredChannels'>;
       readonly jobs: JobQueue;
     },
@@ -75,6 +77,26 @@ export class MessageWriter {
     const addresses = channels.flatMap((c) => addressesOf(c, facts).map((a) => a.address));
     const dead = await repo.deadAmong(db, shopId, addresses);
     return planDeliveries(channels, facts, configured, dead);
+  }
+
+  /**
+   * plan for many profiles at once (a page of a bulk mailing): profiles, attributes,
+   * configured channels and dead addresses in a few queries rather than per profile.
+   * A profile the shop does not have plans no address.
+   */
+  async planMany(db: repo.Executor, shopId: string, profileIds: readonly number[], type: MessageType, channels: readonly Channel[]): Promise<Map<number, DeliveryPlan>> {
+    const profiles = await this.deps.identity.getProfilesMany(shopId, profileIds);
+    const attributes = await this.deps.audience.getCustomerAttributesMany(shopId, [...new Set([...profiles.values()].map((p) => p.id))]);
+    const configured = await this.deps.channels.configuredChannels(shopId);
+    const facts = new Map<number, RecipientFacts>();
+    for (const id of profileIds) {
+      const profile = profiles.get(id);
+      const extra = profile ? await this.extraAddresses(shopId, profile.id, channels) : {};
+      facts.set(id, factsOf(profile, profile && attributes.get(profile.id), extra, type));
+    }
+    const addresses = [...facts.values()].flatMap((f) => channels.flatMap((c) => addressesOf(c, f).map((a) => a.address)));
+    const dead = await repo.deadAmong(db, shopId, addresses);
+    return new Map([...facts].map(([id, f]) => [id, planDeliveries(channels, f, configured, dead)]));
   }
 
   /** Stores the message and its deliveries and enqueues their jobs in `trx`. */
@@ -135,22 +157,30 @@ export class MessageWriter {
   private async recipientFacts(shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<RecipientFacts> {
     const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
     const attributes = await this.deps.audience.getCustomerAttributes(shopId, profileId);
+    return factsOf(profile, attributes, await this.extraAddresses(shopId, profileId, channels), type);
+  }
+
+  private async extraAddresses(shopId: string, profileId: number, channels: readonly Channel[]): Promise<RecipientFacts['extra']> {
     const extra: Partial<Record<Channel, readonly string[]>> = {};
     for (const channel of channels) {
       const source = this.sources.get(channel);
       if (source) extra[channel] = await source(shopId, profileId);
     }
-    const flag = (name: SubscriptionFlag): boolean | undefined => attributes?.fields[name];
-    return {
-      email: profile?.email ?? null,
-      phone: profile?.phone ?? null,
-      telegramId: profile?.telegramId ?? null,
-      emailFlag: flag(`email_${type}`),
-      smsFlag: flag(`sms_${type}`),
-      pushTokens: attributes?.pushTokens ?? [],
-      extra,
-    };
+    return extra;
   }
+}
+
+function factsOf(profile: Profile | undefined, attributes: CustomerAttributes | undefined, extra: RecipientFacts['extra'], type: MessageType): RecipientFacts {
+  const flag = (name: SubscriptionFlag): boolean | undefined => attributes?.fields[name];
+  return {
+    email: profile?.email ?? null,
+    phone: profile?.phone ?? null,
+    telegramId: profile?.telegramId ?? null,
+    emailFlag: flag(`email_${type}`),
+    smsFlag: flag(`sms_${type}`),
+    pushTokens: attributes?.pushTokens ?? [],
+    extra,
+  };
 }
 
 /** 128 random bits, URL-safe: a message code cannot be guessed to read another's history. */
