@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import { driverErrorCode, type Dialect } from './dialect.js';
 import { isKeptPrepared } from './prepared-query.js';
+import { WalCheckpointer } from './wal-checkpoint.js';
 import { WalSyncer } from './wal-sync.js';
 import type { Database } from './types.js';
 
@@ -58,6 +59,8 @@ function createSqlite(file: string): DbHandle {
   database.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const wal = file === ':memory:' ? undefined : new WalSyncer(`${file}-wal`);
+  // Checkpoints in a worker thread, not inside a request's commit (wal-checkpoint.ts).
+  const checkpointer = file === ':memory:' ? undefined : new WalCheckpointer(file, database);
   return {
     db,
     dialect: 'sqlite',
@@ -65,6 +68,7 @@ function createSqlite(file: string): DbHandle {
     durable: () => wal?.sync() ?? Promise.resolve(),
     async destroy() {
       await wal?.close();
+      await checkpointer?.close();
       await db.destroy();
     },
   };

@@ -21,12 +21,21 @@ export const GROUP_WRITE_MAX_BATCH = 256;
  * promise resolves once that transaction has committed and is on disk (DbHandle.durable),
  * so nothing is acknowledged before its commit. On SQLite a transaction of its own per
  * write costs a begin, a commit and a WAL append of every page it touched; shared, the
- * pages a batch touches (the same index pages, mostly) are appended once.
+ * pages a batch touches (the same index pages, mostly) are appended once. On PostgreSQL
+ * each write runs in a transaction of its own (measured on bench:transact: 10 ms of CPU
+ * per message against 15 ms shared, and twice the rate).
  */
 export class GroupWrite {
   private readonly committer: GroupCommitter<GroupedWrite<unknown>, unknown>;
+  private readonly alone: boolean;
 
-  constructor(handle: DbHandle, options: { durable?: boolean } = {}) {
+  constructor(
+    private readonly handle: DbHandle,
+    options: { durable?: boolean } = {},
+  ) {
+    // PostgreSQL runs transactions side by side on its pool and merges their WAL flushes
+    // itself; one shared transaction would run the writes one after the other instead.
+    this.alone = handle.dialect === 'postgres';
     this.committer = new GroupCommitter(
       (writes) =>
         handle.db.transaction().execute(async (trx) => {
@@ -40,6 +49,7 @@ export class GroupWrite {
 
   /** Runs `write` in the next shared transaction; resolves with its result once committed (and durable). */
   run<R>(write: GroupedWrite<R>): Promise<R> {
+    if (this.alone) return this.handle.db.transaction().execute(write);
     return this.committer.submit(write) as Promise<R>;
   }
 

@@ -16,20 +16,28 @@ describe.each(TEST_DIALECTS)('group write on %s', (dialect) => {
   const insert = (id: number, label = `item ${id}`) => (trx: Parameters<Parameters<GroupWrite['run']>[0]>[0]) =>
     sql`insert into gw_items (id, label) values (${id}, ${label})`.execute(trx).then(() => id);
 
-  it('commits the writes of many callers in few transactions, each caller answered with its own result', async () => {
+  it('commits the writes of many callers (in few transactions on SQLite), each caller answered with its own result', async () => {
     const writer = new GroupWrite(db);
     const ids = Array.from({ length: 50 }, (_, i) => 1000 + i);
     expect(await Promise.all(ids.map((id) => writer.run(insert(id))))).toEqual(ids);
     const stats = writer.snapshot();
-    expect(stats.committed).toBe(50);
-    expect(stats.commits).toBeLessThan(5);
+    if (dialect === 'sqlite') {
+      expect(stats.committed).toBe(50);
+      expect(stats.commits).toBeLessThan(5);
+    } else {
+      // PostgreSQL runs each write in a transaction of its own, side by side on the pool.
+      expect(stats.committed).toBe(0);
+    }
     const { rows } = await sql<{ n: number | string }>`select count(*) as n from gw_items where id >= 1000 and id < 1050`.execute(db.db);
     expect(Number(rows[0]?.n)).toBe(50);
   });
 
   it('fails only the caller whose write fails; the others of its batch are committed', async () => {
     const writer = new GroupWrite(db);
-    const results = await Promise.allSettled([writer.run(insert(2000)), writer.run(insert(2000, 'a duplicate')), writer.run(insert(2001))]);
+    const first = writer.run(insert(2000));
+    // On SQLite the three share a batch; PostgreSQL runs them side by side, where the duplicate could land first.
+    if (dialect === 'postgres') await first;
+    const results = await Promise.allSettled([first, writer.run(insert(2000, 'a duplicate')), writer.run(insert(2001))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const { rows } = await sql<{ id: number; label: string }>`select id, label from gw_items where id in (2000, 2001) order by id`.execute(db.db);
     expect(rows.map((r) => [Number(r.id), r.label])).toEqual([

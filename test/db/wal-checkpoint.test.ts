@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/create-db.js';
+import { WalCheckpointer } from '../../src/db/wal-checkpoint.js';
+import { waitFor } from '../helpers/wait.js';
+
+describe('WAL checkpoints in a worker thread', () => {
+  let dir: string;
+  const cleanups: (() => Promise<void> | void)[] = [];
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function open(): { file: string; db: SqliteDatabase.Database } {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-checkpoint-'));
+    const file = path.join(dir, 'db.sqlite');
+    const db = new SqliteDatabase(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec('create table t (id integer primary key, body text not null)');
+    cleanups.push(() => {
+      db.close();
+    });
+    return { file, db };
+  }
+
+  /** About `megabytes` of log, in commits of 64 KB. */
+  function write(db: SqliteDatabase.Database, megabytes: number): void {
+    const insert = db.prepare('insert into t (body) values (?)');
+    for (let i = 0; i < megabytes * 16; i += 1) db.transaction(() => insert.run('x'.repeat(64 * 1024)))();
+  }
+
+
+  it('turns automatic checkpoints off on the main connection and copies the log back from the worker', async () => {
+    const { file, db } = open();
+    const checkpointer = new WalCheckpointer(file, db, { intervalMs: 10 });
+    cleanups.push(() => checkpointer.close());
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+
+    write(db, 2);
+    await waitFor(() => checkpointer.stats().checkpoints > 0 && checkpointer.stats().backlogBytes === 0, {
+      what: 'a checkpoint by the worker',
+    });
+    expect(checkpointer.stats()).toMatchObject({ fallbacks: 0, workerAlive: true });
+    // The log was copied whole: the next commit starts it over from its beginning, so it does not grow.
+    const size = fs.statSync(`${file}-wal`).size;
+    write(db, 0.5);
+    expect(fs.statSync(`${file}-wal`).size).toBeLessThanOrEqual(size);
+  });
+
+  it('checkpoints on the main connection once the worker is gone and the log passes the fallback size', async () => {
+    const { file, db } = open();
+    const checkpointer = new WalCheckpointer(file, db, { intervalMs: 10, passiveBytes: 1024 * 1024 * 1024, fallbackBytes: 1024 * 1024 });
+    cleanups.push(() => checkpointer.close());
+    await checkpointer.close();
+    write(db, 2);
+    checkpointer.fallbackIfBehind();
+    expect(checkpointer.stats()).toMatchObject({ fallbacks: 1, workerAlive: false });
+    const size = fs.statSync(`${file}-wal`).size;
+    write(db, 0.5);
+    expect(fs.statSync(`${file}-wal`).size).toBeLessThanOrEqual(size);
+  });
+
+  it('is how createDb opens a SQLite file', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-checkpoint-'));
+    const handle = createDb({ kind: 'sqlite', file: path.join(dir, 'db.sqlite') });
+    cleanups.push(() => handle.destroy());
+    const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);
+    expect(rows[0]?.wal_autocheckpoint).toBe(0);
+  });
+});
