@@ -1,9 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbOptions } from '../../src/db/create-db.js';
 import { freshDbOptions, removeDatabase, TEST_DIALECTS } from '../helpers/db.js';
-import { databaseEnv } from '../process/cli-harness.js';
+import { adminCaller, CRASH_DELIVERY_CONCURRENCY, crashServerEnv, type MailPeer, resentCount, startMailPeer } from './crash-harness.js';
 import { CrashServer } from './crash-server.js';
 
 /**
@@ -17,64 +15,30 @@ import { CrashServer } from './crash-server.js';
 const ADMIN_TOKEN = 'bulk-crash-admin-token-0123456789';
 const MEMBERS = 600;
 const KILL_AT_RECEIVED = 100;
-const WORKER_CONCURRENCY = 4;
-/** Sends in flight at once (PATRON_DELIVERY_CONCURRENCY, the shipped default): the bound on resends after the kill. */
-const DELIVERY_CONCURRENCY = 32;
 
 describe.each(TEST_DIALECTS)('a bulk mailing when the server is killed mid-send, on %s', (dialect) => {
   let db: DbOptions;
-  const messageIds = new Map<string, number>();
-  const byAddress = new Map<string, Set<string>>();
-  let peer: http.Server;
-  let peerUrl: string;
+  let peer: MailPeer;
   const servers: CrashServer[] = [];
 
   beforeAll(async () => {
     db = await freshDbOptions(dialect);
-    peer = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const { to, messageId } = JSON.parse(body) as { to: string; messageId: string };
-        messageIds.set(messageId, (messageIds.get(messageId) ?? 0) + 1);
-        byAddress.set(to, (byAddress.get(to) ?? new Set()).add(messageId));
-        // A slow peer keeps the send going long enough to be cut in the middle.
-        setTimeout(() => res.end('ok'), 2);
-      });
-    });
-    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
-    peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}/mail`;
+    // A slow peer keeps the send going long enough to be cut in the middle.
+    peer = await startMailPeer(2);
   });
 
   afterAll(async () => {
     for (const server of servers) server.child.kill('SIGKILL');
-    await new Promise((resolve) => peer.close(resolve));
+    await peer.close();
     await removeDatabase(db);
   });
 
   it('mails every member once after a SIGKILL and a restart', async () => {
-    const env = {
-      ...databaseEnv(db),
-      PATRON_ADMIN_TOKEN: ADMIN_TOKEN,
-      PATRON_SECRET_KEY: 'e'.repeat(64),
-      PATRON_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
-      PATRON_DELIVERY_CONCURRENCY: String(DELIVERY_CONCURRENCY),
-      PATRON_JOB_LEASE_SECONDS: '2',
-      PEER_URL: peerUrl,
-    };
+    const env = crashServerEnv(db, peer, ADMIN_TOKEN, 'e'.repeat(64));
     const first = CrashServer.start(env);
     servers.push(first);
     let base = await first.url;
-    const call = async (method: string, url: string, body?: unknown) => {
-      const r = await fetch(`${base}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-      });
-      const text = await r.text();
-      if (!r.ok) throw new Error(`${url}: ${r.status} ${text}`);
-      return JSON.parse(text) as Record<string, unknown>;
-    };
+    const call = adminCaller(() => base, ADMIN_TOKEN);
     const shop = await call('POST', '/admin/v1/shops', { name: 'Bulk crash shop' });
     const shopId = String(shop.shop_id);
     const admin = `/admin/v1/shops/${shopId}`;
@@ -88,9 +52,9 @@ describe.each(TEST_DIALECTS)('a bulk mailing when the server is killed mid-send,
     }
     const mailing = await call('POST', `${admin}/mailings/bulk`, { name: 'Crash', segment_ids: [segment.id], email: { subject: 'Hi', html: '<p>hi</p>' } });
 
-    while (messageIds.size < KILL_AT_RECEIVED) await new Promise((r) => setTimeout(r, 5));
+    while (peer.received.size < KILL_AT_RECEIVED) await new Promise((r) => setTimeout(r, 5));
     await first.kill();
-    const beforeRestart = messageIds.size;
+    const beforeRestart = peer.received.size;
     expect(beforeRestart).toBeLessThan(MEMBERS);
 
     const second = CrashServer.start(env);
@@ -104,11 +68,11 @@ describe.each(TEST_DIALECTS)('a bulk mailing when the server is killed mid-send,
     }
     await second.kill();
     expect(view).toMatchObject({ status: 'done', recipients: MEMBERS, sent: MEMBERS, skipped: 0, failed: 0 });
-    expect(byAddress.size).toBe(MEMBERS);
-    const twoMessages = [...byAddress.entries()].filter(([, ids]) => ids.size !== 1);
+    expect(peer.byAddress.size).toBe(MEMBERS);
+    const twoMessages = [...peer.byAddress.entries()].filter(([, ids]) => ids.size !== 1);
     expect(twoMessages).toEqual([]);
-    const resent = [...messageIds.values()].filter((count) => count > 1).length;
-    expect(resent).toBeLessThanOrEqual(DELIVERY_CONCURRENCY);
+    const resent = resentCount(peer);
+    expect(resent).toBeLessThanOrEqual(CRASH_DELIVERY_CONCURRENCY);
     console.log(
       `[bulk crash, ${dialect}] ${MEMBERS} members, ${beforeRestart} mailed before the kill, all ${MEMBERS} after the restart, ` +
         `one message each; ${resent} resent with the same Message-ID (in flight at the kill)`,

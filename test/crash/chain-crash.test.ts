@@ -1,9 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbOptions } from '../../src/db/create-db.js';
 import { freshDbOptions, removeDatabase, TEST_DIALECTS } from '../helpers/db.js';
-import { databaseEnv } from '../process/cli-harness.js';
+import { adminCaller, CRASH_DELIVERY_CONCURRENCY, crashServerEnv, loadUntilKill, type MailPeer, resentCount, startMailPeer } from './crash-harness.js';
 import { CrashServer } from './crash-server.js';
 
 /**
@@ -17,65 +15,31 @@ import { CrashServer } from './crash-server.js';
  */
 
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789';
-const LOOPS = 6;
-const KILL_AFTER_MS = 1_500;
 const MIN_ACKNOWLEDGED = 30;
-const LOAD_LIMIT_MS = 15_000;
-const WORKER_CONCURRENCY = 4;
-/** Sends in flight at once (PATRON_DELIVERY_CONCURRENCY, the shipped default): the bound on resends after the kill. */
-const DELIVERY_CONCURRENCY = 32;
 
 describe.each(TEST_DIALECTS)('a chain wait when the server is killed, on %s', (dialect) => {
   let db: DbOptions;
-  const received = new Map<string, number>();
-  let peer: http.Server;
-  let peerUrl: string;
+  let peer: MailPeer;
   const servers: CrashServer[] = [];
 
   beforeAll(async () => {
     db = await freshDbOptions(dialect);
-    peer = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const { messageId } = JSON.parse(body) as { messageId: string };
-        received.set(messageId, (received.get(messageId) ?? 0) + 1);
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
-    peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}/mail`;
+    peer = await startMailPeer();
   });
 
   afterAll(async () => {
     for (const server of servers) server.child.kill('SIGKILL');
-    await new Promise((resolve) => peer.close(resolve));
+    await peer.close();
     await removeDatabase(db);
   });
 
   it('finishes every run after a SIGKILL during its wait, one message per send step', async () => {
-    const env = {
-      ...databaseEnv(db),
-      PATRON_ADMIN_TOKEN: ADMIN_TOKEN,
-      PATRON_SECRET_KEY: 'e'.repeat(64),
-      PATRON_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
-      PATRON_DELIVERY_CONCURRENCY: String(DELIVERY_CONCURRENCY),
-      PATRON_JOB_LEASE_SECONDS: '2',
-      PEER_URL: peerUrl,
-    };
+    const env = crashServerEnv(db, peer, ADMIN_TOKEN, 'e'.repeat(64));
     const first = CrashServer.start(env);
     servers.push(first);
     const base = await first.url;
-    const admin = async (method: string, url: string, body: unknown) => {
-      const r = await fetch(`${base}/admin/v1${url}`, {
-        method,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const text = await r.text();
-      if (!r.ok) throw new Error(`${url}: ${r.status} ${text}`);
-      return JSON.parse(text) as Record<string, unknown>;
-    };
+    const call = adminCaller(() => base, ADMIN_TOKEN);
+    const admin = (method: string, path: string, body: unknown) => call(method, `/admin/v1${path}`, body);
     const shopId = String((await admin('POST', '/shops', { name: 'Chain crash shop' })).shop_id);
     await admin('PUT', `/shops/${shopId}/channels/email`, { smtp_url: 'smtp://127.0.0.1:1', from: 'shop@example.org' });
     await admin('POST', `/shops/${shopId}/custom-events`, { code: 'go' });
@@ -86,31 +50,20 @@ describe.each(TEST_DIALECTS)('a chain wait when the server is killed, on %s', (d
       steps: [{ send: { email: { subject: 'A {{ n }}', html: 'a' } } }, { wait: { seconds: 2 } }, { send: { email: { subject: 'B {{ n }}', html: 'b' } } }],
     });
 
-    let acknowledged = 0;
-    let killed = false;
-    const startedAt = Date.now();
-    const loop = async (n: number) => {
-      for (let i = 0; !killed && Date.now() - startedAt < LOAD_LIMIT_MS; i += 1) {
-        try {
-          const r = await fetch(`${base}/push/custom`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ shop_id: shopId, event: 'go', email: `c${n}-${i}@example.org`, n: `${n}-${i}` }),
-          });
-          if (r.status !== 200) throw new Error(await r.text());
-          acknowledged += 1;
-        } catch {
-          return;
-        }
-      }
-    };
-    const loops = Promise.all(Array.from({ length: LOOPS }, (_, n) => loop(n)));
-    while ((Date.now() - startedAt < KILL_AFTER_MS || acknowledged < MIN_ACKNOWLEDGED) && Date.now() - startedAt < LOAD_LIMIT_MS) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    killed = true;
-    await first.kill();
-    await loops;
+    const acknowledged = await loadUntilKill(first, {
+      loops: 6,
+      killAfterMs: 1_500,
+      minAcknowledged: MIN_ACKNOWLEDGED,
+      loadLimitMs: 15_000,
+      send: async (n, i) => {
+        const r = await fetch(`${base}/push/custom`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ shop_id: shopId, event: 'go', email: `c${n}-${i}@example.org`, n: `${n}-${i}` }),
+        });
+        if (r.status !== 200) throw new Error(await r.text());
+      },
+    });
     expect(acknowledged).toBeGreaterThanOrEqual(MIN_ACKNOWLEDGED);
 
     const handle = createDb(db);
@@ -173,10 +126,10 @@ describe.each(TEST_DIALECTS)('a chain wait when the server is killed, on %s', (d
         expect(keys.has(`chain:${Number(run.id)}:0`)).toBe(true);
         expect(keys.has(`chain:${Number(run.id)}:2`)).toBe(true);
       }
-      const lost = messages.filter((m) => !received.has(`<${m.code}.0@patron>`));
+      const lost = messages.filter((m) => !peer.received.has(`<${m.code}.0@patron>`));
       expect(lost).toEqual([]);
-      const resent = [...received.values()].filter((n) => n > 1).length;
-      expect(resent).toBeLessThanOrEqual(DELIVERY_CONCURRENCY);
+      const resent = resentCount(peer);
+      expect(resent).toBeLessThanOrEqual(CRASH_DELIVERY_CONCURRENCY);
       console.log(
         `[chain crash, ${dialect}] ${acknowledged} events acknowledged, ${waitingAtKill} runs waiting at the kill; ` +
           `after the restart ${runs.length} runs done with ${messages.length} messages, all received in ${drainMs} ms; ${resent} resent in flight`,
