@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -9,6 +10,9 @@ export default defineConfig({
     include: process.env.TEST_DIALECT === 'postgres' ? databaseTestFiles() : INCLUDE,
     environment: 'node',
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine, which
+    // leaves a core idle while a test file waits on a child process, a socket or PostgreSQL.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default'],

@@ -73,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   app.addHook('onClose', () => services.messagingProviders.close());
   // Webhook topics are answered synchronously from memory: read them before the first request,
   // so that events of a fresh process reach the endpoints they are meant for.
-  app.addHook('onReady', () => services.webhooks.topics.reload());
+  app.addHook('onReady', () => services.webhooks.topics.warmUp());
 
   // --- scopes, in order -----------------------------------------------------------
   // 1. OpenAPI document and /docs (first, so that it sees every route registered after it)

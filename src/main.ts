@@ -57,7 +57,7 @@ export async function runWorker(config: Config): Promise<void> {
 
     const services = createServices({ config, db, clock: systemClock });
     // Before the first job: outcome hooks answer from the webhook topics in memory (app.ts says why).
-    await services.webhooks.topics.reload();
+    await services.webhooks.topics.warmUp();
     const runner = createJobRunner({ config, services, clock: systemClock, log });
     resources.runner = runner;
     runner.start();

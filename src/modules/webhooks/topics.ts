@@ -45,6 +45,18 @@ export class WebhookTopics {
     this.loadedAt = at;
   }
 
+  /**
+   * The first read before a process serves. A database that does not answer now is not
+   * the start's failure (/ready reports it): the first question reads again.
+   */
+  async warmUp(): Promise<void> {
+    try {
+      await this.reload();
+    } catch {
+      // Left unloaded: refreshIfStale reads on the first question.
+    }
+  }
+
   private refreshIfStale(): void {
     if (this.loading) return;
     const now = this.deps.clock.now();
