@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
-import { fromFlag, isTransientConflict, refreshPlannerStatistics } from '../../db/dialect.js';
+import { isTransientConflict, refreshPlannerStatistics } from '../../db/dialect.js';
 import { AppError, isAppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { IdentityService } from '../identity/identity.service.js';
@@ -9,12 +9,13 @@ import type { ShopsService } from '../shops/shops.service.js';
 import { checkBatch, storeBatch } from './audience.import-run.js';
 import { mergeAudienceData } from './audience.merge.js';
 import * as repo from './audience.repo.js';
+import { chunkRows, newImportRow, toFields, toImport } from './audience.rows.js';
 import type { AudienceImport, CustomerAttributes } from './audience.types.js';
 import type { CustomPropertiesService } from './custom-properties.service.js';
 import { addChunk, addStatus, addStop, emptyLog, parseLog, type ImportLog } from './domain/import-log.js';
 import type { RecordChunk } from './domain/chunks.js';
-import { BATCH_CHUNKS, BATCH_RECORDS, CHUNK_RECORDS } from './domain/limits.js';
-import type { AudienceFields, Car, Kid, RecordContext } from './domain/record.js';
+import { BATCH_CHUNKS, BATCH_RECORDS } from './domain/limits.js';
+import type { PushPlatform, RecordContext } from './domain/record.js';
 import { segmentNotFound, type SegmentsService } from './segments.service.js';
 import * as segmentsRepo from './segments.repo.js';
 
@@ -167,12 +168,9 @@ export class AudienceService {
   /** getCustomerAttributes of many live profile ids (merges already followed), in two queries. */
   async getCustomerAttributesMany(shopId: string, profileIds: readonly number[]): Promise<Map<number, CustomerAttributes>> {
     const { rows, tokens } = await repo.findAttributesMany(this.db, shopId, profileIds);
-    const out = new Map<number, CustomerAttributes>(profileIds.map((id) => [id, { fields: {}, pushTokens: [] }]));
-    for (const row of rows) out.set(Number(row.profile_id), { fields: toFields(row), pushTokens: [] });
-    for (const t of tokens) {
-      const entry = out.get(Number(t.profile_id));
-      if (entry) out.set(Number(t.profile_id), { ...entry, pushTokens: [...entry.pushTokens, { token: t.token, platform: t.platform }] });
-    }
+    const fields = new Map(rows.map((row) => [Number(row.profile_id), toFields(row)]));
+    const out = new Map(profileIds.map((id) => [id, { fields: fields.get(id) ?? {}, pushTokens: [] as { token: string; platform: PushPlatform }[] }]));
+    for (const t of tokens) out.get(Number(t.profile_id))?.pushTokens.push({ token: t.token, platform: t.platform });
     return out;
   }
 
@@ -329,78 +327,4 @@ function takeBatch(chunks: readonly repo.ChunkSize[]): number {
     records += chunk.records;
   }
   return taken;
-}
-
-function newImportRow(
-  shopId: string,
-  id: number,
-  source: 'api' | 'cli',
-  segmentId: number | undefined,
-  status: 'queued' | 'receiving',
-  now: number,
-  log: ImportLog,
-): repo.ImportRow {
-  return {
-    shop_id: shopId,
-    id,
-    kind: 'audience',
-    source,
-    segment_id: segmentId ?? null,
-    status,
-    received: 0,
-    chunks: 0,
-    next_chunk: 0,
-    processed: 0,
-    imported: 0,
-    skipped: 0,
-    profiles_created: 0,
-    log: JSON.stringify(log),
-    created_at: now,
-    updated_at: now,
-    started_at: null,
-    finished_at: null,
-  };
-}
-
-function chunkRows(shopId: string, importId: number, firstSeq: number, firstIndex: number, chunks: readonly RecordChunk[]): repo.ChunkRow[] {
-  let index = firstIndex;
-  return chunks.map((chunk, i) => {
-    if (chunk.records > CHUNK_RECORDS) throw new Error(`A chunk holds at most ${CHUNK_RECORDS} records`);
-    const row = { shop_id: shopId, import_id: importId, seq: firstSeq + i, first_index: index, records: chunk.records, body: chunk.body };
-    index += chunk.records;
-    return row;
-  });
-}
-
-function toImport(row: repo.ImportRow): AudienceImport {
-  return {
-    id: row.id,
-    kind: row.kind,
-    source: row.source,
-    segmentId: row.segment_id,
-    status: row.status === 'receiving' ? 'queued' : row.status,
-    received: row.received,
-    processed: row.processed,
-    imported: row.imported,
-    skipped: row.skipped,
-    profilesCreated: row.profiles_created,
-    log: parseLog(row.log),
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-  };
-}
-
-function toFields(row: repo.AttributesRow): AudienceFields {
-  const fields: Record<string, unknown> = {};
-  for (const column of repo.ATTRIBUTE_COLUMNS) {
-    const value = row[column];
-    if (value === null) continue;
-    if (column === 'kids') fields.kids = JSON.parse(value as string) as Kid[];
-    else if (column === 'auto') fields.auto = JSON.parse(value as string) as Car[];
-    else if (column === 'bought_something' || column.startsWith('email_') || column.startsWith('sms_')) {
-      fields[column] = fromFlag(value as number);
-    } else fields[column] = value;
-  }
-  return fields;
 }
