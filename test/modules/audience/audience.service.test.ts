@@ -1,49 +1,32 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
-import { loadConfig } from '../../../src/config.js';
-import { createServices, type Services } from '../../../src/services.js';
-import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
+import { useServiceBed } from '../../helpers/service-bed.js';
 import { generatedRecords, importRecords } from './audience-fixture.js';
 
 describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
-  let db: TestDb;
-  let clock: ManualClock;
-  let services: Services;
-  let shopId: string;
+  const bed = useServiceBed(dialect);
+  const { clock } = bed;
 
-  beforeAll(async () => {
-    db = await createTestDb(dialect);
-    clock = new ManualClock();
-    services = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock });
-  });
-  afterAll(async () => {
-    await services.tracking.drain();
-    await db.cleanup();
-  });
-  beforeEach(async () => {
-    shopId = (await createShopFixture(services)).shopId;
-    clock.advance(1000);
-  });
 
   async function profileOf(query: { email?: string; phone?: string; externalId?: string; loyaltyId?: string }) {
-    const found = await services.identity.findProfiles(shopId, query);
+    const found = await bed.services.identity.findProfiles(bed.shopId, query);
     expect(found).toHaveLength(1);
     return found[0]!;
   }
 
   async function liveProfiles(): Promise<number> {
-    const row = await db.db
+    const row = await bed.db.db
       .selectFrom('profiles')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('shop_id', '=', shopId)
+      .where('shop_id', '=', bed.shopId)
       .where('merged_into', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   it('stores every field of the record table, identifiers normalised', async () => {
-    const result = await importRecords(services, shopId, [
+    const result = await importRecords(bed.services, bed.shopId, [
       {
         email: ' Ann.Lee@Example.ORG ',
         phone: '+7 (912) 345-67-89',
@@ -87,7 +70,7 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
       externalId: 'crm-1',
       telegramId: 'ann_tg',
     });
-    expect(await services.audience.getCustomerAttributes(shopId, profile.id)).toEqual({
+    expect(await bed.services.audience.getCustomerAttributes(bed.shopId, profile.id)).toEqual({
       fields: {
         first_name: 'Ann',
         middle_name: 'M.',
@@ -117,7 +100,7 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
   });
 
   it('skips records without a key identifier or with an invalid one, each counted with its reason', async () => {
-    const result = await importRecords(services, shopId, [
+    const result = await importRecords(bed.services, bed.shopId, [
       { email: 'kept@example.org' },
       { first_name: 'Nobody' },
       { telegram_id: 'only_tg' },
@@ -153,7 +136,7 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
     records[500] = { email: 'nul@example.org', first_name: 'An\u0000n' };
     records[600] = { email: 'surrogate@example.org', kids: [{ gender: 'm', name: 'x\uD800' }] };
     records[700] = { email: 'key@example.org', ['ci\u0000ty']: 'Moscow' };
-    const result = await importRecords(services, shopId, records);
+    const result = await importRecords(bed.services, bed.shopId, records);
     expect(result).toMatchObject({ status: 'done', received: 1000, processed: 1000, imported: 997, skipped: 3 });
     expect(result.log.skipped_reasons).toEqual({ invalid_text: 3 });
     expect(result.log.errors).toEqual([
@@ -161,12 +144,12 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
       { index: 600, reason: 'invalid_text', message: 'kids[0].name is not valid UTF-8 text' },
       { index: 700, reason: 'invalid_text', message: 'a field name contains a NUL character (U+0000)' },
     ]);
-    expect(await services.identity.findProfiles(shopId, { email: 'nul@example.org' })).toEqual([]);
+    expect(await bed.services.identity.findProfiles(bed.shopId, { email: 'nul@example.org' })).toEqual([]);
     expect(await liveProfiles()).toBe(997);
   });
 
   it('drops a bad field with its reason and stores the rest of the record', async () => {
-    const result = await importRecords(services, shopId, [
+    const result = await importRecords(bed.services, bed.shopId, [
       {
         email: 'kate@example.org',
         first_name: 'Kate',
@@ -195,14 +178,14 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
     ]);
     expect(result.log.dropped_fields).toMatchObject({ birthday: 1, gender: 1, kids: 2, mobile_token: 1 });
     const profile = await profileOf({ email: 'kate@example.org' });
-    expect(await services.audience.getCustomerAttributes(shopId, profile.id)).toEqual({
+    expect(await bed.services.audience.getCustomerAttributes(bed.shopId, profile.id)).toEqual({
       fields: { first_name: 'Kate', kids: [{ gender: 'f', birthday: '2018-05-05' }] },
       pushTokens: [],
     });
   });
 
   it('refuses birthdays in the future or before 1900', async () => {
-    const result = await importRecords(services, shopId, [
+    const result = await importRecords(bed.services, bed.shopId, [
       { email: 'a@example.org', birthday: '2026-01-16' },
       { email: 'b@example.org', birthday: '1899-12-31' },
       { email: 'c@example.org', birthday: '2026-01-15' },
@@ -212,12 +195,12 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
       [1, 'birthday'],
     ]);
     const c = await profileOf({ email: 'c@example.org' });
-    expect((await services.audience.getCustomerAttributes(shopId, c.id))?.fields).toEqual({ birthday: '2026-01-15' });
+    expect((await bed.services.audience.getCustomerAttributes(bed.shopId, c.id))?.fields).toEqual({ birthday: '2026-01-15' });
   });
 
   it('keeps the first 100 skipped records in the log and counts them all', async () => {
     const records = [...Array.from({ length: 150 }, (_, i) => ({ first_name: `n${i}` })), { email: 'z@example.org' }];
-    const result = await importRecords(services, shopId, records);
+    const result = await importRecords(bed.services, bed.shopId, records);
     expect(result).toMatchObject({ received: 151, imported: 1, skipped: 150 });
     expect(result.log.errors).toHaveLength(100);
     expect(result.log.errors[99]).toMatchObject({ index: 99, reason: 'no_identifier' });
@@ -225,57 +208,57 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
   });
 
   it('never makes a second profile for the same email: twice in one import, again later, or known from tracking', async () => {
-    const first = await importRecords(services, shopId, [
+    const first = await importRecords(bed.services, bed.shopId, [
       { email: 'Twice@Example.org', first_name: 'First', last_name: 'Lee' },
       { email: 'twice@example.org', first_name: 'Second' },
     ]);
     expect(first).toMatchObject({ imported: 2, profilesCreated: 1 });
     const profile = await profileOf({ email: 'twice@example.org' });
-    expect((await services.audience.getCustomerAttributes(shopId, profile.id))?.fields).toEqual({
+    expect((await bed.services.audience.getCustomerAttributes(bed.shopId, profile.id))?.fields).toEqual({
       first_name: 'Second',
       last_name: 'Lee',
     });
 
-    const again = await importRecords(services, shopId, [{ email: 'twice@example.org', age: 40, phone: '89000000001' }]);
+    const again = await importRecords(bed.services, bed.shopId, [{ email: 'twice@example.org', age: 40, phone: '89000000001' }]);
     expect(again).toMatchObject({ imported: 1, profilesCreated: 0 });
     expect(await profileOf({ email: 'twice@example.org' })).toMatchObject({ id: profile.id, phone: '79000000001' });
-    expect((await services.audience.getCustomerAttributes(shopId, profile.id))?.fields).toEqual({
+    expect((await bed.services.audience.getCustomerAttributes(bed.shopId, profile.id))?.fields).toEqual({
       first_name: 'Second',
       last_name: 'Lee',
       age: 40,
     });
 
     // A visitor tracking identified by email before the import.
-    const device = await services.identity.createDevice(shopId);
-    await services.identity.resolveProfile(shopId, { did: device.did, email: 'tracked@example.org' });
-    const tracked = await importRecords(services, shopId, [{ email: 'TRACKED@example.org', first_name: 'Tom' }]);
+    const device = await bed.services.identity.createDevice(bed.shopId);
+    await bed.services.identity.resolveProfile(bed.shopId, { did: device.did, email: 'tracked@example.org' });
+    const tracked = await importRecords(bed.services, bed.shopId, [{ email: 'TRACKED@example.org', first_name: 'Tom' }]);
     expect(tracked).toMatchObject({ imported: 1, profilesCreated: 0 });
     expect(await profileOf({ email: 'tracked@example.org' })).toMatchObject({ id: device.profileId, devices: [device.did] });
     expect(await liveProfiles()).toBe(2);
   });
 
   it('merges two stored profiles a record links, moving segments and attributes to the older one', async () => {
-    const vip = await services.segments.createSegment(shopId, { name: 'VIP' });
-    const newsletter = await services.segments.createSegment(shopId, { name: 'Newsletter' });
-    await importRecords(services, shopId, [{ email: 'older@example.org', first_name: 'Old' }], vip.id);
+    const vip = await bed.services.segments.createSegment(bed.shopId, { name: 'VIP' });
+    const newsletter = await bed.services.segments.createSegment(bed.shopId, { name: 'Newsletter' });
+    await importRecords(bed.services, bed.shopId, [{ email: 'older@example.org', first_name: 'Old' }], vip.id);
     clock.advance(1000);
-    await importRecords(services, shopId, [{ phone: '79001112233', first_name: 'Young', last_name: 'Smith', mobile_token: 'tok', mobile_token_platform: 'android' }], newsletter.id);
+    await importRecords(bed.services, bed.shopId, [{ phone: '79001112233', first_name: 'Young', last_name: 'Smith', mobile_token: 'tok', mobile_token_platform: 'android' }], newsletter.id);
     const older = await profileOf({ email: 'older@example.org' });
     const younger = await profileOf({ phone: '79001112233' });
 
-    const linking = await importRecords(services, shopId, [{ email: 'older@example.org', phone: '+7 900 111-22-33' }]);
+    const linking = await importRecords(bed.services, bed.shopId, [{ email: 'older@example.org', phone: '+7 900 111-22-33' }]);
     expect(linking).toMatchObject({ imported: 1, profilesCreated: 0 });
     expect(await liveProfiles()).toBe(1);
     const merged = await profileOf({ phone: '79001112233' });
     expect(merged).toMatchObject({ id: older.id, email: 'older@example.org' });
-    expect(await services.identity.currentProfileId(shopId, younger.id)).toBe(older.id);
-    expect(await services.audience.getCustomerAttributes(shopId, older.id)).toEqual({
+    expect(await bed.services.identity.currentProfileId(bed.shopId, younger.id)).toBe(older.id);
+    expect(await bed.services.audience.getCustomerAttributes(bed.shopId, older.id)).toEqual({
       fields: { first_name: 'Old', last_name: 'Smith' },
       pushTokens: [{ token: 'tok', platform: 'android' }],
     });
-    expect((await services.segments.segmentIdsOf(shopId, [older.id])).get(older.id)).toEqual([vip.id, newsletter.id]);
-    expect((await services.segments.getSegment(shopId, newsletter.id)).size).toBe(1);
-    expect((await services.identity.listMerges(shopId, older.id))[0]).toMatchObject({
+    expect((await bed.services.segments.segmentIdsOf(bed.shopId, [older.id])).get(older.id)).toEqual([vip.id, newsletter.id]);
+    expect((await bed.services.segments.getSegment(bed.shopId, newsletter.id)).size).toBe(1);
+    expect((await bed.services.identity.listMerges(bed.shopId, older.id))[0]).toMatchObject({
       fromProfileId: younger.id,
       intoProfileId: older.id,
       reason: 'shared_phone',
@@ -283,39 +266,39 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
   });
 
   it('reports an identifier another profile holds and imports the record to the profile of its key', async () => {
-    await importRecords(services, shopId, [
+    await importRecords(bed.services, bed.shopId, [
       { email: 'ann@example.org', phone: '79000000001' },
       { email: 'bob@example.org', phone: '79000000002' },
     ]);
-    const result = await importRecords(services, shopId, [{ email: 'ann@example.org', phone: '79000000002', first_name: 'Ann' }]);
+    const result = await importRecords(bed.services, bed.shopId, [{ email: 'ann@example.org', phone: '79000000002', first_name: 'Ann' }]);
     expect(result.log.warnings).toEqual([
       { index: 0, field: 'phone', message: 'is held by another profile, which holds different identifiers; it stays there' },
     ]);
     expect(await liveProfiles()).toBe(2);
     const ann = await profileOf({ email: 'ann@example.org' });
     expect(ann.phone).toBe('79000000001');
-    expect((await services.audience.getCustomerAttributes(shopId, ann.id))?.fields).toEqual({ first_name: 'Ann' });
+    expect((await bed.services.audience.getCustomerAttributes(bed.shopId, ann.id))?.fields).toEqual({ first_name: 'Ann' });
   });
 
   it('puts the records into the segment, and a profile lists its segments', async () => {
-    const segment = await services.segments.createSegment(shopId, { name: 'Spring sale' });
-    const result = await importRecords(services, shopId, [...generatedRecords(3), { first_name: 'no key' }], segment.id);
+    const segment = await bed.services.segments.createSegment(bed.shopId, { name: 'Spring sale' });
+    const result = await importRecords(bed.services, bed.shopId, [...generatedRecords(3), { first_name: 'no key' }], segment.id);
     expect(result).toMatchObject({ segmentId: segment.id, imported: 3, skipped: 1 });
-    expect(await services.segments.getSegment(shopId, segment.id)).toMatchObject({ id: segment.id, name: 'Spring sale', size: 3 });
-    await importRecords(services, shopId, generatedRecords(2), segment.id);
-    expect((await services.segments.getSegment(shopId, segment.id)).size).toBe(3);
-    const [view] = await services.profileView.findProfiles(shopId, { email: 'customer1@example.org' });
+    expect(await bed.services.segments.getSegment(bed.shopId, segment.id)).toMatchObject({ id: segment.id, name: 'Spring sale', size: 3 });
+    await importRecords(bed.services, bed.shopId, generatedRecords(2), segment.id);
+    expect((await bed.services.segments.getSegment(bed.shopId, segment.id)).size).toBe(3);
+    const [view] = await bed.services.profileView.findProfiles(bed.shopId, { email: 'customer1@example.org' });
     expect(view?.segments).toEqual([segment.id]);
   });
 
   it('stores custom properties of the shop by their types and reports unknown codes', async () => {
-    await services.customProperties.createProperty(shopId, { code: 'shoe_size', type: 'integer' });
-    await services.customProperties.createProperty(shopId, { code: 'vip', type: 'boolean' });
-    await services.customProperties.createProperty(shopId, { code: 'since', type: 'date' });
-    await services.customProperties.createProperty(shopId, { code: 'score', type: 'float' });
-    await services.customProperties.createProperty(shopId, { code: 'seen_at', type: 'datetime' });
-    await services.customProperties.createProperty(shopId, { code: 'nickname', type: 'string' });
-    const result = await importRecords(services, shopId, [
+    await bed.services.customProperties.createProperty(bed.shopId, { code: 'shoe_size', type: 'integer' });
+    await bed.services.customProperties.createProperty(bed.shopId, { code: 'vip', type: 'boolean' });
+    await bed.services.customProperties.createProperty(bed.shopId, { code: 'since', type: 'date' });
+    await bed.services.customProperties.createProperty(bed.shopId, { code: 'score', type: 'float' });
+    await bed.services.customProperties.createProperty(bed.shopId, { code: 'seen_at', type: 'datetime' });
+    await bed.services.customProperties.createProperty(bed.shopId, { code: 'nickname', type: 'string' });
+    const result = await importRecords(bed.services, bed.shopId, [
       { email: 'p1@example.org', shoe_size: '42', vip: true, since: '2020-02-29', score: 4.5, seen_at: '2024-05-01T10:00:00+03:00', nickname: 'Pat', colour: 'red' },
       { email: 'p2@example.org', shoe_size: 'big', since: '2021-02-29', score: 'x', colour: 'blue', hobby: 'chess' },
     ]);
@@ -338,13 +321,13 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
   });
 
   it('answers the log newest first, with its status changes', async () => {
-    const a = await importRecords(services, shopId, generatedRecords(2));
+    const a = await importRecords(bed.services, bed.shopId, generatedRecords(2));
     clock.advance(1000);
-    const b = await importRecords(services, shopId, generatedRecords(1, 10));
-    const list = await services.audience.listImports(shopId);
+    const b = await importRecords(bed.services, bed.shopId, generatedRecords(1, 10));
+    const list = await bed.services.audience.listImports(bed.shopId);
     expect(list.map((i) => i.id)).toEqual([b.id, a.id]);
     expect(b.log.history.map((h) => h.status)).toEqual(['queued', 'running', 'done']);
     expect(b).toMatchObject({ kind: 'audience', source: 'api', startedAt: clock.now(), finishedAt: clock.now() });
-    expect(await services.audience.listImports((await createShopFixture(services)).shopId)).toEqual([]);
+    expect(await bed.services.audience.listImports((await createShopFixture(bed.services)).shopId)).toEqual([]);
   });
 });

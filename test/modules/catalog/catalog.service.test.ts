@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
 import { INTERNAL_IMPORT_FAILURE, UPLOAD_BROKE_OFF } from '../../../src/modules/catalog/catalog.import.js';
 import type { CatalogLanding } from '../../../src/modules/catalog/catalog.types.js';
+import { refusalOf } from '../../helpers/app-error.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
 import { buildJsonFeed, buildYml, importTestFeed, sampleFeed, type FeedOfferSpec } from '../../helpers/feed-builder.js';
@@ -17,15 +18,6 @@ const offer = (id: string, extra: Partial<FeedOfferSpec> = {}): FeedOfferSpec =>
   ...extra,
 });
 
-async function rejection(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error('the import succeeded');
-}
 
 /** A body that delivers its first part, then waits until `release` is called. */
 function pausedBody(first: string, rest: string): { body: AsyncIterable<Buffer>; release: () => void; started: Promise<void> } {
@@ -155,7 +147,7 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
     const before = await productRows(db, shopId);
     // Well-formed offers first, so that rows are staged before the document breaks.
     const broken = buildYml({ categories: [{ id: '9', name: 'New' }], offers: [offer('n1'), offer('n2')] }).replace('</offers>', '<offer id="x">');
-    const error = await rejection(t.services.catalog.importFeed({ shopId, format: 'yml', body: broken, source: 'admin' }));
+    const error = await refusalOf(t.services.catalog.importFeed({ shopId, format: 'yml', body: broken, source: 'admin' }));
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(error.message).toMatch(/^The feed is not well-formed XML/);
 
@@ -177,7 +169,7 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
       ['yml', '{"offers":[]}'],
       ['json', buildYml(sampleFeed())],
     ] as const) {
-      const error = await rejection(t.services.catalog.importFeed({ shopId, format, body, source: 'admin' }));
+      const error = await refusalOf(t.services.catalog.importFeed({ shopId, format, body, source: 'admin' }));
       expect(error.code).toBe('VALIDATION_FAILED');
     }
     expect(await t.services.catalog.currentGeneration(shopId)).toBe(0);
@@ -333,12 +325,12 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
     const paused = pausedBody(yml.slice(0, 100), yml.slice(100));
     const running = short.services.catalog.importFeed({ shopId, format: 'yml', body: paused.body, source: 'cli' });
     await paused.started;
-    expect((await rejection(importTestFeed(short.services, shopId, { offers: [offer('fast')] }))).code).toBe('CONFLICT');
+    expect((await refusalOf(importTestFeed(short.services, shopId, { offers: [offer('fast')] }))).code).toBe('CONFLICT');
 
     // Past the lease with no byte of the feed arriving: the beats alone keep the import alive.
     short.clock.advance(60_000);
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect((await rejection(importTestFeed(short.services, shopId, { offers: [offer('fast')] }))).code).toBe('CONFLICT');
+    expect((await refusalOf(importTestFeed(short.services, shopId, { offers: [offer('fast')] }))).code).toBe('CONFLICT');
 
     paused.release();
     expect((await running).products).toBe(1);
@@ -354,7 +346,7 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
     const running = stalled.services.catalog.importFeed({ shopId, format: 'yml', body: paused.body, source: 'cli' });
     await paused.started;
     t.clock.advance(9_000);
-    expect((await rejection(importTestFeed(t.services, shopId, { offers: [offer('fast')] }))).code).toBe('CONFLICT');
+    expect((await refusalOf(importTestFeed(t.services, shopId, { offers: [offer('fast')] }))).code).toBe('CONFLICT');
 
     // Ten seconds without a heartbeat: the running import counts as dead and a new one may start.
     t.clock.advance(1_000);
@@ -364,7 +356,7 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
 
     // The stalled import wakes up: a later import took over, so it may not land.
     paused.release();
-    const late = await rejection(running);
+    const late = await refusalOf(running);
     expect(late.code).toBe('CONFLICT');
     expect((await productRows(db, shopId)).map((p) => p.id)).toEqual(['fresh']);
     const log = await t.services.catalog.listImports(shopId);
@@ -380,7 +372,7 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
       await Promise.resolve();
       yield Buffer.from(buildYml({ offers: [offer('b')] }));
     };
-    const error = await rejection(
+    const error = await refusalOf(
       t.services.catalog.importFeed({ shopId, format: 'yml', body: body(), source: 'admin', maxBytes: 100 }),
     );
     expect(error.code).toBe('PAYLOAD_TOO_LARGE');
@@ -400,7 +392,7 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
   });
 
   it('answers NOT_FOUND for an unknown shop', async () => {
-    const error = await rejection(importTestFeed(t.services, 'abcdef0123456789abcdef01234567', sampleFeed()));
+    const error = await refusalOf(importTestFeed(t.services, 'abcdef0123456789abcdef01234567', sampleFeed()));
     expect(error.code).toBe('NOT_FOUND');
   });
 

@@ -1,45 +1,29 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
-import { loadConfig } from '../../../src/config.js';
+import { describe, expect, it } from 'vitest';
 import type { MemberCursor } from '../../../src/modules/loyalty/domain/member-list.js';
 import type { MemberListQuery } from '../../../src/modules/loyalty/loyalty-reports.service.js';
-import { createServices, type Services } from '../../../src/services.js';
-import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { TEST_DIALECTS } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
+import { useServiceBed } from '../../helpers/service-bed.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const DAY = 86_400_000;
 
 describe.each(TEST_DIALECTS)('loyalty reports on %s', (dialect) => {
-  let db: TestDb;
-  let clock: ManualClock;
-  let services: Services;
-  let shopId: string;
+  const bed = useServiceBed(dialect, { now: NOW });
+  const { clock } = bed;
   let phoneSeq = 0;
 
-  beforeAll(async () => {
-    db = await createTestDb(dialect);
-    clock = new ManualClock();
-    services = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock });
-  });
-  afterAll(async () => {
-    await db.cleanup();
-  });
-  beforeEach(async () => {
-    clock.set(NOW);
-    shopId = (await createShopFixture(services)).shopId;
-  });
 
   async function join(input: { phone?: string; loyaltyId?: string } = {}) {
     if (input.phone === undefined && input.loyaltyId === undefined) {
       phoneSeq += 1;
-      return services.loyalty.joinMember(shopId, { phone: `7902${String(phoneSeq).padStart(7, '0')}` });
+      return bed.services.loyalty.joinMember(bed.shopId, { phone: `7902${String(phoneSeq).padStart(7, '0')}` });
     }
-    return services.loyalty.joinMember(shopId, input);
+    return bed.services.loyalty.joinMember(bed.shopId, input);
   }
 
   async function credit(profileId: number, amount: number, lot: { expiresAt?: number | null; pendingUntil?: number } = {}) {
-    const posted = await services.loyaltyLedger.write(shopId, profileId, (w) =>
+    const posted = await bed.services.loyaltyLedger.write(bed.shopId, profileId, (w) =>
       w.credit({
         amount,
         status: lot.pendingUntil === undefined ? 'confirmed' : 'pending',
@@ -66,44 +50,44 @@ describe.each(TEST_DIALECTS)('loyalty reports on %s', (dialect) => {
       await credit(b.profileId, 400, { pendingUntil: NOW + 5 * DAY });
       await credit(b.profileId, 500, { expiresAt: NOW + 20 * DAY });
       // Another shop's bonuses count in its own figures only.
-      const own = shopId;
-      shopId = (await createShopFixture(services)).shopId;
+      const own = bed.shopId;
+      bed.shopId = (await createShopFixture(bed.services)).shopId;
       await credit((await join()).profileId, 9999, { expiresAt: NOW + 2 * DAY });
-      shopId = own;
+      bed.shopId = own;
 
       clock.set(NOW + DAY);
       // The 80 expired (not yet swept); the debit and the hold draw from the 300 expiring first.
-      await services.loyalty.debitManual(shopId, a.identifier, { amount: 50, reason: 'fix' });
-      await services.loyaltyLedger.placeHold(shopId, a.profileId, 'order-1', 100);
-      await services.loyalty.debitManual(shopId, b.identifier, { amount: 120, reason: 'fraud', kind: 'write_off' });
+      await bed.services.loyalty.debitManual(bed.shopId, a.identifier, { amount: 50, reason: 'fix' });
+      await bed.services.loyaltyLedger.placeHold(bed.shopId, a.profileId, 'order-1', 100);
+      await bed.services.loyalty.debitManual(bed.shopId, b.identifier, { amount: 120, reason: 'fraud', kind: 'write_off' });
 
       // outstanding: a 1000 + 150 + 200 + 150, b 380; expiring by NOW + 31 days: a 150 + 200, b 380.
       const expected = { outstanding: 1880, pending: 400, expiring: 730, members: 3 };
-      expect(await services.loyaltyReports.liabilities(shopId)).toEqual(expected);
-      const balances = await Promise.all([a, b].map((m) => services.loyalty.viewMember(shopId, m.identifier)));
+      expect(await bed.services.loyaltyReports.liabilities(bed.shopId)).toEqual(expected);
+      const balances = await Promise.all([a, b].map((m) => bed.services.loyalty.viewMember(bed.shopId, m.identifier)));
       expect(balances.reduce((sum, v) => sum + v.balance, 0)).toBe(expected.outstanding);
 
       // The sweep writes off what expired: the figures, which never counted it, stay.
-      await services.loyaltyUpkeep.sweep(shopId);
-      expect(await services.loyaltyReports.liabilities(shopId)).toEqual(expected);
+      await bed.services.loyaltyUpkeep.sweep(bed.shopId);
+      expect(await bed.services.loyaltyReports.liabilities(bed.shopId)).toEqual(expected);
 
       // A day later the 200 and the 150 (at 31 days and a millisecond) are within the window.
       clock.set(NOW + 2 * DAY);
-      expect(await services.loyaltyReports.liabilities(shopId)).toMatchObject({ outstanding: 1880, expiring: 880 });
+      expect(await bed.services.loyaltyReports.liabilities(bed.shopId)).toMatchObject({ outstanding: 1880, expiring: 880 });
       clock.set(NOW + 5 * DAY);
-      await services.loyaltyUpkeep.sweep(shopId);
-      expect(await services.loyaltyReports.liabilities(shopId)).toEqual({ outstanding: 2280, pending: 0, expiring: 880, members: 3 });
+      await bed.services.loyaltyUpkeep.sweep(bed.shopId);
+      expect(await bed.services.loyaltyReports.liabilities(bed.shopId)).toEqual({ outstanding: 2280, pending: 0, expiring: 880, members: 3 });
     });
 
     it('answers zeros for a shop without a programme, and refuses an unknown shop', async () => {
-      expect(await services.loyaltyReports.liabilities(shopId)).toEqual({ outstanding: 0, pending: 0, expiring: 0, members: 0 });
-      await expect(services.loyaltyReports.liabilities('abcdef0123456789abcdef01234567')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(await bed.services.loyaltyReports.liabilities(bed.shopId)).toEqual({ outstanding: 0, pending: 0, expiring: 0, members: 0 });
+      await expect(bed.services.loyaltyReports.liabilities('abcdef0123456789abcdef01234567')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
   });
 
   describe('the member list', () => {
     const page = (query: Partial<MemberListQuery> = {}) =>
-      services.loyaltyReports.listMembers(shopId, { limit: 100, cursor: null, ...query });
+      bed.services.loyaltyReports.listMembers(bed.shopId, { limit: 100, cursor: null, ...query });
     const identifiers = async (query: Partial<MemberListQuery> = {}) => (await page(query)).items.map((m) => m.identifier);
 
     it('lists members newest first with balances, pending bonuses and join times', async () => {
@@ -154,10 +138,10 @@ describe.each(TEST_DIALECTS)('loyalty reports on %s', (dialect) => {
 
     it('keeps other shops out', async () => {
       await join({ phone: '79060000001' });
-      const own = shopId;
-      shopId = (await createShopFixture(services)).shopId;
+      const own = bed.shopId;
+      bed.shopId = (await createShopFixture(bed.services)).shopId;
       await join({ phone: '79060000002' });
-      shopId = own;
+      bed.shopId = own;
       expect(await identifiers()).toEqual(['79060000001']);
     });
 
@@ -208,19 +192,19 @@ describe.each(TEST_DIALECTS)('loyalty reports on %s', (dialect) => {
       const seen: number[] = [];
       let before: number | null = null;
       for (;;) {
-        const result = await services.loyaltyReports.listTransactions(shopId, m.identifier, { limit: 5, before });
+        const result = await bed.services.loyaltyReports.listTransactions(bed.shopId, m.identifier, { limit: 5, before });
         seen.push(...result.items.map((t) => t.id));
         expect(result.items.every((t) => t.kind === 'manual')).toBe(true);
         if (result.nextBefore === null) break;
         before = result.nextBefore;
       }
       expect(seen).toEqual([...ids].reverse());
-      const last = await services.loyaltyReports.listTransactions(shopId, m.identifier, { limit: 5, before: ids[2]! });
+      const last = await bed.services.loyaltyReports.listTransactions(bed.shopId, m.identifier, { limit: 5, before: ids[2]! });
       expect(last).toEqual({ items: [expect.objectContaining({ id: ids[1], amount: 2 }), expect.objectContaining({ id: ids[0], amount: 1 })], nextBefore: null });
     });
 
     it('refuses an identifier that is not a member', async () => {
-      await expect(services.loyaltyReports.listTransactions(shopId, 'nobody', { limit: 5, before: null })).rejects.toMatchObject({
+      await expect(bed.services.loyaltyReports.listTransactions(bed.shopId, 'nobody', { limit: 5, before: null })).rejects.toMatchObject({
         code: 'NOT_FOUND',
       });
     });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
-import { AppError } from '../../../src/errors.js';
 import { IdentityService } from '../../../src/modules/identity/identity.service.js';
 import { DEFAULT_SETTINGS } from '../../../src/modules/loyalty/domain/settings.js';
 import { LoyaltyLedger } from '../../../src/modules/loyalty/loyalty-ledger.js';
@@ -8,6 +7,7 @@ import { LoyaltyRewardsService } from '../../../src/modules/loyalty/loyalty-rewa
 import { LoyaltyService } from '../../../src/modules/loyalty/loyalty.service.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import type { StoredEvent } from '../../../src/modules/tracking/tracking.types.js';
+import { refusalOf } from '../../helpers/app-error.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
 
@@ -52,14 +52,6 @@ describe.each(TEST_DIALECTS)('loyalty event rewards on %s', (dialect) => {
     return { id: seq, shopId, profileId, did: null, event: code, custom: true, time: clock.now(), items: [], params: {}, ...fields };
   }
 
-  async function refusal(promise: Promise<unknown>): Promise<AppError> {
-    const error: unknown = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
 
   async function rewardedRows(profileId: number): Promise<{ event_code: string; transaction_id: number }[]> {
     const rows = await db.db
@@ -83,8 +75,8 @@ describe.each(TEST_DIALECTS)('loyalty event rewards on %s', (dialect) => {
         { eventCode: 'signed_up', amount: 25_000 },
       ]);
       await rewards.deleteRule(shopId, 'signed_up');
-      expect((await refusal(rewards.getRule(shopId, 'signed_up'))).message).toBe('Event reward `signed_up` does not exist.');
-      expect((await refusal(rewards.deleteRule(shopId, 'signed_up'))).code).toBe('NOT_FOUND');
+      expect((await refusalOf(rewards.getRule(shopId, 'signed_up'))).message).toBe('Event reward `signed_up` does not exist.');
+      expect((await refusalOf(rewards.deleteRule(shopId, 'signed_up'))).code).toBe('NOT_FOUND');
       expect(await rewards.listRules(shopId)).toEqual([{ eventCode: 'app_rated', amount: 5_050 }]);
     });
 
@@ -92,18 +84,18 @@ describe.each(TEST_DIALECTS)('loyalty event rewards on %s', (dialect) => {
       await rewards.putRule(shopId, 'signed_up', 100);
       const other = (await createShopFixture({ shops })).shopId;
       expect(await rewards.listRules(other)).toEqual([]);
-      expect((await refusal(rewards.deleteRule(other, 'signed_up'))).code).toBe('NOT_FOUND');
+      expect((await refusalOf(rewards.deleteRule(other, 'signed_up'))).code).toBe('NOT_FOUND');
       expect(await rewards.getRule(shopId, 'signed_up')).toEqual({ eventCode: 'signed_up', amount: 100 });
     });
 
     it('refuses a code custom events cannot have, an amount that is not a positive integer of kopecks, and an unknown shop', async () => {
       for (const code of ['Signed_Up', 'a-b', '', 'x'.repeat(65)]) {
-        expect((await refusal(rewards.putRule(shopId, code, 100))).code, code).toBe('VALIDATION_FAILED');
+        expect((await refusalOf(rewards.putRule(shopId, code, 100))).code, code).toBe('VALIDATION_FAILED');
       }
       for (const amount of [0, -100, 1.5]) {
-        expect((await refusal(rewards.putRule(shopId, 'signed_up', amount))).code, String(amount)).toBe('VALIDATION_FAILED');
+        expect((await refusalOf(rewards.putRule(shopId, 'signed_up', amount))).code, String(amount)).toBe('VALIDATION_FAILED');
       }
-      expect((await refusal(rewards.putRule('f'.repeat(30), 'signed_up', 100))).code).toBe('NOT_FOUND');
+      expect((await refusalOf(rewards.putRule('f'.repeat(30), 'signed_up', 100))).code).toBe('NOT_FOUND');
       expect(await rewards.listRules(shopId)).toEqual([]);
     });
   });

@@ -1,53 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
-import { AppError } from '../../../src/errors.js';
-import { CertificatesService } from '../../../src/modules/promotions/certificates.service.js';
-import { ShopsService } from '../../../src/modules/shops/shops.service.js';
-import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { describe, expect, it } from 'vitest';
+import { refusalOf } from '../../helpers/app-error.js';
+import { TEST_DIALECTS } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
+import { useServiceBed } from '../../helpers/service-bed.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe.each(TEST_DIALECTS)('certificates service on %s', (dialect) => {
-  let db: TestDb;
-  let clock: ManualClock;
-  let shops: ShopsService;
-  let certificates: CertificatesService;
-  let shopId: string;
-
-  beforeAll(async () => {
-    db = await createTestDb(dialect);
-    clock = new ManualClock();
-    shops = new ShopsService({ db, clock });
-    certificates = new CertificatesService({ db, clock, shops });
-  });
-  afterAll(async () => {
-    await db.cleanup();
-  });
-  beforeEach(async () => {
-    clock.set(NOW);
-    shopId = (await createShopFixture({ shops })).shopId;
-  });
+  const bed = useServiceBed(dialect, { now: NOW });
+  const { clock } = bed;
 
   const state = async (code: string) => {
-    const c = await certificates.getCertificate(shopId, code);
+    const c = await bed.services.certificates.getCertificate(bed.shopId, code);
     return { balance: c.balance, held: c.held };
   };
 
   it('creates a certificate with its whole amount as balance, in a pool that must exist', async () => {
-    const pool = await certificates.createPool(shopId, 'Gift cards 2026');
+    const pool = await bed.services.certificates.createPool(bed.shopId, 'Gift cards 2026');
     expect(pool).toEqual({ id: 1, name: 'Gift cards 2026' });
-    const created = await certificates.createCertificate(shopId, { code: 'gift-1', amount: 100_000, poolId: pool.id, expiresAt: NOW + HOUR });
+    const created = await bed.services.certificates.createCertificate(bed.shopId, { code: 'gift-1', amount: 100_000, poolId: pool.id, expiresAt: NOW + HOUR });
     expect(created).toEqual({
       id: 1,
       code: 'GIFT-1',
@@ -58,79 +31,79 @@ describe.each(TEST_DIALECTS)('certificates service on %s', (dialect) => {
       expiresAt: NOW + HOUR,
       createdAt: NOW,
     });
-    expect(await certificates.getCertificate(shopId, 'Gift-1')).toEqual(created);
-    expect((await certificates.createCertificate(shopId, { code: 'GIFT-2', amount: 1 })).poolId).toBeNull();
-    expect(await refusal(certificates.createCertificate(shopId, { code: 'GIFT-3', amount: 1, poolId: 99 }))).toMatchObject({
+    expect(await bed.services.certificates.getCertificate(bed.shopId, 'Gift-1')).toEqual(created);
+    expect((await bed.services.certificates.createCertificate(bed.shopId, { code: 'GIFT-2', amount: 1 })).poolId).toBeNull();
+    expect(await refusalOf(bed.services.certificates.createCertificate(bed.shopId, { code: 'GIFT-3', amount: 1, poolId: 99 }))).toMatchObject({
       code: 'VALIDATION_FAILED',
       details: { field: 'pool_id' },
     });
-    expect((await refusal(certificates.createCertificate(shopId, { code: 'gift-1', amount: 1 }))).code).toBe('CONFLICT');
-    expect((await refusal(certificates.createCertificate(shopId, { code: 'G', amount: 1, expiresAt: NOW }))).details).toEqual({
+    expect((await refusalOf(bed.services.certificates.createCertificate(bed.shopId, { code: 'gift-1', amount: 1 }))).code).toBe('CONFLICT');
+    expect((await refusalOf(bed.services.certificates.createCertificate(bed.shopId, { code: 'G', amount: 1, expiresAt: NOW }))).details).toEqual({
       field: 'expires_at',
     });
-    const other = (await createShopFixture({ shops })).shopId;
-    expect((await refusal(certificates.getCertificate(other, 'GIFT-1'))).code).toBe('NOT_FOUND');
+    const other = (await createShopFixture(bed.services)).shopId;
+    expect((await refusalOf(bed.services.certificates.getCertificate(other, 'GIFT-1'))).code).toBe('NOT_FOUND');
   });
 
   it('holds part of a balance, captures it at confirm and restores it at refund, each once', async () => {
-    await certificates.createCertificate(shopId, { code: 'G', amount: 100_000 });
-    expect(await certificates.holdAmount(shopId, { orderId: 'o1', code: 'g', amount: 30_000 })).toEqual({
+    await bed.services.certificates.createCertificate(bed.shopId, { code: 'G', amount: 100_000 });
+    expect(await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'g', amount: 30_000 })).toEqual({
       ok: true,
       code: 'G',
       certificateId: 1,
       amount: 30_000,
     });
     expect(await state('G')).toEqual({ balance: 100_000, held: 30_000 });
-    expect(await certificates.captureHolds(shopId, 'o1')).toBe(1);
-    expect(await certificates.captureHolds(shopId, 'o1')).toBe(0);
+    expect(await bed.services.certificates.captureHolds(bed.shopId, 'o1')).toBe(1);
+    expect(await bed.services.certificates.captureHolds(bed.shopId, 'o1')).toBe(0);
     expect(await state('G')).toEqual({ balance: 70_000, held: 0 });
-    expect(await certificates.holdAmount(shopId, { orderId: 'o1', code: 'G', amount: 1 })).toMatchObject({ ok: false, reason: 'order_settled' });
-    expect(await certificates.restoreHolds(shopId, 'o1')).toBe(1);
-    expect(await certificates.restoreHolds(shopId, 'o1')).toBe(0);
+    expect(await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'G', amount: 1 })).toMatchObject({ ok: false, reason: 'order_settled' });
+    expect(await bed.services.certificates.restoreHolds(bed.shopId, 'o1')).toBe(1);
+    expect(await bed.services.certificates.restoreHolds(bed.shopId, 'o1')).toBe(0);
     expect(await state('G')).toEqual({ balance: 100_000, held: 0 });
   });
 
   it('replaces the hold of an order on a repeat apply rather than adding to it', async () => {
-    await certificates.createCertificate(shopId, { code: 'G', amount: 10_000 });
-    await certificates.holdAmount(shopId, { orderId: 'o1', code: 'G', amount: 8_000 });
-    expect(await certificates.holdAmount(shopId, { orderId: 'o1', code: 'G', amount: 10_000 })).toMatchObject({ ok: true });
+    await bed.services.certificates.createCertificate(bed.shopId, { code: 'G', amount: 10_000 });
+    await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'G', amount: 8_000 });
+    expect(await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'G', amount: 10_000 })).toMatchObject({ ok: true });
     expect(await state('G')).toEqual({ balance: 10_000, held: 10_000 });
-    expect(await certificates.holdAmount(shopId, { orderId: 'o1', code: 'G', amount: 2_000 })).toMatchObject({ ok: true });
+    expect(await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'G', amount: 2_000 })).toMatchObject({ ok: true });
     expect(await state('G')).toEqual({ balance: 10_000, held: 2_000 });
   });
 
   it('refuses a hold beyond what is free, of an expired or unknown certificate, leaving the old hold as it was', async () => {
-    await certificates.createCertificate(shopId, { code: 'G', amount: 10_000, expiresAt: NOW + HOUR });
-    await certificates.holdAmount(shopId, { orderId: 'o1', code: 'G', amount: 6_000 });
-    expect(await certificates.holdAmount(shopId, { orderId: 'o2', code: 'G', amount: 4_001 })).toMatchObject({ ok: false, reason: 'insufficient' });
-    expect(await certificates.holdAmount(shopId, { orderId: 'o1', code: 'G', amount: 10_001 })).toMatchObject({ ok: false, reason: 'insufficient' });
+    await bed.services.certificates.createCertificate(bed.shopId, { code: 'G', amount: 10_000, expiresAt: NOW + HOUR });
+    await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'G', amount: 6_000 });
+    expect(await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o2', code: 'G', amount: 4_001 })).toMatchObject({ ok: false, reason: 'insufficient' });
+    expect(await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'G', amount: 10_001 })).toMatchObject({ ok: false, reason: 'insufficient' });
     expect(await state('G')).toEqual({ balance: 10_000, held: 6_000 });
-    expect(await certificates.holdAmount(shopId, { orderId: 'o2', code: 'NOPE', amount: 1 })).toMatchObject({ ok: false, reason: 'unknown' });
+    expect(await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o2', code: 'NOPE', amount: 1 })).toMatchObject({ ok: false, reason: 'unknown' });
     clock.set(NOW + HOUR);
-    expect(await certificates.holdAmount(shopId, { orderId: 'o2', code: 'G', amount: 1 })).toMatchObject({ ok: false, reason: 'expired' });
+    expect(await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o2', code: 'G', amount: 1 })).toMatchObject({ ok: false, reason: 'expired' });
     // A hold taken before the expiry is still captured: the buyer paid with it in time.
-    expect(await certificates.captureHolds(shopId, 'o1')).toBe(1);
+    expect(await bed.services.certificates.captureHolds(bed.shopId, 'o1')).toBe(1);
     expect(await state('G')).toEqual({ balance: 4_000, held: 0 });
   });
 
   it('releases a hold once, all of an order or one code', async () => {
-    await certificates.createCertificate(shopId, { code: 'A', amount: 1_000 });
-    await certificates.createCertificate(shopId, { code: 'B', amount: 1_000 });
-    await certificates.holdAmount(shopId, { orderId: 'o1', code: 'A', amount: 500 });
-    await certificates.holdAmount(shopId, { orderId: 'o1', code: 'B', amount: 500 });
-    expect(await certificates.releaseHolds(shopId, 'o1', 'b')).toBe(1);
-    expect(await certificates.releaseHolds(shopId, 'o1', 'B')).toBe(0);
-    expect(await certificates.releaseHolds(shopId, 'o1')).toBe(1);
-    expect(await certificates.releaseHolds(shopId, 'o1')).toBe(0);
+    await bed.services.certificates.createCertificate(bed.shopId, { code: 'A', amount: 1_000 });
+    await bed.services.certificates.createCertificate(bed.shopId, { code: 'B', amount: 1_000 });
+    await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'A', amount: 500 });
+    await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'B', amount: 500 });
+    expect(await bed.services.certificates.releaseHolds(bed.shopId, 'o1', 'b')).toBe(1);
+    expect(await bed.services.certificates.releaseHolds(bed.shopId, 'o1', 'B')).toBe(0);
+    expect(await bed.services.certificates.releaseHolds(bed.shopId, 'o1')).toBe(1);
+    expect(await bed.services.certificates.releaseHolds(bed.shopId, 'o1')).toBe(0);
     expect(await state('A')).toEqual({ balance: 1_000, held: 0 });
-    expect(await certificates.captureHolds(shopId, 'o1')).toBe(0);
+    expect(await bed.services.certificates.captureHolds(bed.shopId, 'o1')).toBe(0);
     expect(await state('B')).toEqual({ balance: 1_000, held: 0 });
   });
 
   it('lets exactly 10 of 100 simultaneous holds through when the balance covers 10', async () => {
-    await certificates.createCertificate(shopId, { code: 'TEN', amount: 10_000 });
+    await bed.services.certificates.createCertificate(bed.shopId, { code: 'TEN', amount: 10_000 });
     const outcomes = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => certificates.holdAmount(shopId, { orderId: `race-${i}`, code: 'TEN', amount: 1_000 })),
+      Array.from({ length: 100 }, (_, i) => bed.services.certificates.holdAmount(bed.shopId, { orderId: `race-${i}`, code: 'TEN', amount: 1_000 })),
     );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
     expect(outcomes.filter((o) => !o.ok && o.reason === 'insufficient')).toHaveLength(90);
@@ -138,18 +111,18 @@ describe.each(TEST_DIALECTS)('certificates service on %s', (dialect) => {
   });
 
   it('captures and restores once each when asked concurrently', async () => {
-    await certificates.createCertificate(shopId, { code: 'G', amount: 5_000 });
-    await certificates.holdAmount(shopId, { orderId: 'o1', code: 'G', amount: 2_000 });
-    const captures = await Promise.all(Array.from({ length: 10 }, () => certificates.captureHolds(shopId, 'o1')));
+    await bed.services.certificates.createCertificate(bed.shopId, { code: 'G', amount: 5_000 });
+    await bed.services.certificates.holdAmount(bed.shopId, { orderId: 'o1', code: 'G', amount: 2_000 });
+    const captures = await Promise.all(Array.from({ length: 10 }, () => bed.services.certificates.captureHolds(bed.shopId, 'o1')));
     expect(captures.reduce((a, b) => a + b, 0)).toBe(1);
     expect(await state('G')).toEqual({ balance: 3_000, held: 0 });
-    const restores = await Promise.all(Array.from({ length: 10 }, () => certificates.restoreHolds(shopId, 'o1')));
+    const restores = await Promise.all(Array.from({ length: 10 }, () => bed.services.certificates.restoreHolds(bed.shopId, 'o1')));
     expect(restores.reduce((a, b) => a + b, 0)).toBe(1);
     expect(await state('G')).toEqual({ balance: 5_000, held: 0 });
   });
 
   it('loads the certificates a checkout names, in any case', async () => {
-    await certificates.createCertificate(shopId, { code: 'G', amount: 5_000 });
-    expect([...(await certificates.findCertificates(shopId, ['g', 'G', 'nope'])).keys()]).toEqual(['G']);
+    await bed.services.certificates.createCertificate(bed.shopId, { code: 'G', amount: 5_000 });
+    expect([...(await bed.services.certificates.findCertificates(bed.shopId, ['g', 'G', 'nope'])).keys()]).toEqual(['G']);
   });
 });

@@ -1,45 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
-import { AppError } from '../../../src/errors.js';
+import { describe, expect, it } from 'vitest';
 import { isActiveAt } from '../../../src/modules/promotions/domain/promotion.js';
-import { PromotionsService } from '../../../src/modules/promotions/promotions.service.js';
-import { ShopsService } from '../../../src/modules/shops/shops.service.js';
-import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { refusalOf } from '../../helpers/app-error.js';
+import { TEST_DIALECTS } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
+import { useServiceBed } from '../../helpers/service-bed.js';
 import { PROMOTION } from './fixtures.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;
 
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe.each(TEST_DIALECTS)('promotions service on %s', (dialect) => {
-  let db: TestDb;
-  let clock: ManualClock;
-  let shops: ShopsService;
-  let promotions: PromotionsService;
-  let shopId: string;
-
-  beforeAll(async () => {
-    db = await createTestDb(dialect);
-    clock = new ManualClock();
-    shops = new ShopsService({ db, clock });
-    promotions = new PromotionsService({ db, clock, shops });
-  });
-  afterAll(async () => {
-    await db.cleanup();
-  });
-  beforeEach(async () => {
-    clock.set(NOW);
-    shopId = (await createShopFixture({ shops })).shopId;
-  });
+  const bed = useServiceBed(dialect, { now: NOW });
+  const { clock } = bed;
 
   it('creates promotions with ids counted per shop and reads every field back', async () => {
     const full = {
@@ -62,52 +35,52 @@ describe.each(TEST_DIALECTS)('promotions service on %s', (dialect) => {
       firstOrderOnly: true,
       specialPrices: { p1: 9_900 },
     };
-    const first = await promotions.createPromotion(shopId, full);
-    const second = await promotions.createPromotion(shopId, PROMOTION);
+    const first = await bed.services.promotions.createPromotion(bed.shopId, full);
+    const second = await bed.services.promotions.createPromotion(bed.shopId, PROMOTION);
     expect([first.id, second.id]).toEqual([1, 2]);
-    expect(await promotions.getPromotion(shopId, first.id)).toEqual({ ...full, id: 1, createdAt: NOW, updatedAt: NOW });
-    const other = (await createShopFixture({ shops })).shopId;
-    expect((await promotions.createPromotion(other, PROMOTION)).id).toBe(1);
-    expect((await refusal(promotions.getPromotion(other, 2))).code).toBe('NOT_FOUND');
+    expect(await bed.services.promotions.getPromotion(bed.shopId, first.id)).toEqual({ ...full, id: 1, createdAt: NOW, updatedAt: NOW });
+    const other = (await createShopFixture(bed.services)).shopId;
+    expect((await bed.services.promotions.createPromotion(other, PROMOTION)).id).toBe(1);
+    expect((await refusalOf(bed.services.promotions.getPromotion(other, 2))).code).toBe('NOT_FOUND');
   });
 
   it('refuses an invalid promotion naming the field, and writes nothing', async () => {
-    const error = await refusal(promotions.createPromotion(shopId, { ...PROMOTION, status: 'scheduled' }));
+    const error = await refusalOf(bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, status: 'scheduled' }));
     expect(error).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'starts_at' } });
-    expect((await promotions.listPromotions(shopId, {})).promotions).toEqual([]);
+    expect((await bed.services.promotions.listPromotions(bed.shopId, {})).promotions).toEqual([]);
   });
 
   it('patches any field, validating the whole result after the patch', async () => {
-    const p = await promotions.createPromotion(shopId, { ...PROMOTION, startsAt: NOW, endsAt: NOW + HOUR });
+    const p = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, startsAt: NOW, endsAt: NOW + HOUR });
     clock.advance(1000);
-    const renamed = await promotions.updatePromotion(shopId, p.id, { name: 'Spring', productIds: ['p9'] });
+    const renamed = await bed.services.promotions.updatePromotion(bed.shopId, p.id, { name: 'Spring', productIds: ['p9'] });
     expect(renamed).toMatchObject({ name: 'Spring', productIds: ['p9'], startsAt: NOW, updatedAt: NOW + 1000, createdAt: NOW });
-    const early = await refusal(promotions.updatePromotion(shopId, p.id, { startsAt: NOW + 2 * HOUR }));
+    const early = await refusalOf(bed.services.promotions.updatePromotion(bed.shopId, p.id, { startsAt: NOW + 2 * HOUR }));
     expect(early).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'ends_at' } });
-    const cleared = await promotions.updatePromotion(shopId, p.id, { startsAt: null, endsAt: null, status: 'scheduled', ...{} }).catch(
+    const cleared = await bed.services.promotions.updatePromotion(bed.shopId, p.id, { startsAt: null, endsAt: null, status: 'scheduled', ...{} }).catch(
       (e: unknown) => e,
     );
     expect(cleared).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'starts_at' } });
-    expect((await promotions.getPromotion(shopId, p.id)).name).toBe('Spring');
+    expect((await bed.services.promotions.getPromotion(bed.shopId, p.id)).name).toBe('Spring');
   });
 
   it('follows the transition table: no way back to draft once published, and archived is final', async () => {
-    const p = await promotions.createPromotion(shopId, { ...PROMOTION, status: 'draft' });
-    expect((await promotions.updatePromotion(shopId, p.id, { status: 'inactive' })).status).toBe('inactive');
-    expect((await refusal(promotions.updatePromotion(shopId, p.id, { status: 'draft' }))).code).toBe('CONFLICT');
-    expect((await promotions.updatePromotion(shopId, p.id, { status: 'archived' })).status).toBe('archived');
-    expect((await refusal(promotions.updatePromotion(shopId, p.id, { status: 'active' }))).code).toBe('CONFLICT');
-    expect((await refusal(promotions.updatePromotion(shopId, p.id, { name: 'Again' }))).code).toBe('CONFLICT');
-    expect((await refusal(promotions.updatePromotion(shopId, 999, { name: 'x' }))).code).toBe('NOT_FOUND');
+    const p = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, status: 'draft' });
+    expect((await bed.services.promotions.updatePromotion(bed.shopId, p.id, { status: 'inactive' })).status).toBe('inactive');
+    expect((await refusalOf(bed.services.promotions.updatePromotion(bed.shopId, p.id, { status: 'draft' }))).code).toBe('CONFLICT');
+    expect((await bed.services.promotions.updatePromotion(bed.shopId, p.id, { status: 'archived' })).status).toBe('archived');
+    expect((await refusalOf(bed.services.promotions.updatePromotion(bed.shopId, p.id, { status: 'active' }))).code).toBe('CONFLICT');
+    expect((await refusalOf(bed.services.promotions.updatePromotion(bed.shopId, p.id, { name: 'Again' }))).code).toBe('CONFLICT');
+    expect((await refusalOf(bed.services.promotions.updatePromotion(bed.shopId, 999, { name: 'x' }))).code).toBe('NOT_FOUND');
   });
 
   it('lists by status, by the instant they are active at and by a piece of the name, a keyset page at a time', async () => {
-    const a = await promotions.createPromotion(shopId, { ...PROMOTION, name: 'Summer 50%_off' });
-    const b = await promotions.createPromotion(shopId, { ...PROMOTION, name: 'Night', status: 'scheduled', startsAt: NOW + HOUR });
-    const c = await promotions.createPromotion(shopId, { ...PROMOTION, name: 'Old summer', endsAt: NOW - 1, startsAt: NOW - HOUR });
-    const d = await promotions.createPromotion(shopId, { ...PROMOTION, name: 'Draft', status: 'draft' });
-    const ids = async (filter: Parameters<PromotionsService['listPromotions']>[1]) =>
-      (await promotions.listPromotions(shopId, filter)).promotions.map((p) => p.id);
+    const a = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, name: 'Summer 50%_off' });
+    const b = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, name: 'Night', status: 'scheduled', startsAt: NOW + HOUR });
+    const c = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, name: 'Old summer', endsAt: NOW - 1, startsAt: NOW - HOUR });
+    const d = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, name: 'Draft', status: 'draft' });
+    const ids = async (filter: Parameters<typeof bed.services.promotions.listPromotions>[1]) =>
+      (await bed.services.promotions.listPromotions(bed.shopId, filter)).promotions.map((p) => p.id);
     expect(await ids({})).toEqual([a.id, b.id, c.id, d.id]);
     expect(await ids({ status: 'scheduled' })).toEqual([b.id]);
     expect(await ids({ activeAt: NOW })).toEqual([a.id]);
@@ -117,10 +90,10 @@ describe.each(TEST_DIALECTS)('promotions service on %s', (dialect) => {
     expect(await ids({ q: 'SUMMER' })).toEqual([a.id, c.id]);
     expect(await ids({ q: '%_' })).toEqual([a.id]);
     expect(await ids({ q: '_' })).toEqual([a.id]);
-    const first = await promotions.listPromotions(shopId, { limit: 3 });
+    const first = await bed.services.promotions.listPromotions(bed.shopId, { limit: 3 });
     expect(first.promotions.map((p) => p.id)).toEqual([a.id, b.id, c.id]);
     expect(first.nextAfter).toBe(c.id);
-    const last = await promotions.listPromotions(shopId, { limit: 3, afterId: first.nextAfter ?? undefined });
+    const last = await bed.services.promotions.listPromotions(bed.shopId, { limit: 3, afterId: first.nextAfter ?? undefined });
     expect(last).toEqual({ promotions: [expect.objectContaining({ id: d.id })], nextAfter: null });
   });
 
@@ -131,34 +104,34 @@ describe.each(TEST_DIALECTS)('promotions service on %s', (dialect) => {
       for (const startsAt of [null, NOW]) {
         for (const endsAt of [null, NOW + HOUR]) {
           if (status === 'scheduled' && startsAt === null) continue;
-          made.push(await promotions.createPromotion(shopId, { ...PROMOTION, status, startsAt, endsAt }));
+          made.push(await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, status, startsAt, endsAt }));
         }
       }
     }
     for (const at of [...edges, ...edges.map((e) => e - 1)]) {
-      const listed = (await promotions.listPromotions(shopId, { activeAt: at, limit: 500 })).promotions.map((p) => p.id);
+      const listed = (await bed.services.promotions.listPromotions(bed.shopId, { activeAt: at, limit: 500 })).promotions.map((p) => p.id);
       expect(listed).toEqual(made.filter((p) => isActiveAt(p, at)).map((p) => p.id));
     }
   });
 
   it('loads the promotions active at an instant for the checkout, highest priority first, and sees changes made here at once', async () => {
-    const low = await promotions.createPromotion(shopId, { ...PROMOTION, priority: 1 });
-    const high = await promotions.createPromotion(shopId, { ...PROMOTION, priority: 9 });
-    const later = await promotions.createPromotion(shopId, { ...PROMOTION, status: 'scheduled', startsAt: NOW + HOUR, endsAt: NOW + 2 * HOUR });
-    await promotions.createPromotion(shopId, { ...PROMOTION, status: 'inactive' });
-    expect((await promotions.activePromotionsAt(shopId, NOW)).map((p) => p.id)).toEqual([high.id, low.id]);
-    expect((await promotions.activePromotionsAt(shopId, NOW + HOUR)).map((p) => p.id)).toEqual([high.id, low.id, later.id]);
-    expect((await promotions.activePromotionsAt(shopId, NOW + 2 * HOUR)).map((p) => p.id)).toEqual([high.id, low.id]);
-    await promotions.updatePromotion(shopId, high.id, { status: 'inactive' });
-    expect((await promotions.activePromotionsAt(shopId, NOW)).map((p) => p.id)).toEqual([low.id]);
+    const low = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, priority: 1 });
+    const high = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, priority: 9 });
+    const later = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, status: 'scheduled', startsAt: NOW + HOUR, endsAt: NOW + 2 * HOUR });
+    await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, status: 'inactive' });
+    expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW)).map((p) => p.id)).toEqual([high.id, low.id]);
+    expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW + HOUR)).map((p) => p.id)).toEqual([high.id, low.id, later.id]);
+    expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW + 2 * HOUR)).map((p) => p.id)).toEqual([high.id, low.id]);
+    await bed.services.promotions.updatePromotion(bed.shopId, high.id, { status: 'inactive' });
+    expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW)).map((p) => p.id)).toEqual([low.id]);
   });
 
   it('reuses the loaded promotions within the cache time and reloads after it (a change by another process)', async () => {
-    const p = await promotions.createPromotion(shopId, PROMOTION);
-    expect(await promotions.activePromotionsAt(shopId, NOW)).toHaveLength(1);
-    await db.db.updateTable('promotions').set({ status: 'inactive' }).where('shop_id', '=', shopId).where('id', '=', p.id).execute();
-    expect(await promotions.activePromotionsAt(shopId, NOW)).toHaveLength(1);
+    const p = await bed.services.promotions.createPromotion(bed.shopId, PROMOTION);
+    expect(await bed.services.promotions.activePromotionsAt(bed.shopId, NOW)).toHaveLength(1);
+    await bed.db.db.updateTable('promotions').set({ status: 'inactive' }).where('shop_id', '=', bed.shopId).where('id', '=', p.id).execute();
+    expect(await bed.services.promotions.activePromotionsAt(bed.shopId, NOW)).toHaveLength(1);
     clock.advance(1_000);
-    expect(await promotions.activePromotionsAt(shopId, clock.now())).toHaveLength(0);
+    expect(await bed.services.promotions.activePromotionsAt(bed.shopId, clock.now())).toHaveLength(0);
   });
 });
