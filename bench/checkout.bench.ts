@@ -20,6 +20,13 @@ import { positive } from './lib/args.js';
  * p99 under 25 ms, estimate ≥ 0.2 of it; PostgreSQL is printed too. A report, not a test:
  * it exits 1 only when an answer was not 2xx or not a success.
  *
+ * Apply runs twice: at saturation (every connection sends its next request as soon as the
+ * answer comes), which gives the rate, and paced (the same connections offered 0.08 of the
+ * bare apply rate of this run in all), which gives the latency the p99 target is judged
+ * on. In a closed loop at saturation the mean latency is the connections over the rate
+ * (Little's law): p99 < 25 ms there would take ≥ 2,000 applies/s from 50 connections,
+ * far past the rate target, so that p99 only says how deep the queue is.
+ *
  *   npm run bench:checkout -- [--duration 10] [--connections 50] [--warmup 2]
  *                             [--members 200] [--only sqlite|postgres] [--limits off|on] [--cpu-prof DIR]
  */
@@ -65,7 +72,8 @@ interface Target {
   readonly body: (kind: 'apply' | 'estimate', seq: number) => string;
 }
 
-async function load(target: Target, kind: 'apply' | 'estimate', durationSec: number): Promise<Run> {
+/** `overallRate`: requests per second offered by all connections together (a paced run); absent: as fast as answers come. */
+async function load(target: Target, kind: 'apply' | 'estimate', durationSec: number, overallRate?: number): Promise<Run> {
   let seq = 0;
   let bad = 0;
   const result = await autocannon({
@@ -74,6 +82,7 @@ async function load(target: Target, kind: 'apply' | 'estimate', durationSec: num
     pipelining: 1,
     duration: durationSec,
     timeout: 10,
+    ...(overallRate === undefined ? {} : { overallRate }),
     requests: [
       {
         method: 'POST',
@@ -166,11 +175,28 @@ function checkoutBody(shopId: string, secret: string, phones: readonly string[],
 interface PatronRun {
   readonly name: string;
   readonly apply: Run;
+  /** Apply offered PACED_SHARE of the bare apply rate. */
+  readonly paced: Run;
+  readonly pacedRate: number;
   readonly estimate: Run;
-  readonly sample: string;
 }
 
-async function benchPatron(name: BenchDatabaseName): Promise<PatronRun> {
+interface BareRuns {
+  readonly apply: Run;
+  readonly estimate: Run;
+}
+
+/** The paced apply run is offered this share of the bare apply rate: the rate target. */
+const PACED_SHARE = 0.08;
+/** A paced run that answered less than this share of what it was offered did not sustain the rate. */
+const PACED_ACHIEVED = 0.95;
+
+/**
+ * Seeds a shop, takes a sample apply answer, has `ceiling` measure the bare app with it
+ * (once, while this server idles) and then loads Patron: apply at saturation, estimate,
+ * and apply paced at PACED_SHARE of the bare apply rate.
+ */
+async function benchPatron(name: BenchDatabaseName, ceiling: (sample: string) => Promise<BareRuns>): Promise<PatronRun> {
   const database = await openBenchDatabase(name);
   try {
     const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
@@ -188,11 +214,14 @@ async function benchPatron(name: BenchDatabaseName): Promise<PatronRun> {
       if (!sample.includes('"promo_codes":["BENCH"]') || !sample.includes('"certificates":["BENCH-GIFT"]')) {
         throw new Error(`the sample apply did not take the code and the certificate: ${sample.slice(0, 800)}`);
       }
+      const bare = await ceiling(sample);
       await load(target('wa'), 'apply', WARMUP);
       const apply = await load(target('ma'), 'apply', DURATION);
       await load(target('we'), 'estimate', WARMUP);
       const estimate = await load(target('me'), 'estimate', DURATION);
-      return { name, apply, estimate, sample };
+      const pacedRate = Math.max(1, Math.round(PACED_SHARE * bare.apply.perSec));
+      const paced = await load(target('pa'), 'apply', DURATION, pacedRate);
+      return { name, apply, paced, pacedRate, estimate };
     } finally {
       const code = await server.stop();
       if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
@@ -202,7 +231,7 @@ async function benchPatron(name: BenchDatabaseName): Promise<PatronRun> {
   }
 }
 
-async function benchBare(sample: string): Promise<{ apply: Run; estimate: Run }> {
+async function benchBare(sample: string): Promise<BareRuns> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-bench-checkout-'));
   const file = path.join(dir, 'checkout.json');
   fs.writeFileSync(file, sample);
@@ -228,29 +257,38 @@ async function main(): Promise<number> {
   const names = await benchTargets(values.only);
   console.log(
     `Checkout: a 10-line cart, 3 promotions, a code, a certificate and bonuses; ${CONNECTIONS} connections, ` +
-      `${DURATION} s after a ${WARMUP} s warm-up, ${MEMBERS} members; ${os.cpus().length} cores, Node ${process.version}\n`,
+      `${DURATION} s after a ${WARMUP} s warm-up, ${MEMBERS} members; ${os.cpus().length} cores, Node ${process.version}; ` +
+      `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`,
   );
+  let bare: Promise<BareRuns> | undefined;
   const runs: PatronRun[] = [];
-  for (const name of names) runs.push(await benchPatron(name));
-  const bare = await benchBare(runs[0]!.sample);
-  console.log(line('bare apply', bare.apply, undefined));
-  console.log(line('bare estimate', bare.estimate, undefined));
+  for (const name of names) runs.push(await benchPatron(name, (sample) => (bare ??= benchBare(sample))));
+  const ceiling = await bare!;
+  console.log(line('bare apply', ceiling.apply, undefined));
+  console.log(line('bare estimate', ceiling.estimate, undefined));
   for (const run of runs) {
-    console.log(line(`${run.name} apply`, run.apply, bare.apply));
-    console.log(line(`${run.name} estimate`, run.estimate, bare.estimate));
+    console.log(line(`${run.name} apply`, run.apply, ceiling.apply));
+    console.log(line(`${run.name} estimate`, run.estimate, ceiling.estimate));
+    console.log(`${line(`${run.name} apply paced`, run.paced, undefined)}  (offered ${run.pacedRate}/s)`);
   }
   let failed = false;
-  console.log('\nTargets (issue 14, part 8):');
+  console.log(`\nTargets (issue 14, part 8), load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}:`);
   for (const run of runs) {
-    if (run.apply.bad + run.estimate.bad > 0 || run.apply.ok === 0 || run.estimate.ok === 0) {
+    const bad = run.apply.bad + run.estimate.bad + run.paced.bad;
+    if (bad > 0 || run.apply.ok === 0 || run.estimate.ok === 0 || run.paced.ok === 0) {
       failed = true;
-      console.log(`  FAIL  ${run.name}: ${run.apply.bad + run.estimate.bad} answers were not a computed success`);
+      console.log(`  FAIL  ${run.name}: ${bad} answers were not a computed success`);
     }
     if (run.name !== 'sqlite') continue;
-    const applyRatio = run.apply.perSec / bare.apply.perSec;
-    const estimateRatio = run.estimate.perSec / bare.estimate.perSec;
+    const applyRatio = run.apply.perSec / ceiling.apply.perSec;
+    const estimateRatio = run.estimate.perSec / ceiling.estimate.perSec;
+    const sustained = run.paced.perSec >= PACED_ACHIEVED * run.pacedRate;
     console.log(`  ${applyRatio >= 0.08 ? 'PASS' : 'MISS'}  apply ${applyRatio.toFixed(3)} of bare (target ≥ 0.08)`);
-    console.log(`  ${run.apply.p99Ms < 25 ? 'PASS' : 'MISS'}  apply p99 ${run.apply.p99Ms.toFixed(1)} ms (target < 25 ms)`);
+    console.log(
+      `  ${sustained && run.paced.p99Ms < 25 ? 'PASS' : 'MISS'}  apply p99 ${run.paced.p99Ms.toFixed(1)} ms while offered ${run.pacedRate}/s ` +
+        `(${PACED_SHARE} of bare), answered ${run.paced.perSec.toFixed(0)}/s${sustained ? '' : ': the rate was not sustained'} (target < 25 ms; ` +
+        `judged paced: at saturation the ${CONNECTIONS} connections queue, mean latency = connections / rate)`,
+    );
     console.log(`  ${estimateRatio >= 0.2 ? 'PASS' : 'MISS'}  estimate ${estimateRatio.toFixed(3)} of bare (target ≥ 0.2)`);
   }
   return failed ? 1 : 0;

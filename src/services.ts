@@ -26,6 +26,7 @@ import { CheckoutService } from './modules/checkout/checkout.service.js';
 import { CheckoutSettle } from './modules/checkout/checkout-settle.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { ImagesService } from './modules/images/images.service.js';
+import { ProductFacts } from './modules/catalog/product-facts.js';
 import { ProductSubscriptionsService } from './modules/product-subscriptions/product-subscriptions.service.js';
 import { ProfileViewService } from './modules/profile-view/profile-view.service.js';
 import { SearchService } from './modules/search/search.service.js';
@@ -240,7 +241,7 @@ export function createServices(deps: {
       promotions,
       promoCodes,
       certificates,
-      products,
+      products: new ProductFacts({ clock, catalog, products }),
       subscriptions: subscriptionUsage,
     }),
     settle: new CheckoutSettle({ db, clock, ledger, members: loyalty, levels: loyaltyLevels, promoCodes, certificates }),
@@ -363,7 +364,7 @@ export function createServices(deps: {
     certificates,
     loyaltyRewards,
     checkout,
-    subscriptions: new SubscriptionsService({ db, clock, shops, promotions }),
+    subscriptions: new SubscriptionsService({ db, clock, shops, promotions, usage: subscriptionUsage }),
     subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions }),
     subscriptionUsage,
     clock,

@@ -46,6 +46,12 @@ export interface ProductsDeps {
 
 export type ShopCurrency = Pick<Shop, 'shopId' | 'currency'>;
 
+/** An offer as the checkout takes it: its name and its categories with all their ancestors. */
+export interface ProductFact {
+  readonly name: string | null;
+  readonly categoryIds: string[];
+}
+
 export interface ProductCounters extends ProductActivityCounters {
   readonly triggers: ProductTriggerCounts;
 }
@@ -245,14 +251,12 @@ export class ProductsService {
   }
 
   /**
-   * What the checkout needs of these offer ids in the served catalog (docs/checkout.md
+   * What the checkout needs of these offer ids in a generation (docs/checkout.md
    * "Inputs"): the name and the categories with all their ancestors, by id; an id the
-   * served catalog lacks is absent from the map.
+   * generation lacks is absent from the map (product-facts.ts keeps them).
    */
-  async productFacts(shopId: string, itemIds: readonly string[]): Promise<Map<string, { name: string | null; categoryIds: string[] }>> {
+  async productFactsIn(shopId: string, generation: number, itemIds: readonly string[]): Promise<Map<string, ProductFact>> {
     if (itemIds.length === 0) return new Map();
-    const generation = await this.deps.catalog.currentGeneration(shopId);
-    if (generation === 0) return new Map();
     const [records, lookups] = await Promise.all([repo.findProducts(this.db, shopId, generation, itemIds), this.catalogLookups(shopId, generation)]);
     const parentOf = (id: string) => lookups.categories.get(id)?.parentExternalId ?? null;
     return new Map(records.map((r) => [r.id, { name: r.name, categoryIds: withAncestors(r.categoryIds, parentOf) }]));

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { ProductsService } from '../catalog/products.service.js';
+import type { ProductFacts } from '../catalog/product-facts.js';
 import type { SubscriptionUsageService } from '../subscriptions/subscription-usage.service.js';
 import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
 import type { LoyaltySettings } from '../loyalty/domain/settings.js';
@@ -22,14 +22,14 @@ import type { CertificateRequest, CheckoutInput, MemberFacts, PromoCodeRequest, 
 export interface CheckoutInputsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
-  readonly members: Pick<LoyaltyService, 'findMember' | 'getSettings' | 'balanceAt'>;
+  readonly members: Pick<LoyaltyService, 'findMemberOf' | 'settingsOf' | 'balanceAt'>;
   readonly levels: Pick<LoyaltyLevelsService, 'levelOf'>;
   readonly ledger: Pick<LoyaltyLedger, 'activeHoldAmount'>;
   readonly referrals: Pick<LoyaltyReferralService, 'referralOf'>;
   readonly promotions: Pick<PromotionsService, 'activePromotionsAt'>;
   readonly promoCodes: Pick<PromoCodesService, 'findCodes' | 'blockedCodesOf' | 'memberUsesOf'>;
   readonly certificates: Pick<CertificatesService, 'findCertificates' | 'heldOf'>;
-  readonly products: Pick<ProductsService, 'productFacts'>;
+  readonly products: Pick<ProductFacts, 'productFacts'>;
   readonly subscriptions: Pick<SubscriptionUsageService, 'allowances' | 'benefitPromotionIds' | 'isSubscribed'>;
 }
 
@@ -64,7 +64,7 @@ export class CheckoutInputs {
   async load(shop: CheckoutShop, request: CheckoutRequest, own: OwnHolds | null, forced: ReadonlyMap<string, PromoCodeState>): Promise<LoadedInput> {
     const { shopId } = shop;
     const now = this.deps.clock.now();
-    const settings = await this.deps.members.getSettings(shopId);
+    const settings = await this.deps.members.settingsOf(shopId);
     const member = await this.resolveMember(shopId, request);
     const mine = own !== null && member !== null && own.profileId === member.profileId ? own : null;
     const promotions = await this.deps.promotions.activePromotionsAt(shopId, now);
@@ -159,9 +159,9 @@ export class CheckoutInputs {
       return null;
     }
     try {
-      return await this.deps.members.findMember(shopId, request.identifier);
+      return await this.deps.members.findMemberOf(shopId, request.identifier);
     } catch (error) {
-      // The shop was checked by getSettings before: a NOT_FOUND here is the member's.
+      // The shop is the request's authenticated one: a NOT_FOUND here is the member's.
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
       if (request.chargeBonuses) throw new AppError('NOT_FOUND', PUBLIC_MEMBER_NOT_FOUND);
       return null;

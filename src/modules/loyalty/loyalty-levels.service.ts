@@ -8,6 +8,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { TrackingSubscriber } from '../tracking/tracking.types.js';
+import { TtlCache } from '../../ttl-cache.js';
 import { MAX_AMOUNT_MINOR } from './domain/amount.js';
 import { checkLadder, DAY_MS, memberLevel, type Ladder, type MemberLevel } from './domain/levels.js';
 import { purchaseFromEvent } from './domain/purchase-event.js';
@@ -46,6 +47,14 @@ export const DEFAULT_WINDOW_DAYS = 365;
 export const ORDER_ID_MAX_LENGTH = 255;
 /** Members recomputed in one transaction by the daily job. */
 const RECOMPUTE_BATCH = 200;
+/**
+ * How long levelOf (read by every checkout of a member) uses a ladder it read before: a
+ * PUT through this process is seen at once; one through another process makes every
+ * member due in the same commit, and a due member's level is recomputed from the ladder
+ * read in its own transaction, so a stale ladder is never used to answer one.
+ */
+export const LADDER_CACHE_TTL_MS = 1_000;
+const LADDER_CACHE_MAX_SHOPS = 10_000;
 
 /**
  * Loyalty levels (docs/loyalty.md "Levels"): the ladder of a shop, the purchases that
@@ -53,7 +62,10 @@ const RECOMPUTE_BATCH = 200;
  * cancelled, read lazily when its expiry has passed, and kept fresh by a daily job.
  */
 export class LoyaltyLevelsService {
+  private readonly ladders: TtlCache<string, readonly repo.LevelRow[]>;
+
   constructor(private readonly deps: LoyaltyLevelsDeps) {
+    this.ladders = new TtlCache({ max: LADDER_CACHE_MAX_SHOPS, ttlMs: LADDER_CACHE_TTL_MS, clock: deps.clock });
     // Registered after the ledger's participant (services.ts builds the ledger first), so
     // the surviving profile is a member by now; its level is recomputed when next read.
     deps.identity.onMerge(async (trx, shopId, fromId, intoId) => {
@@ -88,6 +100,7 @@ export class LoyaltyLevelsService {
       await repo.replaceLadder(trx, shopId, ladder.windowDays, levels, due, now);
       await repo.markAllMembersDue(trx, shopId, now);
     });
+    this.ladders.delete(shopId);
     await this.deps.db.durable();
     return this.readLadder(this.db, shopId);
   }
@@ -190,7 +203,7 @@ export class LoyaltyLevelsService {
     if (!stored) return null;
     const now = this.deps.clock.now();
     const expiresAt = stored.level_expires_at === null ? null : Number(stored.level_expires_at);
-    const levels = expiresAt !== null && expiresAt <= now ? undefined : await repo.listLevels(this.db, shopId);
+    const levels = expiresAt !== null && expiresAt <= now ? undefined : await this.levelsOf(shopId);
     // Due; or no level stored while the lowest level needs no purchase (a member who joined since the ladder was PUT).
     if (levels === undefined || (stored.level_code === null && Number(levels[0]?.min_total) === 0)) {
       const computed = await this.db.transaction().execute(async (trx) =>
@@ -200,6 +213,14 @@ export class LoyaltyLevelsService {
     }
     const level = levels.find((l) => l.code === stored.level_code);
     return level ? { code: level.code, name: level.name, rewardPercent: level.reward_percent, expiresAt } : null;
+  }
+
+  private async levelsOf(shopId: string): Promise<readonly repo.LevelRow[]> {
+    const kept = this.ladders.get(shopId);
+    if (kept) return kept;
+    const levels = await repo.listLevels(this.db, shopId);
+    this.ladders.set(shopId, levels);
+    return levels;
   }
 
   /** The checkout's reward percent (hundredths) for the member: its level's, else the programme's. */

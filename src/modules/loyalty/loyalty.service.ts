@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
+import { TtlCache } from '../../ttl-cache.js';
 import { normalizePhone } from '../identity/domain/identifiers.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
@@ -60,13 +61,22 @@ export const MEMBER_TRANSACTIONS_LIMIT = 200;
 const DAY_MS = 86_400_000;
 
 /**
+ * How long the checkout computes with settings it read before (settingsOf): a PUT
+ * through this process is seen at once, one through another process within this time.
+ */
+export const SETTINGS_CACHE_TTL_MS = 1_000;
+const SETTINGS_CACHE_MAX_SHOPS = 10_000;
+
+/**
  * The loyalty programme's settings and members, and the admin's manual credits and
  * debits (docs/loyalty.md). The writes themselves are the ledger's (loyalty-ledger.ts).
  */
 export class LoyaltyService {
   private upkeep: UpkeepHooks | undefined;
+  private readonly settingsCache: TtlCache<string, LoyaltySettings>;
 
   constructor(private readonly deps: LoyaltyDeps) {
+    this.settingsCache = new TtlCache({ max: SETTINGS_CACHE_MAX_SHOPS, ttlMs: SETTINGS_CACHE_TTL_MS, clock: deps.clock });
     deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveLedger(trx, shopId, fromId, intoId, deps.clock.now()));
   }
 
@@ -85,6 +95,19 @@ export class LoyaltyService {
     return row ? toSettings(row) : DEFAULT_SETTINGS;
   }
 
+  /**
+   * The settings of a shop the caller has found already (the checkout's authenticated
+   * shop), kept for SETTINGS_CACHE_TTL_MS: the checkout reads them on every request.
+   */
+  async settingsOf(shopId: string): Promise<LoyaltySettings> {
+    const kept = this.settingsCache.get(shopId);
+    if (kept) return kept;
+    const row = await repo.findSettings(this.db, shopId);
+    const settings = row ? toSettings(row) : DEFAULT_SETTINGS;
+    this.settingsCache.set(shopId, settings);
+    return settings;
+  }
+
   /** Replaces the programme's settings (validated by the caller: domain/settings.ts). */
   async putSettings(shopId: string, settings: LoyaltySettings): Promise<LoyaltySettings> {
     await this.deps.shops.requireShop(shopId);
@@ -99,6 +122,7 @@ export class LoyaltyService {
       created_at: now,
       updated_at: now,
     });
+    this.settingsCache.delete(shopId);
     await this.deps.db.durable();
     await this.upkeep?.resumeChain(shopId);
     return toSettings(row);
@@ -146,6 +170,11 @@ export class LoyaltyService {
    */
   async findMember(shopId: string, identifier: string): Promise<MemberRef> {
     await this.deps.shops.requireShop(shopId);
+    return this.findMemberOf(shopId, identifier);
+  }
+
+  /** findMember of a shop the caller has found already (the checkout's authenticated shop). */
+  async findMemberOf(shopId: string, identifier: string): Promise<MemberRef> {
     const phone = normalizePhone(identifier);
     const candidates = phone.ok ? [{ phone: phone.value }, { loyaltyId: identifier }] : [{ loyaltyId: identifier }];
     for (const query of candidates) {

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
+import { TtlCache } from '../../ttl-cache.js';
 import { dateInTimezone } from '../shops/domain/shop.js';
 import { allowanceOf, NO_USAGE, type BenefitAllowance, type PromosBenefit } from './domain/benefits.js';
 import { isPaid, periodOf } from './domain/periods.js';
@@ -45,13 +46,25 @@ export interface MemberAllowances {
 }
 
 /**
+ * How long the checkout uses the benefit-only promotions it read before (every order
+ * reads them): a plan written through this process is seen at once, one written through
+ * another process within this time, as for the live promotions (LIVE_CACHE_TTL_MS).
+ */
+export const BENEFIT_ONLY_CACHE_TTL_MS = 1_000;
+const BENEFIT_ONLY_CACHE_MAX_SHOPS = 10_000;
+
+/**
  * The checkout's side of promos benefits (docs/subscriptions.md, "Holds"): what a member
  * has left, and the holds an applied order places, counts at confirm and gives back at
  * cancel. Every operation takes the caller's transaction, so the checkout's own holds and
  * these commit or roll back together; every limit is one conditional UPDATE.
  */
 export class SubscriptionUsageService {
-  constructor(private readonly deps: { readonly clock: Clock }) {}
+  private readonly benefitOnly: TtlCache<string, ReadonlySet<number>>;
+
+  constructor(private readonly deps: { readonly clock: Clock }) {
+    this.benefitOnly = new TtlCache({ max: BENEFIT_ONLY_CACHE_MAX_SHOPS, ttlMs: BENEFIT_ONLY_CACHE_TTL_MS, clock: deps.clock });
+  }
 
   /**
    * The member's usable promos benefits and what is left of each this period, not
@@ -96,11 +109,19 @@ export class SubscriptionUsageService {
    * The checkout leaves them out of play unless the order's member holds the benefit.
    */
   async benefitPromotionIds(db: repo.Executor, shopId: string): Promise<ReadonlySet<number>> {
+    const kept = this.benefitOnly.get(shopId);
+    if (kept) return kept;
     const ids = new Set<number>();
     for (const row of await repo.listShopPlans(db, shopId)) {
       for (const b of toPlan(row).benefits) if (b.dataType === 'promos') for (const id of b.promotionIds) ids.add(id);
     }
+    this.benefitOnly.set(shopId, ids);
     return ids;
+  }
+
+  /** A plan of the shop was created or changed (SubscriptionsService): its benefit-only promotions are read again. */
+  forgetPlans(shopId: string): void {
+    this.benefitOnly.delete(shopId);
   }
 
   /**

@@ -4,6 +4,7 @@ import type { SubscriptionStatus } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { PromotionsService } from '../promotions/promotions.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
+import type { SubscriptionUsageService } from './subscription-usage.service.js';
 import { CODE_PATTERN, findBenefitsProblem, NAME_MAX_LENGTH, PERIOD_DAYS_MAX, type Benefit } from './domain/benefits.js';
 import * as repo from './subscriptions.repo.js';
 import type { Plan, PlanInput, Subscription } from './subscriptions.types.js';
@@ -13,6 +14,8 @@ export interface SubscriptionsDeps {
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
   readonly promotions: Pick<PromotionsService, 'getPromotion'>;
+  /** Keeps the checkout's benefit-only promotions; told when a plan changes. */
+  readonly usage?: Pick<SubscriptionUsageService, 'forgetPlans'>;
 }
 
 const ADMIN_SUBSCRIPTION_NOT_FOUND = 'Subscription not found.';
@@ -88,6 +91,7 @@ export class SubscriptionsService {
       updated_at: now,
     };
     if (!(await repo.insertPlan(this.db, row))) throw new AppError('CONFLICT', `Plan \`${input.code}\` already exists.`);
+    this.deps.usage?.forgetPlans(shopId);
     await this.deps.db.durable();
     return toPlan(row);
   }
@@ -130,6 +134,7 @@ export class SubscriptionsService {
       updated_at: this.deps.clock.now(),
     });
     if (!row) throw new AppError('NOT_FOUND', PLAN_NOT_FOUND);
+    this.deps.usage?.forgetPlans(shopId);
     await this.deps.db.durable();
     return toPlan(row);
   }
