@@ -13,7 +13,7 @@ import type { ChannelsService } from './channels.service.js';
 import { rewriteEmailHtml, unsubscribeHeaders } from './domain/tracking-links.js';
 import type { OutcomesService } from './outcomes.service.js';
 import { afterOutcome, type OutcomeHook } from './outcome-hook.js';
-import { templatesFor, type MailingTemplates } from './domain/mailing.js';
+import { templatesFor, type ChannelTemplates, type MailingTemplates } from './domain/mailing.js';
 import type { MessageType } from './history.service.js';
 import { buildOutgoing, type SentContent } from './domain/outgoing.js';
 import { TokenBucket } from './domain/token-bucket.js';
@@ -124,19 +124,7 @@ export class DeliveryService {
       }
     }
 
-    const profile = await this.deps.identity.getProfileOnly(payload.shopId, delivery.profile_id);
-    const attributes = await this.deps.audience.getCustomerAttributes(payload.shopId, delivery.profile_id);
-    const profileScope: Record<string, unknown> = {
-      ...profile?.properties,
-      ...attributes?.fields,
-      email: profile?.email ?? null,
-      phone: profile?.phone ?? null,
-      external_id: profile?.externalId ?? null,
-      loyalty_id: profile?.loyaltyId ?? null,
-      telegram_id: profile?.telegramId ?? null,
-    };
-    const locale = typeof profileScope.locale === 'string' ? profileScope.locale : undefined;
-    const set = templatesFor(templates, locale);
+    const { set, profileScope } = await this.templateSet(payload.shopId, delivery.profile_id, templates, channel);
     const variables = JSON.parse(delivery.variables) as Record<string, unknown>;
     let outgoing;
     try {
@@ -187,6 +175,34 @@ export class DeliveryService {
       result = { ok: false, kind: 'temporary', message: errorText(error) };
     }
     await this.finish(delivery, result, outgoing.content, provider.vendor);
+  }
+
+  /**
+   * The templates for the recipient's locale, with the scope's `profile`. Both need the
+   * profile and its attributes, read only when the mailing has locale variants or the
+   * channel's templates may read the profile (most transactional ones name only variables).
+   */
+  private async templateSet(
+    shopId: string,
+    profileId: number,
+    templates: MailingTemplates,
+    channel: Channel,
+  ): Promise<{ set: ChannelTemplates; profileScope: Record<string, unknown> }> {
+    const hasLocales = Object.keys(templates.locales ?? {}).length > 0;
+    if (!hasLocales && !this.deps.renderer.readsProfile(templates, channel)) return { set: templates, profileScope: {} };
+    const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
+    const attributes = await this.deps.audience.getCustomerAttributes(shopId, profileId);
+    const profileScope: Record<string, unknown> = {
+      ...profile?.properties,
+      ...attributes?.fields,
+      email: profile?.email ?? null,
+      phone: profile?.phone ?? null,
+      external_id: profile?.externalId ?? null,
+      loyalty_id: profile?.loyaltyId ?? null,
+      telegram_id: profile?.telegramId ?? null,
+    };
+    const locale = typeof profileScope.locale === 'string' ? profileScope.locale : undefined;
+    return { set: templatesFor(templates, locale), profileScope };
   }
 
   private async templatesOf(shopId: string, delivery: repo.DeliveryToSend): Promise<MailingTemplates | undefined> {

@@ -14,6 +14,10 @@ import { templateStrings, type ChannelTemplates, type MailingTemplates } from '.
 
 const LIMITS = { parseLimit: 1_000_000, renderLimit: 2_000, memoryLimit: 20_000_000 } as const;
 const PARSED_CACHE_SIZE = 1_000;
+/** Compiled MJML kept (compileMjml), oldest out first. */
+const MJML_CACHE_SIZE = 64;
+/** What in a template's text may reach the scope's `profile` (readsProfile). */
+const PROFILE_REACH = /profile|\[|include|render|layout/;
 
 type Mjml = (input: string, options?: { validationLevel?: 'soft' | 'strict' | 'skip' }) => Promise<{ html: string }>;
 // mjml ships CommonJS without types; its one function is typed here.
@@ -48,6 +52,8 @@ export class TemplateRenderer {
   private readonly html = new Liquid({ outputEscape: 'escape', strictFilters: true, ...LIMITS });
   private readonly text = new Liquid({ strictFilters: true, ...LIMITS });
   private readonly parsed = new Map<string, Template[]>();
+  private readonly mjml = new Map<string, string>();
+  private readonly profileReaders = new WeakMap<ChannelTemplates, boolean>();
 
   /** The first template of a mailing that does not parse, with the engine's words (they name line and column). */
   check(templates: MailingTemplates): TemplateProblem | undefined {
@@ -59,6 +65,24 @@ export class TemplateRenderer {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Whether rendering the set's `channel` templates may read the recipient (the scope's
+   * `profile`, templateScope): a delivery whose templates cannot skips reading the
+   * profile and its attributes. Conservative by text, not by the engine's analysis, which
+   * does not see a computed name (`{% assign k = "profile" %}{{ [k] }}`): a template reads
+   * the profile if it names it, indexes with brackets, or pulls in another file.
+   */
+  readsProfile(set: ChannelTemplates, channel: keyof RenderedMessage): boolean {
+    const fields = set[channel] as Readonly<Record<string, string | undefined>> | undefined;
+    if (!fields) return false;
+    let reads = this.profileReaders.get(fields);
+    if (reads === undefined) {
+      reads = Object.values(fields).some((source) => typeof source === 'string' && PROFILE_REACH.test(source));
+      this.profileReaders.set(fields, reads);
+    }
+    return reads;
   }
 
   /** Renders one channel's template; undefined when the set has none for it. */
@@ -73,10 +97,10 @@ export class TemplateRenderer {
     for (const [field, source] of Object.entries(fields)) {
       if (typeof source !== 'string') continue;
       const isHtml = channel === 'email' && field === 'html';
-      out[field] = await this.renderString(isHtml, source, scope);
+      out[field] = this.renderString(isHtml, source, scope);
     }
     if (channel === 'email') {
-      const html = isMjml(out.html ?? '') ? (await mjml2html(out.html ?? '', { validationLevel: 'soft' })).html : (out.html ?? '');
+      const html = isMjml(out.html ?? '') ? await this.compileMjml(out.html ?? '') : (out.html ?? '');
       return { subject: out.subject ?? '', html, text: out.text ?? htmlToText(html) } as RenderedMessage[C];
     }
     return out as RenderedMessage[C];
@@ -92,7 +116,22 @@ export class TemplateRenderer {
     return out;
   }
 
-  private async renderString(isHtml: boolean, source: string, scope: Readonly<Record<string, unknown>>): Promise<string> {
+  /**
+   * MJML to HTML, kept for the last few distinct inputs: compiling takes tens of
+   * milliseconds, and a mailing whose MJML part names no per-message variable (a bulk
+   * mailing's, most transactional layouts with the variables in the text parts) compiles
+   * to the same HTML every time.
+   */
+  private async compileMjml(source: string): Promise<string> {
+    const cached = this.mjml.get(source);
+    if (cached !== undefined) return cached;
+    const { html } = await mjml2html(source, { validationLevel: 'soft' });
+    if (this.mjml.size >= MJML_CACHE_SIZE) this.mjml.delete(this.mjml.keys().next().value as string);
+    this.mjml.set(source, html);
+    return html;
+  }
+
+  private renderString(isHtml: boolean, source: string, scope: Readonly<Record<string, unknown>>): string {
     const engine = isHtml ? this.html : this.text;
     const key = `${isHtml ? 'h' : 't'}:${source}`;
     let templates = this.parsed.get(key);
@@ -102,7 +141,8 @@ export class TemplateRenderer {
       if (this.parsed.size >= PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value as string);
       this.parsed.set(key, templates);
     }
-    return (await engine.render(templates, scope)) as string;
+    // Synchronously: no filter or tag of ours waits on anything, and the async walk costs a promise per node.
+    return engine.renderSync(templates, scope) as string;
   }
 }
 

@@ -8,6 +8,7 @@ import { chooseLocale, templatesFor } from '../../../src/modules/messaging/domai
 import { planDeliveries, type RecipientFacts } from '../../../src/modules/messaging/domain/recipients.js';
 import { TokenBucket } from '../../../src/modules/messaging/domain/token-bucket.js';
 import { checkVariables } from '../../../src/modules/messaging/domain/variables.js';
+import { TemplateRenderer, templateScope } from '../../../src/modules/messaging/render.js';
 import { SecretBox } from '../../../src/modules/messaging/secret-box.js';
 
 describe('channel settings shape', () => {
@@ -75,6 +76,20 @@ describe('templates', () => {
     expect(chooseLocale(['de'], 'fr')).toBeUndefined();
     const set = templatesFor({ sms: { body: 'en' }, email: { subject: 'en', html: 'en' }, locales: { de: { sms: { body: 'de' } } } }, 'de-DE');
     expect(set).toEqual({ sms: { body: 'de' }, email: { subject: 'en', html: 'en' } });
+  });
+
+  it('tells which templates may read the recipient, so that a delivery reads the profile only for them', async () => {
+    const renderer = new TemplateRenderer();
+    const reads = (html: string) => renderer.readsProfile({ email: { subject: 'Order {{ order }}', html } }, 'email');
+    expect(reads('<p>Order {{ order }} of {{ variables.total }}</p>')).toBe(false);
+    expect(reads('<p>Hello {{ profile.first_name }}</p>')).toBe(true);
+    // A computed name escapes the engine's own analysis; brackets count as reading it.
+    const computed = '{% assign k = "prof" | append: "ile" %}{{ [k].email }}';
+    expect(reads(computed)).toBe(true);
+    const rendered = await renderer.render({ email: { subject: 's', html: computed } }, 'email', templateScope({}, { email: 'ann@x.example' }));
+    expect(rendered?.html).toBe('ann@x.example');
+    expect(reads('{% include "other" %}')).toBe(true);
+    expect(renderer.readsProfile({ email: { subject: 's', html: 'x' } }, 'sms')).toBe(false);
   });
 
   it('derives the text part from HTML', () => {

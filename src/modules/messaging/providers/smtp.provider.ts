@@ -64,6 +64,12 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
   readonly secretFields: readonly string[] = SMTP_SECRET_FIELDS;
 
   private readonly pools = new Map<string, PoolEntry>();
+  /**
+   * The checks and pool key of a settings object. Delivery hands the same object for a
+   * while (channels.service.ts caches it), and checking a DKIM key and hashing the
+   * settings at every send cost more than composing the message.
+   */
+  private readonly checked = new WeakMap<SmtpSettings, { readonly prepared: Prepared; readonly key: string }>();
   private readonly idlePoolMs: number;
 
   constructor(options: SmtpProviderOptions = {}) {
@@ -72,7 +78,7 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
 
   async send(settings: SmtpSettings, message: EmailMessage, context: SendContext): Promise<SendResult> {
     if (context.signal?.aborted) return { ok: false, kind: 'temporary', message: 'The send was cancelled before it started.' };
-    const prepared = prepare(settings);
+    const { prepared, key: poolKey } = this.check(settings);
     if (!prepared.ok) return prepared;
     const refused = checkMessage(message);
     if (refused) return refused;
@@ -80,7 +86,7 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
 
     let pool: Pool;
     try {
-      pool = await this.poolFor(settings, prepared.endpoint, context);
+      pool = await this.poolFor(poolKey, settings, prepared.endpoint, context);
     } catch (error) {
       return error instanceof GuardRefusal ? error.result : classifySmtpError(error, secrets);
     }
@@ -122,8 +128,16 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
     await Promise.allSettled(pools.map(async (entry) => (await entry.pool).transport.close()));
   }
 
-  private poolFor(settings: SmtpSettings, endpoint: SmtpEndpoint, context: SendContext): Promise<Pool> {
-    const key = createHash('sha256').update(JSON.stringify(canonical(settings))).digest('hex');
+  private check(settings: SmtpSettings): { readonly prepared: Prepared; readonly key: string } {
+    let checked = this.checked.get(settings);
+    if (!checked) {
+      checked = { prepared: prepare(settings), key: createHash('sha256').update(JSON.stringify(canonical(settings))).digest('hex') };
+      this.checked.set(settings, checked);
+    }
+    return checked;
+  }
+
+  private poolFor(key: string, settings: SmtpSettings, endpoint: SmtpEndpoint, context: SendContext): Promise<Pool> {
     const now = performance.now();
     this.closeIdle(now, key);
     let entry = this.pools.get(key);
