@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbOptions } from '../../src/db/create-db.js';
-import { freshDbOptions, removeDatabase, TEST_DIALECTS } from '../helpers/db.js';
-import { adminCaller, CRASH_DELIVERY_CONCURRENCY, crashServerEnv, type MailPeer, resentCount, startMailPeer } from './crash-harness.js';
-import { CrashServer } from './crash-server.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_DIALECTS } from '../helpers/db.js';
+import { adminCaller, CRASH_DELIVERY_CONCURRENCY, resentCount, useCrashBed } from './crash-harness.js';
 
 /**
  * Issue 17, "Done when": a server killed with SIGKILL in the middle of a bulk send, and
@@ -16,27 +14,13 @@ const ADMIN_TOKEN = 'bulk-crash-admin-token-0123456789';
 const MEMBERS = 600;
 const KILL_AT_RECEIVED = 100;
 
+// A slow peer keeps the send going long enough to be cut in the middle.
 describe.each(TEST_DIALECTS)('a bulk mailing when the server is killed mid-send, on %s', (dialect) => {
-  let db: DbOptions;
-  let peer: MailPeer;
-  const servers: CrashServer[] = [];
-
-  beforeAll(async () => {
-    db = await freshDbOptions(dialect);
-    // A slow peer keeps the send going long enough to be cut in the middle.
-    peer = await startMailPeer(2);
-  });
-
-  afterAll(async () => {
-    for (const server of servers) server.child.kill('SIGKILL');
-    await peer.close();
-    await removeDatabase(db);
-  });
+  const bed = useCrashBed(dialect, { answerAfterMs: 2 });
 
   it('mails every member once after a SIGKILL and a restart', async () => {
-    const env = crashServerEnv(db, peer, ADMIN_TOKEN, 'e'.repeat(64));
-    const first = CrashServer.start(env);
-    servers.push(first);
+    const env = bed.env(ADMIN_TOKEN, 'e'.repeat(64));
+    const first = bed.start(env);
     let base = await first.url;
     const call = adminCaller(() => base, ADMIN_TOKEN);
     const shop = await call('POST', '/admin/v1/shops', { name: 'Bulk crash shop' });
@@ -52,13 +36,12 @@ describe.each(TEST_DIALECTS)('a bulk mailing when the server is killed mid-send,
     }
     const mailing = await call('POST', `${admin}/mailings/bulk`, { name: 'Crash', segment_ids: [segment.id], email: { subject: 'Hi', html: '<p>hi</p>' } });
 
-    while (peer.received.size < KILL_AT_RECEIVED) await new Promise((r) => setTimeout(r, 5));
+    while (bed.peer.received.size < KILL_AT_RECEIVED) await new Promise((r) => setTimeout(r, 5));
     await first.kill();
-    const beforeRestart = peer.received.size;
+    const beforeRestart = bed.peer.received.size;
     expect(beforeRestart).toBeLessThan(MEMBERS);
 
-    const second = CrashServer.start(env);
-    servers.push(second);
+    const second = bed.start(env);
     base = await second.url;
     const deadline = Date.now() + 60_000;
     let view = await call('GET', `${admin}/mailings/bulk/${String(mailing.id)}`);
@@ -68,10 +51,10 @@ describe.each(TEST_DIALECTS)('a bulk mailing when the server is killed mid-send,
     }
     await second.kill();
     expect(view).toMatchObject({ status: 'done', recipients: MEMBERS, sent: MEMBERS, skipped: 0, failed: 0 });
-    expect(peer.byAddress.size).toBe(MEMBERS);
-    const twoMessages = [...peer.byAddress.entries()].filter(([, ids]) => ids.size !== 1);
+    expect(bed.peer.byAddress.size).toBe(MEMBERS);
+    const twoMessages = [...bed.peer.byAddress.entries()].filter(([, ids]) => ids.size !== 1);
     expect(twoMessages).toEqual([]);
-    const resent = resentCount(peer);
+    const resent = resentCount(bed.peer);
     expect(resent).toBeLessThanOrEqual(CRASH_DELIVERY_CONCURRENCY);
     console.log(
       `[bulk crash, ${dialect}] ${MEMBERS} members, ${beforeRestart} mailed before the kill, all ${MEMBERS} after the restart, ` +

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbOptions } from '../../src/db/create-db.js';
-import { freshDbOptions, removeDatabase, TEST_DIALECTS } from '../helpers/db.js';
-import { adminCaller, CRASH_DELIVERY_CONCURRENCY, crashServerEnv, loadUntilKill, type MailPeer, resentCount, startMailPeer } from './crash-harness.js';
-import { CrashServer } from './crash-server.js';
+import { describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/create-db.js';
+import { TEST_DIALECTS } from '../helpers/db.js';
+import { adminCaller, CRASH_DELIVERY_CONCURRENCY, loadUntilKill, resentCount, useCrashBed } from './crash-harness.js';
 
 /**
  * Issue 17, "Done when": a kill -9 in the middle of a chain wait loses nothing and sends
  * nothing twice. Custom events each start a chain (send → wait 2 s → send); the server is
  * killed with SIGKILL while runs wait, and started again. Every acknowledged event has its
  * run, every run ends done with exactly one message per send step (a step moves its run
- * in the transaction of its message), and every message reaches the peer. A delivery the
+ * in the transaction of its message), and every message reaches the bed.peer. A delivery the
  * peer took in the instant before the kill may come again with the same Message-ID (the
  * messaging engine's at-least-once send, bounded by the sends in flight); it is counted apart.
  */
@@ -18,25 +17,11 @@ const ADMIN_TOKEN = 'crash-test-admin-token-0123456789';
 const MIN_ACKNOWLEDGED = 30;
 
 describe.each(TEST_DIALECTS)('a chain wait when the server is killed, on %s', (dialect) => {
-  let db: DbOptions;
-  let peer: MailPeer;
-  const servers: CrashServer[] = [];
-
-  beforeAll(async () => {
-    db = await freshDbOptions(dialect);
-    peer = await startMailPeer();
-  });
-
-  afterAll(async () => {
-    for (const server of servers) server.child.kill('SIGKILL');
-    await peer.close();
-    await removeDatabase(db);
-  });
+  const bed = useCrashBed(dialect);
 
   it('finishes every run after a SIGKILL during its wait, one message per send step', async () => {
-    const env = crashServerEnv(db, peer, ADMIN_TOKEN, 'e'.repeat(64));
-    const first = CrashServer.start(env);
-    servers.push(first);
+    const env = bed.env(ADMIN_TOKEN, 'e'.repeat(64));
+    const first = bed.start(env);
     const base = await first.url;
     const call = adminCaller(() => base, ADMIN_TOKEN);
     const admin = (method: string, path: string, body: unknown) => call(method, `/admin/v1${path}`, body);
@@ -66,7 +51,7 @@ describe.each(TEST_DIALECTS)('a chain wait when the server is killed, on %s', (d
     });
     expect(acknowledged).toBeGreaterThanOrEqual(MIN_ACKNOWLEDGED);
 
-    const handle = createDb(db);
+    const handle = createDb(bed.db);
     try {
       const count = async (status: 'waiting' | 'done') =>
         Number(
@@ -92,8 +77,7 @@ describe.each(TEST_DIALECTS)('a chain wait when the server is killed, on %s', (d
         ).n,
       );
       expect(events).toBeGreaterThanOrEqual(acknowledged);
-      const second = CrashServer.start(env);
-      servers.push(second);
+      const second = bed.start(env);
       await second.url;
       const restartedAt = Date.now();
       const deadline = Date.now() + 45_000;
@@ -126,9 +110,9 @@ describe.each(TEST_DIALECTS)('a chain wait when the server is killed, on %s', (d
         expect(keys.has(`chain:${Number(run.id)}:0`)).toBe(true);
         expect(keys.has(`chain:${Number(run.id)}:2`)).toBe(true);
       }
-      const lost = messages.filter((m) => !peer.received.has(`<${m.code}.0@patron>`));
+      const lost = messages.filter((m) => !bed.peer.received.has(`<${m.code}.0@patron>`));
       expect(lost).toEqual([]);
-      const resent = resentCount(peer);
+      const resent = resentCount(bed.peer);
       expect(resent).toBeLessThanOrEqual(CRASH_DELIVERY_CONCURRENCY);
       console.log(
         `[chain crash, ${dialect}] ${acknowledged} events acknowledged, ${waitingAtKill} runs waiting at the kill; ` +

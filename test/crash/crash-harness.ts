@@ -1,8 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import type { DbOptions } from '../../src/db/create-db.js';
+import type { Dialect } from '../../src/db/dialect.js';
+import { freshDbOptions, removeDatabase } from '../helpers/db.js';
 import { databaseEnv } from '../process/cli-harness.js';
-import type { CrashServer } from './crash-server.js';
+import { CrashServer } from './crash-server.js';
 
 /**
  * What the messaging crash tests (transact, chain, bulk) share: the mail peer that counts
@@ -117,4 +120,47 @@ export async function loadUntilKill(server: CrashServer, load: LoadUntilKill): P
   await server.kill();
   await loops;
   return acknowledged;
+}
+
+/** A crash test's database, mail peer and servers; read inside the test, after beforeAll ran. */
+export interface CrashBed {
+  readonly db: DbOptions;
+  readonly peer: MailPeer;
+  /** The server environment for this bed's database and peer. */
+  env(adminToken: string, secretKey: string): Record<string, string>;
+  /** Starts a server process on the bed; every one still alive is killed after the file. */
+  start(env: Record<string, string>): CrashServer;
+}
+
+/** Registers the hooks of a crash test's `describe`: a fresh database of the dialect and a mail peer that answers after `answerAfterMs`. */
+export function useCrashBed(dialect: Dialect, options: { readonly answerAfterMs?: number } = {}): CrashBed {
+  let db: DbOptions | undefined;
+  let peer: MailPeer | undefined;
+  const servers: CrashServer[] = [];
+  beforeAll(async () => {
+    db = await freshDbOptions(dialect);
+    peer = await startMailPeer(options.answerAfterMs ?? 0);
+  });
+  afterAll(async () => {
+    for (const server of servers) server.child.kill('SIGKILL');
+    await peer?.close();
+    if (db) await removeDatabase(db);
+  });
+  const bed: CrashBed = {
+    get db() {
+      if (!db) throw new Error('the crash bed is read before its beforeAll ran');
+      return db;
+    },
+    get peer() {
+      if (!peer) throw new Error('the crash bed is read before its beforeAll ran');
+      return peer;
+    },
+    env: (adminToken, secretKey) => crashServerEnv(bed.db, bed.peer, adminToken, secretKey),
+    start(env) {
+      const server = CrashServer.start(env);
+      servers.push(server);
+      return server;
+    },
+  };
+  return bed;
 }

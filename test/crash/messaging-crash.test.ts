@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DbOptions } from '../../src/db/create-db.js';
-import { freshDbOptions, removeDatabase, TEST_DIALECTS } from '../helpers/db.js';
-import { adminCaller, CRASH_DELIVERY_CONCURRENCY, crashServerEnv, loadUntilKill, type MailPeer, resentCount, startMailPeer } from './crash-harness.js';
-import { CrashServer as Server } from './crash-server.js';
+import { describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/create-db.js';
+import { TEST_DIALECTS } from '../helpers/db.js';
+import { adminCaller, CRASH_DELIVERY_CONCURRENCY, loadUntilKill, resentCount, useCrashBed } from './crash-harness.js';
 
 /**
  * Issue 16, "Done when": a message answered by POST /transact is delivered after the
@@ -17,25 +16,11 @@ import { CrashServer as Server } from './crash-server.js';
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789';
 
 describe.each(TEST_DIALECTS)('POST /transact when the server is killed under load, on %s', (dialect) => {
-  let db: DbOptions;
-  let peer: MailPeer;
-  const servers: Server[] = [];
-
-  beforeAll(async () => {
-    db = await freshDbOptions(dialect);
-    peer = await startMailPeer();
-  });
-
-  afterAll(async () => {
-    for (const server of servers) server.child.kill('SIGKILL');
-    await peer.close();
-    await removeDatabase(db);
-  });
+  const bed = useCrashBed(dialect);
 
   it('delivers every acknowledged message after a SIGKILL and a restart', async () => {
-    const env = crashServerEnv(db, peer, ADMIN_TOKEN, 'd'.repeat(64));
-    const first = Server.start(env);
-    servers.push(first);
+    const env = bed.env(ADMIN_TOKEN, 'd'.repeat(64));
+    const first = bed.start(env);
     const base = await first.url;
     const call = adminCaller(() => base, ADMIN_TOKEN);
     const shop = await call('POST', '/admin/v1/shops', { name: 'Crash shop' });
@@ -62,12 +47,11 @@ describe.each(TEST_DIALECTS)('POST /transact when the server is killed under loa
       },
     });
     expect(acknowledged.size).toBeGreaterThanOrEqual(50);
-    const beforeRestart = peer.received.size;
+    const beforeRestart = bed.peer.received.size;
 
-    const second = Server.start(env);
-    servers.push(second);
+    const second = bed.start(env);
     await second.url;
-    const handle = createDb(db);
+    const handle = createDb(bed.db);
     try {
       const deadline = Date.now() + 40_000;
       let queued = 1;
@@ -84,9 +68,9 @@ describe.each(TEST_DIALECTS)('POST /transact when the server is killed under loa
       expect(queued).toBe(0);
       const rows = await handle.db.selectFrom('messaging_deliveries').select(['code', 'seq', 'status']).where('shop_id', '=', shopId).execute();
       const byCode = new Map(rows.map((r) => [r.code, r]));
-      const lost = [...acknowledged].filter((code) => byCode.get(code)?.status !== 'sent' || !peer.received.has(`<${code}.0@patron>`));
+      const lost = [...acknowledged].filter((code) => byCode.get(code)?.status !== 'sent' || !bed.peer.received.has(`<${code}.0@patron>`));
       expect(lost).toEqual([]);
-      const resent = resentCount(peer);
+      const resent = resentCount(bed.peer);
       expect(resent).toBeLessThanOrEqual(CRASH_DELIVERY_CONCURRENCY);
       console.log(
         `[transact crash, ${dialect}] ${acknowledged.size} acknowledged, ${beforeRestart} delivered before the kill, ` +
