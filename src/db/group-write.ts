@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { DbHandle } from './create-db.js';
 import { GroupCommitter, type GroupCommitStats } from './group-commit.js';
 import type { Database } from './types.js';
@@ -51,6 +51,35 @@ export class GroupWrite {
   run<R>(write: GroupedWrite<R>): Promise<R> {
     if (this.alone) return this.handle.db.transaction().execute(write);
     return this.committer.submit(write) as Promise<R>;
+  }
+
+  /**
+   * run, with `write`'s statements in a savepoint of their own: when it throws, what it
+   * wrote is rolled back to the savepoint, the other writes of the shared transaction
+   * commit, and the caller gets its error once they have. For writes that refuse by
+   * throwing often enough (a limit reached under contention) that splitting every batch
+   * they are in would cost more than a savepoint each (two statements). Only the error
+   * a statement of `write` raised is contained: one that leaves the transaction unusable
+   * fails the batch, which then runs each write alone, as run does.
+   */
+  runContained<R>(write: GroupedWrite<R>): Promise<R> {
+    if (this.alone) return this.handle.db.transaction().execute(write);
+    const contained: GroupedWrite<{ ok: true; result: R } | { ok: false; error: unknown }> = async (trx) => {
+      await sql`savepoint group_write`.execute(trx);
+      try {
+        const result = await write(trx);
+        await sql`release savepoint group_write`.execute(trx);
+        return { ok: true, result };
+      } catch (error) {
+        await sql`rollback to savepoint group_write`.execute(trx);
+        await sql`release savepoint group_write`.execute(trx);
+        return { ok: false, error };
+      }
+    };
+    return this.run(contained).then((outcome) => {
+      if (!outcome.ok) throw outcome.error;
+      return outcome.result;
+    });
   }
 
   snapshot(): GroupCommitStats {

@@ -46,6 +46,20 @@ describe.each(TEST_DIALECTS)('group write on %s', (dialect) => {
     ]);
   });
 
+  it('rolls back only the contained write that throws: its batch commits the others and the caller gets its error', async () => {
+    const writer = new GroupWrite(db);
+    const refusing = (trx: Parameters<Parameters<GroupWrite['run']>[0]>[0]) =>
+      insert(3001, 'rolled back')(trx).then(() => {
+        throw new Error('refused');
+      });
+    const results = await Promise.allSettled([writer.runContained(insert(3000)), writer.runContained(refusing), writer.runContained(insert(3002))]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(results[1]?.status === 'rejected' && (results[1].reason as Error).message).toBe('refused');
+    const { rows } = await sql<{ id: number }>`select id from gw_items where id between 3000 and 3002 order by id`.execute(db.db);
+    expect(rows.map((r) => Number(r.id))).toEqual([3000, 3002]);
+    if (dialect === 'sqlite') expect(writer.snapshot()).toMatchObject({ committed: 3, splitBatches: 0 });
+  });
+
   it('keeps one shared writer per database', () => {
     expect(groupWriteOf(db)).toBe(groupWriteOf(db));
   });

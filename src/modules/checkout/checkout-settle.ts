@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { isTransientConflict } from '../../db/dialect.js';
+import { groupWriteOf } from '../../db/group-write.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { MAX_AMOUNT_MINOR } from '../loyalty/domain/amount.js';
@@ -59,7 +60,9 @@ class Refused extends Error {
  * order row first (which locks it), then promo codes, certificates, the member's bonuses
  * and the registered hold participants (checkout-holds.ts), always in that order so that
  * two orders never lock in opposite orders. Each hold is still a conditional write of its
- * own module, so the limits hold across processes, and each step happens once.
+ * own module, so the limits hold across processes, and each step happens once. On SQLite
+ * the applies arriving together share that transaction and its commit (group commit,
+ * each in a savepoint of its own); on PostgreSQL each has its own.
  */
 export class CheckoutSettle {
   private readonly participants: CheckoutHoldParticipant[] = [];
@@ -85,7 +88,8 @@ export class CheckoutSettle {
     const { shopId, orderId, profileId } = plan;
     const { holds } = plan.calculation;
     try {
-      const bonusHoldId = await this.db.transaction().execute(async (trx) => {
+      // Applies share transactions (db/group-write.ts); a refusal rolls back its own apply alone.
+      const bonusHoldId = await groupWriteOf(this.deps.db).runContained(async (trx) => {
         const now = this.deps.clock.now();
         const stored = plan.existing
           ? await repo.replaceCreated(trx, shopId, orderId, { ...plan.row, bonus_hold_id: plan.previousBonusHoldId })
@@ -114,7 +118,6 @@ export class CheckoutSettle {
         if (holdId !== plan.previousBonusHoldId) await repo.setBonusHold(trx, shopId, orderId, holdId);
         return holdId;
       });
-      await this.deps.db.durable();
       return { ok: true, bonusHoldId };
     } catch (error) {
       if (error instanceof Refused) return { ok: false, refusedCodes: error.refusedCodes };
