@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createDb, type DbHandle } from '../src/db/create-db.js';
@@ -7,6 +8,7 @@ import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startPatron, type ServerProcess } from './lib/processes.js';
+import { processCpuSeconds } from './lib/rss.js';
 
 /**
  * `npm run bench:chains` (issue 17, part 7, the chains half): `POST /push/custom` events
@@ -16,7 +18,7 @@ import { startPatron, type ServerProcess } from './lib/processes.js';
  * engine ran; target ≥ 0.5 of the plain rate, with every acknowledged event's run done
  * (no lost step) and one message per run.
  *
- *   npm run bench:chains -- [--duration 10] [--connections 20] [--only sqlite|postgres] [--drain 120]
+ *   npm run bench:chains -- [--duration 10] [--connections 20] [--only sqlite|postgres] [--drain 120] [--cpu-prof DIR]
  */
 
 const { values } = parseArgs({
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '20' },
     only: { type: 'string' },
     drain: { type: 'string', default: '120' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -41,6 +44,8 @@ interface Phase {
   readonly completedPerSec: number;
   readonly runsDone: number;
   readonly messages: number;
+  /** The server's CPU time (user + system, every thread) per stored event, from the first event to the last run's end. */
+  readonly cpuMsPerEvent: number;
 }
 
 async function seedShop(server: ServerProcess, name: string, withChain: boolean): Promise<string> {
@@ -67,6 +72,7 @@ async function count(db: DbHandle, shopId: string, table: 'chain_runs' | 'messag
 async function phase(server: ServerProcess, db: DbHandle, shopId: string, tag: string, withChain: boolean): Promise<Phase> {
   let seq = 0;
   let bad = 0;
+  const cpuBefore = processCpuSeconds(server.pid) ?? 0;
   const started = performance.now();
   const result = await autocannon({
     url: server.baseUrl,
@@ -102,6 +108,7 @@ async function phase(server: ServerProcess, db: DbHandle, shopId: string, tag: s
     }
   }
   const seconds = ((withChain ? performance.now() : answered) - started) / 1000;
+  const cpuSeconds = (processCpuSeconds(server.pid) ?? 0) - cpuBefore;
   return {
     acknowledged,
     bad: bad + result.non2xx + result.errors,
@@ -109,13 +116,15 @@ async function phase(server: ServerProcess, db: DbHandle, shopId: string, tag: s
     completedPerSec: acknowledged / seconds,
     runsDone,
     messages: withChain ? await count(db, shopId, 'messaging_messages', false) : 0,
+    cpuMsPerEvent: (cpuSeconds * 1000) / Math.max(1, acknowledged),
   };
 }
 
 async function benchPatron(name: BenchDatabaseName): Promise<{ plain: Phase; chain: Phase }> {
   const database = await openBenchDatabase(name);
   try {
-    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, PATRON_SECRET_KEY: 'b'.repeat(64) });
+    const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
+    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, PATRON_SECRET_KEY: 'b'.repeat(64) }, nodeArgs);
     const db = createDb(database.options);
     try {
       const plainShop = await seedShop(server, `Chains bench, no chain (${name})`, false);
@@ -142,9 +151,9 @@ async function main(): Promise<number> {
     const { plain, chain } = await benchPatron(name);
     const ratio = chain.completedPerSec / plain.completedPerSec;
     ratios.push([name, ratio]);
-    console.log(`  ${name}: no chain   ${plain.completedPerSec.toFixed(0).padStart(6)} events/s (${plain.acknowledged} events stored${plain.bad ? `, ${plain.bad} bad` : ''})`);
+    console.log(`  ${name}: no chain   ${plain.completedPerSec.toFixed(0).padStart(6)} events/s, ${plain.cpuMsPerEvent.toFixed(2)} ms CPU/event (${plain.acknowledged} events stored${plain.bad ? `, ${plain.bad} bad` : ''})`);
     console.log(
-      `  ${name}: a chain    ${chain.completedPerSec.toFixed(0).padStart(6)} events/s through their runs' end ` +
+      `  ${name}: a chain    ${chain.completedPerSec.toFixed(0).padStart(6)} events/s through their runs' end, ${chain.cpuMsPerEvent.toFixed(2)} ms CPU/event ` +
         `(answers ${chain.answersPerSec.toFixed(0)}/s; ${chain.acknowledged} events stored, ${chain.runsDone} runs done, ${chain.messages} messages${chain.bad ? `, ${chain.bad} bad` : ''})`,
     );
     console.log(`  ${name}: ratio      ${ratio.toFixed(3)}\n`);

@@ -212,11 +212,15 @@ export class JobQueue<M extends object = JobMap> {
       }))
       .where('id', 'in', (eb) => {
         const candidates = eb.selectFrom('jobs').select('id').where('name', 'in', request.names);
+        // The status and the limit are written into the SQL, not bound: bound, SQLite's
+        // plan walked every queued job of the index before taking the first (measured:
+        // 90 µs against 8 µs per claim with 2,500 jobs waiting, growing with the backlog).
+        // Each (kind, limit) is one statement text, so the statement cache holds them.
         const ordered =
           kind === 'due'
-            ? candidates.where('status', '=', 'queued').where('run_at', '<=', now).orderBy('run_at').orderBy('id')
-            : candidates.where('status', '=', 'running').where('locked_until', '<=', now).orderBy('id');
-        return lockSkippingLocked(ordered.limit(limit), this.handle.dialect);
+            ? candidates.where('status', '=', sql.lit('queued')).where('run_at', '<=', now).orderBy('run_at').orderBy('id')
+            : candidates.where('status', '=', sql.lit('running')).where('locked_until', '<=', now).orderBy('id');
+        return lockSkippingLocked(ordered.limit(sql.lit(limit)), this.handle.dialect);
       })
       .returningAll()
       .execute();

@@ -6,7 +6,7 @@ import type { AudienceService } from '../audience/audience.service.js';
 import type { SegmentsService } from '../audience/segments.service.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
-import { mailingChannels } from '../messaging/domain/mailing.js';
+import { mailingChannels, type TemplateChannel } from '../messaging/domain/mailing.js';
 import type { DeliveryPlan } from '../messaging/domain/recipients.js';
 import type { MessageWriter } from '../messaging/message-writer.js';
 import type { TrackingService } from '../tracking/tracking.service.js';
@@ -29,6 +29,13 @@ export interface StepsDecision {
   readonly sends: ReadonlyArray<{ readonly index: number; readonly plan: DeliveryPlan }>;
 }
 
+/** The recipient reads of deciding a run's steps. */
+export interface StepLookups {
+  /** The profile's live id (a merged profile's survivor); undefined when the shop has none. */
+  currentProfileId(shopId: string, profileId: number): Promise<number | undefined>;
+  plan(shopId: string, profileId: number, channels: readonly TemplateChannel[]): Promise<DeliveryPlan>;
+}
+
 /**
  * The `chains.step` job (docs/chains.md "Durability"): advances one run from its current
  * step while steps are due. Each step is one transaction holding the conditional move of
@@ -40,14 +47,18 @@ export interface StepsDecision {
 export class ChainSteps {
   /** Versions never change once written, so their steps are kept (bounded, oldest out). */
   private readonly cache = new Map<string, readonly Step[]>();
+  private readonly direct: StepLookups = {
+    currentProfileId: (shopId, profileId) => this.deps.identity.currentProfileId(shopId, profileId),
+    plan: (shopId, profileId, channels) => this.deps.writer.plan(this.deps.db.db, shopId, profileId, 'chain', channels),
+  };
 
   constructor(
     private readonly deps: {
       readonly db: DbHandle;
       readonly clock: Clock;
       readonly jobs: JobQueue;
-      readonly writer: Pick<MessageWriter, 'plan' | 'write'>;
-      readonly identity: Pick<IdentityService, 'currentProfileId' | 'getProfile'>;
+      readonly writer: Pick<MessageWriter, 'plan' | 'planMany' | 'write'>;
+      readonly identity: Pick<IdentityService, 'currentProfileId' | 'getProfile' | 'getProfilesMany'>;
       readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
       readonly orders: Pick<TrackingService, 'listRecentOrders'>;
       readonly segments: Pick<SegmentsService, 'segmentIdsOf'>;
@@ -97,13 +108,14 @@ export class ChainSteps {
   /**
    * Decides the run's due steps from its current one up to the next wait (entered, its end
    * fixed) or the end, reading what their conditions and sends need; writes nothing.
+   * `lookups`: the recipient reads, answered from a batch's reads (lookupsFor) where given.
    */
-  async decide(run: repo.RunRow): Promise<StepsDecision> {
+  async decide(run: repo.RunRow, lookups: StepLookups = this.direct): Promise<StepsDecision> {
     const shopId = run.shop_id;
     const from = run.step;
     const steps = await this.stepsOf(shopId, Number(run.chain_id), run.version);
     const now = this.deps.clock.now();
-    const profileId = (await this.deps.identity.currentProfileId(shopId, Number(run.profile_id))) ?? Number(run.profile_id);
+    const profileId = (await lookups.currentProfileId(shopId, Number(run.profile_id))) ?? Number(run.profile_id);
     const sends: Array<{ index: number; plan: DeliveryPlan }> = [];
     let values: RunMove | undefined;
     let due = now;
@@ -119,10 +131,57 @@ export class ChainSteps {
         const verdict = evaluate(step.if, await this.facts(run, profileId, step.if));
         if (!verdict.pass) values = exited(index, `step ${index}: ${verdict.reason}`, now);
       } else if ('send' in step) {
-        sends.push({ index, plan: await this.deps.writer.plan(this.deps.db.db, shopId, profileId, 'chain', mailingChannels(step.send)) });
+        sends.push({ index, plan: await lookups.plan(shopId, profileId, mailingChannels(step.send)) });
       }
     }
     return { values, due, now, profileId, sends };
+  }
+
+  /**
+   * The recipient reads of many runs about to be decided together (a batch of starts), in
+   * a few queries per shop instead of a few per run: their live profile ids, and the
+   * delivery plans of the sends due before their first wait. What was not read ahead is
+   * read directly.
+   */
+  async lookupsFor(runs: readonly repo.RunRow[]): Promise<StepLookups> {
+    const live = new Map<string, number>();
+    const plans = new Map<string, DeliveryPlan>();
+    const byShop = new Map<string, repo.RunRow[]>();
+    for (const run of runs) byShop.set(run.shop_id, [...(byShop.get(run.shop_id) ?? []), run]);
+    for (const [shopId, shopRuns] of byShop) {
+      const profiles = await this.deps.identity.getProfilesMany(shopId, [...new Set(shopRuns.map((r) => Number(r.profile_id)))]);
+      for (const [id, profile] of profiles) live.set(`${shopId}/${id}`, profile.id);
+      const wanted = new Map<string, { channels: TemplateChannel[]; ids: Set<number> }>();
+      for (const run of shopRuns) {
+        const id = live.get(`${shopId}/${Number(run.profile_id)}`) ?? Number(run.profile_id);
+        for (const channels of await this.dueSendChannels(run)) {
+          const key = channels.join(',');
+          const entry = wanted.get(key) ?? { channels, ids: new Set<number>() };
+          entry.ids.add(id);
+          wanted.set(key, entry);
+        }
+      }
+      for (const [key, { channels, ids }] of wanted) {
+        const planned = await this.deps.writer.planMany(this.deps.db.db, shopId, [...ids], 'chain', channels);
+        for (const [id, plan] of planned) plans.set(`${shopId}/${id}/${key}`, plan);
+      }
+    }
+    return {
+      currentProfileId: async (shopId, profileId) => live.get(`${shopId}/${profileId}`) ?? this.direct.currentProfileId(shopId, profileId),
+      plan: async (shopId, profileId, channels) => plans.get(`${shopId}/${profileId}/${channels.join(',')}`) ?? this.direct.plan(shopId, profileId, channels),
+    };
+  }
+
+  /** The channels of each send step from the run's current one up to its first wait. */
+  private async dueSendChannels(run: repo.RunRow): Promise<TemplateChannel[][]> {
+    const steps = (await this.stepsOf(run.shop_id, Number(run.chain_id), run.version)) ?? [];
+    const out: TemplateChannel[][] = [];
+    for (let index = run.step; index < steps.length; index += 1) {
+      const step = steps[index] as Step;
+      if ('wait' in step && index !== run.step) break;
+      if ('send' in step) out.push(mailingChannels(step.send));
+    }
+    return out;
   }
 
   /** What the decided steps write, in the transaction that moves (or inserts) the run: messages, the wait's job. */

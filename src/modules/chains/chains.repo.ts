@@ -15,6 +15,12 @@ export async function findChain(db: Executor, shopId: string, id: number): Promi
   return db.selectFrom('chains').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
 }
 
+/** The shop's chains of these ids (a batch of starts reads its chains once). */
+export async function findChains(db: Executor, shopId: string, ids: readonly number[]): Promise<ChainRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('chains').selectAll().where('shop_id', '=', shopId).where('id', 'in', [...ids]).execute();
+}
+
 export async function listChains(db: Executor, shopId: string): Promise<ChainRow[]> {
   return db.selectFrom('chains').selectAll().where('shop_id', '=', shopId).orderBy('code').execute();
 }

@@ -11,8 +11,9 @@ import type { TemplateRenderer } from '../messaging/render.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
 import type { ActiveChain, ChainStarter, ChainTrigger, Executor, RunStart, StartOutcome, TriggerKind } from './chain-starter.js';
-import type { ChainSteps, StepsDecision } from './chain-steps.js';
+import type { ChainSteps } from './chain-steps.js';
 import * as repo from './chains.repo.js';
+import { EventStarts, type FirstSteps } from './event-starts.js';
 import { checkDefinition, parseTrigger, sendTemplates, triggerBody, type Reentry, type Step } from './domain/definition.js';
 import { waitEnds } from './domain/progress.js';
 
@@ -47,12 +48,6 @@ export interface PutChainInput {
   readonly steps: unknown;
 }
 
-/** A run's due first steps, decided before its start on the chain version they belong to. */
-interface FirstSteps {
-  readonly version: number;
-  readonly decision: StepsDecision;
-}
-
 export interface ChainRun {
   readonly id: number;
   readonly status: 'waiting' | 'done' | 'exited';
@@ -72,6 +67,7 @@ export interface ChainRun {
 export class ChainsService implements ChainStarter {
   private readonly active: TtlCache<string, Promise<readonly ActiveChain[]>>;
   private readonly eventCodes: RewardCodesCache;
+  private readonly eventStarts: EventStarts;
 
   constructor(
     private readonly deps: {
@@ -90,6 +86,13 @@ export class ChainsService implements ChainStarter {
       async (shopId) => (await this.activeChains(shopId, 'event')).map((c) => (c.trigger.kind === 'event' ? c.trigger.code : '')),
       { clock: deps.clock, refreshMs: ACTIVE_CHAINS_TTL_MS, maxShops: ACTIVE_CHAINS_MAX },
     );
+    this.eventStarts = new EventStarts({
+      db: deps.db,
+      steps: deps.steps,
+      now: () => deps.clock.now(),
+      runRow: (start, id, version, now) => this.runRow(start, id, version, now),
+      startIn: async (trx, start, decided, chain, id) => (await this.startIn(trx, start, decided, { chain, id })).outcome,
+    });
     // A merged profile's runs and entries are the survivor's: its runs list under it, and `once` holds for the person.
     deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileChains(trx, shopId, fromId, intoId));
   }
@@ -229,7 +232,8 @@ export class ChainsService implements ChainStarter {
    * Starts the chains the event triggers, in this `tracking.deliver` job. A chain whose
    * first step is due at once has its due steps decided first and committed with the
    * run's insert in one transaction (the firing key's unique constraint is the gate, so
-   * they run once); no `chains.step` job is needed until a wait. Should the chain have
+   * they run once); no `chains.step` job is needed until a wait. The starts of the jobs
+   * running side by side share that transaction (event-starts.ts). Should the chain have
    * changed version meanwhile, the run starts the ordinary way. A crash redelivers the
    * job: the start is then a duplicate, and the run is run from where it is.
    */
@@ -238,29 +242,29 @@ export class ChainsService implements ChainStarter {
     const { payload: _payload, ...variables } = event.params;
     for (const chain of chains) {
       const start = { shopId: event.shopId, chainId: chain.chainId, profileId: event.profileId, variables, key: `event:${event.id}`, at: event.time };
-      const decided = await this.decideFirstSteps(start);
-      let begun = await this.db.transaction().execute((trx) => this.startIn(trx, start, decided));
-      if (begun.outcome === 'stale') begun = await this.db.transaction().execute((trx) => this.startIn(trx, start));
-      if (begun.outcome === 'started') await this.deps.db.durable();
-      if (begun.outcome !== 'duplicate') continue;
+      let outcome = await this.eventStarts.submit(start);
+      if (outcome === 'stale') {
+        outcome = (await this.db.transaction().execute((trx) => this.startIn(trx, start))).outcome;
+        if (outcome === 'started') await this.deps.db.durable();
+      }
+      if (outcome !== 'duplicate') continue;
       const runId = await repo.findRunIdByKey(this.db, start.shopId, start.chainId, start.key);
       if (runId !== undefined) await this.deps.steps.run({ shopId: start.shopId, runId });
     }
   }
 
-  /** The due first steps of a run about to start, decided on the chain's current version; undefined when its first step waits. */
-  private async decideFirstSteps(start: RunStart): Promise<FirstSteps | undefined> {
-    const chain = await repo.findChain(this.db, start.shopId, start.chainId);
-    if (!chain || chain.status !== 'active') return undefined;
-    const first = (await this.deps.steps.stepsOf(start.shopId, start.chainId, chain.version))?.[0];
-    if (!first || 'wait' in first) return undefined;
-    const row = this.runRow(start, 0, chain.version, this.deps.clock.now());
-    return { version: chain.version, decision: await this.deps.steps.decide(row) };
-  }
-
-  /** Inserts the run (and decides re-entry) in `trx`; with `decided`, already past its due first steps, whose writes it commits too. */
-  private async startIn(trx: Executor, start: RunStart, decided?: FirstSteps): Promise<{ outcome: StartOutcome | 'stale' }> {
-    const chain = await repo.findChain(trx, start.shopId, start.chainId);
+  /**
+   * Inserts the run (and decides re-entry) in `trx`; with `decided`, already past its due
+   * first steps, whose writes it commits too. `read`: the chain as a batch read it in `trx`
+   * (null: it has none) and the run's reserved id.
+   */
+  private async startIn(
+    trx: Executor,
+    start: RunStart,
+    decided?: FirstSteps,
+    read?: { readonly chain: repo.ChainRow | undefined; readonly id: number },
+  ): Promise<{ outcome: StartOutcome | 'stale' }> {
+    const chain = read ? read.chain : await repo.findChain(trx, start.shopId, start.chainId);
     if (!chain || chain.status !== 'active') return { outcome: 'chain_inactive' };
     if (decided && decided.version !== chain.version) return { outcome: 'stale' };
     const steps = await this.deps.steps.stepsOf(start.shopId, start.chainId, chain.version, trx);
@@ -268,7 +272,7 @@ export class ChainsService implements ChainStarter {
     if (!first) return { outcome: 'chain_inactive' };
     const now = this.deps.clock.now();
     const due = 'wait' in first ? waitEnds(first, now, (await repo.shopTimezone(trx, start.shopId)) ?? 'UTC') : now;
-    const id = await nextId(trx, start.shopId, 'chain_runs');
+    const id = read ? read.id : await nextId(trx, start.shopId, 'chain_runs');
     const row = { ...this.runRow(start, id, chain.version, now), due_at: due };
     const moved = decided?.decision.values;
     const inserted = await repo.insertRun(trx, moved ? { ...row, ...moved, due_at: moved.due_at ?? now } : row);

@@ -43,13 +43,13 @@ export async function listChannels(db: Executor, shopId: string): Promise<Channe
   return db.selectFrom('messaging_channels').selectAll().where('shop_id', '=', shopId).orderBy('channel').execute();
 }
 
-/** The next per-shop id of `kind`, in one upsert (no read-then-write). */
-export async function nextId(db: Executor, shopId: string, kind: string): Promise<number> {
+/** The next per-shop id of `kind`, in one upsert (no read-then-write); with `count`, the last of `count` ids reserved at once. */
+export async function nextId(db: Executor, shopId: string, kind: string, count = 1): Promise<number> {
   const row = await db
     .insertInto('messaging_sequences')
-    .values({ shop_id: shopId, kind, last_id: 1 })
+    .values({ shop_id: shopId, kind, last_id: count })
     .onConflict((oc) =>
-      oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('messaging_sequences.last_id', '+', 1) })),
+      oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('messaging_sequences.last_id', '+', count) })),
     )
     .returning('last_id')
     .executeTakeFirstOrThrow();
