@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type {
   Database,
   HoldStatus,
@@ -85,18 +85,20 @@ export async function insertLot(db: Executor, row: LotRow): Promise<void> {
 }
 
 /** The member's lots that may pay (confirmed, something left), in no particular order. */
-const openLots = new PreparedQuery(5, (db, shopId: string, profileId: number, confirmed: LotStatus, pending: LotStatus, none: number) =>
+// The statuses and the zero are literals of the SQL: bound, they made SQLite's read of one
+// member's lots 3-4 times slower in isolation (36-41 µs against 11 µs for one lot).
+const openLots = new PreparedQuery(2, (db, shopId: string, profileId: number) =>
   db
     .selectFrom('loyalty_lots')
     .selectAll()
     .where('shop_id', '=', shopId)
     .where('profile_id', '=', profileId)
-    .where('status', 'in', [confirmed, pending])
-    .where('remaining', '>', none),
+    .where('status', 'in', [sql.lit<LotStatus>('confirmed'), sql.lit<LotStatus>('pending')])
+    .where('remaining', '>', sql.lit(0)),
 );
 
 export async function listOpenLots(db: Executor, shopId: string, profileId: number): Promise<LotRow[]> {
-  return openLots.execute(db, shopId, profileId, 'confirmed', 'pending', 0);
+  return openLots.execute(db, shopId, profileId);
 }
 
 /**
