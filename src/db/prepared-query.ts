@@ -36,7 +36,11 @@ export function isKeptPrepared(text: string): boolean {
  * belong in the SQL), which is checked when the query is compiled.
  */
 export class PreparedQuery<A extends readonly unknown[], R> {
-  private readonly compiled = new WeakMap<Kysely<Database>, { query: CompiledQuery<R>; slots: readonly number[] }>();
+  /**
+   * By the handle's dialect adapter, which a handle shares with its transactions (each a
+   * Kysely object of its own): a query run inside transactions is compiled once too.
+   */
+  private readonly compiled = new WeakMap<object, { query: CompiledQuery<R>; slots: readonly number[] }>();
 
   constructor(
     private readonly arity: A['length'],
@@ -51,7 +55,8 @@ export class PreparedQuery<A extends readonly unknown[], R> {
   }
 
   private compile(db: Kysely<Database>) {
-    let entry = this.compiled.get(db);
+    const key = db.getExecutor().adapter;
+    let entry = this.compiled.get(key);
     if (!entry) {
       const markers = Array.from({ length: this.arity }, (_, index) => `\u0000prepared-query-argument-${index}\u0000`);
       const query = keptPrepared(this.build(db, ...(markers as unknown as A)).compile());
@@ -61,7 +66,7 @@ export class PreparedQuery<A extends readonly unknown[], R> {
         return slot;
       });
       entry = { query, slots };
-      this.compiled.set(db, entry);
+      this.compiled.set(key, entry);
     }
     return entry;
   }

@@ -8,7 +8,7 @@ import type {
   FeedImportsTable,
 } from '../../db/types.js';
 import { refreshPlannerStatistics, type Dialect } from '../../db/dialect.js';
-import { keptPrepared } from '../../db/prepared-query.js';
+import { keptPrepared, PreparedQuery } from '../../db/prepared-query.js';
 
 /**
  * The feed import's SQL (Kysely only, the same for SQLite and PostgreSQL). Every query
@@ -109,8 +109,11 @@ export async function ensureCatalogRow(db: Executor, shopId: string, refreshMinu
     .execute();
 }
 
+// Compiled once (db/prepared-query.ts): the checkout reads the served generation on every request.
+const catalogRow = new PreparedQuery(1, (db, shopId: string) => db.selectFrom('catalogs').selectAll().where('shop_id', '=', shopId));
+
 export async function findCatalog(db: Executor, shopId: string): Promise<CatalogRow | undefined> {
-  return db.selectFrom('catalogs').selectAll().where('shop_id', '=', shopId).executeTakeFirst();
+  return (await catalogRow.execute(db, shopId))[0];
 }
 
 /** Hands out generation `expected + 1`; false when another import took it first. */

@@ -17,6 +17,8 @@ export interface CheckoutHoldScope {
 export interface CheckoutApplyScope extends CheckoutHoldScope {
   /** The shop's time zone (a participant's periods may be days of it). */
   readonly timezone: string;
+  /** The order's row was inserted by this apply: the order holds nothing yet, there is nothing of it to release. */
+  readonly fresh: boolean;
   readonly request: CheckoutRequest;
   readonly calculation: StoredCalculation;
 }

@@ -36,6 +36,8 @@ export interface CheckoutInputsDeps {
 /** The order being applied again, whose own holds must not count against it. */
 export interface OwnHolds {
   readonly orderId: string;
+  /** The order is stored: it may hold codes and certificates (holds are written only with their order's row). */
+  readonly stored: boolean;
   readonly profileId: number | null;
   readonly bonusHoldId: number | null;
 }
@@ -199,7 +201,7 @@ export class CheckoutInputs {
   ): Promise<PromoCodeRequest[]> {
     if (texts.length === 0) return [];
     const found = await this.deps.promoCodes.findCodes(shopId, texts);
-    const ownBlocks = own ? await this.deps.promoCodes.blockedCodesOf(shopId, own.orderId) : [];
+    const ownBlocks = own?.stored ? await this.deps.promoCodes.blockedCodesOf(shopId, own.orderId) : [];
     const taken = profileId === null ? new Map<string, number>() : await this.deps.promoCodes.memberUsesOf(shopId, profileId, [...found.keys()]);
     return texts.map((text) => {
       const code = normalizeCode(text);
@@ -227,7 +229,7 @@ export class CheckoutInputs {
   private async certificateRequests(shopId: string, texts: readonly string[], own: OwnHolds | null): Promise<CertificateRequest[]> {
     if (texts.length === 0) return [];
     const found = await this.deps.certificates.findCertificates(shopId, texts);
-    const held = own ? await this.deps.certificates.heldOf(shopId, own.orderId) : new Map<string, number>();
+    const held = own?.stored ? await this.deps.certificates.heldOf(shopId, own.orderId) : new Map<string, number>();
     return texts.map((text) => {
       const code = normalizeCode(text);
       const row = code === null ? undefined : found.get(code);

@@ -106,14 +106,16 @@ export class CheckoutSettle {
               cancelled_at: null,
             });
         if (!stored) throw new AppError('CONFLICT', COULD_NOT_APPLY);
-        const refusedCodes = await this.deps.promoCodes.replaceBlocksIn(trx, shopId, { orderId, profileId, codes: holds.promoCodes.map((c) => c.code) });
+        // Holds are written only in the transaction that writes their order's row: an order this one inserts holds nothing yet.
+        const fresh = !plan.existing;
+        const refusedCodes = await this.deps.promoCodes.replaceBlocksIn(trx, shopId, { orderId, profileId, codes: holds.promoCodes.map((c) => c.code), fresh });
         if (refusedCodes.size > 0) throw new Refused(refusedCodes);
-        if ((await this.deps.certificates.replaceHoldsIn(trx, shopId, orderId, holds.certificates)).length > 0) throw new Refused();
+        if ((await this.deps.certificates.replaceHoldsIn(trx, shopId, orderId, holds.certificates, { fresh })).length > 0) throw new Refused();
         // The ledger keeps one active hold per order: the old one goes before the new one is placed.
         if (plan.previousBonusHoldId !== null) await this.deps.ledger.settleHoldIn(trx, shopId, plan.previousBonusHoldId, 'released');
         let holdId: number | null = null;
         if (holds.bonuses > 0 && profileId !== null) holdId = await this.placeBonuses(trx, shopId, profileId, orderId, holds.bonuses);
-        const scope = { trx, shopId, timezone: plan.timezone, orderId, profileId, now, request: plan.request, calculation: plan.calculation };
+        const scope = { trx, shopId, timezone: plan.timezone, orderId, profileId, now, fresh, request: plan.request, calculation: plan.calculation };
         for (const participant of this.participants) if (!(await participant.place(scope))) throw new Refused();
         if (holdId !== plan.previousBonusHoldId) await repo.setBonusHold(trx, shopId, orderId, holdId);
         return holdId;

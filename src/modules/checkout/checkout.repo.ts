@@ -1,12 +1,18 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import type { CheckoutOrdersTable, CheckoutOrderStatus, Database } from '../../db/types.js';
 
 /** Kysely only: the checkout's orders (docs/checkout.md); the holds are read and written through their modules' services. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type OrderRow = Selectable<CheckoutOrdersTable>;
 
+// Compiled once (db/prepared-query.ts): every apply, confirm and cancel reads it first.
+const orderRow = new PreparedQuery(2, (db, shopId: string, orderId: string) =>
+  db.selectFrom('checkout_orders').selectAll().where('shop_id', '=', shopId).where('order_id', '=', orderId),
+);
+
 export async function findOrder(db: Executor, shopId: string, orderId: string): Promise<OrderRow | undefined> {
-  return db.selectFrom('checkout_orders').selectAll().where('shop_id', '=', shopId).where('order_id', '=', orderId).executeTakeFirst();
+  return (await orderRow.execute(db, shopId, orderId))[0];
 }
 
 /** A new order; false when the order id is taken (another apply got there first). */

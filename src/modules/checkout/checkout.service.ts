@@ -85,7 +85,7 @@ export class CheckoutService {
     const existing = await repo.findOrder(this.db, shopId, orderId);
     if (existing && existing.status !== 'created') throw new AppError('CONFLICT', COULD_NOT_APPLY);
     const bonusHoldId = existing?.bonus_hold_id == null ? null : Number(existing.bonus_hold_id);
-    const own: OwnHolds = { orderId, profileId: existing?.profile_id == null ? null : Number(existing.profile_id), bonusHoldId };
+    const own: OwnHolds = { orderId, stored: existing !== undefined, profileId: existing?.profile_id == null ? null : Number(existing.profile_id), bonusHoldId };
     const forced = new Map<string, PromoCodeState>();
     for (let round = 0; round < APPLY_ROUNDS; round += 1) {
       const loaded = await this.deps.inputs.load(shop, request, own, forced);

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import type { Database, LoyaltyLevelLaddersTable, LoyaltyLevelsTable, LoyaltyPurchasesTable } from '../../db/types.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -88,17 +89,17 @@ export async function lockMember(trx: Transaction<Database>, shopId: string, pro
   return Number(result.numUpdatedRows) === 1;
 }
 
+// Compiled once (db/prepared-query.ts): every checkout of a member reads it.
+const memberLevel = new PreparedQuery(2, (db, shopId: string, profileId: number) =>
+  db.selectFrom('loyalty_members').select(['level_code', 'level_expires_at']).where('shop_id', '=', shopId).where('profile_id', '=', profileId),
+);
+
 export async function findMemberLevel(
   db: Executor,
   shopId: string,
   profileId: number,
 ): Promise<{ level_code: string | null; level_expires_at: number | null } | undefined> {
-  return db
-    .selectFrom('loyalty_members')
-    .select(['level_code', 'level_expires_at'])
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', profileId)
-    .executeTakeFirst();
+  return (await memberLevel.execute(db, shopId, profileId))[0];
 }
 
 export async function setMemberLevel(

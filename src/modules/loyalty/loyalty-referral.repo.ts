@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import type { Database, LoyaltyReferralProgramsTable, LoyaltyReferralsTable } from '../../db/types.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -53,13 +54,13 @@ export async function insertCode(db: Executor, shopId: string, profileId: number
     .execute();
 }
 
+// Compiled once (db/prepared-query.ts): every checkout of a member asks it.
+const referralRow = new PreparedQuery(2, (db, shopId: string, refereeId: number) =>
+  db.selectFrom('loyalty_referrals').selectAll().where('shop_id', '=', shopId).where('referee_id', '=', refereeId),
+);
+
 export async function findReferral(db: Executor, shopId: string, refereeId: number): Promise<ReferralRow | undefined> {
-  return db
-    .selectFrom('loyalty_referrals')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('referee_id', '=', refereeId)
-    .executeTakeFirst();
+  return (await referralRow.execute(db, shopId, refereeId))[0];
 }
 
 /**

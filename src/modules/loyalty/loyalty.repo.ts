@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type {
   Database,
   HoldStatus,
@@ -8,6 +8,7 @@ import type {
   LoyaltyTransactionsTable,
   LotStatus,
 } from '../../db/types.js';
+import { PreparedQuery } from '../../db/prepared-query.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type SettingsRow = Selectable<LoyaltySettingsTable>;
@@ -39,14 +40,13 @@ export async function insertMember(db: Executor, shopId: string, profileId: numb
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+// The checkout's reads of the member, compiled once (db/prepared-query.ts).
+const memberRow = new PreparedQuery(2, (db, shopId: string, profileId: number) =>
+  db.selectFrom('loyalty_members').select('profile_id').where('shop_id', '=', shopId).where('profile_id', '=', profileId),
+);
+
 export async function isMember(db: Executor, shopId: string, profileId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('loyalty_members')
-    .select('profile_id')
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', profileId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await memberRow.execute(db, shopId, profileId)).length > 0;
 }
 
 /**
@@ -85,15 +85,20 @@ export async function insertLot(db: Executor, row: LotRow): Promise<void> {
 }
 
 /** The member's lots that may pay (confirmed, something left), in no particular order. */
-export async function listOpenLots(db: Executor, shopId: string, profileId: number): Promise<LotRow[]> {
-  return db
+// The statuses and the zero are literals of the SQL: bound, they made SQLite's read of one
+// member's lots 3-4 times slower in isolation (36-41 µs against 11 µs for one lot).
+const openLots = new PreparedQuery(2, (db, shopId: string, profileId: number) =>
+  db
     .selectFrom('loyalty_lots')
     .selectAll()
     .where('shop_id', '=', shopId)
     .where('profile_id', '=', profileId)
-    .where('status', 'in', ['confirmed', 'pending'])
-    .where('remaining', '>', 0)
-    .execute();
+    .where('status', 'in', [sql.lit<LotStatus>('confirmed'), sql.lit<LotStatus>('pending')])
+    .where('remaining', '>', sql.lit(0)),
+);
+
+export async function listOpenLots(db: Executor, shopId: string, profileId: number): Promise<LotRow[]> {
+  return openLots.execute(db, shopId, profileId);
 }
 
 /**

@@ -139,12 +139,17 @@ export class CertificatesService {
    * holdAmount inside the caller's transaction (the checkout's apply, which places all
    * its holds in one). A refusal may leave writes in `trx`: the caller must roll it back.
    */
-  async holdAmountIn(trx: Transaction<Database>, shopId: string, input: { orderId: string; code: string; amount: number }): Promise<HoldOutcome> {
+  async holdAmountIn(
+    trx: Transaction<Database>,
+    shopId: string,
+    input: { orderId: string; code: string; amount: number },
+    options: { readonly fresh?: boolean } = {},
+  ): Promise<HoldOutcome> {
     const code = normalizeCode(input.code);
     if (code === null) return { ok: false, code: input.code, reason: 'unknown' };
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('A hold is a positive integer of minor units.');
     const now = this.deps.clock.now();
-    await this.settleIn(trx, shopId, input.orderId, 'held', 'released', code);
+    if (!options.fresh) await this.settleIn(trx, shopId, input.orderId, 'held', 'released', code);
     const taken = await repo.takeHold(trx, shopId, code, input.amount, now);
     if (!taken) return { ok: false, code, reason: await this.whyRefused(trx, shopId, code, now) };
     const hold = { shop_id: shopId, order_id: input.orderId, code, certificate_id: taken.id, amount: input.amount };
@@ -158,15 +163,17 @@ export class CertificatesService {
    * `holds` (a code left out is released, the others held anew). Certificates are visited
    * in one order (by code), so that two applies never lock two in opposite orders.
    * Answers the refusals; any refusal leaves writes in `trx`, which the caller must roll back.
+   * `fresh`: the order was created in `trx`, so it holds nothing yet and nothing is read or released.
    */
   async replaceHoldsIn(
     trx: Transaction<Database>,
     shopId: string,
     orderId: string,
     holds: readonly { code: string; amount: number }[],
+    options: { readonly fresh?: boolean } = {},
   ): Promise<HoldOutcome[]> {
     const wanted = new Map(holds.map((h) => [h.code, h.amount]));
-    const old = await repo.heldOf(trx, shopId, orderId);
+    const old = options.fresh ? new Map<string, number>() : await repo.heldOf(trx, shopId, orderId);
     const refusals: HoldOutcome[] = [];
     for (const code of [...new Set([...old.keys(), ...wanted.keys()])].sort()) {
       const amount = wanted.get(code);
@@ -174,7 +181,7 @@ export class CertificatesService {
         await this.settleIn(trx, shopId, orderId, 'held', 'released', code);
         continue;
       }
-      const held = await this.holdAmountIn(trx, shopId, { orderId, code, amount });
+      const held = await this.holdAmountIn(trx, shopId, { orderId, code, amount }, options);
       if (!held.ok) refusals.push(held);
     }
     return refusals;

@@ -216,10 +216,11 @@ export class PromoCodesService {
   async replaceBlocksIn(
     trx: Transaction<Database>,
     shopId: string,
-    input: { orderId: string; profileId: number | null; codes: readonly string[] },
+    input: { orderId: string; profileId: number | null; codes: readonly string[]; fresh?: boolean },
   ): Promise<Map<string, BlockRefusal>> {
     const wanted = new Set(input.codes);
-    const old = new Map((await repo.blockedCodesOf(trx, shopId, input.orderId)).map((b) => [b.code, b.profileId]));
+    // A fresh order was created in `trx`: it has blocked nothing yet.
+    const old = new Map(input.fresh ? [] : (await repo.blockedCodesOf(trx, shopId, input.orderId)).map((b) => [b.code, b.profileId]));
     const refusals = new Map<string, BlockRefusal>();
     for (const code of [...new Set([...old.keys(), ...wanted])].sort()) {
       if (old.has(code) && (!wanted.has(code) || old.get(code) !== input.profileId)) {

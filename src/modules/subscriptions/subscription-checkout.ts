@@ -19,7 +19,7 @@ export class SubscriptionCheckoutParticipant implements CheckoutHoldParticipant 
     const subscription = scope.request.subscription ?? null;
     const amounts = scope.calculation.holds.benefits ?? [];
     if (subscription === null || scope.profileId === null || amounts.length === 0) {
-      await this.usage.release(scope.trx, scope.shopId, scope.orderId);
+      if (!scope.fresh) await this.usage.release(scope.trx, scope.shopId, scope.orderId);
       return true;
     }
     const held = await this.usage.hold(scope.trx, { shopId: scope.shopId, timezone: scope.timezone }, scope.orderId, {
