@@ -6,7 +6,7 @@ import type {
   MessagingMailingsTable,
   MessagingMessagesTable,
 } from '../../db/types.js';
-import { PreparedQuery } from '../../db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
 
 /** Kysely only: rows of the messaging tables in and out. Every query filters by shop_id. */
 
@@ -195,13 +195,24 @@ export async function insertDeadAddress(
     .execute();
 }
 
+/** Lists of up to this many addresses (a message's: one per channel) are looked up by a prepared query per length. */
+const DEAD_PREPARED_MAX = 8;
+const deadAmongFew = new PreparedQueryFamily((size: number) =>
+  new PreparedQuery(1 + size, (db, shopId: string, ...addresses: string[]) =>
+    db.selectFrom('messaging_dead_addresses').select(['channel', 'address']).where('shop_id', '=', shopId).where('address', 'in', addresses),
+  ),
+);
+
 export async function deadAmong(db: Executor, shopId: string, addresses: readonly string[]): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('messaging_dead_addresses')
-    .select(['channel', 'address'])
-    .where('shop_id', '=', shopId)
-    .where('address', 'in', [...addresses])
-    .execute();
+  const rows =
+    addresses.length <= DEAD_PREPARED_MAX
+      ? await deadAmongFew.of(addresses.length).execute(db, shopId, ...addresses)
+      : await db
+          .selectFrom('messaging_dead_addresses')
+          .select(['channel', 'address'])
+          .where('shop_id', '=', shopId)
+          .where('address', 'in', [...addresses])
+          .execute();
   return new Set(rows.map((r) => `${r.channel}:${r.address}`));
 }

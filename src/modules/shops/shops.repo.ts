@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import type { Database, ShopsTable } from '../../db/types.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -17,8 +18,12 @@ export async function insertShop(db: Executor, row: ShopRow): Promise<void> {
   await db.insertInto('shops').values(row).execute();
 }
 
+// Compiled once (db/prepared-query.ts): every request signed with a shop's secret reads it.
+const shopRow = new PreparedQuery(1, (db, shopId: string) => db.selectFrom('shops').selectAll().where('shop_id', '=', shopId));
+
 export async function findShopRow(db: Executor, shopId: string): Promise<ShopRow | undefined> {
-  return db.selectFrom('shops').selectAll().where('shop_id', '=', shopId).executeTakeFirst();
+  const [row] = await shopRow.execute(db, shopId);
+  return row;
 }
 
 export async function listShopRows(db: Executor): Promise<ShopRow[]> {
