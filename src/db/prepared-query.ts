@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { Database } from './types.js';
 
 /**
@@ -36,10 +36,6 @@ export function isKeptPrepared(text: string): boolean {
  * belong in the SQL), which is checked when the query is compiled.
  */
 export class PreparedQuery<A extends readonly unknown[], R> {
-  /**
-   * By the handle's dialect adapter, which a handle shares with its transactions (each a
-   * Kysely object of its own): a query run inside transactions is compiled once too.
-   */
   private readonly compiled = new WeakMap<object, { query: CompiledQuery<R>; slots: readonly number[] }>();
 
   constructor(
@@ -49,13 +45,22 @@ export class PreparedQuery<A extends readonly unknown[], R> {
 
   /** The rows of the query for these arguments. */
   async execute(db: Kysely<Database>, ...args: A): Promise<R[]> {
+    return (await this.run(db, ...args)).rows;
+  }
+
+  /** The whole result: rows, and the rows an insert, update or delete touched. */
+  async run(db: Kysely<Database>, ...args: A): Promise<QueryResult<R>> {
     const { query, slots } = this.compile(db);
     const parameters = slots.map((slot) => args[slot]);
-    return (await db.executeQuery<R>({ ...query, parameters })).rows;
+    return db.executeQuery<R>({ ...query, parameters });
   }
 
   private compile(db: Kysely<Database>) {
-    const key = db.getExecutor().adapter;
+    // A transaction's executor shares its database's adapter (and compiler), so keyed by
+    // the adapter a query compiled once serves every transaction too. Plugins change the
+    // SQL: a handle with plugins keeps its own.
+    const executor = db.getExecutor();
+    const key = executor.plugins.length === 0 ? executor.adapter : db;
     let entry = this.compiled.get(key);
     if (!entry) {
       const markers = Array.from({ length: this.arity }, (_, index) => `\u0000prepared-query-argument-${index}\u0000`);
@@ -90,5 +95,30 @@ export class PreparedQueryFamily<S extends string | number, A extends readonly u
       this.byShape.set(shape, query);
     }
     return query;
+  }
+}
+
+/**
+ * A statement around one row object (an insert's values, an update's set), prepared once
+ * per set of columns the rows have: a caller passes the same few shapes over and over.
+ * Undefined values are left out, as Kysely leaves them out. Every value must be a plain
+ * value bound as a parameter, never a Kysely expression (the shape would not show it).
+ */
+export class PreparedRowQuery<T extends object, A extends readonly unknown[], R> {
+  private readonly family: PreparedQueryFamily<string, unknown[], R>;
+
+  constructor(arity: A['length'], build: (db: Kysely<Database>, row: T, ...args: A) => Compilable<R>) {
+    this.family = new PreparedQueryFamily((shape: string) => {
+      const columns = shape === '' ? [] : shape.split(',');
+      return new PreparedQuery(columns.length + arity, (db, ...values: unknown[]) =>
+        build(db, Object.fromEntries(columns.map((column, i) => [column, values[i]])) as T, ...(values.slice(columns.length) as unknown as A)),
+      );
+    });
+  }
+
+  async run(db: Kysely<Database>, row: T, ...args: A): Promise<QueryResult<R>> {
+    const record = row as Record<string, unknown>;
+    const columns = Object.keys(record).filter((column) => record[column] !== undefined);
+    return this.family.of(columns.join(',')).run(db, ...columns.map((column) => record[column]), ...args);
   }
 }

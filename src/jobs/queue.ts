@@ -1,8 +1,9 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { DbHandle } from '../db/create-db.js';
 import { GroupWrite } from '../db/group-write.js';
 import { lockSkippingLocked } from '../db/dialect.js';
+import { PreparedRowQuery } from '../db/prepared-query.js';
 import type { Database, JobsTable } from '../db/types.js';
 import type { JobMap, JobName } from './job-map.js';
 
@@ -84,6 +85,27 @@ export type JobCounts = Record<JobStatus, number>;
 
 type EnqueueListener = (name: string, runAt: number) => void;
 type JobRow = Selectable<JobsTable>;
+type ClaimedValues = Partial<Omit<JobRow, 'id' | 'name' | 'payload' | 'created_at'>>;
+
+// Compiled once per shape (db/prepared-query.ts): a job is enqueued and its outcome recorded once per message sent.
+const insertJob = new PreparedRowQuery(0, (db, row: Insertable<JobsTable>) =>
+  db
+    .insertInto('jobs')
+    .values(row)
+    // Dedup by the unique index, never check-then-write: concurrent enqueues with one
+    // key insert one row.
+    .onConflict((oc) => oc.columns(['name', 'idempotency_key']).doNothing())
+    .returningAll(),
+);
+const updateClaimedJob = new PreparedRowQuery(4, (db, values: ClaimedValues, id: number, status: string, attempts: number, workerId: string) =>
+  db
+    .updateTable('jobs')
+    .set(values)
+    .where('id', '=', id)
+    .where('status', '=', status as JobStatus)
+    .where('attempts', '=', attempts)
+    .where('locked_by', '=', workerId),
+);
 
 export class JobQueue<M extends object = JobMap> {
   private readonly handle: DbHandle;
@@ -111,9 +133,8 @@ export class JobQueue<M extends object = JobMap> {
     const now = this.clock.now();
     const runAt = options.runAt ?? now;
     const key = options.idempotencyKey ?? null;
-    const inserted = await db
-      .insertInto('jobs')
-      .values({
+    const [inserted] = (
+      await insertJob.run(db, {
         name,
         payload: JSON.stringify(payload),
         status: 'queued',
@@ -127,11 +148,7 @@ export class JobQueue<M extends object = JobMap> {
         updated_at: now,
         finished_at: null,
       })
-      // Dedup by the unique index, never check-then-write: concurrent enqueues with one
-      // key insert one row.
-      .onConflict((oc) => oc.columns(['name', 'idempotency_key']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    ).rows;
     if (inserted) {
       for (const listener of this.listeners) listener(name, runAt);
       return { job: toRecord(inserted) as JobRecord<M[N]>, created: true };
@@ -276,21 +293,9 @@ export class JobQueue<M extends object = JobMap> {
    * Every change to a claimed job is conditional on the claim still being current, so a
    * worker that lost its lease cannot overwrite the state another worker now owns.
    */
-  private async updateClaimed(
-    claim: JobClaim,
-    values: Partial<Omit<JobRow, 'id' | 'name' | 'payload' | 'created_at'>>,
-  ): Promise<boolean> {
-    const result = await this.outcomes.run((trx) =>
-      trx
-        .updateTable('jobs')
-        .set(values)
-        .where('id', '=', claim.id)
-        .where('status', '=', 'running')
-        .where('attempts', '=', claim.attempts)
-        .where('locked_by', '=', claim.workerId)
-        .executeTakeFirst(),
-    );
-    return result.numUpdatedRows > 0n;
+  private async updateClaimed(claim: JobClaim, values: ClaimedValues): Promise<boolean> {
+    const result = await this.outcomes.run((trx) => updateClaimedJob.run(trx, values, claim.id, 'running', claim.attempts, claim.workerId));
+    return (result.numAffectedRows ?? 0n) > 0n;
   }
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createDb } from '../../src/db/create-db.js';
-import { PreparedQuery, PreparedQueryFamily } from '../../src/db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily, PreparedRowQuery } from '../../src/db/prepared-query.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../helpers/db.js';
 
 /** db/prepared-query.ts: a query compiled once per handle, run with new arguments each time. */
@@ -71,6 +71,21 @@ describe.each(TEST_DIALECTS)('PreparedQuery on %s', (dialect) => {
     expect(await shopsIn.of(1).execute(testDb.db, first)).toEqual([{ name: 'Alpha' }]);
     expect(shopsIn.of(2)).toBe(shopsIn.of(2));
     expect(made).toEqual([1, 2]);
+  });
+
+  it('prepares a row statement per set of columns, in and out of transactions, counting the rows it touched', async () => {
+    const id = `${'s'.repeat(29)}1`;
+    const rename = new PreparedRowQuery(1, (db, values: { name?: string; timezone?: string }, shopId: string) =>
+      db.updateTable('shops').set(values).where('shop_id', '=', shopId),
+    );
+    expect(Number((await rename.run(testDb.db, { name: 'Beta 2', timezone: undefined }, id)).numAffectedRows)).toBe(1);
+    await testDb.db.transaction().execute(async (trx) => {
+      expect(Number((await rename.run(trx, { name: 'Beta 3', timezone: 'Europe/Berlin' }, id)).numAffectedRows)).toBe(1);
+    });
+    expect(Number((await rename.run(testDb.db, { name: 'Nobody' }, 'no-such-shop')).numAffectedRows)).toBe(0);
+    const row = await testDb.db.selectFrom('shops').select(['name', 'timezone']).where('shop_id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ name: 'Beta 3', timezone: 'Europe/Berlin' });
+    await rename.run(testDb.db, { name: 'Beta', timezone: 'Europe/Moscow' }, id);
   });
 
   it('refuses a query that binds a value which is not one of its arguments', async () => {

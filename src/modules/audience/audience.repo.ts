@@ -6,6 +6,7 @@ import type {
   Database,
   ProfilePushTokensTable,
 } from '../../db/types.js';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import { BulkStatement } from '../../db/statement-slices.js';
 
 /** Kysely only: imports, their chunks, and what an import stores per profile. Scoped by shop_id. */
@@ -189,13 +190,17 @@ export async function upsertAttributes(db: Executor, rows: readonly AttributesRo
   await UPSERT_ATTRIBUTES.execute(db, rows);
 }
 
+// Compiled once (db/prepared-query.ts): every message reads its recipient's attributes and tokens.
+const attributesRow = new PreparedQuery(2, (db, shopId: string, profileId: number) =>
+  db.selectFrom('audience_profiles').selectAll().where('shop_id', '=', shopId).where('profile_id', '=', profileId),
+);
+const pushTokenRows = new PreparedQuery(2, (db, shopId: string, profileId: number) =>
+  db.selectFrom('profile_push_tokens').selectAll().where('shop_id', '=', shopId).where('profile_id', '=', profileId).orderBy('created_at').orderBy('token'),
+);
+
 export async function findAttributes(db: Executor, shopId: string, profileId: number): Promise<AttributesRow | undefined> {
-  return db
-    .selectFrom('audience_profiles')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', profileId)
-    .executeTakeFirst();
+  const [row] = await attributesRow.execute(db, shopId, profileId);
+  return row;
 }
 
 /** Attribute rows and push tokens of many live profiles, a query each (a page of bulk recipients). */
@@ -237,14 +242,7 @@ export async function upsertPushTokens(db: Executor, rows: readonly PushTokenRow
 }
 
 export async function listPushTokens(db: Executor, shopId: string, profileId: number): Promise<PushTokenRow[]> {
-  return db
-    .selectFrom('profile_push_tokens')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', profileId)
-    .orderBy('created_at')
-    .orderBy('token')
-    .execute();
+  return pushTokenRows.execute(db, shopId, profileId);
 }
 
 /**

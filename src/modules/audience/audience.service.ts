@@ -157,6 +157,11 @@ export class AudienceService {
   async getCustomerAttributes(shopId: string, profileId: number): Promise<CustomerAttributes | undefined> {
     const id = await this.deps.identity.currentProfileId(shopId, profileId);
     if (id === undefined) return undefined;
+    return this.getLiveCustomerAttributes(shopId, id);
+  }
+
+  /** getCustomerAttributes of a live profile id (one that identity.getProfileOnly answered), without following merges again. */
+  async getLiveCustomerAttributes(shopId: string, id: number): Promise<CustomerAttributes> {
     const row = await repo.findAttributes(this.db, shopId, id);
     const tokens = await repo.listPushTokens(this.db, shopId, id);
     return {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, DevicesTable, ProfileMergesTable, ProfilesTable } from '../../db/types.js';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import { BulkStatement, inListSlices, MAX_PARAMETERS } from '../../db/statement-slices.js';
 import type { IdentifierField } from './domain/identifiers.js';
 
@@ -74,8 +75,14 @@ export async function findLiveProfiles(
 }
 
 /** The profile row, tombstone or not. */
+// Compiled once (db/prepared-query.ts): a message reads its recipient twice, a delivery may again.
+const profileRow = new PreparedQuery(2, (db, shopId: string, id: number) =>
+  db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('id', '=', id),
+);
+
 export async function findProfileRow(db: Executor, shopId: string, id: number): Promise<ProfileRow | undefined> {
-  return db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+  const [row] = await profileRow.execute(db, shopId, id);
+  return row;
 }
 
 /** Profile rows by id, in one query (a page of bulk recipients). */

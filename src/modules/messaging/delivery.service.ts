@@ -76,7 +76,7 @@ export class DeliveryService {
       readonly clock: Clock;
       readonly config: Pick<Config, 'fetchAllowPrivate'>;
       readonly identity: Pick<IdentityService, 'getProfileOnly'>;
-      readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
+      readonly audience: Pick<AudienceService, 'getLiveCustomerAttributes'>;
       readonly channels: Pick<ChannelsService, 'settingsFor'>;
       readonly registry: ProviderRegistry;
       readonly renderer: TemplateRenderer;
@@ -191,7 +191,7 @@ export class DeliveryService {
     const hasLocales = Object.keys(templates.locales ?? {}).length > 0;
     if (!hasLocales && !this.deps.renderer.readsProfile(templates, channel)) return { set: templates, profileScope: {} };
     const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
-    const attributes = await this.deps.audience.getCustomerAttributes(shopId, profileId);
+    const attributes = profile && (await this.deps.audience.getLiveCustomerAttributes(shopId, profile.id));
     const profileScope: Record<string, unknown> = {
       ...profile?.properties,
       ...attributes?.fields,

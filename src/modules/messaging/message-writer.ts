@@ -59,7 +59,7 @@ export class MessageWriter {
   constructor(
     private readonly deps: {
       readonly identity: Pick<IdentityService, 'getProfileOnly' | 'getProfilesMany'>;
-      readonly audience: Pick<AudienceService, 'getCustomerAttributes' | 'getCustomerAttributesMany'>;
+      readonly audience: Pick<AudienceService, 'getLiveCustomerAttributes' | 'getCustomerAttributesMany'>;
       readonly channels: Pick<ChannelsService, 'configuredChannels'>;
       readonly jobs: JobQueue;
     },
@@ -156,7 +156,7 @@ export class MessageWriter {
 
   private async recipientFacts(shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<RecipientFacts> {
     const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
-    const attributes = await this.deps.audience.getCustomerAttributes(shopId, profileId);
+    const attributes = profile && (await this.deps.audience.getLiveCustomerAttributes(shopId, profile.id));
     return factsOf(profile, attributes, await this.extraAddresses(shopId, profileId, channels), type);
   }
 

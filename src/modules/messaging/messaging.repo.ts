@@ -6,7 +6,7 @@ import type {
   MessagingMailingsTable,
   MessagingMessagesTable,
 } from '../../db/types.js';
-import { PreparedQuery } from '../../db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily, PreparedRowQuery } from '../../db/prepared-query.js';
 
 /** Kysely only: rows of the messaging tables in and out. Every query filters by shop_id. */
 
@@ -83,14 +83,29 @@ export async function updateMailing(
 }
 
 /** Inserts a message; false when its idempotency key is the shop's already (the unique index decides). */
-export async function insertMessage(db: Executor, row: Insertable<MessagingMessagesTable>): Promise<boolean> {
-  const inserted = await db
+// The writes of every message and delivery, compiled once per shape (db/prepared-query.ts).
+const insertMessageRow = new PreparedRowQuery(0, (db, row: Insertable<MessagingMessagesTable>) =>
+  db
     .insertInto('messaging_messages')
     .values(row)
     .onConflict((oc) => oc.columns(['shop_id', 'idempotency_key']).doNothing())
-    .returning('code')
-    .executeTakeFirst();
-  return inserted !== undefined;
+    .returning('code'),
+);
+const insertDeliveryRow = new PreparedRowQuery(0, (db, row: Insertable<MessagingDeliveriesTable>) => db.insertInto('messaging_deliveries').values(row));
+type QueuedKey = readonly [shopId: string, code: string, seq: number, status: 'queued', attempts: number];
+const updateQueued = new PreparedRowQuery(5, (db, values: Updateable<MessagingDeliveriesTable>, ...[shopId, code, seq, status, attempts]: QueuedKey) =>
+  db
+    .updateTable('messaging_deliveries')
+    .set(values)
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where('seq', '=', seq)
+    .where('status', '=', status)
+    .where('attempts', '=', attempts),
+);
+
+export async function insertMessage(db: Executor, row: Insertable<MessagingMessagesTable>): Promise<boolean> {
+  return (await insertMessageRow.run(db, row)).rows.length > 0;
 }
 
 export async function findMessageByKey(db: Executor, shopId: string, key: string): Promise<MessageRow | undefined> {
@@ -112,7 +127,8 @@ export async function findMessage(db: Executor, shopId: string, code: string): P
 }
 
 export async function insertDeliveries(db: Executor, rows: readonly Insertable<MessagingDeliveriesTable>[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('messaging_deliveries').values([...rows]).execute();
+  if (rows.length === 1) await insertDeliveryRow.run(db, rows[0]!);
+  else if (rows.length > 1) await db.insertInto('messaging_deliveries').values([...rows]).execute();
 }
 
 export async function findDelivery(db: Executor, shopId: string, code: string, seq: number): Promise<DeliveryRow | undefined> {
@@ -172,16 +188,8 @@ export async function updateQueuedDelivery(
   key: { shopId: string; code: string; seq: number; attempts: number },
   values: Updateable<MessagingDeliveriesTable>,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('messaging_deliveries')
-    .set(values)
-    .where('shop_id', '=', key.shopId)
-    .where('code', '=', key.code)
-    .where('seq', '=', key.seq)
-    .where('status', '=', 'queued')
-    .where('attempts', '=', key.attempts)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  const result = await updateQueued.run(db, values, key.shopId, key.code, key.seq, 'queued', key.attempts);
+  return (result.numAffectedRows ?? 0n) > 0n;
 }
 
 export async function insertDeadAddress(
@@ -195,13 +203,24 @@ export async function insertDeadAddress(
     .execute();
 }
 
+/** Lists of up to this many addresses (a message's: one per channel) are looked up by a prepared query per length. */
+const DEAD_PREPARED_MAX = 8;
+const deadAmongFew = new PreparedQueryFamily((size: number) =>
+  new PreparedQuery(1 + size, (db, shopId: string, ...addresses: string[]) =>
+    db.selectFrom('messaging_dead_addresses').select(['channel', 'address']).where('shop_id', '=', shopId).where('address', 'in', addresses),
+  ),
+);
+
 export async function deadAmong(db: Executor, shopId: string, addresses: readonly string[]): Promise<Set<string>> {
   if (addresses.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('messaging_dead_addresses')
-    .select(['channel', 'address'])
-    .where('shop_id', '=', shopId)
-    .where('address', 'in', [...addresses])
-    .execute();
+  const rows =
+    addresses.length <= DEAD_PREPARED_MAX
+      ? await deadAmongFew.of(addresses.length).execute(db, shopId, ...addresses)
+      : await db
+          .selectFrom('messaging_dead_addresses')
+          .select(['channel', 'address'])
+          .where('shop_id', '=', shopId)
+          .where('address', 'in', [...addresses])
+          .execute();
   return new Set(rows.map((r) => `${r.channel}:${r.address}`));
 }

@@ -18,11 +18,12 @@ export async function insertShop(db: Executor, row: ShopRow): Promise<void> {
   await db.insertInto('shops').values(row).execute();
 }
 
-// Compiled once (db/prepared-query.ts): every request with a shop_secret reads it.
+// Compiled once (db/prepared-query.ts): every request signed with a shop's secret reads it.
 const shopRow = new PreparedQuery(1, (db, shopId: string) => db.selectFrom('shops').selectAll().where('shop_id', '=', shopId));
 
 export async function findShopRow(db: Executor, shopId: string): Promise<ShopRow | undefined> {
-  return (await shopRow.execute(db, shopId))[0];
+  const [row] = await shopRow.execute(db, shopId);
+  return row;
 }
 
 export async function listShopRows(db: Executor): Promise<ShopRow[]> {
