@@ -53,6 +53,18 @@ export async function findByCodes(db: Executor, shopId: string, codes: readonly 
  * conditional UPDATE (`balance - held >= amount`), so concurrent holds never overdraw it
  * (the CHECK `held <= balance` says the same). Undefined: refused.
  */
+// Compiled once (db/prepared-query.ts): every apply with a certificate runs it.
+const holdTaken = new PreparedQuery(4, (db, shopId: string, code: string, amount: number, now: number) =>
+  db
+    .updateTable('certificates')
+    .set((eb) => ({ held: eb('held', '+', amount), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where((eb) => eb(eb('balance', '-', eb.ref('held')), '>=', amount))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .returning('id'),
+);
+
 export async function takeHold(
   trx: Transaction<Database>,
   shopId: string,
@@ -60,15 +72,7 @@ export async function takeHold(
   amount: number,
   now: number,
 ): Promise<{ id: number } | undefined> {
-  const row = await trx
-    .updateTable('certificates')
-    .set((eb) => ({ held: eb('held', '+', amount), updated_at: now }))
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .where((eb) => eb(eb('balance', '-', eb.ref('held')), '>=', amount))
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .returning('id')
-    .executeTakeFirst();
+  const row = (await holdTaken.execute(trx, shopId, code, amount, now))[0];
   return row ? { id: Number(row.id) } : undefined;
 }
 

@@ -1,4 +1,4 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
 import { inListSlices } from '../../db/statement-slices.js';
 import type { Database, PromoCodesTable, PromoCodeUsesTable, PromoUseStatus } from '../../db/types.js';
@@ -57,21 +57,25 @@ export async function listCodes(
  * conditional UPDATE that holds `used + blocked <= usage_limit` under any concurrency
  * (PostgreSQL re-checks the condition on the row it waited for). Undefined: refused.
  */
+// Compiled once (db/prepared-query.ts): every apply with a code runs it.
+const blockTaken = new PreparedQuery(3, (db, shopId: string, code: string, now: number) =>
+  db
+    .updateTable('promo_codes')
+    .set((eb) => ({ blocked: eb('blocked', '+', sql.lit(1)), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb(eb('used', '+', eb.ref('blocked')), '<', eb.ref('usage_limit'))]))
+    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
+    .returning(['promotion_id', 'per_member_limit']),
+);
+
 export async function takeBlock(
   trx: Transaction<Database>,
   shopId: string,
   code: string,
   now: number,
 ): Promise<Pick<PromoCodeRow, 'promotion_id' | 'per_member_limit'> | undefined> {
-  return trx
-    .updateTable('promo_codes')
-    .set((eb) => ({ blocked: eb('blocked', '+', 1), updated_at: now }))
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb(eb('used', '+', eb.ref('blocked')), '<', eb.ref('usage_limit'))]))
-    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
-    .returning(['promotion_id', 'per_member_limit'])
-    .executeTakeFirst();
+  return (await blockTaken.execute(trx, shopId, code, now))[0];
 }
 
 /** Moves the code's counters by a settled use: a block given back, a block counted, a use un-counted. */
