@@ -15,15 +15,42 @@ export async function findOrder(db: Executor, shopId: string, orderId: string): 
   return (await orderRow.execute(db, shopId, orderId))[0];
 }
 
+const ORDER_COLUMNS = [
+  'shop_id',
+  'order_id',
+  'profile_id',
+  'identifier',
+  'status',
+  'request',
+  'result',
+  'bonus_hold_id',
+  'reward_transaction_id',
+  'steps_done',
+  'order_total',
+  'order_to_pay',
+  'bonuses_charged',
+  'bonuses_reward',
+  'subscription',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'cancelled_at',
+] as const satisfies readonly (keyof OrderRow)[];
+// Every column of the row is written: a column added to the table must be added above.
+const everyColumn: Exclude<keyof OrderRow, (typeof ORDER_COLUMNS)[number]> extends never ? true : never = true;
+
+// Compiled once (db/prepared-query.ts): building a 19-column insert cost more than SQLite spends running it.
+const orderInsert = new PreparedQuery(ORDER_COLUMNS.length, (db, ...values: unknown[]) =>
+  db
+    .insertInto('checkout_orders')
+    .values(Object.fromEntries(ORDER_COLUMNS.map((column, i) => [column, values[i]])) as unknown as OrderRow)
+    .onConflict((oc) => oc.columns(['shop_id', 'order_id']).doNothing())
+    .returning('order_id'),
+);
+
 /** A new order; false when the order id is taken (another apply got there first). */
 export async function insertOrder(db: Executor, row: OrderRow): Promise<boolean> {
-  const inserted = await db
-    .insertInto('checkout_orders')
-    .values(row)
-    .onConflict((oc) => oc.columns(['shop_id', 'order_id']).doNothing())
-    .returning('order_id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+  return everyColumn && (await orderInsert.execute(db, ...ORDER_COLUMNS.map((column) => row[column]))).length > 0;
 }
 
 /** A repeat apply: the order's calculation and holds are replaced while it is still created. */

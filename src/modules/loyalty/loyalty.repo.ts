@@ -55,24 +55,32 @@ export async function isMember(db: Executor, shopId: string, profileId: number):
  * another and each reads the lots as the previous one left them (SQLite has one writer).
  * False when the profile is not a member.
  */
-export async function lockMember(trx: Transaction<Database>, shopId: string, profileId: number, now: number): Promise<boolean> {
-  const result = await trx
+// Every ledger write runs these two first: compiled once (db/prepared-query.ts).
+const memberLock = new PreparedQuery(3, (db, shopId: string, profileId: number, now: number) =>
+  db
     .updateTable('loyalty_members')
-    .set((eb) => ({ version: eb('version', '+', 1), updated_at: now }))
+    .set((eb) => ({ version: eb('version', '+', sql.lit(1)), updated_at: now }))
     .where('shop_id', '=', shopId)
     .where('profile_id', '=', profileId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .returning('profile_id'),
+);
+
+export async function lockMember(trx: Transaction<Database>, shopId: string, profileId: number, now: number): Promise<boolean> {
+  return (await memberLock.execute(trx, shopId, profileId, now)).length === 1;
 }
+
+const sequenceStep = new PreparedQuery(1, (db, shopId: string) =>
+  db
+    .insertInto('loyalty_sequences')
+    .values({ shop_id: shopId, last_id: sql.lit(1) })
+    .onConflict((oc) => oc.column('shop_id').doUpdateSet((eb) => ({ last_id: eb('loyalty_sequences.last_id', '+', sql.lit(1)) })))
+    .returning('last_id'),
+);
 
 /** The next ledger transaction id of the shop. */
 export async function nextTransactionId(trx: Transaction<Database>, shopId: string): Promise<number> {
-  const row = await trx
-    .insertInto('loyalty_sequences')
-    .values({ shop_id: shopId, last_id: 1 })
-    .onConflict((oc) => oc.column('shop_id').doUpdateSet((eb) => ({ last_id: eb('loyalty_sequences.last_id', '+', 1) })))
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
+  const row = (await sequenceStep.execute(trx, shopId))[0];
+  if (!row) throw new Error('The ledger sequence returned no row');
   return Number(row.last_id);
 }
 

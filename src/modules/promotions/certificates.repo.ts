@@ -1,4 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
+import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
+import { inListSlices } from '../../db/statement-slices.js';
 import type { CertificateHoldsTable, CertificateHoldStatus, CertificatesTable, Database } from '../../db/types.js';
 import type { Executor } from './promotions.repo.js';
 
@@ -35,9 +37,15 @@ export async function findByCode(db: Executor, shopId: string, code: string): Pr
   return db.selectFrom('certificates').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
 }
 
+// The checkout's read of the certificates it is given, one prepared text per padded IN list size (db/prepared-query.ts).
+const certificateRows = new PreparedQueryFamily((size: number) =>
+  new PreparedQuery(1 + size, (db, shopId: string, ...codes: string[]) => db.selectFrom('certificates').selectAll().where('shop_id', '=', shopId).where('code', 'in', codes)),
+);
+
 export async function findByCodes(db: Executor, shopId: string, codes: readonly string[]): Promise<CertificateRow[]> {
-  if (codes.length === 0) return [];
-  return db.selectFrom('certificates').selectAll().where('shop_id', '=', shopId).where('code', 'in', [...codes]).execute();
+  const rows: CertificateRow[] = [];
+  for (const slice of inListSlices([...new Set(codes)])) rows.push(...(await certificateRows.of(slice.length).execute(db, shopId, ...slice)));
+  return rows;
 }
 
 /**
@@ -45,6 +53,18 @@ export async function findByCodes(db: Executor, shopId: string, codes: readonly 
  * conditional UPDATE (`balance - held >= amount`), so concurrent holds never overdraw it
  * (the CHECK `held <= balance` says the same). Undefined: refused.
  */
+// Compiled once (db/prepared-query.ts): every apply with a certificate runs it.
+const holdTaken = new PreparedQuery(4, (db, shopId: string, code: string, amount: number, now: number) =>
+  db
+    .updateTable('certificates')
+    .set((eb) => ({ held: eb('held', '+', amount), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where((eb) => eb(eb('balance', '-', eb.ref('held')), '>=', amount))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .returning('id'),
+);
+
 export async function takeHold(
   trx: Transaction<Database>,
   shopId: string,
@@ -52,15 +72,7 @@ export async function takeHold(
   amount: number,
   now: number,
 ): Promise<{ id: number } | undefined> {
-  const row = await trx
-    .updateTable('certificates')
-    .set((eb) => ({ held: eb('held', '+', amount), updated_at: now }))
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .where((eb) => eb(eb('balance', '-', eb.ref('held')), '>=', amount))
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .returning('id')
-    .executeTakeFirst();
+  const row = (await holdTaken.execute(trx, shopId, code, amount, now))[0];
   return row ? { id: Number(row.id) } : undefined;
 }
 

@@ -1,4 +1,6 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
+import { inListSlices } from '../../db/statement-slices.js';
 import type { Database, PromoCodesTable, PromoCodeUsesTable, PromoUseStatus } from '../../db/types.js';
 import type { Executor } from './promotions.repo.js';
 
@@ -26,9 +28,15 @@ export async function findCode(db: Executor, shopId: string, code: string): Prom
   return db.selectFrom('promo_codes').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
 }
 
+// The checkout's reads of the codes it is given, one prepared text per padded IN list size (db/prepared-query.ts).
+const codeRows = new PreparedQueryFamily((size: number) =>
+  new PreparedQuery(1 + size, (db, shopId: string, ...codes: string[]) => db.selectFrom('promo_codes').selectAll().where('shop_id', '=', shopId).where('code', 'in', codes)),
+);
+
 export async function findCodes(db: Executor, shopId: string, codes: readonly string[]): Promise<PromoCodeRow[]> {
-  if (codes.length === 0) return [];
-  return db.selectFrom('promo_codes').selectAll().where('shop_id', '=', shopId).where('code', 'in', [...codes]).execute();
+  const rows: PromoCodeRow[] = [];
+  for (const slice of inListSlices([...new Set(codes)])) rows.push(...(await codeRows.of(slice.length).execute(db, shopId, ...slice)));
+  return rows;
 }
 
 /** A promotion's codes in code order, after the keyset `after`. */
@@ -49,21 +57,25 @@ export async function listCodes(
  * conditional UPDATE that holds `used + blocked <= usage_limit` under any concurrency
  * (PostgreSQL re-checks the condition on the row it waited for). Undefined: refused.
  */
+// Compiled once (db/prepared-query.ts): every apply with a code runs it.
+const blockTaken = new PreparedQuery(3, (db, shopId: string, code: string, now: number) =>
+  db
+    .updateTable('promo_codes')
+    .set((eb) => ({ blocked: eb('blocked', '+', sql.lit(1)), updated_at: now }))
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb(eb('used', '+', eb.ref('blocked')), '<', eb.ref('usage_limit'))]))
+    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
+    .returning(['promotion_id', 'per_member_limit']),
+);
+
 export async function takeBlock(
   trx: Transaction<Database>,
   shopId: string,
   code: string,
   now: number,
 ): Promise<Pick<PromoCodeRow, 'promotion_id' | 'per_member_limit'> | undefined> {
-  return trx
-    .updateTable('promo_codes')
-    .set((eb) => ({ blocked: eb('blocked', '+', 1), updated_at: now }))
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb(eb('used', '+', eb.ref('blocked')), '<', eb.ref('usage_limit'))]))
-    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
-    .returning(['promotion_id', 'per_member_limit'])
-    .executeTakeFirst();
+  return (await blockTaken.execute(trx, shopId, code, now))[0];
 }
 
 /** Moves the code's counters by a settled use: a block given back, a block counted, a use un-counted. */
@@ -183,14 +195,16 @@ export async function blockedCodesOf(db: Executor, shopId: string, orderId: stri
 }
 
 /** A member's uses and blocks of these codes (promo_code_members.taken). */
+const memberTaken = new PreparedQueryFamily((size: number) =>
+  new PreparedQuery(2 + size, (db, shopId: string, profileId: number, ...codes: string[]) =>
+    db.selectFrom('promo_code_members').select(['code', 'taken']).where('shop_id', '=', shopId).where('profile_id', '=', profileId).where('code', 'in', codes),
+  ),
+);
+
 export async function memberTakenOf(db: Executor, shopId: string, profileId: number, codes: readonly string[]): Promise<Map<string, number>> {
-  if (codes.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('promo_code_members')
-    .select(['code', 'taken'])
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', profileId)
-    .where('code', 'in', [...codes])
-    .execute();
-  return new Map(rows.map((r) => [r.code, Number(r.taken)]));
+  const taken = new Map<string, number>();
+  for (const slice of inListSlices([...new Set(codes)])) {
+    for (const r of await memberTaken.of(slice.length).execute(db, shopId, profileId, ...slice)) taken.set(r.code, Number(r.taken));
+  }
+  return taken;
 }
