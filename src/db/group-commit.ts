@@ -46,6 +46,8 @@ export interface GroupCommitStats {
 
 interface Entry<T, R> {
   readonly item: T;
+  /** Answered once committed, without waiting for the disk (submit's `durable: false`). */
+  readonly committedOnly: boolean;
   readonly resolve: (result: R) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -79,13 +81,16 @@ export class GroupCommitter<T, R> {
 
   private readonly durable: (() => Promise<void>) | undefined;
 
-  /** Resolves with the item's result after the commit that includes it; rejects with its own error. */
-  submit(item: T): Promise<R> {
+  /**
+   * Resolves with the item's result after the commit that includes it (and, unless
+   * `durable` is false, after it is on disk); rejects with its own error.
+   */
+  submit(item: T, options: { durable?: boolean } = {}): Promise<R> {
     if (this.closed) {
       return Promise.reject(new AppError('UNAVAILABLE', 'The server is shutting down; try again.'));
     }
     return new Promise<R>((resolve, reject) => {
-      this.pending.push({ item, resolve, reject });
+      this.pending.push({ item, committedOnly: options.durable === false, resolve, reject });
       if (!this.running && !this.scheduled) {
         this.scheduled = true;
         setImmediate(() => {
@@ -155,14 +160,16 @@ export class GroupCommitter<T, R> {
       for (const entry of batch) entry.reject(error);
       return;
     }
-    if (!this.durable) {
-      batch.forEach((entry, i) => entry.resolve(results[i] as R));
-      return;
-    }
+    const waiting: [Entry<T, R>, R][] = [];
+    batch.forEach((entry, i) => {
+      if (!this.durable || entry.committedOnly) entry.resolve(results[i] as R);
+      else waiting.push([entry, results[i] as R]);
+    });
+    if (!this.durable || waiting.length === 0) return;
     const flushed = this.durable().then(
-      () => batch.forEach((entry, i) => entry.resolve(results[i] as R)),
+      () => waiting.forEach(([entry, result]) => entry.resolve(result)),
       // Committed but maybe not on disk: the callers must not report success.
-      (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+      (error: unknown) => waiting.forEach(([entry]) => entry.reject(error)),
     );
     this.flushing.add(flushed);
     void flushed.finally(() => this.flushing.delete(flushed));

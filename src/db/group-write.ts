@@ -47,10 +47,14 @@ export class GroupWrite {
     );
   }
 
-  /** Runs `write` in the next shared transaction; resolves with its result once committed (and durable). */
-  run<R>(write: GroupedWrite<R>): Promise<R> {
+  /**
+   * Runs `write` in the next shared transaction; resolves with its result once committed
+   * and durable, or once committed alone with `durable: false` (a write whose loss with
+   * the machine is harmless, such as a job's outcome: it shares the transaction all the same).
+   */
+  run<R>(write: GroupedWrite<R>, options: { durable?: boolean } = {}): Promise<R> {
     if (this.alone) return this.handle.db.transaction().execute(write);
-    return this.committer.submit(write) as Promise<R>;
+    return this.committer.submit(write, options) as Promise<R>;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { DbHandle } from '../db/create-db.js';
-import { GroupWrite } from '../db/group-write.js';
+import { groupWriteOf } from '../db/group-write.js';
 import { lockSkippingLocked } from '../db/dialect.js';
 import { PreparedRowQuery } from '../db/prepared-query.js';
 import type { Database, JobsTable } from '../db/types.js';
@@ -111,17 +111,10 @@ export class JobQueue<M extends object = JobMap> {
   private readonly handle: DbHandle;
   private readonly clock: Clock;
   private readonly listeners = new Set<EnqueueListener>();
-  /**
-   * Outcomes and lease renewals of claimed jobs, many to a transaction (db/group-write.ts).
-   * Not awaited to disk: an outcome lost with the machine only runs the job again, which
-   * handlers must bear anyway.
-   */
-  private readonly outcomes: GroupWrite;
 
   constructor(deps: { db: DbHandle; clock: Clock }) {
     this.handle = deps.db;
     this.clock = deps.clock;
-    this.outcomes = new GroupWrite(deps.db, { durable: false });
   }
 
   async enqueue<N extends JobName<M>>(
@@ -294,7 +287,13 @@ export class JobQueue<M extends object = JobMap> {
    * worker that lost its lease cannot overwrite the state another worker now owns.
    */
   private async updateClaimed(claim: JobClaim, values: ClaimedValues): Promise<boolean> {
-    const result = await this.outcomes.run((trx) => updateClaimedJob.run(trx, values, claim.id, 'running', claim.attempts, claim.workerId));
+    // In the transactions shared with the other writes of the moment (delivery outcomes, new
+    // messages: db/group-write.ts), not awaited to disk: an outcome lost with the machine
+    // only runs the job again, which handlers must bear anyway.
+    const result = await groupWriteOf(this.handle).run(
+      (trx) => updateClaimedJob.run(trx, values, claim.id, 'running', claim.attempts, claim.workerId),
+      { durable: false },
+    );
     return (result.numAffectedRows ?? 0n) > 0n;
   }
 }

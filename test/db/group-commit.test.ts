@@ -143,6 +143,23 @@ describe('group committer with a durability step', () => {
     expect(await result).toBe('done 1');
   });
 
+  it('answers an item submitted with durable: false at its commit, sharing the batch with items that wait for the disk', async () => {
+    const { batches, commit } = recordingCommit();
+    const flush = deferred();
+    const committer = new GroupCommitter(commit, { durable: () => flush.promise });
+    let durableAnswered = false;
+    const durable = committer.submit(1).then((r) => {
+      durableAnswered = true;
+      return r;
+    });
+    const committedOnly = committer.submit(2, { durable: false });
+    expect(await committedOnly).toBe('done 2');
+    expect(batches).toEqual([[1, 2]]);
+    expect(durableAnswered).toBe(false);
+    flush.resolve();
+    expect(await durable).toBe('done 1');
+  });
+
   it('commits the next batch while the previous one is still flushing', async () => {
     const { batches, commit } = recordingCommit();
     const flushes: Deferred[] = [];
