@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import nodemailer from 'nodemailer';
 import { adminJson } from './lib/admin-json.js';
@@ -18,7 +19,7 @@ import { sampleRss } from './lib/rss.js';
  * it mails. The segment is imported first by a server that is then restarted, so the peak
  * is the mailing's own. The rate counts from the POST to the last message's arrival.
  *
- *   npm run bench:bulk -- [--members 100000] [--only sqlite|postgres] [--drain 1800]
+ *   npm run bench:bulk -- [--members 100000] [--only sqlite|postgres] [--drain 1800] [--cpu-prof DIR]
  */
 
 const { values } = parseArgs({
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     members: { type: 'string', default: process.env.BENCH_BULK_MEMBERS ?? '100000' },
     only: { type: 'string' },
     drain: { type: 'string', default: '1800' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -88,7 +90,9 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
     } finally {
       await importer.stop();
     }
-    const server = await startPatron(env);
+    // Only the mailing's server is profiled, not the importer's.
+    const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
+    const server = await startPatron(env, nodeArgs);
     try {
       peer.reset();
       const rss = sampleRss(server.pid);

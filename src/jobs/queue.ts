@@ -84,6 +84,9 @@ export interface JobClaim {
 export type JobCounts = Record<JobStatus, number>;
 
 type EnqueueListener = (name: string, runAt: number) => void;
+
+/** Rows per insert of enqueueMany: 12 parameters each, well inside SQLite's and PostgreSQL's limits. */
+const ENQUEUE_MANY_CHUNK = 1_000;
 type JobRow = Selectable<JobsTable>;
 type ClaimedValues = Partial<Omit<JobRow, 'id' | 'name' | 'payload' | 'created_at'>>;
 
@@ -154,6 +157,51 @@ export class JobQueue<M extends object = JobMap> {
       .where('idempotency_key', '=', key)
       .executeTakeFirstOrThrow();
     return { job: toRecord(existing) as JobRecord<M[N]>, created: false };
+  }
+
+  /**
+   * enqueue for many jobs of one name, in multi-row inserts (a page of bulk messages'
+   * deliveries): a job whose key is queued already is skipped, as enqueue skips it.
+   * Resolves with how many were created.
+   */
+  async enqueueMany<N extends JobName<M>>(
+    name: N,
+    jobs: ReadonlyArray<{ readonly payload: M[N]; readonly runAt?: number; readonly idempotencyKey?: string }>,
+    options: { readonly executor?: Kysely<Database> } = {},
+  ): Promise<number> {
+    const db = options.executor ?? this.handle.db;
+    const now = this.clock.now();
+    let created = 0;
+    let earliest = Infinity;
+    for (let from = 0; from < jobs.length; from += ENQUEUE_MANY_CHUNK) {
+      const rows = jobs.slice(from, from + ENQUEUE_MANY_CHUNK).map((job) => {
+        const runAt = job.runAt ?? now;
+        earliest = Math.min(earliest, runAt);
+        return {
+          name,
+          payload: JSON.stringify(job.payload),
+          status: 'queued' as const,
+          idempotency_key: job.idempotencyKey ?? null,
+          attempts: 0,
+          run_at: runAt,
+          locked_by: null,
+          locked_until: null,
+          last_error: null,
+          created_at: now,
+          updated_at: now,
+          finished_at: null,
+        };
+      });
+      const inserted = await db
+        .insertInto('jobs')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['name', 'idempotency_key']).doNothing())
+        .returning('id')
+        .execute();
+      created += inserted.length;
+    }
+    if (created > 0) for (const listener of this.listeners) listener(name, earliest);
+    return created;
   }
 
   async get(id: number): Promise<JobRecord | undefined> {

@@ -3,7 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { mailingChannels, type MailingTemplates } from '../messaging/domain/mailing.js';
 import type { DeliveryPlan } from '../messaging/domain/recipients.js';
-import type { MessageWriter } from '../messaging/message-writer.js';
+import type { MessageWriter, NewMessage, WrittenMessage } from '../messaging/message-writer.js';
 import * as repo from './bulk.repo.js';
 import { HELD, holdsRest, throttleSlot, variantOf, type AbSplit } from './domain/bulk-mailing.js';
 import type { LimitsService, ShopLimits } from './limits.service.js';
@@ -32,7 +32,7 @@ export class BulkExpansion {
     private readonly deps: {
       readonly db: DbHandle;
       readonly clock: Clock;
-      readonly writer: Pick<MessageWriter, 'planMany' | 'write'>;
+      readonly writer: Pick<MessageWriter, 'planMany' | 'writeMany'>;
       readonly limits: Pick<LimitsService, 'takeCaps' | 'limitsOf'>;
       readonly jobs: JobQueue;
       readonly pageSize?: number;
@@ -63,15 +63,16 @@ export class BulkExpansion {
     await db.transaction().execute(async (trx) => {
       let slot = row.slot_count;
       let latest = now;
-      const recipients: repo.RecipientRow[] = [];
+      const settled: Settled[] = [];
       for (const p of planned) {
-        const recipient = await this.settle(trx, limits, row, p, throttleSlot(base, slot, row.throttle_per_minute, now), now);
-        if (recipient.status === 'messaged') {
+        const one = await this.settle(trx, limits, row, p, throttleSlot(base, slot, row.throttle_per_minute, now), now);
+        if (one.message) {
           latest = Math.max(latest, throttleSlot(base, slot, row.throttle_per_minute, now));
           slot += 1;
         }
-        recipients.push(recipient);
+        settled.push(one);
       }
+      const recipients = await this.writeMessages(trx, settled);
       const stage = !last ? row.stage : members && holdsRest(split) ? 'wait' : 'end';
       const advanced = await repo.advance(trx, shopId, mailingId, page, {
         pages: page + 1,
@@ -98,34 +99,44 @@ export class BulkExpansion {
     await this.deps.db.durable();
   }
 
-  /** One member's outcome: held, skipped with its reason, or messaged within the caps. */
-  private async settle(trx: repo.Executor, limits: ShopLimits, row: repo.BulkMailingRow, p: Planned, at: number, now: number): Promise<repo.RecipientRow> {
+  /** One member's outcome: held, skipped with its reason, or to be messaged within the caps (the message, written with the page's). */
+  private async settle(trx: repo.Executor, limits: ShopLimits, row: repo.BulkMailingRow, p: Planned, at: number, now: number): Promise<Settled> {
     const key = { shop_id: row.shop_id, mailing_id: Number(row.id), profile_id: p.profileId, variant: p.variant };
-    if (!p.plan) return { ...key, status: 'held', reason: null, code: null };
+    if (!p.plan) return { recipient: { ...key, status: 'held', reason: null, code: null } };
     const { plan } = p;
     if (plan.send.length === 0 && plan.unconfigured.length === 0) {
-      return { ...key, status: 'skipped', reason: plan.unsubscribed.length > 0 ? 'unsubscribed' : 'unreachable', code: null };
+      return { recipient: { ...key, status: 'skipped', reason: plan.unsubscribed.length > 0 ? 'unsubscribed' : 'unreachable', code: null } };
     }
     const allowed = await this.deps.limits.takeCaps(trx, limits, { shopId: row.shop_id, profileId: p.profileId }, [...new Set(plan.send.map((a) => a.channel))], at);
     const send = plan.send.filter((a) => allowed.has(a.channel));
-    if (send.length === 0 && plan.unconfigured.length === 0) return { ...key, status: 'skipped', reason: 'over_cap', code: null };
-    const written = await this.deps.writer.write(
-      trx,
-      {
-        shopId: row.shop_id,
-        profileId: p.profileId,
-        type: 'bulk',
-        campaignId: Number(row.id),
-        templateRef: p.variant === '' ? String(row.id) : `${row.id}:${p.variant}`,
-        variables: {},
-        runAt: at,
-        now,
-        idempotencyKey: `bulk:${row.id}:${p.profileId}`,
-      },
-      { ...plan, send },
-    );
-    return { ...key, status: 'messaged', reason: null, code: written.code };
+    if (send.length === 0 && plan.unconfigured.length === 0) return { recipient: { ...key, status: 'skipped', reason: 'over_cap', code: null } };
+    const message: NewMessage = {
+      shopId: row.shop_id,
+      profileId: p.profileId,
+      type: 'bulk',
+      campaignId: Number(row.id),
+      templateRef: p.variant === '' ? String(row.id) : `${row.id}:${p.variant}`,
+      variables: {},
+      runAt: at,
+      now,
+      idempotencyKey: `bulk:${row.id}:${p.profileId}`,
+    };
+    return { recipient: { ...key, status: 'messaged', reason: null, code: null }, message: { message, plan: { ...plan, send } } };
   }
+
+  /** The page's messages, deliveries and jobs in a few multi-row inserts; the recipients with their message codes. */
+  private async writeMessages(trx: repo.Executor, settled: readonly Settled[]): Promise<repo.RecipientRow[]> {
+    const messages = settled.flatMap((s) => (s.message ? [s.message] : []));
+    const written = messages.length > 0 ? await this.deps.writer.writeMany(trx, messages) : [];
+    let next = 0;
+    return settled.map((s) => (s.message ? { ...s.recipient, code: (written[next++] as WrittenMessage).code } : s.recipient));
+  }
+}
+
+/** A member settled: its recipient row, and its message when it is messaged. */
+interface Settled {
+  readonly recipient: repo.RecipientRow;
+  readonly message?: { readonly message: NewMessage; readonly plan: DeliveryPlan };
 }
 
 class PageTaken extends Error {}

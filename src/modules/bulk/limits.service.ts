@@ -94,13 +94,15 @@ export class LimitsService {
   ): Promise<Set<string>> {
     const { shopId, profileId } = key;
     const allowed = new Set<string>();
-    const periods = capPeriods(at, limits.timezone);
+    // Read from the zone's rules only for a capped channel: most mailings have none, and it is per recipient.
+    let periods: ReturnType<typeof capPeriods> | undefined;
     for (const channel of channels) {
       const caps = limits.channels.get(channel);
       if (!caps || (caps.bulkPerDay === null && caps.bulkPerWeek === null)) {
         allowed.add(channel);
         continue;
       }
+      periods ??= capPeriods(at, limits.timezone);
       const day = { shopId, profileId, channel, period: periods.day };
       const week = { shopId, profileId, channel, period: periods.week };
       const dayOk = caps.bulkPerDay === null || (await repo.countUnderCap(trx, day, caps.bulkPerDay));

@@ -101,49 +101,11 @@ export class MessageWriter {
 
   /** Stores the message and its deliveries and enqueues their jobs in `trx`. */
   async write(trx: repo.Executor, message: NewMessage, plan: DeliveryPlan): Promise<WrittenMessage> {
-    const { shopId, profileId, type, now } = message;
+    const { shopId } = message;
     const code = newMessageCode();
-    const test = message.test ? 1 : 0;
-    const inserted = await repo.insertMessage(trx, {
-      shop_id: shopId,
-      code,
-      type,
-      mailing_id: message.campaignId,
-      mailing_code: message.templateRef,
-      profile_id: profileId,
-      test,
-      idempotency_key: message.idempotencyKey ?? null,
-      variables: JSON.stringify(message.variables),
-      cc: JSON.stringify(message.cc ?? []),
-      bcc: JSON.stringify(message.bcc ?? []),
-      created_at: now,
-    });
-    if (!inserted) {
-      // The key is the shop's already (a retry, or a concurrent writer that committed first).
-      const earlier = await repo.findMessageByKey(trx, shopId, message.idempotencyKey ?? '');
-      if (!earlier) throw new Error('A message with this idempotency key vanished');
-      return { code: earlier.code, created: false };
-    }
-    const row = (p: PlannedAddress, seq: number, queued: boolean) => ({
-      shop_id: shopId,
-      code,
-      seq,
-      channel: p.channel,
-      vendor: null,
-      address: p.address,
-      platform: p.platform,
-      type,
-      mailing_id: message.campaignId,
-      profile_id: profileId,
-      test,
-      status: queued ? ('queued' as const) : ('failed' as const),
-      error: queued ? null : `Channel ${p.channel} is not configured for the shop.`,
-      attempts: 0,
-      created_at: now,
-      updated_at: now,
-    });
-    const rows = [...plan.send.map((p, i) => row(p, i, true)), ...plan.unconfigured.map((p, i) => row(p, plan.send.length + i, false))];
-    await repo.insertDeliveries(trx, rows);
+    const inserted = await repo.insertMessage(trx, messageRow(message, code));
+    if (!inserted) return { code: await this.earlierCode(trx, message), created: false };
+    await repo.insertDeliveries(trx, deliveryRows(message, code, plan));
     for (let seq = 0; seq < plan.send.length; seq += 1) {
       await this.deps.jobs.enqueue(
         'messaging.deliver',
@@ -152,6 +114,41 @@ export class MessageWriter {
       );
     }
     return { code, created: true };
+  }
+
+  /**
+   * write for many messages in `trx` (a page of a bulk mailing): their messages,
+   * deliveries and jobs each in one multi-row insert rather than three statements per
+   * message. Answers in the order given.
+   */
+  async writeMany(trx: repo.Executor, items: ReadonlyArray<{ readonly message: NewMessage; readonly plan: DeliveryPlan }>): Promise<WrittenMessage[]> {
+    const codes = items.map(() => newMessageCode());
+    const inserted = await repo.insertMessages(trx, items.map(({ message }, i) => messageRow(message, codes[i] as string)));
+    const written: WrittenMessage[] = [];
+    const deliveries: Array<ReturnType<typeof deliveryRows>[number]> = [];
+    const jobs: Array<{ payload: { shopId: string; code: string; seq: number }; runAt: number; idempotencyKey: string }> = [];
+    for (const [i, { message, plan }] of items.entries()) {
+      const code = codes[i] as string;
+      if (!inserted.has(code)) {
+        written.push({ code: await this.earlierCode(trx, message), created: false });
+        continue;
+      }
+      written.push({ code, created: true });
+      deliveries.push(...deliveryRows(message, code, plan));
+      for (let seq = 0; seq < plan.send.length; seq += 1) {
+        jobs.push({ payload: { shopId: message.shopId, code, seq }, runAt: message.runAt, idempotencyKey: `${message.shopId}:${code}:${seq}:0` });
+      }
+    }
+    await repo.insertDeliveries(trx, deliveries);
+    await this.deps.jobs.enqueueMany('messaging.deliver', jobs, { executor: trx });
+    return written;
+  }
+
+  /** The code of the message the key is the shop's already for (a retry, or a concurrent writer that committed first). */
+  private async earlierCode(trx: repo.Executor, message: NewMessage): Promise<string> {
+    const earlier = await repo.findMessageByKey(trx, message.shopId, message.idempotencyKey ?? '');
+    if (!earlier) throw new Error('A message with this idempotency key vanished');
+    return earlier.code;
   }
 
   private async recipientFacts(shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<RecipientFacts> {
@@ -181,6 +178,48 @@ function factsOf(profile: Profile | undefined, attributes: CustomerAttributes | 
     pushTokens: attributes?.pushTokens ?? [],
     extra,
   };
+}
+
+function messageRow(message: NewMessage, code: string) {
+  return {
+    shop_id: message.shopId,
+    code,
+    type: message.type,
+    mailing_id: message.campaignId,
+    mailing_code: message.templateRef,
+    profile_id: message.profileId,
+    test: message.test ? 1 : 0,
+    idempotency_key: message.idempotencyKey ?? null,
+    variables: JSON.stringify(message.variables),
+    cc: JSON.stringify(message.cc ?? []),
+    bcc: JSON.stringify(message.bcc ?? []),
+    created_at: message.now,
+  };
+}
+
+/** A delivery row per address: queued on the plan's channels to send, failed on the unconfigured ones. */
+function deliveryRows(message: NewMessage, code: string, plan: DeliveryPlan) {
+  const { shopId, profileId, type, now } = message;
+  const test = message.test ? 1 : 0;
+  const row = (p: PlannedAddress, seq: number, queued: boolean) => ({
+    shop_id: shopId,
+    code,
+    seq,
+    channel: p.channel,
+    vendor: null,
+    address: p.address,
+    platform: p.platform,
+    type,
+    mailing_id: message.campaignId,
+    profile_id: profileId,
+    test,
+    status: queued ? ('queued' as const) : ('failed' as const),
+    error: queued ? null : `Channel ${p.channel} is not configured for the shop.`,
+    attempts: 0,
+    created_at: now,
+    updated_at: now,
+  });
+  return [...plan.send.map((p, i) => row(p, i, true)), ...plan.unconfigured.map((p, i) => row(p, plan.send.length + i, false))];
 }
 
 /** 128 random bits, URL-safe: a message code cannot be guessed to read another's history. */

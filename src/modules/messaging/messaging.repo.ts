@@ -108,6 +108,21 @@ export async function insertMessage(db: Executor, row: Insertable<MessagingMessa
   return (await insertMessageRow.run(db, row)).rows.length > 0;
 }
 
+/** Inserts many messages; the codes of those inserted (a message whose idempotency key the shop has is skipped). */
+export async function insertMessages(db: Executor, rows: readonly Insertable<MessagingMessagesTable>[]): Promise<Set<string>> {
+  const codes = new Set<string>();
+  for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
+    const inserted = await db
+      .insertInto('messaging_messages')
+      .values(rows.slice(from, from + INSERT_CHUNK))
+      .onConflict((oc) => oc.columns(['shop_id', 'idempotency_key']).doNothing())
+      .returning('code')
+      .execute();
+    for (const row of inserted) codes.add(row.code);
+  }
+  return codes;
+}
+
 export async function findMessageByKey(db: Executor, shopId: string, key: string): Promise<MessageRow | undefined> {
   return db
     .selectFrom('messaging_messages')
@@ -127,9 +142,17 @@ export async function findMessage(db: Executor, shopId: string, code: string): P
 }
 
 export async function insertDeliveries(db: Executor, rows: readonly Insertable<MessagingDeliveriesTable>[]): Promise<void> {
-  if (rows.length === 1) await insertDeliveryRow.run(db, rows[0]!);
-  else if (rows.length > 1) await db.insertInto('messaging_deliveries').values([...rows]).execute();
+  if (rows.length === 1) {
+    await insertDeliveryRow.run(db, rows[0]!);
+    return;
+  }
+  for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
+    await db.insertInto('messaging_deliveries').values(rows.slice(from, from + INSERT_CHUNK)).execute();
+  }
 }
+
+/** Rows per multi-row insert: at most 16 parameters each, well inside SQLite's and PostgreSQL's limits. */
+const INSERT_CHUNK = 1_000;
 
 export async function findDelivery(db: Executor, shopId: string, code: string, seq: number): Promise<DeliveryRow | undefined> {
   return db
