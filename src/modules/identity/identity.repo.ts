@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, DevicesTable, ProfileMergesTable, ProfilesTable } from '../../db/types.js';
-import { PreparedQuery } from '../../db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
 import { BulkStatement, inListSlices, MAX_PARAMETERS } from '../../db/statement-slices.js';
 import type { IdentifierField } from './domain/identifiers.js';
 
@@ -55,6 +55,16 @@ export async function findLiveProfilesByIdentifiers(
     .execute();
 }
 
+/**
+ * The live profiles of one identifier, the commonest lookup (a member by phone in every
+ * checkout): one prepared text per identifier column (db/prepared-query.ts).
+ */
+const liveProfilesBy = new PreparedQueryFamily((column: IdentifierField) =>
+  new PreparedQuery(2, (db, shopId: string, value: string) =>
+    db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('merged_into', 'is', null).where(column, '=', value).orderBy('created_at').orderBy('id'),
+  ),
+);
+
 /** Live profiles matching every given criterion; `did` matches through the device. */
 export async function findLiveProfiles(
   db: Executor,
@@ -62,6 +72,9 @@ export async function findLiveProfiles(
   criteria: IdentifierColumns & { did?: string },
 ): Promise<ProfileRow[]> {
   const { did, ...identifiers } = criteria;
+  const given = Object.entries(identifiers) as [IdentifierField, string][];
+  const [only] = given;
+  if (did === undefined && given.length === 1 && only) return liveProfilesBy.of(only[0]).execute(db, shopId, only[1]);
   let query = db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('merged_into', 'is', null);
   for (const [column, value] of Object.entries(identifiers) as [IdentifierField, string][]) {
     query = query.where(column, '=', value);
