@@ -160,10 +160,14 @@ export class AudienceService {
     return this.getLiveCustomerAttributes(shopId, id);
   }
 
-  /** getCustomerAttributes of a live profile id (one that identity.getProfileOnly answered), without following merges again. */
-  async getLiveCustomerAttributes(shopId: string, id: number): Promise<CustomerAttributes> {
+  /**
+   * getCustomerAttributes of a live profile id (one that identity.getProfileOnly answered),
+   * without following merges again; `pushTokens: false` leaves the tokens unread (empty),
+   * for a caller that sends no mobile push.
+   */
+  async getLiveCustomerAttributes(shopId: string, id: number, options: { pushTokens?: boolean } = {}): Promise<CustomerAttributes> {
     const row = await repo.findAttributes(this.db, shopId, id);
-    const tokens = await repo.listPushTokens(this.db, shopId, id);
+    const tokens = options.pushTokens === false ? [] : await repo.listPushTokens(this.db, shopId, id);
     return {
       fields: row ? toFields(row) : {},
       pushTokens: tokens.map((t) => ({ token: t.token, platform: t.platform })),

@@ -191,7 +191,8 @@ export class DeliveryService {
     const hasLocales = Object.keys(templates.locales ?? {}).length > 0;
     if (!hasLocales && !this.deps.renderer.readsProfile(templates, channel)) return { set: templates, profileScope: {} };
     const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
-    const attributes = profile && (await this.deps.audience.getLiveCustomerAttributes(shopId, profile.id));
+    // The template scope holds the attribute fields, never the push tokens.
+    const attributes = profile && (await this.deps.audience.getLiveCustomerAttributes(shopId, profile.id, { pushTokens: false }));
     const profileScope: Record<string, unknown> = {
       ...profile?.properties,
       ...attributes?.fields,

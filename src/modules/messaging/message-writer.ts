@@ -153,7 +153,8 @@ export class MessageWriter {
 
   private async recipientFacts(shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<RecipientFacts> {
     const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
-    const attributes = profile && (await this.deps.audience.getLiveCustomerAttributes(shopId, profile.id));
+    const pushTokens = channels.includes('mobile_push');
+    const attributes = profile && (await this.deps.audience.getLiveCustomerAttributes(shopId, profile.id, { pushTokens }));
     return factsOf(profile, attributes, await this.extraAddresses(shopId, profileId, channels), type);
   }
 
