@@ -116,20 +116,7 @@ export class JobQueue<M extends object = JobMap> {
     const key = options.idempotencyKey ?? null;
     const inserted = await db
       .insertInto('jobs')
-      .values({
-        name,
-        payload: JSON.stringify(payload),
-        status: 'queued',
-        idempotency_key: key,
-        attempts: 0,
-        run_at: runAt,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-        finished_at: null,
-      })
+      .values(queuedRow(name, payload, runAt, key, now))
       // Dedup by the unique index, never check-then-write: concurrent enqueues with one
       // key insert one row.
       .onConflict((oc) => oc.columns(['name', 'idempotency_key']).doNothing())
@@ -167,20 +154,7 @@ export class JobQueue<M extends object = JobMap> {
       const rows = jobs.slice(from, from + ENQUEUE_MANY_CHUNK).map((job) => {
         const runAt = job.runAt ?? now;
         earliest = Math.min(earliest, runAt);
-        return {
-          name,
-          payload: JSON.stringify(job.payload),
-          status: 'queued' as const,
-          idempotency_key: job.idempotencyKey ?? null,
-          attempts: 0,
-          run_at: runAt,
-          locked_by: null,
-          locked_until: null,
-          last_error: null,
-          created_at: now,
-          updated_at: now,
-          finished_at: null,
-        };
+        return queuedRow(name, job.payload, runAt, job.idempotencyKey ?? null, now);
       });
       const inserted = await db
         .insertInto('jobs')
@@ -340,6 +314,24 @@ export class JobQueue<M extends object = JobMap> {
     );
     return result.numUpdatedRows > 0n;
   }
+}
+
+/** A new job's row, queued for `runAt`. */
+function queuedRow(name: string, payload: unknown, runAt: number, key: string | null, now: number) {
+  return {
+    name,
+    payload: JSON.stringify(payload),
+    status: 'queued' as const,
+    idempotency_key: key,
+    attempts: 0,
+    run_at: runAt,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+    finished_at: null,
+  };
 }
 
 function toRecord(row: JobRow): JobRecord {
