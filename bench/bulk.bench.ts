@@ -8,7 +8,7 @@ import { SmtpPeer as Peer } from './lib/smtp-peer.js';
 import { positive } from './lib/args.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startPatron, type ServerProcess } from './lib/processes.js';
-import { sampleRss } from './lib/rss.js';
+import { processCpuSeconds, sampleRss } from './lib/rss.js';
 
 /**
  * `npm run bench:bulk` (issue 17, part 7): a segment of N profiles (100,000 unless
@@ -44,6 +44,8 @@ interface Run {
   readonly missing: number;
   readonly twice: number;
   readonly peakRssMb: number | undefined;
+  /** The server's CPU time (user + system, every thread) per email received, from the POST to the last arrival. */
+  readonly cpuMsPerEmail: number;
   readonly view: Record<string, unknown>;
 }
 
@@ -96,6 +98,7 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
     try {
       peer.reset();
       const rss = sampleRss(server.pid);
+      const cpuBefore = processCpuSeconds(server.pid) ?? 0;
       const started = performance.now();
       const mailing = await adminJson(server, ADMIN_TOKEN, 'POST', `/shops/${seeded.shopId}/mailings/bulk`, {
         name: 'Bench',
@@ -105,6 +108,7 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
       const deadline = performance.now() + DRAIN_SEC * 1000;
       while (peer.received < MEMBERS && performance.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       const seconds = ((peer.lastAt || performance.now()) - started) / 1000;
+      const cpuSeconds = (processCpuSeconds(server.pid) ?? 0) - cpuBefore;
       let view = await adminJson(server, ADMIN_TOKEN, 'GET', `/shops/${seeded.shopId}/mailings/bulk/${String(mailing.id)}`);
       // The last `sent` commits a moment after the peer took the message.
       for (let i = 0; i < 50 && view.status !== 'done'; i += 1) {
@@ -116,7 +120,7 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
       for (const count of peer.byKey.values()) if (count > 1) twice += 1;
       let missing = 0;
       for (let n = 0; n < MEMBERS; n += 1) if (!peer.byKey.has(address(n))) missing += 1;
-      return { perSec: peer.received / seconds, received: peer.received, missing, twice, peakRssMb, view };
+      return { perSec: peer.received / seconds, received: peer.received, missing, twice, peakRssMb, cpuMsPerEmail: (cpuSeconds * 1000) / Math.max(1, peer.received), view };
     } finally {
       const code = await server.stop();
       if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
@@ -158,7 +162,7 @@ async function main(): Promise<number> {
     let failed = false;
     for (const [name, run] of runs) {
       console.log(
-        `  ${name.padEnd(22)} ${run.perSec.toFixed(0).padStart(6)} emails/s  ${(run.perSec / bare).toFixed(3)} of bare;` +
+        `  ${name.padEnd(22)} ${run.perSec.toFixed(0).padStart(6)} emails/s  ${(run.perSec / bare).toFixed(3)} of bare, ${run.cpuMsPerEmail.toFixed(2)} ms CPU/email;` +
           ` ${run.received} received, ${run.missing} missing, ${run.twice} twice; peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB;` +
           ` mailing ${JSON.stringify({ status: run.view.status, recipients: run.view.recipients, sent: run.view.sent, skipped: run.view.skipped, failed: run.view.failed })}`,
       );

@@ -129,22 +129,7 @@ export class JobQueue<M extends object = JobMap> {
     const now = this.clock.now();
     const runAt = options.runAt ?? now;
     const key = options.idempotencyKey ?? null;
-    const [inserted] = (
-      await insertJob.run(db, {
-        name,
-        payload: JSON.stringify(payload),
-        status: 'queued',
-        idempotency_key: key,
-        attempts: 0,
-        run_at: runAt,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-        finished_at: null,
-      })
-    ).rows;
+    const [inserted] = (await insertJob.run(db, queuedRow(name, payload, runAt, key, now))).rows;
     if (inserted) {
       for (const listener of this.listeners) listener(name, runAt);
       return { job: toRecord(inserted) as JobRecord<M[N]>, created: true };
@@ -177,20 +162,7 @@ export class JobQueue<M extends object = JobMap> {
       const rows = jobs.slice(from, from + ENQUEUE_MANY_CHUNK).map((job) => {
         const runAt = job.runAt ?? now;
         earliest = Math.min(earliest, runAt);
-        return {
-          name,
-          payload: JSON.stringify(job.payload),
-          status: 'queued' as const,
-          idempotency_key: job.idempotencyKey ?? null,
-          attempts: 0,
-          run_at: runAt,
-          locked_by: null,
-          locked_until: null,
-          last_error: null,
-          created_at: now,
-          updated_at: now,
-          finished_at: null,
-        };
+        return queuedRow(name, job.payload, runAt, job.idempotencyKey ?? null, now);
       });
       const inserted = await db
         .insertInto('jobs')
@@ -344,6 +316,24 @@ export class JobQueue<M extends object = JobMap> {
     );
     return (result.numAffectedRows ?? 0n) > 0n;
   }
+}
+
+/** A new job's row, queued for `runAt`. */
+function queuedRow(name: string, payload: unknown, runAt: number, key: string | null, now: number) {
+  return {
+    name,
+    payload: JSON.stringify(payload),
+    status: 'queued' as const,
+    idempotency_key: key,
+    attempts: 0,
+    run_at: runAt,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+    finished_at: null,
+  };
 }
 
 function toRecord(row: JobRow): JobRecord {
