@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { createDb, type DbHandle } from '../src/db/create-db.js';
 import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
+import { runPostLoad } from './lib/post-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startPatron, type ServerProcess } from './lib/processes.js';
 import { processCpuSeconds } from './lib/rss.js';
@@ -70,31 +70,15 @@ async function count(db: DbHandle, shopId: string, table: 'chain_runs' | 'messag
 }
 
 async function phase(server: ServerProcess, db: DbHandle, shopId: string, tag: string, withChain: boolean): Promise<Phase> {
-  let seq = 0;
-  let bad = 0;
   const cpuBefore = processCpuSeconds(server.pid) ?? 0;
   const started = performance.now();
-  const result = await autocannon({
+  const result = await runPostLoad({
     url: server.baseUrl,
+    path: '/push/custom',
     connections: CONNECTIONS,
-    pipelining: 1,
-    duration: DURATION,
-    timeout: 10,
-    requests: [
-      {
-        method: 'POST',
-        path: '/push/custom',
-        headers: { 'content-type': 'application/json' },
-        setupRequest(request) {
-          seq += 1;
-          request.body = JSON.stringify({ shop_id: shopId, event: 'signed_up', email: `${tag}${seq}@bench.example`, plan: 'gold' });
-          return request;
-        },
-        onResponse(status, body) {
-          if (status !== 200 || !body.includes('success')) bad += 1;
-        },
-      },
-    ],
+    durationSec: DURATION,
+    body: (seq) => JSON.stringify({ shop_id: shopId, event: 'signed_up', email: `${tag}${seq}@bench.example`, plan: 'gold' }),
+    accept: (status, body) => status === 200 && body.includes('success'),
   });
   const answered = performance.now();
   // Requests in flight when the duration ended commit too: every stored event counts.
@@ -111,8 +95,8 @@ async function phase(server: ServerProcess, db: DbHandle, shopId: string, tag: s
   const cpuSeconds = (processCpuSeconds(server.pid) ?? 0) - cpuBefore;
   return {
     acknowledged,
-    bad: bad + result.non2xx + result.errors,
-    answersPerSec: result['2xx'] / result.duration,
+    bad: result.bad,
+    answersPerSec: result.perSec,
     completedPerSec: acknowledged / seconds,
     runsDone,
     messages: withChain ? await count(db, shopId, 'messaging_messages', false) : 0,

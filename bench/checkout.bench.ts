@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
+import { runPostLoad, type PostLoadResult } from './lib/post-load.js';
 
 /**
  * `npm run bench:checkout` (issue 14, part 8): a 10-line cart with 3 active promotions, a
@@ -58,13 +58,7 @@ const PRODUCTS = Array.from({ length: 10 }, (_, i) => ({
 
 const CART = PRODUCTS.map((p, i) => ({ product_id: p.id, price: p.price, quantity: 1 + (i % 3), ...(i === 9 ? { bonusable: false } : {}) }));
 
-interface Run {
-  readonly ok: number;
-  readonly bad: number;
-  readonly perSec: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-}
+type Run = PostLoadResult;
 
 interface Target {
   readonly url: string;
@@ -74,39 +68,16 @@ interface Target {
 
 /** `overallRate`: requests per second offered by all connections together (a paced run); absent: as fast as answers come. */
 async function load(target: Target, kind: 'apply' | 'estimate', durationSec: number, overallRate?: number): Promise<Run> {
-  let seq = 0;
-  let bad = 0;
-  const result = await autocannon({
+  return runPostLoad({
     url: target.url,
+    path: `/loyalty/checkout/${kind}`,
     connections: CONNECTIONS,
-    pipelining: 1,
-    duration: durationSec,
-    timeout: 10,
-    ...(overallRate === undefined ? {} : { overallRate }),
-    requests: [
-      {
-        method: 'POST',
-        path: `/loyalty/checkout/${kind}`,
-        headers: { 'content-type': 'application/json' },
-        setupRequest(request) {
-          seq += 1;
-          request.body = target.body(kind, seq);
-          return request;
-        },
-        onResponse(status, body) {
-          // An answer is counted good only when it is a success with a computed result.
-          if (status !== 200 || !body.startsWith('{"status":"success"') || !body.includes('"order_to_pay"')) bad += 1;
-        },
-      },
-    ],
+    durationSec,
+    overallRate,
+    body: (seq) => target.body(kind, seq),
+    // An answer is counted good only when it is a success with a computed result.
+    accept: (status, body) => status === 200 && body.startsWith('{"status":"success"') && body.includes('"order_to_pay"'),
   });
-  return {
-    ok: result['2xx'],
-    bad: bad + result.non2xx + result.errors,
-    perSec: result['2xx'] / result.duration,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-  };
 }
 
 /** A shop with the feed, the programme, 3 promotions, a code, a certificate and members with bonuses. */

@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import nodemailer from 'nodemailer';
 import { adminJson } from './lib/admin-json.js';
 import { SmtpPeer as Peer } from './lib/smtp-peer.js';
 import { positive } from './lib/args.js';
+import { runPostLoad } from './lib/post-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes.js';
 import { processCpuSeconds } from './lib/rss.js';
@@ -123,40 +123,28 @@ async function load(
   peer.reset();
   const acknowledged: string[] = [];
   const prefix = `${name}${overallRate === undefined ? 's' : 'p'}`;
-  let seq = 0;
-  let bad = 0;
   const cpuBefore = processCpuSeconds(server.pid) ?? 0;
   const started = performance.now();
-  const result = await autocannon({
+  const result = await runPostLoad({
     url: server.baseUrl,
+    path: '/transact',
     connections: CONNECTIONS,
-    pipelining: 1,
-    duration: DURATION,
-    timeout: 10,
-    ...(overallRate !== undefined && { overallRate: Math.max(1, Math.round(overallRate)) }),
-    requests: [
-      {
-        method: 'POST',
-        path: '/transact',
-        headers: { 'content-type': 'application/json' },
-        setupRequest(request) {
-          seq += 1;
-          request.body = JSON.stringify({
-            shop_id: shopId,
-            shop_secret: secret,
-            code: 'order_placed',
-            email: `buyer${seq % 5000}@bench.example`,
-            variables: { order: `${prefix}-${seq}`, name: 'Ann', total: '1 290.00' },
-          });
-          return request;
-        },
-        onResponse(status, body) {
-          const code = /"code":"([^"]+)"/.exec(body)?.[1];
-          if (status !== 200 || !body.startsWith('{"success":true') || !code) bad += 1;
-          else acknowledged.push(code);
-        },
-      },
-    ],
+    durationSec: DURATION,
+    overallRate,
+    body: (seq) =>
+      JSON.stringify({
+        shop_id: shopId,
+        shop_secret: secret,
+        code: 'order_placed',
+        email: `buyer${seq % 5000}@bench.example`,
+        variables: { order: `${prefix}-${seq}`, name: 'Ann', total: '1 290.00' },
+      }),
+    accept: (status, body) => {
+      const code = /"code":"([^"]+)"/.exec(body)?.[1];
+      if (status !== 200 || !body.startsWith('{"success":true') || !code) return false;
+      acknowledged.push(code);
+      return true;
+    },
   });
   // Wait until the peer has every acknowledged message or the drain time passes.
   const deadline = performance.now() + DRAIN_SEC * 1000;
@@ -172,10 +160,10 @@ async function load(
   return {
     offeredPerSec: overallRate,
     acknowledged,
-    bad: bad + result.non2xx + result.errors,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    answersPerSec: result['2xx'] / result.duration,
+    bad: result.bad,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    answersPerSec: result.perSec,
     deliveredPerSec: peer.received / seconds,
     duplicates,
     missing: Math.max(0, acknowledged.length - (peer.received - duplicates)),
