@@ -13,6 +13,11 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine, which
     // leaves a core idle while a test file waits on a child process, a socket or PostgreSQL.
     maxWorkers: Math.max(2, os.availableParallelism()),
+    // A worker keeps its imported modules from one test file to the next: importing the app's
+    // module graph again for every file took more of CI's time than the tests themselves.
+    // Each file still builds its own database, services and app (test/helpers), so no state
+    // is shared through the modules; a spy is restored by the test that made it.
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default'],
