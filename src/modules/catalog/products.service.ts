@@ -14,6 +14,7 @@ import type { Product } from './domain/product.schema.js';
 import { BatchLoader } from './batch-loader.js';
 import * as repo from './products.repo.js';
 import { PromiseCache } from './promise-cache.js';
+import type { ProductFact } from './product-facts.js';
 
 /** The images module's batch lookup (services.images), by the links of the products' first pictures. */
 export interface ProductImageSource {
@@ -45,12 +46,6 @@ export interface ProductsDeps {
 }
 
 export type ShopCurrency = Pick<Shop, 'shopId' | 'currency'>;
-
-/** An offer as the checkout takes it: its name and its categories with all their ancestors. */
-export interface ProductFact {
-  readonly name: string | null;
-  readonly categoryIds: string[];
-}
 
 export interface ProductCounters extends ProductActivityCounters {
   readonly triggers: ProductTriggerCounts;
