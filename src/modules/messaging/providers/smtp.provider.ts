@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { isGuardAllowed, resolveGuardedHost } from '../../../net/address-guard.js';
 import type { EmailMessage, Provider, SendContext, SendResult } from './provider.js';
+import { composeMime, fromHeaderValue } from './mime-message.js';
 import { classifyRecipientReply, classifySmtpError } from './smtp-errors.js';
 import {
   parseSmtpUrl,
@@ -28,6 +29,8 @@ export { redactSmtpUrl, SmtpSettingsSchema, type SmtpSettings } from './smtp-set
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** A pool unused this long is closed at the next send; its settings were probably replaced. */
 const IDLE_POOL_MS = 10 * 60_000;
+/** Messages one pooled connection sends before it is replaced, unless `pool.max_messages` says otherwise. */
+export const DEFAULT_MAX_MESSAGES_PER_CONNECTION = 1000;
 
 export interface SmtpProviderOptions {
   /** Default 10 minutes. */
@@ -54,7 +57,14 @@ interface PoolEntry {
 }
 
 type Prepared =
-  | { readonly ok: true; readonly endpoint: SmtpEndpoint; readonly fromAddress: string; readonly fromDomain: string }
+  | {
+      readonly ok: true;
+      readonly endpoint: SmtpEndpoint;
+      readonly fromAddress: string;
+      readonly fromDomain: string;
+      /** The From header's value, encoded once per settings (mime-message.ts). */
+      readonly fromHeader: string;
+    }
   | Extract<SendResult, { ok: false }>;
 
 export class SmtpProvider implements Provider<'email', SmtpSettings> {
@@ -94,22 +104,38 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
 
     const key = message.idKey !== undefined && /^[A-Za-z0-9._-]{1,200}$/.test(message.idKey) ? message.idKey : randomUUID();
     const messageId = `<${key}@${prepared.fromDomain}>`;
-    const recipients = [message.to, ...message.cc, ...message.bcc];
+    const envelope = { from: prepared.fromAddress, to: [message.to, ...message.cc, ...message.bcc] };
+    const subject = oneLine(message.subject);
+    const raw = composeMime({
+      from: prepared.fromHeader,
+      to: message.to,
+      cc: message.cc,
+      subject,
+      messageId,
+      date: new Date(),
+      headers: message.headers,
+      text: message.text,
+      html: message.html,
+      boundary: nextBoundary(),
+    });
     try {
-      const info = (await pool.transport.sendMail({
-        from: settings.from,
-        to: message.to,
-        cc: [...message.cc],
-        bcc: [...message.bcc],
-        subject: oneLine(message.subject),
-        html: message.html,
-        text: message.text,
-        headers: { ...message.headers },
-        messageId,
-        envelope: { from: prepared.fromAddress, to: recipients },
-        disableFileAccess: true,
-        disableUrlAccess: true,
-      })) as { rejectedErrors?: { recipient?: string; response?: string }[] };
+      const mail: Mail.Options = raw
+        ? { raw, envelope, disableFileAccess: true, disableUrlAccess: true }
+        : {
+            from: settings.from,
+            to: message.to,
+            cc: [...message.cc],
+            bcc: [...message.bcc],
+            subject,
+            html: message.html,
+            text: message.text,
+            headers: { ...message.headers },
+            messageId,
+            envelope,
+            disableFileAccess: true,
+            disableUrlAccess: true,
+          };
+      const info = (await pool.transport.sendMail(mail)) as { rejectedErrors?: { recipient?: string; response?: string }[] };
       // Copies went out, so a refused main recipient is reported but never retried.
       const main = info.rejectedErrors?.find((e) => e.recipient === message.to);
       if (main?.response !== undefined) {
@@ -206,6 +232,8 @@ async function openPool(settings: SmtpSettings, endpoint: SmtpEndpoint, context:
     ...(endpoint.user !== undefined ? { auth: { user: endpoint.user, pass: endpoint.pass ?? '' } } : {}),
     ...(endpoint.ehlo !== undefined ? { name: endpoint.ehlo } : {}),
     maxConnections: settings.pool?.max_connections ?? 5,
+    // nodemailer's default (100) replaces a connection, with its greeting and EHLO, every 100 messages.
+    maxMessages: settings.pool?.max_messages ?? DEFAULT_MAX_MESSAGES_PER_CONNECTION,
     ...(settings.pool?.rate_per_second !== undefined ? { rateLimit: settings.pool.rate_per_second, rateDelta: 1000 } : {}),
     // A message whose connection broke is failed, not resent by the pool: the job queue
     // retries it with backoff, and the wait stays bounded by one timeout.
@@ -241,7 +269,13 @@ function prepare(settings: SmtpSettings): Prepared {
       return { ok: false, kind: 'permanent', message: 'The DKIM private key is not a readable RSA key in PEM.' };
     }
   }
-  return { ok: true, endpoint: parsed.endpoint, fromAddress: from, fromDomain: from.slice(from.lastIndexOf('@') + 1) };
+  return {
+    ok: true,
+    endpoint: parsed.endpoint,
+    fromAddress: from,
+    fromDomain: from.slice(from.lastIndexOf('@') + 1),
+    fromHeader: fromHeaderValue(settings.from.trim()),
+  };
 }
 
 /** The address of "Name <address>" or of a bare address; undefined when neither. */
@@ -269,6 +303,15 @@ function checkMessage(message: EmailMessage): Extract<SendResult, { ok: false }>
     }
   }
   return undefined;
+}
+
+const BOUNDARY_PREFIX = `=_patron_${randomUUID().slice(0, 8)}_`;
+let boundaries = 0;
+
+/** A multipart boundary unique in this process; `=_` keeps it out of quoted-printable and base64 text. */
+function nextBoundary(): string {
+  boundaries = (boundaries + 1) % Number.MAX_SAFE_INTEGER;
+  return `${BOUNDARY_PREFIX}${boundaries.toString(36)}`;
 }
 
 /** A subject is one header line: line breaks a template may produce become spaces. */
