@@ -62,7 +62,12 @@ export class TransactService {
       if (earlier) return { code: earlier.code, created: false };
     }
 
-    const { profileId } = await this.deps.identity.resolveProfile(shopId, request.recipient);
+    // The recipient's resolution shares a group write too: creating an unknown recipient in a
+    // transaction of its own cost a commit (a WAL append of the profile's table and index
+    // pages) per request. Not awaited to disk: the message's durable commit comes after it.
+    const { profileId } = await groupWriteOf(this.deps.db).run((trx) => this.deps.identity.resolveProfile(shopId, request.recipient, trx), {
+      durable: false,
+    });
     const plan = await this.deps.writer.plan(db, shopId, profileId, 'transactional', mailingChannels(mailing.templates));
     const now = this.deps.clock.now();
     // Shared with the other messages of the moment (db/group-write.ts); resolves once on disk.

@@ -146,6 +146,27 @@ describe('SmtpProvider', () => {
     expect(parallel.connections).toBeLessThanOrEqual(2);
   });
 
+  it('replaces a pooled connection after pool.max_messages messages', async () => {
+    const smtp = await peer();
+    const smtpProvider = provider();
+    for (let i = 0; i < 5; i += 1) {
+      const sent = await smtpProvider.send(settings(smtp.port, { pool: { max_messages: 2 } }), { ...message, cc: [], bcc: [] }, LOOPBACK);
+      expect(sent.ok).toBe(true);
+    }
+    expect(smtp.received).toHaveLength(5);
+    expect(smtp.connections).toBe(3);
+  });
+
+  it('delivers a text whose lines start with dots, and ASCII parts unchanged', async () => {
+    const smtp = await peer();
+    const dotted = { ...message, subject: 'Order 42', text: '.\n..two\n. three', html: '<p>plain</p>', cc: [], bcc: [] };
+    expect((await provider().send(settings(smtp.port), dotted, LOOPBACK)).ok).toBe(true);
+    const parsed = await simpleParser(smtp.received[0]!.raw);
+    expect(parsed.text?.trim()).toBe('.\n..two\n. three');
+    expect(parsed.html).toBe('<p>plain</p>');
+    expect(parsed.subject).toBe('Order 42');
+  });
+
   it('opens a new pool after close()', async () => {
     const smtp = await peer();
     const smtpProvider = provider();

@@ -31,6 +31,14 @@ export const SmtpDkimSchema = Type.Object(
 export const SmtpPoolSchema = Type.Object(
   {
     max_connections: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 5 })),
+    max_messages: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        default: 1000,
+        description: 'Messages one connection sends before it is closed and replaced by a new one.',
+      }),
+    ),
     rate_per_second: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 1000, description: 'Messages per second over the whole pool; unlimited when absent.' }),
     ),

@@ -1,9 +1,12 @@
 import { createHash, createPrivateKey, randomUUID } from 'node:crypto';
 import net from 'node:net';
+import { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
+import type MailMessage from 'nodemailer/lib/mailer/mail-message';
 import { isGuardAllowed, resolveGuardedHost } from '../../../net/address-guard.js';
 import type { EmailMessage, Provider, SendContext, SendResult } from './provider.js';
+import { composeMime, fromHeaderValue } from './mime-message.js';
 import { classifyRecipientReply, classifySmtpError } from './smtp-errors.js';
 import {
   parseSmtpUrl,
@@ -28,6 +31,8 @@ export { redactSmtpUrl, SmtpSettingsSchema, type SmtpSettings } from './smtp-set
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** A pool unused this long is closed at the next send; its settings were probably replaced. */
 const IDLE_POOL_MS = 10 * 60_000;
+/** Messages one pooled connection sends before it is replaced, unless `pool.max_messages` says otherwise. */
+export const DEFAULT_MAX_MESSAGES_PER_CONNECTION = 1000;
 
 export interface SmtpProviderOptions {
   /** Default 10 minutes. */
@@ -54,7 +59,14 @@ interface PoolEntry {
 }
 
 type Prepared =
-  | { readonly ok: true; readonly endpoint: SmtpEndpoint; readonly fromAddress: string; readonly fromDomain: string }
+  | {
+      readonly ok: true;
+      readonly endpoint: SmtpEndpoint;
+      readonly fromAddress: string;
+      readonly fromDomain: string;
+      /** The From header's value, encoded once per settings (mime-message.ts). */
+      readonly fromHeader: string;
+    }
   | Extract<SendResult, { ok: false }>;
 
 export class SmtpProvider implements Provider<'email', SmtpSettings> {
@@ -94,22 +106,43 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
 
     const key = message.idKey !== undefined && /^[A-Za-z0-9._-]{1,200}$/.test(message.idKey) ? message.idKey : randomUUID();
     const messageId = `<${key}@${prepared.fromDomain}>`;
-    const recipients = [message.to, ...message.cc, ...message.bcc];
+    const envelope = { from: prepared.fromAddress, to: [message.to, ...message.cc, ...message.bcc] };
+    const subject = oneLine(message.subject);
+    const raw = composeMime({
+      from: prepared.fromHeader,
+      to: message.to,
+      cc: message.cc,
+      subject,
+      messageId,
+      date: new Date(),
+      headers: message.headers,
+      text: message.text,
+      html: message.html,
+      boundary: nextBoundary(),
+    });
     try {
-      const info = (await pool.transport.sendMail({
-        from: settings.from,
-        to: message.to,
-        cc: [...message.cc],
-        bcc: [...message.bcc],
-        subject: oneLine(message.subject),
-        html: message.html,
-        text: message.text,
-        headers: { ...message.headers },
-        messageId,
-        envelope: { from: prepared.fromAddress, to: recipients },
-        disableFileAccess: true,
-        disableUrlAccess: true,
-      })) as { rejectedErrors?: { recipient?: string; response?: string }[] };
+      let info: SentInfo;
+      if (raw && !settings.dkim) {
+        info = await sendPrepared(pool.transport, new PreparedMail(raw, envelope, messageId));
+      } else {
+        const mail: Mail.Options = raw
+          ? { raw, envelope, disableFileAccess: true, disableUrlAccess: true }
+          : {
+              from: settings.from,
+              to: message.to,
+              cc: [...message.cc],
+              bcc: [...message.bcc],
+              subject,
+              html: message.html,
+              text: message.text,
+              headers: { ...message.headers },
+              messageId,
+              envelope,
+              disableFileAccess: true,
+              disableUrlAccess: true,
+            };
+        info = (await pool.transport.sendMail(mail)) as SentInfo;
+      }
       // Copies went out, so a refused main recipient is reported but never retried.
       const main = info.rejectedErrors?.find((e) => e.recipient === message.to);
       if (main?.response !== undefined) {
@@ -167,6 +200,53 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
   }
 }
 
+interface SentInfo {
+  readonly rejectedErrors?: { recipient?: string; response?: string }[];
+}
+
+/**
+ * A composed message as nodemailer's pool takes it from its Mailer (a transport's
+ * `send(mail, callback)`): the envelope, the Message-ID, and a stream of the bytes. The
+ * pool reads only these members (smtp-pool, pool-resource.js), and the provider tests
+ * send through it. Handing the pool this instead of `sendMail({ raw })` skips the
+ * Mailer's plugin steps and its MIME node's stream pipeline (a PassThrough, a newline
+ * transform and an aborted AbortController per message): 0.35 -> 0.15 ms of CPU per
+ * message, measured back to back. A message to sign with DKIM goes through sendMail,
+ * whose stream step signs it.
+ */
+class PreparedMail {
+  readonly data: { readonly envelope: { from: string; to: string[] } };
+  readonly message: {
+    getEnvelope(): { from: string; to: string[] };
+    messageId(): string;
+    getHeader(key: string): string | undefined;
+    createReadStream(): Readable;
+  };
+
+  constructor(raw: Buffer, envelope: { readonly from: string; readonly to: readonly string[] }, messageId: string) {
+    this.data = { envelope: { from: envelope.from, to: [...envelope.to] } };
+    this.message = {
+      // The pool adds to the envelope it is given (dsn), so each call gets its own.
+      getEnvelope: () => ({ from: envelope.from, to: [...envelope.to] }),
+      messageId: () => messageId,
+      getHeader: (key) => (key.toLowerCase() === 'message-id' ? messageId : undefined),
+      createReadStream: () =>
+        new Readable({
+          read() {
+            this.push(raw);
+            this.push(null);
+          },
+        }),
+    };
+  }
+}
+
+function sendPrepared(transport: Mail, mail: PreparedMail): Promise<SentInfo> {
+  return new Promise((resolve, reject) => {
+    transport.transporter.send(mail as unknown as MailMessage, (error, info) => (error ? reject(error) : resolve((info ?? {}) as unknown as SentInfo)));
+  });
+}
+
 class GuardRefusal extends Error {
   constructor(readonly result: Extract<SendResult, { ok: false }>) {
     super(result.message);
@@ -206,6 +286,8 @@ async function openPool(settings: SmtpSettings, endpoint: SmtpEndpoint, context:
     ...(endpoint.user !== undefined ? { auth: { user: endpoint.user, pass: endpoint.pass ?? '' } } : {}),
     ...(endpoint.ehlo !== undefined ? { name: endpoint.ehlo } : {}),
     maxConnections: settings.pool?.max_connections ?? 5,
+    // nodemailer's default (100) replaces a connection, with its greeting and EHLO, every 100 messages.
+    maxMessages: settings.pool?.max_messages ?? DEFAULT_MAX_MESSAGES_PER_CONNECTION,
     ...(settings.pool?.rate_per_second !== undefined ? { rateLimit: settings.pool.rate_per_second, rateDelta: 1000 } : {}),
     // A message whose connection broke is failed, not resent by the pool: the job queue
     // retries it with backoff, and the wait stays bounded by one timeout.
@@ -241,7 +323,13 @@ function prepare(settings: SmtpSettings): Prepared {
       return { ok: false, kind: 'permanent', message: 'The DKIM private key is not a readable RSA key in PEM.' };
     }
   }
-  return { ok: true, endpoint: parsed.endpoint, fromAddress: from, fromDomain: from.slice(from.lastIndexOf('@') + 1) };
+  return {
+    ok: true,
+    endpoint: parsed.endpoint,
+    fromAddress: from,
+    fromDomain: from.slice(from.lastIndexOf('@') + 1),
+    fromHeader: fromHeaderValue(settings.from.trim()),
+  };
 }
 
 /** The address of "Name <address>" or of a bare address; undefined when neither. */
@@ -269,6 +357,15 @@ function checkMessage(message: EmailMessage): Extract<SendResult, { ok: false }>
     }
   }
   return undefined;
+}
+
+const BOUNDARY_PREFIX = `=_patron_${randomUUID().slice(0, 8)}_`;
+let boundaries = 0;
+
+/** A multipart boundary unique in this process; `=_` keeps it out of quoted-printable and base64 text. */
+function nextBoundary(): string {
+  boundaries = (boundaries + 1) % Number.MAX_SAFE_INTEGER;
+  return `${BOUNDARY_PREFIX}${boundaries.toString(36)}`;
 }
 
 /** A subject is one header line: line breaks a template may produce become spaces. */
