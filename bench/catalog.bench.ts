@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeYmlFeed, type GeneratedFeed } from './lib/feed-gen.js';
-import { runGetLoad, type GetLoadResult } from './lib/get-load.js';
+import { runHttpLoad, type HttpLoadResult } from './lib/http-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { processCpuSeconds, sampleRss } from './lib/rss.js';
@@ -55,7 +55,7 @@ interface Routes {
 }
 
 /** A measured load and the server's CPU time (user + system) per answered request. */
-interface ReadLoad extends GetLoadResult {
+interface ReadLoad extends HttpLoadResult {
   readonly serverCpuUs: number | undefined;
 }
 
@@ -77,9 +77,9 @@ const fmt = (n: number | undefined, digits = 1): string =>
 
 async function measureReads(server: ServerProcess, routes: Routes): Promise<ReadRun> {
   const load = async (pathFor: (seq: number) => string): Promise<ReadLoad> => {
-    await runGetLoad({ url: server.baseUrl, pathFor, connections: CONNECTIONS, durationSec: WARMUP });
+    await runHttpLoad({ url: server.baseUrl, method: 'GET', path: pathFor, connections: CONNECTIONS, durationSec: WARMUP });
     const cpuBefore = processCpuSeconds(server.pid);
-    const result = await runGetLoad({ url: server.baseUrl, pathFor, connections: CONNECTIONS, durationSec: DURATION });
+    const result = await runHttpLoad({ url: server.baseUrl, method: 'GET', path: pathFor, connections: CONNECTIONS, durationSec: DURATION });
     const cpuAfter = processCpuSeconds(server.pid);
     const answered = result.ok + result.non2xx;
     const serverCpuUs =

@@ -7,6 +7,8 @@ import type { Clock } from './clock.js';
  */
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  /** Loads in flight by getOrLoad, so that concurrent misses of a key share one. */
+  private readonly loading = new Map<K, Promise<V>>();
 
   constructor(private readonly options: { readonly max: number; readonly ttlMs: number; readonly clock: Clock }) {}
 
@@ -20,6 +22,34 @@ export class TtlCache<K, V> {
     return entry.value;
   }
 
+  /**
+   * The stored value, or `load()`'s, which is then stored. Callers that miss the same key
+   * while its load runs share that load. A delete while it runs (a write dropped the
+   * key) detaches it: its callers still get its value, but it is not stored, and the
+   * next caller loads anew, so a value read before the write never outlives it.
+   */
+  getOrLoad(key: K, load: () => Promise<V>): Promise<V> {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt > this.options.clock.now()) return Promise.resolve(entry.value);
+    const running = this.loading.get(key);
+    if (running) return running;
+    const loaded: Promise<V> = load().then(
+      (value) => {
+        if (this.loading.get(key) === loaded) {
+          this.loading.delete(key);
+          this.set(key, value);
+        }
+        return value;
+      },
+      (error: unknown) => {
+        if (this.loading.get(key) === loaded) this.loading.delete(key);
+        throw error;
+      },
+    );
+    this.loading.set(key, loaded);
+    return loaded;
+  }
+
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: this.options.clock.now() + this.options.ttlMs });
@@ -31,6 +61,7 @@ export class TtlCache<K, V> {
 
   delete(key: K): void {
     this.entries.delete(key);
+    this.loading.delete(key);
   }
 
   get size(): number {

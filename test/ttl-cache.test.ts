@@ -29,4 +29,50 @@ describe('TtlCache', () => {
     cache.delete('a');
     expect(cache.get('a')).toBeUndefined();
   });
+
+  describe('getOrLoad', () => {
+    it('loads a missing key once, stores it and answers it until it expires', async () => {
+      const clock = new ManualClock();
+      const cache = new TtlCache<string, number>({ max: 10, ttlMs: 1000, clock });
+      let loads = 0;
+      const load = () => Promise.resolve(++loads);
+      expect(await cache.getOrLoad('a', load)).toBe(1);
+      expect(await cache.getOrLoad('a', load)).toBe(1);
+      clock.advance(1000);
+      expect(await cache.getOrLoad('a', load)).toBe(2);
+      expect(loads).toBe(2);
+    });
+
+    it('shares one load between callers that miss the same key at once', async () => {
+      const cache = new TtlCache<string, number>({ max: 10, ttlMs: 1000, clock: new ManualClock() });
+      let loads = 0;
+      const load = async () => {
+        loads += 1;
+        await new Promise((r) => setTimeout(r, 5));
+        return 7;
+      };
+      const values = await Promise.all(Array.from({ length: 20 }, () => cache.getOrLoad('a', load)));
+      expect(values).toEqual(Array(20).fill(7));
+      expect(loads).toBe(1);
+    });
+
+    it('does not store a value loaded before a delete of its key', async () => {
+      const cache = new TtlCache<string, string>({ max: 10, ttlMs: 1000, clock: new ManualClock() });
+      let release: (value: string) => void = () => undefined;
+      const stale = cache.getOrLoad('a', () => new Promise<string>((r) => (release = r)));
+      cache.delete('a');
+      const fresh = cache.getOrLoad('a', () => Promise.resolve('after the write'));
+      release('before the write');
+      expect(await stale).toBe('before the write');
+      expect(await fresh).toBe('after the write');
+      expect(cache.get('a')).toBe('after the write');
+    });
+
+    it('stores nothing when the load fails, and the next caller loads again', async () => {
+      const cache = new TtlCache<string, number>({ max: 10, ttlMs: 1000, clock: new ManualClock() });
+      await expect(cache.getOrLoad('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+      expect(cache.size).toBe(0);
+      expect(await cache.getOrLoad('a', () => Promise.resolve(3))).toBe(3);
+    });
+  });
 });

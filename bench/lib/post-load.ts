@@ -1,10 +1,10 @@
-import autocannon from 'autocannon';
+import { runHttpLoad, type HttpLoadResult } from './http-load.js';
 
 /**
- * A write load: JSON POSTs to one path from N keep-alive connections (no pipelining) for
- * a fixed time, each request a fresh body; as fast as the answers come, or paced at
- * `overallRate` requests a second over all connections (a latency measured at a set
- * rate rather than at saturation, where a closed loop only measures its own queue).
+ * A write load: JSON POSTs to one path from N keep-alive connections, each request a
+ * fresh body; as fast as the answers come, or open loop at `overallRate` requests a
+ * second over all connections (bench/lib/http-load.ts says why that is not autocannon's
+ * own pacing).
  */
 export interface PostLoadOptions {
   readonly url: string;
@@ -18,46 +18,9 @@ export interface PostLoadOptions {
   readonly accept: (status: number, body: string) => boolean;
 }
 
-export interface PostLoadResult {
-  readonly ok: number;
-  readonly bad: number;
-  /** 2xx answers a second over the run. */
-  readonly perSec: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-}
+export type PostLoadResult = HttpLoadResult;
 
-export async function runPostLoad(options: PostLoadOptions): Promise<PostLoadResult> {
-  let seq = 0;
-  let bad = 0;
-  const result = await autocannon({
-    url: options.url,
-    connections: options.connections,
-    pipelining: 1,
-    duration: options.durationSec,
-    timeout: 10,
-    ...(options.overallRate !== undefined && { overallRate: Math.max(1, Math.round(options.overallRate)) }),
-    requests: [
-      {
-        method: 'POST',
-        path: options.path,
-        headers: { 'content-type': 'application/json' },
-        setupRequest(request) {
-          seq += 1;
-          request.body = options.body(seq);
-          return request;
-        },
-        onResponse(status, body) {
-          if (!options.accept(status, body)) bad += 1;
-        },
-      },
-    ],
-  });
-  return {
-    ok: result['2xx'],
-    bad: bad + result.non2xx + result.errors,
-    perSec: result['2xx'] / result.duration,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-  };
+export function runPostLoad(options: PostLoadOptions): Promise<PostLoadResult> {
+  const { overallRate, ...rest } = options;
+  return runHttpLoad({ ...rest, method: 'POST', ratePerSec: overallRate });
 }

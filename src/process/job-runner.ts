@@ -4,6 +4,9 @@ import { JobRunner } from '../jobs/runner.js';
 import type { Services } from '../services.js';
 import type { Logger } from './logger.js';
 
+/** `tracking.deliver` jobs one worker process runs at once, beside the shared slots. */
+export const TRACKING_DELIVER_CONCURRENCY = 32;
+
 /**
  * The process's job runner over the services' queue (so that an enqueue in this process
  * wakes it at once). Every job's handler is registered here, in one explicit list: a
@@ -24,7 +27,10 @@ export function createJobRunner(deps: {
     logger: deps.log.child({ component: 'jobs' }),
   });
   // Tracking's outbox: a stored event for one subscriber; an unknown subscriber fails the job.
-  runner.register('tracking.deliver', (payload) => deps.services.tracking.deliver(payload));
+  // Slots of their own: the subscribers batch what the jobs running at once hand them (the
+  // chain starts of custom events share one transaction: chains/event-starts.ts), so a
+  // burst of events runs wide rather than four at a time.
+  runner.register('tracking.deliver', (payload) => deps.services.tracking.deliver(payload), { concurrency: TRACKING_DELIVER_CONCURRENCY });
   // Product pictures after an import landed; resumable, so a retry skips finished pictures.
   runner.register('images.download', async (payload, ctx) => {
     await deps.services.images.downloadForShop(payload, ctx.signal);

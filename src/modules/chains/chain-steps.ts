@@ -8,7 +8,7 @@ import type { IdentityService } from '../identity/identity.service.js';
 import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
 import { mailingChannels, type TemplateChannel } from '../messaging/domain/mailing.js';
 import type { DeliveryPlan } from '../messaging/domain/recipients.js';
-import type { MessageWriter } from '../messaging/message-writer.js';
+import type { MessageWriter, NewMessage } from '../messaging/message-writer.js';
 import type { TrackingService } from '../tracking/tracking.service.js';
 import type { Executor } from './chain-starter.js';
 import * as repo from './chains.repo.js';
@@ -57,7 +57,7 @@ export class ChainSteps {
       readonly db: DbHandle;
       readonly clock: Clock;
       readonly jobs: JobQueue;
-      readonly writer: Pick<MessageWriter, 'plan' | 'planMany' | 'write'>;
+      readonly writer: Pick<MessageWriter, 'plan' | 'planMany' | 'write' | 'writeMany'>;
       readonly identity: Pick<IdentityService, 'currentProfileId' | 'getProfile' | 'getProfilesMany'>;
       readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
       readonly orders: Pick<TrackingService, 'listRecentOrders'>;
@@ -186,33 +186,42 @@ export class ChainSteps {
 
   /** What the decided steps write, in the transaction that moves (or inserts) the run: messages, the wait's job. */
   async writeSteps(trx: Executor, run: repo.RunRow, decision: StepsDecision): Promise<void> {
-    const { values, due, now, profileId } = decision;
-    for (const send of decision.sends) await this.write(trx, run, profileId, send.index, send.plan, now);
-    if (values.status === undefined && due > now) {
-      const shopId = run.shop_id;
-      const runId = Number(run.id);
-      await this.deps.jobs.enqueue('chains.step', { shopId, runId }, { executor: trx, runAt: due, idempotencyKey: `${shopId}:${runId}:${values.step}` });
-    }
+    for (const { message, plan } of this.messagesOf(run, decision)) await this.deps.writer.write(trx, message, plan);
+    const job = waitJob(run, decision);
+    if (job) await this.deps.jobs.enqueue('chains.step', job.payload, { executor: trx, runAt: job.runAt, idempotencyKey: job.idempotencyKey });
   }
 
-  private async write(trx: Executor, run: repo.RunRow, profileId: number, index: number, plan: DeliveryPlan, now: number): Promise<void> {
+  /**
+   * writeSteps for many runs in one transaction (a batch of starts): their messages,
+   * deliveries and wait jobs in a few multi-row inserts instead of a few statements per run.
+   */
+  async writeStepsMany(trx: Executor, items: ReadonlyArray<{ readonly run: repo.RunRow; readonly decision: StepsDecision }>): Promise<void> {
+    const messages = items.flatMap(({ run, decision }) => this.messagesOf(run, decision));
+    if (messages.length > 0) await this.deps.writer.writeMany(trx, messages);
+    const jobs = items.flatMap(({ run, decision }) => waitJob(run, decision) ?? []);
+    if (jobs.length > 0) await this.deps.jobs.enqueueMany('chains.step', jobs, { executor: trx });
+  }
+
+  /** The messages of the decided steps' sends, each keyed by its run and step so that a step run again writes none. */
+  private messagesOf(run: repo.RunRow, decision: StepsDecision): Array<{ message: NewMessage; plan: DeliveryPlan }> {
+    if (decision.sends.length === 0) return [];
     const variables = JSON.parse(run.variables) as Record<string, unknown>;
     if (run.products !== null) variables.products = JSON.parse(run.products) as unknown;
-    await this.deps.writer.write(
-      trx,
-      {
+    const chainId = Number(run.chain_id);
+    return decision.sends.map(({ index, plan }) => ({
+      message: {
         shopId: run.shop_id,
-        profileId,
+        profileId: decision.profileId,
         type: 'chain',
-        campaignId: Number(run.chain_id),
-        templateRef: `${Number(run.chain_id)}:${run.version}:${index}`,
+        campaignId: chainId,
+        templateRef: `${chainId}:${run.version}:${index}`,
         variables,
-        runAt: now,
-        now,
+        runAt: decision.now,
+        now: decision.now,
         idempotencyKey: `chain:${Number(run.id)}:${index}`,
       },
       plan,
-    );
+    }));
   }
 
   /** The one fact the condition reads. */
@@ -248,6 +257,15 @@ export class ChainSteps {
     if (!('wait' in step) || !('until' in step.wait)) return 'UTC';
     return (await repo.shopTimezone(this.deps.db.db, shopId)) ?? 'UTC';
   }
+}
+
+/** The `chains.step` job at the end of the wait the decided steps entered, if they entered one. */
+function waitJob(run: repo.RunRow, decision: StepsDecision): { payload: JobMap['chains.step']; runAt: number; idempotencyKey: string } | undefined {
+  const { values, due, now } = decision;
+  if (values.status !== undefined || due <= now) return undefined;
+  const shopId = run.shop_id;
+  const runId = Number(run.id);
+  return { payload: { shopId, runId }, runAt: due, idempotencyKey: `${shopId}:${runId}:${values.step}` };
 }
 
 function exited(step: number, reason: string, now: number): RunMove {

@@ -89,6 +89,21 @@ export async function insertRun(db: Executor, row: Insertable<ChainRunsTable>): 
   return inserted !== undefined;
 }
 
+/**
+ * Inserts many runs in one statement; those inserted, as `shop_id/id` (a firing key the
+ * chain has a run of already, or one given twice, is skipped).
+ */
+export async function insertRuns(db: Executor, rows: readonly Insertable<ChainRunsTable>[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await db
+    .insertInto('chain_runs')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['shop_id', 'chain_id', 'firing_key']).doNothing())
+    .returning(['shop_id', 'id'])
+    .execute();
+  return new Set(inserted.map((r) => `${r.shop_id}/${Number(r.id)}`));
+}
+
 export async function deleteRun(db: Executor, shopId: string, id: number): Promise<void> {
   await db.deleteFrom('chain_runs').where('shop_id', '=', shopId).where('id', '=', id).execute();
 }

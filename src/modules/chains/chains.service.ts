@@ -13,7 +13,7 @@ import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types
 import type { ActiveChain, ChainStarter, ChainTrigger, Executor, RunStart, StartOutcome, TriggerKind } from './chain-starter.js';
 import type { ChainSteps } from './chain-steps.js';
 import * as repo from './chains.repo.js';
-import { EventStarts, type FirstSteps } from './event-starts.js';
+import { enterUnderRule, EventStarts, type FirstSteps } from './event-starts.js';
 import { checkDefinition, parseTrigger, sendTemplates, triggerBody, type Reentry, type Step } from './domain/definition.js';
 import { waitEnds } from './domain/progress.js';
 
@@ -65,7 +65,7 @@ export interface ChainRun {
  * job (chain-steps.ts).
  */
 export class ChainsService implements ChainStarter {
-  private readonly active: TtlCache<string, Promise<readonly ActiveChain[]>>;
+  private readonly active: TtlCache<string, readonly ActiveChain[]>;
   private readonly eventCodes: RewardCodesCache;
   private readonly eventStarts: EventStarts;
 
@@ -175,17 +175,12 @@ export class ChainsService implements ChainStarter {
 
   /** ChainStarter: answered from memory for ACTIVE_CHAINS_TTL_MS per shop and kind. */
   activeChains(shopId: string, kind: TriggerKind): Promise<readonly ActiveChain[]> {
-    const key = `${shopId}\n${kind}`;
-    let found = this.active.get(key);
-    if (!found) {
-      found = repo.activeChainsOf(this.db, shopId, kind).then((rows) =>
-        rows.map((r) => ({ chainId: Number(r.id), trigger: parseTrigger(JSON.parse(r.trigger)) as ChainTrigger })),
-      );
-      // A failed read is not kept: the next caller asks again.
-      found.catch(() => this.active.delete(key));
-      this.active.set(key, found);
-    }
-    return found;
+    return this.active.getOrLoad(`${shopId}\n${kind}`, async () =>
+      (await repo.activeChainsOf(this.db, shopId, kind)).map((r) => ({
+        chainId: Number(r.id),
+        trigger: parseTrigger(JSON.parse(r.trigger)) as ChainTrigger,
+      })),
+    );
   }
 
   /**
@@ -277,14 +272,7 @@ export class ChainsService implements ChainStarter {
     const moved = decided?.decision.values;
     const inserted = await repo.insertRun(trx, moved ? { ...row, ...moved, due_at: moved.due_at ?? now } : row);
     if (!inserted) return { outcome: 'duplicate' };
-    if (chain.reentry !== 'always') {
-      const since = chain.reentry === 'once' || chain.reentry_period_ms === null ? null : start.at - Number(chain.reentry_period_ms);
-      const entry = { shop_id: start.shopId, chain_id: start.chainId, profile_id: start.profileId, entered_at: start.at, run_id: id };
-      if (!(await repo.enterChain(trx, entry, since))) {
-        await repo.deleteRun(trx, start.shopId, id);
-        return { outcome: 'refused_reentry' };
-      }
-    }
+    if (!(await enterUnderRule(trx, chain, start, id))) return { outcome: 'refused_reentry' };
     if (decided) await this.deps.steps.writeSteps(trx, row, decided.decision);
     else await this.deps.jobs.enqueue('chains.step', { shopId: start.shopId, runId: id }, { executor: trx, runAt: due, idempotencyKey: `${start.shopId}:${id}:0` });
     return { outcome: 'started' };

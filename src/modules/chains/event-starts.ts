@@ -29,9 +29,12 @@ export type StartInBatch = (
  * they submit while a batch commits share the next one, through the group committer
  * (db/group-commit.ts): their chains are read once, the recipient reads of their due
  * first steps are made a few queries for the batch (ChainSteps.lookupsFor), their run ids
- * are reserved at once, and one commit and one flush to disk serve them all. Each start
- * is still decided and inserted as startIn does alone (the firing key's unique constraint
- * is the gate); a batch that fails is retried start by start.
+ * are reserved at once, their runs inserted in one statement and their messages,
+ * deliveries and wait jobs in a few (ChainSteps.writeStepsMany), and one commit and one
+ * flush to disk serve them all. Each start is still decided as startIn decides it alone,
+ * and the firing key's unique constraint is still the gate (a run not inserted is a
+ * duplicate, and writes nothing); a start whose first step waits, or whose chain changed
+ * meanwhile, is started by startIn. A batch that fails is retried start by start.
  */
 export class EventStarts {
   private readonly committer: GroupCommitter<RunStart, StartOutcome | 'stale'>;
@@ -72,13 +75,61 @@ export class EventStarts {
     return db.db.transaction().execute(async (trx) => {
       const current = await chainsOf(trx, starts);
       const ids = await reserveRunIds(trx, starts);
-      const outcomes: Array<StartOutcome | 'stale'> = [];
+      const now = this.deps.now();
+      const outcomes: Array<StartOutcome | 'stale' | undefined> = [];
+      const batch: InBatch[] = [];
       for (const [index, start] of starts.entries()) {
-        outcomes.push(await this.deps.startIn(trx, start, decided[index], current.get(chainKey(start)), ids.next(start.shopId)));
+        const id = ids.next(start.shopId);
+        const chain = current.get(chainKey(start));
+        const first = decided[index];
+        if (first && chain?.status === 'active' && first.version === chain.version) {
+          batch.push({ index, start, chain, run: this.deps.runRow(start, id, chain.version, now), decision: first.decision });
+          outcomes.push(undefined);
+        } else {
+          // A first step that waits, or a chain that changed meanwhile: started alone.
+          outcomes.push(await this.deps.startIn(trx, start, first, chain, id));
+        }
       }
-      return outcomes;
+      const inserted = await repo.insertRuns(
+        trx,
+        batch.map(({ run, decision }) => ({ ...run, ...decision.values, due_at: decision.values.due_at ?? now })),
+      );
+      const started: InBatch[] = [];
+      for (const one of batch) {
+        const { index, start, chain, run } = one;
+        if (!inserted.has(`${run.shop_id}/${Number(run.id)}`)) outcomes[index] = 'duplicate';
+        else if (!(await enterUnderRule(trx, chain, start, Number(run.id)))) outcomes[index] = 'refused_reentry';
+        else {
+          outcomes[index] = 'started';
+          started.push(one);
+        }
+      }
+      await steps.writeStepsMany(trx, started);
+      return outcomes as Array<StartOutcome | 'stale'>;
     });
   }
+}
+
+/** A start of the batch whose first steps were decided on the chain version it starts on. */
+interface InBatch {
+  readonly index: number;
+  readonly start: RunStart;
+  readonly chain: repo.ChainRow;
+  readonly run: repo.RunRow;
+  readonly decision: StepsDecision;
+}
+
+/**
+ * Records the profile's entry into the chain under its re-entry rule, in `trx`, for the
+ * run just inserted; a refused entry takes the run back, so that it records none.
+ */
+export async function enterUnderRule(trx: Executor, chain: repo.ChainRow, start: RunStart, runId: number): Promise<boolean> {
+  if (chain.reentry === 'always') return true;
+  const since = chain.reentry === 'once' || chain.reentry_period_ms === null ? null : start.at - Number(chain.reentry_period_ms);
+  const entry = { shop_id: start.shopId, chain_id: start.chainId, profile_id: start.profileId, entered_at: start.at, run_id: runId };
+  if (await repo.enterChain(trx, entry, since)) return true;
+  await repo.deleteRun(trx, start.shopId, runId);
+  return false;
 }
 
 function chainKey(start: Pick<RunStart, 'shopId' | 'chainId'>): string {

@@ -156,6 +156,38 @@ describe.each(TEST_DIALECTS)('chains on %s', (dialect) => {
     expect(messages).toHaveLength(1);
   });
 
+  it('starts the runs of events handed over side by side once each: one per event, one per profile for a once chain', async () => {
+    await expectOk(s.admin('POST', '/custom-events', { code: 'side_by_side' }), 201);
+    const always = await put('side-always', { status: 'active', trigger: { event: 'side_by_side' }, reentry: 'always', steps: [{ send: { email: { subject: 'Each', html: 'h' } } }, { wait: { seconds: 60 } }, { exit: {} }] });
+    const once = await put('side-once', { status: 'active', trigger: { event: 'side_by_side' }, reentry: 'once', steps: [{ send: { email: { subject: 'Once', html: 'h' } } }] });
+    await s.t.app.services.chains.eventCodesSettled();
+    const emails = Array.from({ length: 5 }, (_, i) => `side${i}@example.org`);
+    for (const email of [...emails, ...emails]) expect((await custom({ event: 'side_by_side', email })).statusCode).toBe(200);
+    const events = await s.t.db.db.selectFrom('events').select('id').where('shop_id', '=', s.shopId).where('event', '=', 'side_by_side').execute();
+    expect(events).toHaveLength(10);
+    // Each event handed over twice at once (a redelivered outbox job beside the first).
+    const deliver = (id: number) => s.t.app.services.tracking.deliver({ shopId: s.shopId, eventId: id, subscriber: 'chains.events' });
+    await Promise.all(events.flatMap((e) => [deliver(Number(e.id)), deliver(Number(e.id))]));
+    await s.runner.runDue();
+
+    const messagesOf = async (chainId: number) =>
+      (await s.t.db.db.selectFrom('messaging_messages').select('profile_id').where('shop_id', '=', s.shopId).where('mailing_id', '=', chainId).where('type', '=', 'chain').execute()).map((m) => Number(m.profile_id));
+    expect(await messagesOf(always.id)).toHaveLength(10);
+    expect(new Set(await messagesOf(once.id)).size).toBe(5);
+    expect(await messagesOf(once.id)).toHaveLength(5);
+    const waiting: number[] = [];
+    for (const email of emails) {
+      const each = await runs('side-always', email);
+      expect(each).toMatchObject([{ status: 'waiting', step: 1 }, { status: 'waiting', step: 1 }]);
+      waiting.push(...each.map((r) => Number(r.id)));
+      expect(await runs('side-once', email)).toMatchObject([{ status: 'done', step: 0 }]);
+    }
+    // Each waiting run has the job that ends its wait.
+    const keys = waiting.map((id) => `${s.shopId}:${id}:1`);
+    const waits = await s.t.db.db.selectFrom('jobs').select('idempotency_key').where('name', '=', 'chains.step').where('status', '=', 'queued').where('idempotency_key', 'in', keys).execute();
+    expect(waits).toHaveLength(10);
+  });
+
   it('runs a step once however often its job is delivered at the same time', async () => {
     const chain = await put('once-step', { status: 'active', trigger: { event: 'visited' }, reentry: 'always', steps: [{ send: { email: { subject: 'Only once', html: 'h' } } }, { wait: { seconds: 60 } }, { exit: {} }] });
     const profileId = await profileOf('twice@example.org');
