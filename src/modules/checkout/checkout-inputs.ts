@@ -202,7 +202,9 @@ export class CheckoutInputs {
     if (texts.length === 0) return [];
     const found = await this.deps.promoCodes.findCodes(shopId, texts);
     const ownBlocks = own?.stored ? await this.deps.promoCodes.blockedCodesOf(shopId, own.orderId) : [];
-    const taken = profileId === null ? new Map<string, number>() : await this.deps.promoCodes.memberUsesOf(shopId, profileId, [...found.keys()]);
+    // The member's uses count only against a per-member limit (domain/codes.ts): read only for codes that have one.
+    const limited = [...found.values()].filter((c) => c.perMemberLimit !== null).map((c) => c.code);
+    const taken = profileId === null || limited.length === 0 ? new Map<string, number>() : await this.deps.promoCodes.memberUsesOf(shopId, profileId, limited);
     return texts.map((text) => {
       const code = normalizeCode(text);
       const row = code === null ? undefined : found.get(code);

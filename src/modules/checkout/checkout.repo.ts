@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { PreparedQuery } from '../../db/prepared-query.js';
 import type { CheckoutOrdersTable, CheckoutOrderStatus, Database } from '../../db/types.js';
 
@@ -128,14 +128,18 @@ export async function lockOrder(db: Executor, shopId: string, orderId: string, s
 }
 
 /** The apply's bonus hold, once placed (the order row is written first, to lock it before the holds). */
-export async function setBonusHold(db: Executor, shopId: string, orderId: string, bonusHoldId: number | null): Promise<void> {
-  await db
+// Compiled once (db/prepared-query.ts): every apply that holds bonuses runs it.
+const bonusHoldSet = new PreparedQuery(3, (db, shopId: string, orderId: string, bonusHoldId: number | null) =>
+  db
     .updateTable('checkout_orders')
     .set({ bonus_hold_id: bonusHoldId })
     .where('shop_id', '=', shopId)
     .where('order_id', '=', orderId)
-    .where('status', '=', 'created')
-    .execute();
+    .where('status', '=', sql.lit<CheckoutOrderStatus>('created')),
+);
+
+export async function setBonusHold(db: Executor, shopId: string, orderId: string, bonusHoldId: number | null): Promise<void> {
+  await bonusHoldSet.run(db, shopId, orderId, bonusHoldId);
 }
 
 export async function markStepsDone(db: Executor, shopId: string, orderId: string, status: CheckoutOrderStatus, now: number): Promise<void> {

@@ -8,7 +8,7 @@ import type {
   LoyaltyTransactionsTable,
   LotStatus,
 } from '../../db/types.js';
-import { PreparedQuery } from '../../db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily, PreparedRowQuery } from '../../db/prepared-query.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type SettingsRow = Selectable<LoyaltySettingsTable>;
@@ -84,12 +84,16 @@ export async function nextTransactionId(trx: Transaction<Database>, shopId: stri
   return Number(row.last_id);
 }
 
+// The ledger's writes that every apply, confirm and cancel runs, compiled once per row shape (db/prepared-query.ts).
+const transactionInsert = new PreparedRowQuery(0, (db, row: TransactionRow) => db.insertInto('loyalty_transactions').values(row));
+const lotInsert = new PreparedRowQuery(0, (db, row: LotRow) => db.insertInto('loyalty_lots').values(row));
+
 export async function insertTransaction(db: Executor, row: TransactionRow): Promise<void> {
-  await db.insertInto('loyalty_transactions').values(row).execute();
+  await transactionInsert.run(db, row);
 }
 
 export async function insertLot(db: Executor, row: LotRow): Promise<void> {
-  await db.insertInto('loyalty_lots').values(row).execute();
+  await lotInsert.run(db, row);
 }
 
 /** The member's lots that may pay (confirmed, something left), in no particular order. */
@@ -113,6 +117,23 @@ export async function listOpenLots(db: Executor, shopId: string, profileId: numb
  * Takes `amount` from a lot, only if it still has that much: the database, not an
  * earlier read, guarantees no lot goes below zero. False when it had not.
  */
+// One text per set of statuses the callers name (two), which are literals of the SQL as in openLots.
+const lotTake = new PreparedQueryFamily((statuses: string) =>
+  new PreparedQuery(4, (db, shopId: string, lotId: number, amount: number, now: number) =>
+    db
+      .updateTable('loyalty_lots')
+      .set((eb) => ({ remaining: eb('remaining', '-', amount), updated_at: now }))
+      .where('shop_id', '=', shopId)
+      .where('id', '=', lotId)
+      .where(
+        'status',
+        'in',
+        statuses.split(',').map((status) => sql.lit(status as LotStatus)),
+      )
+      .where('remaining', '>=', amount),
+  ),
+);
+
 export async function takeFromLot(
   trx: Transaction<Database>,
   shopId: string,
@@ -121,26 +142,32 @@ export async function takeFromLot(
   now: number,
   statuses: readonly LotStatus[],
 ): Promise<boolean> {
-  const result = await trx
-    .updateTable('loyalty_lots')
-    .set((eb) => ({ remaining: eb('remaining', '-', amount), updated_at: now }))
-    .where('shop_id', '=', shopId)
-    .where('id', '=', lotId)
-    .where('status', 'in', statuses)
-    .where('remaining', '>=', amount)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await lotTake.of(statuses.join(',')).run(trx, shopId, lotId, amount, now);
+  return Number(result.numAffectedRows ?? 0n) === 1;
 }
 
-/** Gives back what an allocation took from a lot (a release, later a refund). */
-export async function returnToLot(trx: Transaction<Database>, shopId: string, lotId: number, amount: number, now: number): Promise<void> {
-  await trx
+const lotReturn = new PreparedQuery(4, (db, shopId: string, lotId: number, amount: number, now: number) =>
+  db
     .updateTable('loyalty_lots')
     .set((eb) => ({ remaining: eb('remaining', '+', amount), updated_at: now }))
     .where('shop_id', '=', shopId)
-    .where('id', '=', lotId)
-    .execute();
+    .where('id', '=', lotId),
+);
+
+/** Gives back what an allocation took from a lot (a release, later a refund). */
+export async function returnToLot(trx: Transaction<Database>, shopId: string, lotId: number, amount: number, now: number): Promise<void> {
+  await lotReturn.run(trx, shopId, lotId, amount, now);
 }
+
+/** The most allocations one prepared insert writes; a draw from more lots takes several. */
+const ALLOCATIONS_PER_INSERT = 8;
+const allocationInsert = new PreparedQueryFamily((size: number) =>
+  new PreparedQuery(2 + 2 * size, (db, shopId: string, transactionId: number, ...lots: number[]) =>
+    db
+      .insertInto('loyalty_allocations')
+      .values(Array.from({ length: size }, (_, i) => ({ shop_id: shopId, transaction_id: transactionId, lot_id: lots[2 * i] as number, amount: lots[2 * i + 1] as number }))),
+  ),
+);
 
 export async function insertAllocations(
   db: Executor,
@@ -148,11 +175,10 @@ export async function insertAllocations(
   transactionId: number,
   parts: readonly { lotId: number; amount: number }[],
 ): Promise<void> {
-  if (parts.length === 0) return;
-  await db
-    .insertInto('loyalty_allocations')
-    .values(parts.map((p) => ({ shop_id: shopId, transaction_id: transactionId, lot_id: p.lotId, amount: p.amount })))
-    .execute();
+  for (let at = 0; at < parts.length; at += ALLOCATIONS_PER_INSERT) {
+    const slice = parts.slice(at, at + ALLOCATIONS_PER_INSERT);
+    await allocationInsert.of(slice.length).run(db, shopId, transactionId, ...slice.flatMap((p) => [p.lotId, p.amount]));
+  }
 }
 
 export async function listAllocations(
@@ -169,8 +195,10 @@ export async function listAllocations(
     .execute();
 }
 
+const holdInsert = new PreparedRowQuery(0, (db, row: HoldRow) => db.insertInto('loyalty_holds').values(row));
+
 export async function insertHold(db: Executor, row: HoldRow): Promise<void> {
-  await db.insertInto('loyalty_holds').values(row).execute();
+  await holdInsert.run(db, row);
 }
 
 /**

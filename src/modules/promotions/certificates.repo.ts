@@ -1,5 +1,5 @@
-import type { Selectable, Transaction } from 'kysely';
-import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import { PreparedQuery, PreparedQueryFamily, PreparedRowQuery } from '../../db/prepared-query.js';
 import { inListSlices } from '../../db/statement-slices.js';
 import type { CertificateHoldsTable, CertificateHoldStatus, CertificatesTable, Database } from '../../db/types.js';
 import type { Executor } from './promotions.repo.js';
@@ -93,18 +93,22 @@ export async function moveAmounts(
 }
 
 /** Writes the order's hold of a certificate over a released one; undefined when the order's hold is captured or refunded. */
-export async function claimHold(trx: Transaction<Database>, row: CertificateHoldRow): Promise<CertificateHoldRow | undefined> {
-  return trx
+// Compiled once (db/prepared-query.ts): every apply with a certificate runs it.
+const holdClaim = new PreparedRowQuery(0, (db, row: CertificateHoldRow) =>
+  db
     .insertInto('certificate_holds')
     .values(row)
     .onConflict((oc) =>
       oc
         .columns(['shop_id', 'order_id', 'code'])
-        .doUpdateSet({ status: 'held', amount: row.amount, certificate_id: row.certificate_id, updated_at: row.updated_at })
-        .where('certificate_holds.status', '=', 'released'),
+        .doUpdateSet({ status: sql.lit<CertificateHoldStatus>('held'), amount: row.amount, certificate_id: row.certificate_id, updated_at: row.updated_at })
+        .where('certificate_holds.status', '=', sql.lit<CertificateHoldStatus>('released')),
     )
-    .returningAll()
-    .executeTakeFirst();
+    .returningAll(),
+);
+
+export async function claimHold(trx: Transaction<Database>, row: CertificateHoldRow): Promise<CertificateHoldRow | undefined> {
+  return (await holdClaim.run(trx, row)).rows[0];
 }
 
 /** Moves the order's holds (all, or of one code) from `from` to `to`, each once; answers the rows moved. */

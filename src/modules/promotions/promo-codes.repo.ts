@@ -1,5 +1,5 @@
 import { sql, type Selectable, type Transaction } from 'kysely';
-import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily, PreparedRowQuery } from '../../db/prepared-query.js';
 import { inListSlices } from '../../db/statement-slices.js';
 import type { Database, PromoCodesTable, PromoCodeUsesTable, PromoUseStatus } from '../../db/types.js';
 import type { Executor } from './promotions.repo.js';
@@ -135,18 +135,22 @@ export async function giveBackMemberSlot(trx: Transaction<Database>, shopId: str
  * Marks the order's use of the code blocked: a new row, or a released one taken again.
  * Undefined when the order already has it blocked, used or cancelled.
  */
-export async function claimUse(trx: Transaction<Database>, row: PromoCodeUseRow): Promise<PromoCodeUseRow | undefined> {
-  return trx
+// Compiled once (db/prepared-query.ts): every apply with a code runs it.
+const useClaim = new PreparedRowQuery(0, (db, row: PromoCodeUseRow) =>
+  db
     .insertInto('promo_code_uses')
     .values(row)
     .onConflict((oc) =>
       oc
         .columns(['shop_id', 'order_id', 'code'])
-        .doUpdateSet({ status: 'blocked', profile_id: row.profile_id, updated_at: row.updated_at })
-        .where('promo_code_uses.status', '=', 'released'),
+        .doUpdateSet({ status: sql.lit<PromoUseStatus>('blocked'), profile_id: row.profile_id, updated_at: row.updated_at })
+        .where('promo_code_uses.status', '=', sql.lit<PromoUseStatus>('released')),
     )
-    .returningAll()
-    .executeTakeFirst();
+    .returningAll(),
+);
+
+export async function claimUse(trx: Transaction<Database>, row: PromoCodeUseRow): Promise<PromoCodeUseRow | undefined> {
+  return (await useClaim.run(trx, row)).rows[0];
 }
 
 export async function findUse(db: Executor, shopId: string, orderId: string, code: string): Promise<PromoCodeUseRow | undefined> {
