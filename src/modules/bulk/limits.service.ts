@@ -125,9 +125,11 @@ export class LimitsService {
     return quietUntil(now, limits.timezone, quiet);
   }
 
-  async limitsOf(shopId: string): Promise<ShopLimits> {
-    const cached = this.cache.get(shopId);
-    if (cached) return cached;
+  limitsOf(shopId: string): Promise<ShopLimits> {
+    return this.cache.getOrLoad(shopId, () => this.loadLimits(shopId));
+  }
+
+  private async loadLimits(shopId: string): Promise<ShopLimits> {
     const shop = await this.deps.shops.requireShop(shopId);
     const channels = new Map<string, ChannelLimits>();
     for (const row of await repo.listLimits(this.deps.db.db, shopId)) {
@@ -137,8 +139,6 @@ export class LimitsService {
         quiet: row.quiet_from !== null && row.quiet_to !== null ? { from: row.quiet_from, to: row.quiet_to } : null,
       });
     }
-    const limits = { timezone: shop.timezone, channels };
-    this.cache.set(shopId, limits);
-    return limits;
+    return { timezone: shop.timezone, channels };
   }
 }

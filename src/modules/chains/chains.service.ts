@@ -65,7 +65,7 @@ export interface ChainRun {
  * job (chain-steps.ts).
  */
 export class ChainsService implements ChainStarter {
-  private readonly active: TtlCache<string, Promise<readonly ActiveChain[]>>;
+  private readonly active: TtlCache<string, readonly ActiveChain[]>;
   private readonly eventCodes: RewardCodesCache;
   private readonly eventStarts: EventStarts;
 
@@ -175,17 +175,12 @@ export class ChainsService implements ChainStarter {
 
   /** ChainStarter: answered from memory for ACTIVE_CHAINS_TTL_MS per shop and kind. */
   activeChains(shopId: string, kind: TriggerKind): Promise<readonly ActiveChain[]> {
-    const key = `${shopId}\n${kind}`;
-    let found = this.active.get(key);
-    if (!found) {
-      found = repo.activeChainsOf(this.db, shopId, kind).then((rows) =>
-        rows.map((r) => ({ chainId: Number(r.id), trigger: parseTrigger(JSON.parse(r.trigger)) as ChainTrigger })),
-      );
-      // A failed read is not kept: the next caller asks again.
-      found.catch(() => this.active.delete(key));
-      this.active.set(key, found);
-    }
-    return found;
+    return this.active.getOrLoad(`${shopId}\n${kind}`, async () =>
+      (await repo.activeChainsOf(this.db, shopId, kind)).map((r) => ({
+        chainId: Number(r.id),
+        trigger: parseTrigger(JSON.parse(r.trigger)) as ChainTrigger,
+      })),
+    );
   }
 
   /**
