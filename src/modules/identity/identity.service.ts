@@ -50,7 +50,6 @@ const MAX_ATTEMPTS = 10;
  */
 export class IdentityService {
   private readonly participants: MergeParticipant[] = [];
-  private savepointSeq = 0;
 
   constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock }) {}
 
@@ -283,15 +282,17 @@ export class IdentityService {
   /**
    * Runs `work` so that it commits whole or not at all: in a transaction of its own, or
    * inside the caller's under a savepoint, so that a failed attempt leaves the caller's
-   * transaction usable (on PostgreSQL an error aborts the transaction otherwise).
+   * transaction usable (on PostgreSQL an error aborts the transaction otherwise). The
+   * savepoint's name is always the same: savepoints nest, and a release or rollback names
+   * the innermost of that name, so nested calls unwind correctly, while one statement text
+   * stays in the statement cache (a numbered name was a new text to prepare every time).
    */
   private async atomically<T>(
     executor: Transaction<Database> | undefined,
     work: (trx: Transaction<Database>) => Promise<T>,
   ): Promise<T> {
     if (!executor) return this.db.transaction().execute(work);
-    this.savepointSeq += 1;
-    const name = `identity_${this.savepointSeq}`;
+    const name = 'identity';
     await repo.createSavepoint(executor, name);
     try {
       const result = await work(executor);
