@@ -215,12 +215,8 @@ export class LoyaltyLevelsService {
     return level ? { code: level.code, name: level.name, rewardPercent: level.reward_percent, expiresAt } : null;
   }
 
-  private async levelsOf(shopId: string): Promise<readonly repo.LevelRow[]> {
-    const kept = this.ladders.get(shopId);
-    if (kept) return kept;
-    const levels = await repo.listLevels(this.db, shopId);
-    this.ladders.set(shopId, levels);
-    return levels;
+  private levelsOf(shopId: string): Promise<readonly repo.LevelRow[]> {
+    return this.ladders.getOrLoad(shopId, () => repo.listLevels(this.db, shopId));
   }
 
   /** The checkout's reward percent (hundredths) for the member: its level's, else the programme's. */

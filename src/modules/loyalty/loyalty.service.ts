@@ -99,13 +99,11 @@ export class LoyaltyService {
    * The settings of a shop the caller has found already (the checkout's authenticated
    * shop), kept for SETTINGS_CACHE_TTL_MS: the checkout reads them on every request.
    */
-  async settingsOf(shopId: string): Promise<LoyaltySettings> {
-    const kept = this.settingsCache.get(shopId);
-    if (kept) return kept;
-    const row = await repo.findSettings(this.db, shopId);
-    const settings = row ? toSettings(row) : DEFAULT_SETTINGS;
-    this.settingsCache.set(shopId, settings);
-    return settings;
+  settingsOf(shopId: string): Promise<LoyaltySettings> {
+    return this.settingsCache.getOrLoad(shopId, async () => {
+      const row = await repo.findSettings(this.db, shopId);
+      return row ? toSettings(row) : DEFAULT_SETTINGS;
+    });
   }
 
   /** Replaces the programme's settings (validated by the caller: domain/settings.ts). */
