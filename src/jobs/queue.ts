@@ -251,9 +251,12 @@ export class JobQueue<M extends object = JobMap> {
    * attempt. A reclaimed job records why in last_error, which becomes its final error
    * if it has no attempts left.
    *
-   * Two statements rather than one with an OR: each walks the (status, run_at) index in
-   * order and stops at its limit, while the OR of both made SQLite gather every due job
-   * and sort them, so that a backlog of thousands cost milliseconds per claim.
+   * Two statements rather than one with an OR: each walks the (status, name, run_at)
+   * index and stops at its limit, while the OR of both made SQLite gather every due job
+   * and sort them, so that a backlog of thousands cost milliseconds per claim. The name
+   * is in the index so that a claim reads only its own names' due jobs, never a backlog
+   * of other jobs (migration 0033); a pool of one name reads them in order, a pool of
+   * several sorts its own due jobs.
    */
   async claim(request: ClaimRequest): Promise<ClaimedJob[]> {
     if (request.names.length === 0 || request.limit < 1) return [];

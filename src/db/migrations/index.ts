@@ -30,6 +30,7 @@ import { chains } from './0029-chains.js';
 import { bulk } from './0030-bulk.js';
 import { webhooks } from './0031-webhooks.js';
 import { chainTriggers } from './0032-chain-triggers.js';
+import { jobsClaimIndex } from './0033-jobs-claim-index.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -67,6 +68,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0030-bulk', bulk],
   ['0031-webhooks', webhooks],
   ['0032-chain-triggers', chainTriggers],
+  ['0033-jobs-claim-index', jobsClaimIndex],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
