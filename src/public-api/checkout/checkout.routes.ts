@@ -2,7 +2,7 @@ import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
 import { noSchemaValidation, plainJson, statusResponses } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
-import { answerPayload, checkoutJson, orderBody } from './checkout.mappers.js';
+import { answerPayload, orderBody } from './checkout.mappers.js';
 import { readCheckoutRequest, readIdentifier, readOrderId } from './checkout.params.js';
 import {
   CancelResponseSchema,
@@ -23,14 +23,12 @@ import {
 export const checkoutRoutes: PublicRouteModule = (scope) => {
   const checkout = scope.services.checkout;
   const common = { validatorCompiler: noSchemaValidation, serializerCompiler: plainJson, config: { envelope: 'status', auth: 'shop+secret' } } as const;
-  // Estimate, apply and confirm answer the whole calculation: written without an object in between (checkout.mappers.ts ResultPayload).
-  const result = { ...common, serializerCompiler: checkoutJson } as const;
   const DUPLICATE = 'Two lines of one product id answer HTTP 200 with `payload.message` and `payload.identifier`.';
 
   scope.post(
     '/loyalty/checkout/estimate',
     {
-      ...result,
+      ...common,
       schema: {
         tags: CHECKOUT_TAGS,
         summary: 'Compute a cart’s discounts, bonuses, certificates and reward without holding anything',
@@ -49,7 +47,7 @@ export const checkoutRoutes: PublicRouteModule = (scope) => {
   scope.post(
     '/loyalty/checkout/apply',
     {
-      ...result,
+      ...common,
       schema: {
         tags: CHECKOUT_TAGS,
         summary: 'Create the order and hold its bonuses, promo codes and certificates',
@@ -70,7 +68,7 @@ export const checkoutRoutes: PublicRouteModule = (scope) => {
   scope.post(
     '/loyalty/checkout/confirm',
     {
-      ...result,
+      ...common,
       schema: {
         tags: CHECKOUT_TAGS,
         summary: 'Confirm an order: spend its holds and credit the reward, once',
