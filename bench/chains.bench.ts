@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { createDb, type DbHandle } from '../src/db/create-db.js';
 import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
-import { runPostLoad } from './lib/post-load.js';
+import { runHttpLoad } from './lib/http-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { startPatron, type ServerProcess } from './lib/processes.js';
 import { processCpuSeconds } from './lib/rss.js';
@@ -72,7 +72,8 @@ async function count(db: DbHandle, shopId: string, table: 'chain_runs' | 'messag
 async function phase(server: ServerProcess, db: DbHandle, shopId: string, tag: string, withChain: boolean): Promise<Phase> {
   const cpuBefore = processCpuSeconds(server.pid) ?? 0;
   const started = performance.now();
-  const result = await runPostLoad({
+  const result = await runHttpLoad({
+    method: 'POST',
     url: server.baseUrl,
     path: '/push/custom',
     connections: CONNECTIONS,

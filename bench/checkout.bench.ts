@@ -7,7 +7,7 @@ import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/p
 import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './lib/processes.js';
 import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
-import { runPostLoad, type PostLoadResult } from './lib/post-load.js';
+import { runHttpLoad, type HttpLoadResult } from './lib/http-load.js';
 import { processCpuSeconds } from './lib/rss.js';
 
 /**
@@ -59,7 +59,7 @@ const PRODUCTS = Array.from({ length: 10 }, (_, i) => ({
 
 const CART = PRODUCTS.map((p, i) => ({ product_id: p.id, price: p.price, quantity: 1 + (i % 3), ...(i === 9 ? { bonusable: false } : {}) }));
 
-interface Run extends PostLoadResult {
+interface Run extends HttpLoadResult {
   /** The server process's CPU time (user + system, every thread) per 2xx answer during the run. */
   readonly cpuMsPerRequest: number | undefined;
 }
@@ -75,12 +75,13 @@ interface Target {
 /** `overallRate`: requests per second offered by all connections together (a paced run); absent: as fast as answers come. */
 async function load(target: Target, kind: 'apply' | 'estimate', durationSec: number, overallRate?: number): Promise<Run> {
   const cpuBefore = processCpuSeconds(target.pid);
-  const result = await runPostLoad({
+  const result = await runHttpLoad({
+    method: 'POST',
     url: target.url,
     path: `/loyalty/checkout/${kind}`,
     connections: CONNECTIONS,
     durationSec,
-    overallRate,
+    ratePerSec: overallRate,
     body: (seq) => target.body(kind, seq),
     // An answer is counted good only when it is a success with a computed result.
     accept: (status, body) => status === 200 && body.startsWith('{"status":"success"') && body.includes('"order_to_pay"'),

@@ -6,7 +6,7 @@ import nodemailer from 'nodemailer';
 import { adminJson } from './lib/admin-json.js';
 import { SmtpPeer as Peer } from './lib/smtp-peer.js';
 import { positive } from './lib/args.js';
-import { runPostLoad } from './lib/post-load.js';
+import { runHttpLoad } from './lib/http-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes.js';
 import { processCpuSeconds } from './lib/rss.js';
@@ -125,12 +125,13 @@ async function load(
   const prefix = `${name}${overallRate === undefined ? 's' : 'p'}`;
   const cpuBefore = processCpuSeconds(server.pid) ?? 0;
   const started = performance.now();
-  const result = await runPostLoad({
+  const result = await runHttpLoad({
+    method: 'POST',
     url: server.baseUrl,
     path: '/transact',
     connections: CONNECTIONS,
     durationSec: DURATION,
-    overallRate,
+    ratePerSec: overallRate,
     body: (seq) =>
       JSON.stringify({
         shop_id: shopId,
