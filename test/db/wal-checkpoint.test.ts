@@ -54,6 +54,25 @@ describe('WAL checkpoints in a worker thread', () => {
     expect(fs.statSync(`${file}-wal`).size).toBeLessThanOrEqual(size);
   });
 
+  it('starts the log over under a steady stream of commits, without the main connection checkpointing', async () => {
+    const { file, db } = open();
+    const checkpointer = new WalCheckpointer(file, db, { intervalMs: 10, passiveBytes: 256 * 1024, restartBytes: 1024 * 1024 });
+    cleanups.push(() => checkpointer.close());
+    const insert = db.prepare('insert into t (body) values (?)');
+    let written = 0;
+    const until = Date.now() + 1_500;
+    while (Date.now() < until) {
+      // A commit of 16 KB every millisecond or so, with the event loop free in between (a request's work).
+      db.transaction(() => insert.run('x'.repeat(16 * 1024)))();
+      written += 16 * 1024;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    checkpointer.fallbackIfBehind();
+    expect(checkpointer.stats()).toMatchObject({ fallbacks: 0, workerAlive: true });
+    // Without starting over, the file would hold every frame written (the log only grows).
+    expect(fs.statSync(`${file}-wal`).size).toBeLessThan(written / 2);
+  });
+
   it('checkpoints on the main connection once the worker is gone and the log passes the fallback size', async () => {
     const { file, db } = open();
     const checkpointer = new WalCheckpointer(file, db, { intervalMs: 10, passiveBytes: 1024 * 1024 * 1024, fallbackBytes: 1024 * 1024 });
