@@ -4,7 +4,6 @@ import SqliteDatabase from 'better-sqlite3';
 import {
   Kysely,
   PostgresDialect,
-  SqliteDialect,
   sql,
   type PostgresPool,
   type PostgresPoolClient,
@@ -13,6 +12,7 @@ import {
 import pg from 'pg';
 import { driverErrorCode, type Dialect } from './dialect.js';
 import { isKeptPrepared } from './prepared-query.js';
+import { LockAwareSqliteDialect, ThreadWriteLock } from './sqlite-lock.js';
 import { WalCheckpointer } from './wal-checkpoint.js';
 import { WalSyncer } from './wal-sync.js';
 import type { Database } from './types.js';
@@ -23,6 +23,8 @@ pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
 export interface DbHandle {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** SQLite: the lock this connection's writes take, for another thread's connection to share (db/sqlite-lock.ts). */
+  readonly writeLock?: SharedArrayBuffer;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   /**
@@ -34,7 +36,11 @@ export interface DbHandle {
 }
 
 export type DbOptions =
-  | { kind: 'sqlite'; file: string }
+  /**
+   * A second connection of a process (process/job-thread.ts) passes `checkpoints: false`
+   * (the first one runs them) and the first one's `writeLock` (db/sqlite-lock.ts).
+   */
+  | { kind: 'sqlite'; file: string; checkpoints?: boolean; writeLock?: SharedArrayBuffer }
   | { kind: 'postgres'; url: string; poolSize?: number };
 
 export function dbOptionsFromConfig(config: { databaseUrl: string | undefined; dataDir: string }): DbOptions {
@@ -44,10 +50,11 @@ export function dbOptionsFromConfig(config: { databaseUrl: string | undefined; d
 }
 
 export function createDb(options: DbOptions): DbHandle {
-  return options.kind === 'sqlite' ? createSqlite(options.file) : createPostgres(options);
+  return options.kind === 'sqlite' ? createSqlite(options) : createPostgres(options);
 }
 
-function createSqlite(file: string): DbHandle {
+function createSqlite(options: { file: string; checkpoints?: boolean; writeLock?: SharedArrayBuffer }): DbHandle {
+  const { file, checkpoints = true } = options;
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new SqliteDatabase(file);
   // WAL lets readers run beside the writer. NORMAL: a commit survives a killed process
@@ -55,15 +62,22 @@ function createSqlite(file: string): DbHandle {
   // pool instead of stalling the event loop at every commit (wal-sync.ts).
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
+  // Another connection's write lock is waited for from the event loop, not in SQLite's
+  // sleeping busy handler (sqlite-lock.ts).
+  database.pragma('busy_timeout = 0');
   database.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const threadLock = new ThreadWriteLock(options.writeLock);
+  const db = new Kysely<Database>({
+    dialect: new LockAwareSqliteDialect({ database: withStatementCache(database), raw: database, threadLock }),
+  });
   const wal = file === ':memory:' ? undefined : new WalSyncer(`${file}-wal`);
   // Checkpoints in a worker thread, not inside a request's commit (wal-checkpoint.ts).
-  const checkpointer = file === ':memory:' ? undefined : new WalCheckpointer(file, database);
+  const checkpointer = file === ':memory:' || !checkpoints ? undefined : new WalCheckpointer(file, database);
+  if (!checkpoints) database.pragma('wal_autocheckpoint = 0');
   return {
     db,
     dialect: 'sqlite',
+    writeLock: threadLock.buffer,
     ping: () => pingDb(db),
     durable: () => wal?.sync() ?? Promise.resolve(),
     async destroy() {

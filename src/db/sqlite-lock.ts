@@ -1,0 +1,202 @@
+import type SqliteDatabase from 'better-sqlite3';
+import {
+  CompiledQuery,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase as KyselySqliteDatabase,
+  type SqliteDialectConfig,
+} from 'kysely';
+import { driverErrorCode } from './dialect.js';
+
+/**
+ * SQLite's write lock, waited for without blocking the event loop.
+ *
+ * One SQLite file may have more than one connection writing to it: `patron serve` runs its
+ * jobs in a thread of their own with a connection of its own (process/job-thread.ts), and
+ * `patron worker` processes may run beside it. SQLite lets one of them write at a time.
+ * Its own wait (`busy_timeout`) sleeps in the calling thread, 1, 2, 5, 10 ms and longer
+ * between tries: on the main thread that sleep stops every request of the process, and
+ * the waiter often sleeps through the moment the lock came free.
+ *
+ * - The threads of one process take turns through a ticket lock in shared memory
+ *   (ThreadWriteLock) before they write: a transaction from its `begin` to its commit or
+ *   rollback, a write outside a transaction for its one statement. A waiting thread
+ *   waits with Atomics.waitAsync, so its event loop goes on, and the lock passes in the
+ *   order it was asked for: the HTTP thread cannot be starved by a busy job thread.
+ * - Against other processes the connection runs with `busy_timeout = 0`, and a statement
+ *   outside a transaction that finds the lock taken (SQLITE_BUSY) is tried again from the
+ *   event loop: on the next turns, then every millisecond, until `timeoutMs` has passed.
+ * - A transaction begins IMMEDIATE, taking SQLite's write lock at its start, so that none
+ *   of its statements finds it taken later: a deferred one that read first and wrote
+ *   second would fail for good when another connection had written in between
+ *   (SQLITE_BUSY_SNAPSHOT), its reads spent.
+ *
+ * On one connection alone nothing waits: the locks are always free.
+ */
+
+export const SQLITE_LOCK_TIMEOUT_MS = 5_000;
+
+/** A select (after prepared-query.ts's marker comment, if any): never writes. */
+const READ_ONLY_SQL = /^(?:\/\*[^*]*\*\/\s*)?select\b/i;
+
+/** Tries on the next event-loop turns before waiting a millisecond between tries. */
+const IMMEDIATE_TRIES = 8;
+
+export function isBusy(error: unknown): boolean {
+  return driverErrorCode(error)?.startsWith('SQLITE_BUSY') ?? false;
+}
+
+/** Atomics.waitAsync (Node 16 and later; TypeScript types it from lib es2024 on). */
+type WaitAsync = (words: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync.bind(Atomics);
+
+/**
+ * A first-come, first-served lock over two counters in a SharedArrayBuffer (the next
+ * ticket, the ticket served), shared by the threads of a process through their
+ * workerData. acquire() never blocks the thread.
+ */
+export class ThreadWriteLock {
+  private readonly words: Int32Array;
+
+  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(8)) {
+    this.words = new Int32Array(buffer);
+  }
+
+  async acquire(): Promise<void> {
+    const ticket = Atomics.add(this.words, 0, 1);
+    for (;;) {
+      const serving = Atomics.load(this.words, 1);
+      if (serving === ticket) return;
+      const wait = waitAsync(this.words, 1, serving);
+      if (wait.async) await wait.value;
+    }
+  }
+
+  release(): void {
+    Atomics.add(this.words, 1, 1);
+    Atomics.notify(this.words, 1);
+  }
+}
+
+export interface LockAwareSqliteConfig extends SqliteDialectConfig {
+  readonly database: KyselySqliteDatabase;
+  /** The connection itself, for whether a transaction is open. */
+  readonly raw: SqliteDatabase.Database;
+  /** The lock this process's threads share; a connection of its own when absent. */
+  readonly threadLock?: ThreadWriteLock;
+  readonly timeoutMs?: number;
+}
+
+/** A Kysely SQLite dialect whose transactions begin IMMEDIATE and whose lock waits yield to the event loop. */
+export class LockAwareSqliteDialect extends SqliteDialect {
+  constructor(private readonly lockConfig: LockAwareSqliteConfig) {
+    super(lockConfig);
+  }
+
+  override createDriver(): Driver {
+    return new LockAwareSqliteDriver(this.lockConfig);
+  }
+}
+
+class LockAwareSqliteDriver extends SqliteDriver {
+  private readonly connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  private readonly threadLock: ThreadWriteLock | undefined;
+  private readonly timeoutMs: number;
+  /** Whether this connection holds the thread lock (Kysely runs one query or transaction at a time on it). */
+  private holding = false;
+
+  constructor(private readonly config: LockAwareSqliteConfig) {
+    super(config);
+    this.threadLock = config.threadLock;
+    this.timeoutMs = config.timeoutMs ?? SQLITE_LOCK_TIMEOUT_MS;
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    let wrapped = this.connections.get(connection);
+    if (!wrapped) {
+      wrapped = {
+        executeQuery: <R>(query: CompiledQuery) => this.execute<R>(connection, query),
+        streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => connection.streamQuery<R>(query, chunkSize),
+      };
+      this.connections.set(connection, wrapped);
+    }
+    return wrapped;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.lock();
+    try {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    } catch (error) {
+      this.unlock();
+      throw error;
+    }
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await connection.executeQuery(CompiledQuery.raw('commit'));
+    } finally {
+      // A failed commit leaves the transaction open for Kysely's rollback, which unlocks.
+      if (!this.config.raw.inTransaction) this.unlock();
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      this.unlock();
+    }
+  }
+
+  private async lock(): Promise<void> {
+    if (!this.threadLock) return;
+    await this.threadLock.acquire();
+    this.holding = true;
+  }
+
+  private unlock(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.threadLock?.release();
+  }
+
+  private async execute<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
+    // A write outside a transaction holds the thread lock for its one statement.
+    const locks = this.threadLock !== undefined && !this.holding && !this.config.raw.inTransaction && !this.isReadOnly(query.sql);
+    if (locks) await this.lock();
+    try {
+      return await this.run<R>(connection, query);
+    } finally {
+      if (locks) this.unlock();
+    }
+  }
+
+  private isReadOnly(text: string): boolean {
+    // By the text, not by preparing it (a long statement is not cached, create-db.ts): a
+    // WITH or anything else may write, and takes the lock.
+    return READ_ONLY_SQL.test(text);
+  }
+
+  private async run<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return await connection.executeQuery<R>(query);
+    } catch (error) {
+      if (!isBusy(error) || this.config.raw.inTransaction) throw error;
+    }
+    const deadline = performance.now() + this.timeoutMs;
+    for (let attempt = 1; ; attempt += 1) {
+      await new Promise<void>((resolve) => (attempt <= IMMEDIATE_TRIES ? setImmediate(resolve) : setTimeout(resolve, 1)));
+      try {
+        return await connection.executeQuery<R>(query);
+      } catch (error) {
+        if (!isBusy(error) || this.config.raw.inTransaction || performance.now() >= deadline) throw error;
+      }
+    }
+  }
+}
