@@ -5,13 +5,14 @@ import { InstallationService } from './modules/system/installation.service.js';
 import { describeDatabase, openMigratedDatabase } from './process/database.js';
 import { formatWelcome, localBaseUrl, prepareStartup } from './process/first-start.js';
 import { createJobRunner } from './process/job-runner.js';
+import { JobThread } from './process/job-thread.js';
 import { createLogger, loggerOptions, type Logger } from './process/logger.js';
 import { closeResources, installGracefulShutdown, type ProcessResources } from './process/shutdown.js';
 import { createServices } from './services.js';
 import { PATRON_VERSION } from './version.js';
 
 /**
- * The long-running processes: `patron serve` (HTTP, plus job workers unless told not to)
+ * The long-running processes: `patron serve` (HTTP, plus a job thread unless told not to)
  * and `patron worker` (job workers alone). Start order: database → migrations → admin
  * token and first-start demo → app → job runner → listen. SIGTERM/SIGINT close them in
  * reverse (src/process/shutdown.ts).
@@ -31,11 +32,8 @@ export async function runServer(config: Config, options: { worker: boolean }): P
     const facts = await prepareStartup(app.services, new InstallationService({ db, clock: systemClock }));
 
     if (options.worker) {
-      const runner = createJobRunner({ config, services: app.services, clock: systemClock, log });
-      resources.runner = runner;
-      runner.start();
-      // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
-      await app.services.loyaltyUpkeep.resumeChains();
+      // The jobs run in a thread of their own, off the requests' event loop (process/job-thread.ts).
+      resources.runner = await JobThread.start({ config, queue: app.services.jobs, writeLock: db.writeLock, log });
     }
 
     await app.listen({ port: config.port, host: config.host });

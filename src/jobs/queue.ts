@@ -246,6 +246,14 @@ export class JobQueue<M extends object = JobMap> {
   }
 
   /**
+   * Tells this instance's listeners of jobs another instance inserted, as if it had: the
+   * job thread's queue hears so of the jobs the HTTP thread enqueued (process/job-thread.ts).
+   */
+  announce(name: string, runAt: number): void {
+    for (const listener of this.listeners) listener(name, runAt);
+  }
+
+  /**
    * Claims up to `limit` due jobs: running jobs whose lease expired (their worker died)
    * first, then queued jobs whose run_at has come, oldest first. Each claim counts as an
    * attempt. A reclaimed job records why in last_error, which becomes its final error

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbOptions } from '../../src/db/create-db.js';
 import { freshDbOptions, removeDatabase, TEST_DIALECTS } from '../helpers/db.js';
+import { startSmtpPeer } from '../helpers/smtp-peer.js';
 import { CliProcess, databaseEnv, type Env } from './cli-harness.js';
 
 const run = promisify(execFile);
@@ -25,6 +26,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
   const processes: CliProcess[] = [];
   let adminToken = '';
   let demoShopId = '';
+  let demoSecret = '';
 
   function start(args: string[] = ['serve']): CliProcess {
     const child = CliProcess.start(args, env);
@@ -50,7 +52,8 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(adminToken).toMatch(/^[A-Za-z0-9_-]{40}$/);
     demoShopId = /shop_id {6}([0-9a-f]{30})\n/.exec(welcome)?.[1] ?? '';
     expect(demoShopId).not.toBe('');
-    expect(welcome).toMatch(/shop_secret {2}\S{32,}\n/);
+    demoSecret = /shop_secret {2}(\S{32,})\n/.exec(welcome)?.[1] ?? '';
+    expect(demoSecret).not.toBe('');
 
     const curls = welcome.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
     expect(curls).toHaveLength(19);
@@ -125,11 +128,45 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(response.status).toBe(200);
     const { shops } = (await response.json()) as ShopList;
     expect(shops.filter((s) => s.name === 'Demo shop').map((s) => s.shop_id)).toEqual([demoShopId]);
+    expect(server.stdout).toContain('"msg":"Job thread started"');
 
     server.signal('SIGINT');
     expect(await server.exit()).toBe(0);
     expect(server.stdout).not.toMatch(WELCOME);
     expect(server.stdout).not.toContain('Admin token');
+  }, 90_000);
+
+  it('delivers from its job thread: a /transact email reaches an SMTP peer', async () => {
+    expect(demoSecret).not.toBe('');
+    const peer = await startSmtpPeer();
+    const child = CliProcess.start(['serve'], { ...env, PATRON_FETCH_ALLOW_PRIVATE: '127.0.0.1' });
+    processes.push(child);
+    try {
+      const baseUrl = await child.waitUntilServing();
+      const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+      const channel = await fetch(`${baseUrl}/admin/v1/shops/${demoShopId}/channels/email`, {
+        method: 'PUT',
+        headers: admin,
+        body: JSON.stringify({ smtp_url: `smtp://127.0.0.1:${peer.port}`, from: 'Demo shop <shop@example.org>' }),
+      });
+      expect(channel.status).toBe(200);
+      const sent = await fetch(`${baseUrl}/transact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ shop_id: demoShopId, shop_secret: demoSecret, code: 'order_placed', email: 'thread@example.org', variables: { order_id: '7', total: '1.00' } }),
+      });
+      expect(sent.status).toBe(200);
+      const deadline = Date.now() + 20_000;
+      while (!peer.received.some((mail) => mail.rcptTo.includes('thread@example.org')) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(peer.received.map((mail) => mail.rcptTo)).toContainEqual(['thread@example.org']);
+      child.signal('SIGTERM');
+      expect(await child.exit()).toBe(0);
+      expect(child.stdout).toContain('"msg":"Stopped"');
+    } finally {
+      await peer.close();
+    }
   }, 90_000);
 
   it('exits at once with 1 on a second signal while a request holds the shutdown up', async () => {

@@ -1,0 +1,57 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { systemClock } from '../clock.js';
+import { createDb, dbOptionsFromConfig, type DbOptions } from '../db/create-db.js';
+import { createServices } from '../services.js';
+import { createJobRunner } from './job-runner.js';
+import type { FromJobThread, JobThreadData, ToJobThread } from './job-thread.js';
+import { createLogger } from './logger.js';
+
+/**
+ * The job thread of `patron serve` (process/job-thread.ts says why): the services over a
+ * database connection of its own, and the process's job runner over them, as in
+ * `patron worker`. The HTTP thread has migrated the database before it starts this one.
+ */
+
+(globalThis as { __thread?: string }).__thread = 'jobs';
+if (!parentPort) throw new Error('job-thread-entry runs in a worker thread');
+const port = parentPort;
+const { config, writeLock } = workerData as JobThreadData;
+const log = createLogger(config.logLevel).child({ thread: 'jobs' });
+const send = (message: FromJobThread): void => port.postMessage(message);
+
+async function main(): Promise<void> {
+  const options = dbOptionsFromConfig(config);
+  // The HTTP thread's connection runs the SQLite checkpoints.
+  const dbOptions: DbOptions = options.kind === 'sqlite' ? { ...options, checkpoints: false, ...(writeLock && { writeLock }) } : options;
+  const db = createDb(dbOptions);
+  let stopping = false;
+  try {
+    const services = createServices({ config, db, clock: systemClock });
+    // Before the first job: outcome hooks answer from the webhook topics in memory (app.ts says why).
+    await services.webhooks.topics.warmUp();
+    const runner = createJobRunner({ config, services, clock: systemClock, log });
+    port.on('message', (message: ToJobThread) => {
+      if (message.type === 'enqueued') {
+        for (const [name, runAt] of message.jobs) services.jobs.announce(name, runAt);
+      } else if (message.type === 'stop' && !stopping) {
+        stopping = true;
+        void (async () => {
+          const { unfinished } = await runner.stop({ timeoutMs: message.timeoutMs });
+          await db.destroy().catch((error: unknown) => log.error({ err: error }, 'Closing the job thread database failed'));
+          send({ type: 'stopped', unfinished });
+          port.close();
+        })();
+      }
+    });
+    runner.start();
+    // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
+    await services.loyaltyUpkeep.resumeChains();
+    send({ type: 'ready', workerId: runner.workerId });
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+    port.close();
+  }
+}
+
+void main();
