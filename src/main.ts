@@ -7,7 +7,7 @@ import { formatWelcome, localBaseUrl, prepareStartup } from './process/first-sta
 import { createJobRunner } from './process/job-runner.js';
 import { JobThread } from './process/job-thread.js';
 import { createLogger, loggerOptions, type Logger } from './process/logger.js';
-import { closeResources, installGracefulShutdown, type ProcessResources } from './process/shutdown.js';
+import { closeResources, installGracefulShutdown, type GracefulShutdown, type ProcessResources } from './process/shutdown.js';
 import { createServices } from './services.js';
 import { PATRON_VERSION } from './version.js';
 
@@ -20,7 +20,7 @@ import { PATRON_VERSION } from './version.js';
 
 export async function runServer(config: Config, options: { worker: boolean }): Promise<void> {
   const log = createLogger(config.logLevel);
-  await runProcess(log, async (resources) => {
+  await runProcess(log, async (resources, shutdown) => {
     log.info({ version: PATRON_VERSION, database: describeDatabase(config) }, 'Starting Patron');
     const { db, applied } = await openMigratedDatabase(config);
     resources.db = db;
@@ -33,7 +33,13 @@ export async function runServer(config: Config, options: { worker: boolean }): P
 
     if (options.worker) {
       // The jobs run in a thread of their own, off the requests' event loop (process/job-thread.ts).
-      resources.runner = await JobThread.start({ config, queue: app.services.jobs, writeLock: db.writeLock, log });
+      resources.runner = await JobThread.start({
+        config,
+        queue: app.services.jobs,
+        writeLock: db.writeLock,
+        log,
+        onFailure: () => shutdown.begin('The job thread failed', 1),
+      });
     }
 
     await app.listen({ port: config.port, host: config.host });
@@ -65,11 +71,11 @@ export async function runWorker(config: Config): Promise<void> {
 }
 
 /** Installs the signal handlers, then starts; a failed start closes what it opened and exits 1. */
-async function runProcess(log: Logger, start: (resources: ProcessResources) => Promise<void>): Promise<void> {
+async function runProcess(log: Logger, start: (resources: ProcessResources, shutdown: GracefulShutdown) => Promise<void>): Promise<void> {
   const resources: ProcessResources = {};
   const shutdown = installGracefulShutdown(resources, { log });
   try {
-    await start(resources);
+    await start(resources, shutdown);
   } catch (error) {
     // A signal during start-up closes the database under the start sequence; that
     // failure is the shutdown's, which exits on its own.

@@ -23,8 +23,11 @@ import type { Logger } from './logger.js';
  *   checkpoints; the job thread's does not.
  * - stop() stops the runner (it finishes or gives back its running jobs) and closes the
  *   thread's connection before the process closes its own.
- * - A thread that dies of an uncaught error is logged and started again a second later:
- *   the jobs it held come back when their leases expire.
+ * - A thread that dies of an uncaught error ends the process, as an uncaught error of
+ *   the HTTP thread does (`onFailure`: a graceful shutdown exiting 1, for a supervisor to
+ *   restart it; the jobs the thread held come back when their leases expire). Starting
+ *   a new thread instead could leave the write lock waiting for a turn the dead thread
+ *   had asked for and will never take.
  */
 
 type ToThread = { readonly type: 'enqueued'; readonly jobs: readonly (readonly [string, number])[] } | { readonly type: 'stop'; readonly timeoutMs: number };
@@ -34,13 +37,23 @@ export type FromJobThread =
   | { readonly type: 'stopped'; readonly unfinished: number }
   | { readonly type: 'failed'; readonly message: string };
 
+export interface JobThreadDeps {
+  readonly config: Config;
+  /** The HTTP thread's queue: the jobs it enqueues are announced to the thread. */
+  readonly queue: JobQueue;
+  /** SQLite: the HTTP thread's connection's write lock (DbHandle.writeLock). */
+  readonly writeLock: SharedArrayBuffer | undefined;
+  readonly log: Logger;
+  /** Called once when the thread ends other than through stop(). */
+  readonly onFailure: () => void;
+}
+
 export interface JobThreadData {
   readonly config: Config;
   /** SQLite: the HTTP thread's write lock, shared (db/sqlite-lock.ts). */
   readonly writeLock: SharedArrayBuffer | undefined;
 }
 
-const RESTART_DELAY_MS = 1_000;
 /** How long stop() waits beyond the runner's own timeout before it ends the thread. */
 const STOP_GRACE_MS = 5_000;
 
@@ -59,17 +72,14 @@ export class JobThread {
   private stopping = false;
   private pending: [string, number][] = [];
   private flushScheduled = false;
-  private restartTimer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: () => void;
 
-  private constructor(
-    private readonly deps: { readonly config: Config; readonly queue: JobQueue; readonly writeLock: SharedArrayBuffer | undefined; readonly log: Logger },
-  ) {
+  private constructor(private readonly deps: JobThreadDeps) {
     this.unsubscribe = deps.queue.onEnqueued((name, runAt) => this.announce(name, runAt));
   }
 
   /** Starts the thread; resolves once its runner runs, rejects when it could not start. */
-  static async start(deps: { config: Config; queue: JobQueue; writeLock: SharedArrayBuffer | undefined; log: Logger }): Promise<JobThread> {
+  static async start(deps: JobThreadDeps): Promise<JobThread> {
     const thread = new JobThread(deps);
     try {
       await thread.spawn();
@@ -84,7 +94,6 @@ export class JobThread {
   async stop(options: { timeoutMs?: number } = {}): Promise<{ unfinished: number }> {
     this.stopping = true;
     this.unsubscribe();
-    if (this.restartTimer) clearTimeout(this.restartTimer);
     const worker = this.worker;
     if (!worker) return { unfinished: 0 };
     const timeoutMs = options.timeoutMs ?? 10_000;
@@ -127,12 +136,8 @@ export class JobThread {
           return;
         }
         if (this.stopping) return;
-        this.deps.log.error({ code }, 'The job thread ended; starting it again');
-        this.restartTimer = setTimeout(() => {
-          this.restartTimer = undefined;
-          if (!this.stopping) this.spawn().catch((error: unknown) => this.deps.log.error({ err: error }, 'The job thread could not start again'));
-        }, RESTART_DELAY_MS);
-        this.restartTimer.unref();
+        this.deps.log.fatal({ code }, 'The job thread ended');
+        this.deps.onFailure();
       });
     });
   }
