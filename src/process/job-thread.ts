@@ -101,7 +101,11 @@ export class JobThread {
       let unfinished = 0;
       const kill = setTimeout(() => void worker.terminate(), timeoutMs + STOP_GRACE_MS);
       worker.on('message', (message: FromJobThread) => {
-        if (message.type === 'stopped') unfinished = message.unfinished;
+        if (message.type !== 'stopped') return;
+        unfinished = message.unfinished;
+        // Its database is closed; what else it holds open (an idle SMTP pool's sockets,
+        // say) would keep the thread alive until the grace ran out.
+        void worker.terminate();
       });
       worker.once('exit', () => {
         clearTimeout(kill);

@@ -161,8 +161,11 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(peer.received.map((mail) => mail.rcptTo)).toContainEqual(['thread@example.org']);
+      // The thread's idle SMTP connection does not hold the shutdown up (the grace is 20 s).
+      const stopping = Date.now();
       child.signal('SIGTERM');
       expect(await child.exit()).toBe(0);
+      expect(Date.now() - stopping).toBeLessThan(15_000);
       expect(child.stdout).toContain('"msg":"Stopped"');
     } finally {
       await peer.close();
