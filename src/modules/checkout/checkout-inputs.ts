@@ -8,7 +8,7 @@ import type { LoyaltySettings } from '../loyalty/domain/settings.js';
 import type { LoyaltyLedger } from '../loyalty/loyalty-ledger.js';
 import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
 import type { LoyaltyReferralService } from '../loyalty/loyalty-referral.service.js';
-import type { LoyaltyService } from '../loyalty/loyalty.service.js';
+import type { FoundMember, LoyaltyService } from '../loyalty/loyalty.service.js';
 import type { CertificatesService } from '../promotions/certificates.service.js';
 import { normalizeCode } from '../promotions/domain/codes.js';
 import { minuteOfDay, type Promotion as StoredPromotion } from '../promotions/domain/promotion.js';
@@ -22,7 +22,7 @@ import type { CertificateRequest, CheckoutInput, MemberFacts, PromoCodeRequest, 
 export interface CheckoutInputsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
-  readonly members: Pick<LoyaltyService, 'findMemberOf' | 'settingsOf' | 'balanceAt'>;
+  readonly members: Pick<LoyaltyService, 'findMemberWithLevelOf' | 'settingsOf' | 'balanceAt'>;
   readonly levels: Pick<LoyaltyLevelsService, 'levelOf'>;
   readonly ledger: Pick<LoyaltyLedger, 'activeHoldAmount'>;
   readonly referrals: Pick<LoyaltyReferralService, 'referralOf'>;
@@ -155,13 +155,13 @@ export class CheckoutInputs {
    * No identifier: a guest. An identifier that names no member is a guest too, unless
    * bonuses are to be charged: then the member must exist (contract-notes "Loyalty checkout").
    */
-  private async resolveMember(shopId: string, request: CheckoutRequest): Promise<LoadedInput['member']> {
+  private async resolveMember(shopId: string, request: CheckoutRequest): Promise<FoundMember | null> {
     if (request.identifier === null) {
       if (request.chargeBonuses) throw new AppError('VALIDATION_FAILED', 'Parameter `identifier` is required to charge bonuses.', { field: 'identifier' });
       return null;
     }
     try {
-      return await this.deps.members.findMemberOf(shopId, request.identifier);
+      return await this.deps.members.findMemberWithLevelOf(shopId, request.identifier);
     } catch (error) {
       // The shop is the request's authenticated one: a NOT_FOUND here is the member's.
       if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
@@ -172,7 +172,7 @@ export class CheckoutInputs {
 
   private async memberFacts(
     shopId: string,
-    member: { profileId: number; identifier: string },
+    member: FoundMember,
     own: OwnHolds | null,
     now: number,
     firstOrderMatters: boolean,
@@ -180,7 +180,7 @@ export class CheckoutInputs {
     const [balance, ownHold, level, completed] = await Promise.all([
       this.deps.members.balanceAt(shopId, member.profileId, now),
       own?.bonusHoldId == null ? Promise.resolve(0) : this.deps.ledger.activeHoldAmount(shopId, own.bonusHoldId),
-      this.deps.levels.levelOf(shopId, member.profileId),
+      this.deps.levels.levelOf(shopId, member.profileId, member.storedLevel),
       firstOrderMatters ? repo.hasCompletedOrder(this.db, shopId, member.profileId) : Promise.resolve(false),
     ]);
     return {

@@ -16,6 +16,7 @@ import type { BlockRefusal, PromoCodesService } from '../promotions/promo-codes.
 import { purchaseAmount } from './checkout-inputs.js';
 import type { CheckoutHoldParticipant, CheckoutHoldScope } from './checkout-holds.js';
 import * as repo from './checkout.repo.js';
+import { readStoredCalculation } from './stored-calculation.js';
 import { COULD_NOT_APPLY, type CheckoutRequest, type StoredCalculation } from './checkout.types.js';
 
 export interface CheckoutSettleDeps {
@@ -156,7 +157,7 @@ export class CheckoutSettle {
       await this.deps.promoCodes.confirmUsesIn(trx, shopId, orderId);
       await this.deps.certificates.captureHoldsIn(trx, shopId, orderId);
       if (order.bonus_hold_id !== null) await this.deps.ledger.settleHoldIn(trx, shopId, Number(order.bonus_hold_id), 'captured');
-      const calculation = JSON.parse(order.result) as StoredCalculation;
+      const calculation = readStoredCalculation(order.result);
       if (order.profile_id !== null) dueAt = await this.memberSteps(trx, order, calculation, settings, now);
       const scope = this.scope(trx, order, now);
       for (const participant of this.participants) await participant.capture(scope);
@@ -236,7 +237,7 @@ export class CheckoutSettle {
    * apply that lost its race).
    */
   async holdsIntact(shopId: string, row: repo.OrderRow): Promise<boolean> {
-    const { holds } = JSON.parse(row.result) as StoredCalculation;
+    const { holds } = readStoredCalculation(row.result);
     const holdId = row.bonus_hold_id === null ? null : Number(row.bonus_hold_id);
     if (holds.bonuses > 0 && (holdId === null || (await this.deps.ledger.activeHoldAmount(shopId, holdId)) !== holds.bonuses)) return false;
     const blocked = new Set((await this.deps.promoCodes.blockedCodesOf(shopId, row.order_id)).map((b) => b.code));

@@ -26,6 +26,7 @@ import { calculateCheckout } from './domain/calculate.js';
 import type { CheckoutProblem } from './domain/result.js';
 import type { PromoCodeState } from './domain/types.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { readStoredCalculation, readStoredRequest, writeStoredCalculation, writeStoredRequest } from './stored-calculation.js';
 
 export interface CheckoutDeps {
   readonly db: DbHandle;
@@ -106,8 +107,8 @@ export class CheckoutService {
         row: {
           profile_id: profileId,
           identifier: loaded.member?.identifier ?? null,
-          request: JSON.stringify(request),
-          result: JSON.stringify(calculation),
+          request: writeStoredRequest(request),
+          result: writeStoredCalculation(calculation),
           order_total: result.orderTotal,
           order_to_pay: result.orderToPay,
           bonuses_charged: outcome.holds.bonuses,
@@ -286,8 +287,8 @@ export function toOrder(row: repo.OrderRow): CheckoutOrder {
     status: row.status,
     profileId: row.profile_id === null ? null : Number(row.profile_id),
     identifier: row.identifier,
-    request: JSON.parse(row.request) as CheckoutRequest,
-    calculation: JSON.parse(row.result) as StoredCalculation,
+    request: readStoredRequest(row.request),
+    calculation: readStoredCalculation(row.result),
     subscription: row.subscription,
     bonusHoldId: row.bonus_hold_id === null ? null : Number(row.bonus_hold_id),
     rewardTransactionId: row.reward_transaction_id === null ? null : Number(row.reward_transaction_id),

@@ -13,7 +13,7 @@ import { MAX_AMOUNT_MINOR } from './domain/amount.js';
 import { checkLadder, DAY_MS, memberLevel, type Ladder, type MemberLevel } from './domain/levels.js';
 import { purchaseFromEvent } from './domain/purchase-event.js';
 import * as repo from './loyalty-levels.repo.js';
-import type { LoyaltyService, MemberView } from './loyalty.service.js';
+import type { LoyaltyService, MemberView, StoredLevel } from './loyalty.service.js';
 
 /** The member's level as the checkout, the admin view and the SDK read it. */
 export interface CurrentLevel {
@@ -197,22 +197,29 @@ export class LoyaltyLevelsService {
    * (or that a new ladder made due) is recomputed first, and so is a member with no level
    * stored when the lowest level needs no purchase (min_total 0: it joined after the
    * ladder was PUT), so the answer is exact even before the daily job has come by.
+   * `known` is the level the member's row stored, when the caller has just read the row
+   * (LoyaltyService.findMemberWithLevelOf): it is not read again.
    */
-  async levelOf(shopId: string, profileId: number): Promise<CurrentLevel | null> {
-    const stored = await repo.findMemberLevel(this.db, shopId, profileId);
+  async levelOf(shopId: string, profileId: number, known?: StoredLevel): Promise<CurrentLevel | null> {
+    const stored = known ?? (await this.storedLevel(shopId, profileId));
     if (!stored) return null;
     const now = this.deps.clock.now();
-    const expiresAt = stored.level_expires_at === null ? null : Number(stored.level_expires_at);
+    const { expiresAt } = stored;
     const levels = expiresAt !== null && expiresAt <= now ? undefined : await this.levelsOf(shopId);
     // Due; or no level stored while the lowest level needs no purchase (a member who joined since the ladder was PUT).
-    if (levels === undefined || (stored.level_code === null && Number(levels[0]?.min_total) === 0)) {
+    if (levels === undefined || (stored.code === null && Number(levels[0]?.min_total) === 0)) {
       const computed = await this.db.transaction().execute(async (trx) =>
         (await repo.lockMember(trx, shopId, profileId, now)) ? this.recomputeLocked(trx, shopId, profileId, now) : undefined,
       );
       return computed?.level ? toCurrent(computed) : null;
     }
-    const level = levels.find((l) => l.code === stored.level_code);
+    const level = levels.find((l) => l.code === stored.code);
     return level ? { code: level.code, name: level.name, rewardPercent: level.reward_percent, expiresAt } : null;
+  }
+
+  private async storedLevel(shopId: string, profileId: number): Promise<StoredLevel | undefined> {
+    const row = await repo.findMemberLevel(this.db, shopId, profileId);
+    return row && { code: row.level_code, expiresAt: row.level_expires_at === null ? null : Number(row.level_expires_at) };
   }
 
   private levelsOf(shopId: string): Promise<readonly repo.LevelRow[]> {

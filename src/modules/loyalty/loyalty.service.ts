@@ -8,6 +8,7 @@ import type { ShopsService } from '../shops/shops.service.js';
 import { balanceOf, pendingOf } from './domain/ledger.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
 import { MEMBER_NOT_FOUND, requireAmount, toLotState, type LoyaltyLedger, type Posted } from './loyalty-ledger.js';
+import { findMemberLevel } from './loyalty-levels.repo.js';
 import * as repo from './loyalty.repo.js';
 
 export interface LoyaltyDeps {
@@ -29,6 +30,17 @@ export interface MemberRef {
   readonly profileId: number;
   /** The phone, or the loyalty_id when the profile has no phone. */
   readonly identifier: string;
+}
+
+/** The level a member's row stores; LoyaltyLevelsService.levelOf computes the current one from it. */
+export interface StoredLevel {
+  readonly code: string | null;
+  readonly expiresAt: number | null;
+}
+
+/** A member with the level its row stored, from the same read that found it. */
+export interface FoundMember extends MemberRef {
+  readonly storedLevel: StoredLevel;
 }
 
 export interface LedgerEntry {
@@ -173,13 +185,24 @@ export class LoyaltyService {
 
   /** findMember of a shop the caller has found already (the checkout's authenticated shop). */
   async findMemberOf(shopId: string, identifier: string): Promise<MemberRef> {
+    const member = await this.findMemberWithLevelOf(shopId, identifier);
+    return { profileId: member.profileId, identifier: member.identifier };
+  }
+
+  /**
+   * findMemberOf, with the level the member's row stores: the checkout hands it to
+   * levelOf, so that the row is read once per request rather than twice.
+   */
+  async findMemberWithLevelOf(shopId: string, identifier: string): Promise<FoundMember> {
     const phone = normalizePhone(identifier);
     const candidates = phone.ok ? [{ phone: phone.value }, { loyaltyId: identifier }] : [{ loyaltyId: identifier }];
     for (const query of candidates) {
       const [profile] = await this.findProfilesQuietly(shopId, query);
-      if (profile && (await repo.isMember(this.db, shopId, profile.id))) {
+      const row = profile && (await findMemberLevel(this.db, shopId, profile.id));
+      if (profile && row) {
         const publicId = profile.phone ?? profile.loyaltyId ?? identifier;
-        return { profileId: profile.id, identifier: publicId };
+        const expiresAt = row.level_expires_at === null ? null : Number(row.level_expires_at);
+        return { profileId: profile.id, identifier: publicId, storedLevel: { code: row.level_code, expiresAt } };
       }
     }
     throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
+import { readStoredCalculation } from '../checkout/stored-calculation.js';
 import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
 import type { LoyaltyService } from '../loyalty/loyalty.service.js';
 import type { PromotionsService } from '../promotions/promotions.service.js';
@@ -140,7 +141,7 @@ export class SubscriptionMembersService {
       to: range.dateTo === undefined ? undefined : startOfDayIn(addDays(range.dateTo, 1), shop.timezone),
       limit: ORDERS_LIMIT,
     });
-    return rows.map((r) => ({ orderId: r.order_id, status: r.status, createdAt: Number(r.created_at), result: (JSON.parse(r.result) as { result: unknown }).result }));
+    return rows.map((r) => ({ orderId: r.order_id, status: r.status, createdAt: Number(r.created_at), result: readStoredCalculation(r.result).result }));
   }
 
   /**

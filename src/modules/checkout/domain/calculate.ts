@@ -43,13 +43,17 @@ export function calculateCheckout(input: CheckoutInput): CheckoutOutcome {
   const keys = lines.map((l) => l.productId);
   const totals = lines.map((l) => l.total);
   const orderTotal = sum(totals);
+  // The local time is worked out only when a time-of-day condition asks: its time zone arithmetic was a third of the calculation.
+  let minutes: number | undefined;
   const order: OrderFacts = {
     orderTotal,
     member,
     paymentType: input.paymentType,
     stream: input.stream,
     locationId: input.locationId,
-    minutes: localMinutes(input.currentTime, now, input.timezone),
+    get minutes() {
+      return (minutes ??= localMinutes(input.currentTime, now, input.timezone));
+    },
   };
 
   // 1. Promotions: those that need no code and hold, and those valid codes bring in.
