@@ -14,7 +14,9 @@ import type { Logger } from './logger.js';
  * loop 55 % busy). In a worker thread the jobs run on another core, with their own
  * database connection, services and caches, exactly as a `patron worker` process would
  * (process/job-thread-entry.ts): every job is claimed from the jobs table under a lease, so
- * the thread needs nothing from this one but to hear of new jobs at once.
+ * the thread needs nothing from this one but to hear of new jobs at once. Measured: at a
+ * fixed 1,100 messages a second the answer's p99 went from 35.0 to 11.8 ms (docs/messaging.md,
+ * "Jobs in a thread of their own").
  *
  * - Jobs this thread enqueues are announced to the job thread's queue (batched per
  *   event-loop turn), which wakes its runner as an enqueue in its own thread would.
