@@ -12,7 +12,6 @@ import { createLogger } from './logger.js';
  * `patron worker`. The HTTP thread has migrated the database before it starts this one.
  */
 
-(globalThis as { __thread?: string }).__thread = 'jobs';
 if (!parentPort) throw new Error('job-thread-entry runs in a worker thread');
 const port = parentPort;
 const { config, writeLock } = workerData as JobThreadData;
