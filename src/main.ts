@@ -4,11 +4,10 @@ import type { Config } from './config.js';
 import { InstallationService } from './modules/system/installation.service.js';
 import { describeDatabase, openMigratedDatabase } from './process/database.js';
 import { formatWelcome, localBaseUrl, prepareStartup } from './process/first-start.js';
-import { createJobRunner } from './process/job-runner.js';
+import { startJobRunner } from './process/job-runner.js';
 import { JobThread } from './process/job-thread.js';
 import { createLogger, loggerOptions, type Logger } from './process/logger.js';
 import { closeResources, installGracefulShutdown, type GracefulShutdown, type ProcessResources } from './process/shutdown.js';
-import { createServices } from './services.js';
 import { PATRON_VERSION } from './version.js';
 
 /**
@@ -59,12 +58,9 @@ export async function runWorker(config: Config): Promise<void> {
     resources.db = db;
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
 
-    const services = createServices({ config, db, clock: systemClock });
-    // Before the first job: outcome hooks answer from the webhook topics in memory (app.ts says why).
-    await services.webhooks.topics.warmUp();
-    const runner = createJobRunner({ config, services, clock: systemClock, log });
+    const { services, runner } = await startJobRunner({ config, db, clock: systemClock, log });
     resources.runner = runner;
-    runner.start();
+    // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
     await services.loyaltyUpkeep.resumeChains();
     log.info({ workerId: runner.workerId, concurrency: config.workerConcurrency, deliveryConcurrency: config.deliveryConcurrency }, 'Job worker started');
   });

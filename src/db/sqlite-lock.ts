@@ -89,8 +89,8 @@ export interface LockAwareSqliteConfig extends SqliteDialectConfig {
   readonly database: KyselySqliteDatabase;
   /** The connection itself, for whether a transaction is open. */
   readonly raw: SqliteDatabase.Database;
-  /** The lock this process's threads share; a connection of its own when absent. */
-  readonly threadLock?: ThreadWriteLock;
+  /** The lock this process's threads share (a lock of its own for a connection alone). */
+  readonly threadLock: ThreadWriteLock;
   readonly timeoutMs?: number;
 }
 
@@ -107,7 +107,7 @@ export class LockAwareSqliteDialect extends SqliteDialect {
 
 class LockAwareSqliteDriver extends SqliteDriver {
   private readonly connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
-  private readonly threadLock: ThreadWriteLock | undefined;
+  private readonly threadLock: ThreadWriteLock;
   private readonly timeoutMs: number;
   /** Whether this connection holds the thread lock (Kysely runs one query or transaction at a time on it). */
   private holding = false;
@@ -159,7 +159,6 @@ class LockAwareSqliteDriver extends SqliteDriver {
   }
 
   private async lock(): Promise<void> {
-    if (!this.threadLock) return;
     await this.threadLock.acquire();
     this.holding = true;
   }
@@ -167,12 +166,12 @@ class LockAwareSqliteDriver extends SqliteDriver {
   private unlock(): void {
     if (!this.holding) return;
     this.holding = false;
-    this.threadLock?.release();
+    this.threadLock.release();
   }
 
   private async execute<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
     // A write outside a transaction holds the thread lock for its one statement.
-    const locks = this.threadLock !== undefined && !this.holding && !this.config.raw.inTransaction && !this.isReadOnly(query.sql);
+    const locks = !this.holding && !this.config.raw.inTransaction && !this.isReadOnly(query.sql);
     if (locks) await this.lock();
     try {
       return await this.run<R>(connection, query);

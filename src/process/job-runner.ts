@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { DbHandle } from '../db/create-db.js';
 import { JobRunner } from '../jobs/runner.js';
-import type { Services } from '../services.js';
+import { createServices, type Services } from '../services.js';
 import type { Logger } from './logger.js';
 
 /** `tracking.deliver` jobs one worker process runs at once, beside the shared slots. */
@@ -74,4 +75,24 @@ export function createJobRunner(deps: {
   runner.register('bulk.expand', (payload) => deps.services.bulkExpansion.runPage(payload));
   runner.register('bulk.decide', (payload) => deps.services.bulkMailings.decide(payload));
   return runner;
+}
+
+/**
+ * The services over `db` and the process's job runner over them, started: what a
+ * `patron worker` process and the job thread of `patron serve` run. The caller then
+ * resumes the chains a failed job left stopped (`services.loyaltyUpkeep.resumeChains()`),
+ * once it holds the runner for its shutdown.
+ */
+export async function startJobRunner(deps: {
+  readonly config: Config;
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly log: Logger;
+}): Promise<{ services: Services; runner: JobRunner }> {
+  const services = createServices({ config: deps.config, db: deps.db, clock: deps.clock });
+  // Before the first job: outcome hooks answer from the webhook topics in memory (app.ts says why).
+  await services.webhooks.topics.warmUp();
+  const runner = createJobRunner({ config: deps.config, services, clock: deps.clock, log: deps.log });
+  runner.start();
+  return { services, runner };
 }

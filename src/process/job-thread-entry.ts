@@ -1,8 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../clock.js';
 import { createDb, dbOptionsFromConfig, type DbOptions } from '../db/create-db.js';
-import { createServices } from '../services.js';
-import { createJobRunner } from './job-runner.js';
+import { startJobRunner } from './job-runner.js';
 import type { FromJobThread, JobThreadData, ToJobThread } from './job-thread.js';
 import { createLogger } from './logger.js';
 
@@ -25,10 +24,7 @@ async function main(): Promise<void> {
   const db = createDb(dbOptions);
   let stopping = false;
   try {
-    const services = createServices({ config, db, clock: systemClock });
-    // Before the first job: outcome hooks answer from the webhook topics in memory (app.ts says why).
-    await services.webhooks.topics.warmUp();
-    const runner = createJobRunner({ config, services, clock: systemClock, log });
+    const { services, runner } = await startJobRunner({ config, db, clock: systemClock, log });
     port.on('message', (message: ToJobThread) => {
       if (message.type === 'enqueued') {
         for (const [name, runAt] of message.jobs) services.jobs.announce(name, runAt);
@@ -42,7 +38,6 @@ async function main(): Promise<void> {
         })();
       }
     });
-    runner.start();
     // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
     await services.loyaltyUpkeep.resumeChains();
     send({ type: 'ready', workerId: runner.workerId });

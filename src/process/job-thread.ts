@@ -32,7 +32,7 @@ import type { Logger } from './logger.js';
  *   had asked for and will never take.
  */
 
-type ToThread = { readonly type: 'enqueued'; readonly jobs: readonly (readonly [string, number])[] } | { readonly type: 'stop'; readonly timeoutMs: number };
+export type ToJobThread = { readonly type: 'enqueued'; readonly jobs: readonly (readonly [string, number])[] } | { readonly type: 'stop'; readonly timeoutMs: number };
 
 export type FromJobThread =
   | { readonly type: 'ready'; readonly workerId: string }
@@ -160,7 +160,7 @@ export class JobThread {
     });
   }
 
-  private post(worker: Worker, message: ToThread): void {
+  private post(worker: Worker, message: ToJobThread): void {
     worker.postMessage(message);
   }
 }
@@ -171,5 +171,3 @@ function collapse(jobs: readonly [string, number][]): [string, number][] {
   for (const [name, runAt] of jobs) earliest.set(name, Math.min(runAt, earliest.get(name) ?? Infinity));
   return [...earliest];
 }
-
-export type { ToThread as ToJobThread };

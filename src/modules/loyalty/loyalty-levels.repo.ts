@@ -94,12 +94,16 @@ const memberLevel = new PreparedQuery(2, (db, shopId: string, profileId: number)
   db.selectFrom('loyalty_members').select(['level_code', 'level_expires_at']).where('shop_id', '=', shopId).where('profile_id', '=', profileId),
 );
 
-export async function findMemberLevel(
-  db: Executor,
-  shopId: string,
-  profileId: number,
-): Promise<{ level_code: string | null; level_expires_at: number | null } | undefined> {
-  return (await memberLevel.execute(db, shopId, profileId))[0];
+/** The level a member's row stores; LoyaltyLevelsService.levelOf computes the current one from it. */
+export interface StoredLevel {
+  readonly code: string | null;
+  readonly expiresAt: number | null;
+}
+
+/** The member's stored level; undefined when the profile is no member of the shop. */
+export async function findStoredLevel(db: Executor, shopId: string, profileId: number): Promise<StoredLevel | undefined> {
+  const row = (await memberLevel.execute(db, shopId, profileId))[0];
+  return row && { code: row.level_code, expiresAt: row.level_expires_at === null ? null : Number(row.level_expires_at) };
 }
 
 export async function setMemberLevel(

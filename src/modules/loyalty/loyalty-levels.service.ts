@@ -13,7 +13,7 @@ import { MAX_AMOUNT_MINOR } from './domain/amount.js';
 import { checkLadder, DAY_MS, memberLevel, type Ladder, type MemberLevel } from './domain/levels.js';
 import { purchaseFromEvent } from './domain/purchase-event.js';
 import * as repo from './loyalty-levels.repo.js';
-import type { LoyaltyService, MemberView, StoredLevel } from './loyalty.service.js';
+import type { LoyaltyService, MemberView } from './loyalty.service.js';
 
 /** The member's level as the checkout, the admin view and the SDK read it. */
 export interface CurrentLevel {
@@ -200,8 +200,8 @@ export class LoyaltyLevelsService {
    * `known` is the level the member's row stored, when the caller has just read the row
    * (LoyaltyService.findMemberWithLevelOf): it is not read again.
    */
-  async levelOf(shopId: string, profileId: number, known?: StoredLevel): Promise<CurrentLevel | null> {
-    const stored = known ?? (await this.storedLevel(shopId, profileId));
+  async levelOf(shopId: string, profileId: number, known?: repo.StoredLevel): Promise<CurrentLevel | null> {
+    const stored = known ?? (await repo.findStoredLevel(this.db, shopId, profileId));
     if (!stored) return null;
     const now = this.deps.clock.now();
     const { expiresAt } = stored;
@@ -215,11 +215,6 @@ export class LoyaltyLevelsService {
     }
     const level = levels.find((l) => l.code === stored.code);
     return level ? { code: level.code, name: level.name, rewardPercent: level.reward_percent, expiresAt } : null;
-  }
-
-  private async storedLevel(shopId: string, profileId: number): Promise<StoredLevel | undefined> {
-    const row = await repo.findMemberLevel(this.db, shopId, profileId);
-    return row && { code: row.level_code, expiresAt: row.level_expires_at === null ? null : Number(row.level_expires_at) };
   }
 
   private levelsOf(shopId: string): Promise<readonly repo.LevelRow[]> {

@@ -113,10 +113,6 @@ export async function listOpenLots(db: Executor, shopId: string, profileId: numb
   return openLots.execute(db, shopId, profileId);
 }
 
-/**
- * Takes `amount` from a lot, only if it still has that much: the database, not an
- * earlier read, guarantees no lot goes below zero. False when it had not.
- */
 // One text per set of statuses the callers name (two), which are literals of the SQL as in openLots.
 const lotTake = new PreparedQueryFamily((statuses: string) =>
   new PreparedQuery(4, (db, shopId: string, lotId: number, amount: number, now: number) =>
@@ -134,6 +130,10 @@ const lotTake = new PreparedQueryFamily((statuses: string) =>
   ),
 );
 
+/**
+ * Takes `amount` from a lot, only if it still has that much: the database, not an
+ * earlier read, guarantees no lot goes below zero. False when it had not.
+ */
 export async function takeFromLot(
   trx: Transaction<Database>,
   shopId: string,

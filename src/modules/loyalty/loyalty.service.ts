@@ -8,7 +8,7 @@ import type { ShopsService } from '../shops/shops.service.js';
 import { balanceOf, pendingOf } from './domain/ledger.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
 import { MEMBER_NOT_FOUND, requireAmount, toLotState, type LoyaltyLedger, type Posted } from './loyalty-ledger.js';
-import { findMemberLevel } from './loyalty-levels.repo.js';
+import { findStoredLevel, type StoredLevel } from './loyalty-levels.repo.js';
 import * as repo from './loyalty.repo.js';
 
 export interface LoyaltyDeps {
@@ -30,12 +30,6 @@ export interface MemberRef {
   readonly profileId: number;
   /** The phone, or the loyalty_id when the profile has no phone. */
   readonly identifier: string;
-}
-
-/** The level a member's row stores; LoyaltyLevelsService.levelOf computes the current one from it. */
-export interface StoredLevel {
-  readonly code: string | null;
-  readonly expiresAt: number | null;
 }
 
 /** A member with the level its row stored, from the same read that found it. */
@@ -198,11 +192,10 @@ export class LoyaltyService {
     const candidates = phone.ok ? [{ phone: phone.value }, { loyaltyId: identifier }] : [{ loyaltyId: identifier }];
     for (const query of candidates) {
       const [profile] = await this.findProfilesQuietly(shopId, query);
-      const row = profile && (await findMemberLevel(this.db, shopId, profile.id));
-      if (profile && row) {
+      const storedLevel = profile && (await findStoredLevel(this.db, shopId, profile.id));
+      if (profile && storedLevel) {
         const publicId = profile.phone ?? profile.loyaltyId ?? identifier;
-        const expiresAt = row.level_expires_at === null ? null : Number(row.level_expires_at);
-        return { profileId: profile.id, identifier: publicId, storedLevel: { code: row.level_code, expiresAt } };
+        return { profileId: profile.id, identifier: publicId, storedLevel };
       }
     }
     throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
