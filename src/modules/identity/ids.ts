@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { randomBytes, randomId53 } from '../../random.js';
 
 /**
  * Random identifiers of the identity module. Profile ids are random rather than serial
@@ -10,10 +10,7 @@ import crypto from 'node:crypto';
 
 export function generateProfileId(): number {
   // 53 random bits; 0 is skipped so that an id is always truthy.
-  for (;;) {
-    const id = Number(crypto.randomBytes(8).readBigUInt64BE() >> 11n);
-    if (id !== 0) return id;
-  }
+  return randomId53();
 }
 
 /**
@@ -27,8 +24,8 @@ export function generateProfileId(): number {
 export function generateProfileIdRange(count: number): number {
   const span = 2 ** 53 - 1 - count;
   for (;;) {
-    const start = Number(crypto.randomBytes(8).readBigUInt64BE() >> 11n);
-    if (start !== 0 && start <= span) return start;
+    const start = randomId53();
+    if (start <= span) return start;
   }
 }
 
@@ -42,7 +39,7 @@ const DEVICE_ID_LENGTH = 10;
 export function generateDeviceId(): string {
   let id = '';
   while (id.length < DEVICE_ID_LENGTH) {
-    for (const byte of crypto.randomBytes(16)) {
+    for (const byte of randomBytes(16)) {
       if (byte < 248 && id.length < DEVICE_ID_LENGTH) id += DEVICE_ID_ALPHABET[byte % 62];
     }
   }

@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { randomToken } from '../../random.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { AudienceService } from '../audience/audience.service.js';
 import type { SubscriptionFlag } from '../audience/domain/record.js';
@@ -225,5 +225,5 @@ function deliveryRows(message: NewMessage, code: string, plan: DeliveryPlan) {
 
 /** 128 random bits, URL-safe: a message code cannot be guessed to read another's history. */
 function newMessageCode(): string {
-  return crypto.randomBytes(16).toString('base64url');
+  return randomToken(16);
 }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
@@ -17,6 +16,7 @@ import {
 } from './domain/search-log.js';
 import { PromiseCache } from '../catalog/promise-cache.js';
 import * as repo from './search.repo.js';
+import { randomId53 } from '../../random.js';
 
 export type ShopCurrency = Pick<Shop, 'shopId' | 'currency'>;
 
@@ -201,7 +201,7 @@ export class SearchService {
     await this.pruneIfDue(entry.shopId);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await repo.insertSearchLogEntry(this.db, generateLogId(), entry);
+        return await repo.insertSearchLogEntry(this.db, randomId53(), entry);
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= ID_ATTEMPTS) throw error;
       }
@@ -216,10 +216,3 @@ export class SearchService {
   }
 }
 
-/** 53 random bits, never 0 (see modules/identity/ids.ts for the odds of a collision). */
-function generateLogId(): number {
-  for (;;) {
-    const id = Number(crypto.randomBytes(8).readBigUInt64BE() >> 11n);
-    if (id !== 0) return id;
-  }
-}
