@@ -35,6 +35,16 @@ import { driverErrorCode } from './dialect.js';
  *   (SQLITE_BUSY_SNAPSHOT), its reads spent.
  *
  * On one connection alone nothing waits: the locks are always free.
+ *
+ * Reads outside a transaction share one read transaction per event-loop turn (a read
+ * snapshot): the first opens it (a deferred `begin`), a write or a transaction of this
+ * connection ends it first, and it ends at the latest in the turn's check phase
+ * (setImmediate). An autocommit read begins and ends a read transaction of its own, two
+ * lock calls on the shared-memory file: on the machine of 29 Nov 2026 a primary-key read
+ * cost 8.3 us alone and 2.6 us in a transaction, eight reads 63 us alone and 27 us
+ * with a begin and a commit around them. The reads of a turn see the database as it was
+ * at its first: another connection's commit of the same moment shows at the next turn, as
+ * if the reads had run a moment earlier; this connection's own writes always show.
  */
 
 export const SQLITE_LOCK_TIMEOUT_MS = 5_000;
@@ -111,6 +121,19 @@ class LockAwareSqliteDriver extends SqliteDriver {
   private readonly timeoutMs: number;
   /** Whether this connection holds the thread lock (Kysely runs one query or transaction at a time on it). */
   private holding = false;
+  /** Whether the turn's read transaction is open (the class comment). */
+  private reading = false;
+  private closeScheduled = false;
+  private readonly closeTurn = (): void => {
+    this.closeScheduled = false;
+    try {
+      this.closeRead();
+    } catch {
+      // The connection was closed under it: nothing is left to end.
+    }
+  };
+  private beginStatement: SqliteDatabase.Statement | undefined;
+  private commitStatement: SqliteDatabase.Statement | undefined;
 
   constructor(private readonly config: LockAwareSqliteConfig) {
     super(config);
@@ -124,7 +147,11 @@ class LockAwareSqliteDriver extends SqliteDriver {
     if (!wrapped) {
       wrapped = {
         executeQuery: <R>(query: CompiledQuery) => this.execute<R>(connection, query),
-        streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => connection.streamQuery<R>(query, chunkSize),
+        // A stream holds the connection across turns: it reads outside the turn's transaction.
+        streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => {
+          this.closeRead();
+          return connection.streamQuery<R>(query, chunkSize);
+        },
       };
       this.connections.set(connection, wrapped);
     }
@@ -134,6 +161,7 @@ class LockAwareSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await this.lock();
     try {
+      this.closeRead();
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     } catch (error) {
       this.unlock();
@@ -170,14 +198,43 @@ class LockAwareSqliteDriver extends SqliteDriver {
   }
 
   private async execute<R>(connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
-    // A write outside a transaction holds the thread lock for its one statement.
-    const locks = !this.holding && !this.config.raw.inTransaction && !this.isReadOnly(query.sql);
-    if (locks) await this.lock();
+    if (this.holding || this.inExplicitTransaction()) return this.run<R>(connection, query);
+    if (this.isReadOnly(query.sql)) {
+      this.openRead();
+      return this.run<R>(connection, query);
+    }
+    // A write outside a transaction ends the turn's reads and holds the thread lock for its one statement.
+    this.closeRead();
+    await this.lock();
     try {
       return await this.run<R>(connection, query);
     } finally {
-      if (locks) this.unlock();
+      this.unlock();
     }
+  }
+
+  /** A transaction other than the turn's reads is open on the connection. */
+  private inExplicitTransaction(): boolean {
+    return this.config.raw.inTransaction && !this.reading;
+  }
+
+  private openRead(): void {
+    if (this.reading || this.config.raw.inTransaction) return;
+    this.beginStatement ??= this.config.raw.prepare('begin');
+    this.beginStatement.run();
+    this.reading = true;
+    if (!this.closeScheduled) {
+      this.closeScheduled = true;
+      setImmediate(this.closeTurn);
+    }
+  }
+
+  /** Ends the turn's read transaction, if open (it wrote nothing: the commit takes no lock). */
+  private closeRead(): void {
+    if (!this.reading) return;
+    this.reading = false;
+    this.commitStatement ??= this.config.raw.prepare('commit');
+    this.commitStatement.run();
   }
 
   private isReadOnly(text: string): boolean {
@@ -190,7 +247,9 @@ class LockAwareSqliteDriver extends SqliteDriver {
     try {
       return await connection.executeQuery<R>(query);
     } catch (error) {
-      if (!isBusy(error) || this.config.raw.inTransaction) throw error;
+      if (!isBusy(error) || this.inExplicitTransaction()) throw error;
+      // A read that found the file locked (another process recovering it) tries again alone.
+      this.closeRead();
     }
     const deadline = performance.now() + this.timeoutMs;
     for (let attempt = 1; ; attempt += 1) {
@@ -201,5 +260,14 @@ class LockAwareSqliteDriver extends SqliteDriver {
         if (!isBusy(error) || this.config.raw.inTransaction || performance.now() >= deadline) throw error;
       }
     }
+  }
+
+  override async destroy(): Promise<void> {
+    try {
+      this.closeRead();
+    } catch {
+      // Closing the connection ends whatever is open on it.
+    }
+    await super.destroy();
   }
 }
