@@ -68,7 +68,7 @@ describe('SQLite reads of one event-loop turn', () => {
     expect(await valueOf(first)).toBe(1);
     const streamed: number[] = [];
     for await (const row of first.db.selectFrom('counters' as never).select(sql<number>`value`.as('value')).stream()) {
-      streamed.push((row).value);
+      streamed.push(row.value);
     }
     expect(streamed).toEqual([1]);
     // A reader's snapshot does not hold up another connection's write (WAL).
