@@ -13,7 +13,7 @@ import pg from 'pg';
 import { driverErrorCode, type Dialect } from './dialect.js';
 import { isKeptPrepared } from './prepared-query.js';
 import { LockAwareSqliteDialect, ThreadWriteLock } from './sqlite-lock.js';
-import { WalCheckpointer } from './wal-checkpoint.js';
+import { WAL_CHECKPOINT_DEFAULTS, WalCheckpointer } from './wal-checkpoint.js';
 import { WalSyncer } from './wal-sync.js';
 import type { Database } from './types.js';
 
@@ -71,6 +71,9 @@ function createSqlite(options: { file: string; checkpoints?: boolean; writeLock?
   // written a page at a time (two writes a page) and deleted, about 50 system calls per
   // checkout apply on bench:checkout. Also keeps temporary tables and sorts in memory.
   database.pragma('temp_store = MEMORY');
+  // A log that grew while readers kept it from starting over is cut back to this length
+  // when it does start over (wal-checkpoint.ts).
+  database.pragma(`journal_size_limit = ${WAL_CHECKPOINT_DEFAULTS.forceRestartBytes}`);
   const threadLock = new ThreadWriteLock(options.writeLock);
   const db = new Kysely<Database>({
     dialect: new LockAwareSqliteDialect({ database: withStatementCache(database), raw: database, threadLock }),

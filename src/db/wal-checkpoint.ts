@@ -35,6 +35,15 @@ import type SqliteDatabase from 'better-sqlite3';
  * a millisecond, and one of them ends between two commits. The file then stays about as
  * large as `restartBytes` plus what accumulates in an interval.
  *
+ * A commit starts the log over only when no other connection is reading a part of it.
+ * With the job thread's connection beside the HTTP thread's, each reading in nearly every
+ * turn of its event loop, that moment hardly ever came: on bench:transact the log grew
+ * to 193-256 MB in 30 s and on. So once the log is past `forceRestartBytes` (64 MB) the
+ * worker runs a RESTART checkpoint: it holds writers back (they retry from their event
+ * loops, sqlite-lock.ts) until the readers of the log are done, which takes a turn of
+ * their event loops, and the next commit starts the log over. The connections' journal
+ * size limit, the same 64 MB, then cuts the file back to that length.
+ *
  * The fallback used to compare the log's length with `fallbackBytes` instead of what was
  * left uncopied. Since the log never started over, the main thread checkpointed every
  * second, 2-20 ms each on the event loop (measured on bench:transact), copying what the
@@ -49,6 +58,7 @@ export interface WalCheckpointOptions {
   readonly restartBytes?: number;
   readonly restartTries?: number;
   readonly restartCapBytes?: number;
+  readonly forceRestartBytes?: number;
 }
 
 export interface WalCheckpointStats {
@@ -77,6 +87,7 @@ export const WAL_CHECKPOINT_DEFAULTS = {
   restartBytes: 8 * 1024 * 1024,
   restartTries: 4,
   restartCapBytes: 128 * 1024 * 1024,
+  forceRestartBytes: 64 * 1024 * 1024,
 } as const;
 
 // The worker's code, run as CommonJS (eval), so it needs no build step of its own and
@@ -108,6 +119,8 @@ const timer = setInterval(() => {
     for (let i = 0; i < workerData.restartTries && result.log * pageSize >= workerData.restartBytes && result.checkpointed === result.log; i += 1) {
       result = checkpoint('PASSIVE');
     }
+    // Other connections' readers keep the log from starting over (see the class's comment).
+    if (result.log * pageSize >= workerData.forceRestartBytes) result = checkpoint('RESTART');
     lastSeen = seen;
     parentPort.postMessage({ checkpoints, logBytes: result.log * pageSize, backlogBytes: Math.max(0, result.log - result.checkpointed) * pageSize });
   } catch (error) {
