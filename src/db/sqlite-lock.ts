@@ -229,12 +229,27 @@ class LockAwareSqliteDriver extends SqliteDriver {
     }
   }
 
-  /** Ends the turn's read transaction, if open (it wrote nothing: the commit takes no lock). */
+  /**
+   * Ends the turn's read transaction, if open (it wrote nothing: the commit takes no
+   * lock). Should the commit fail, a rollback ends it; a transaction left open after both
+   * would pass for a caller's own, so that error is thrown.
+   */
   private closeRead(): void {
     if (!this.reading) return;
-    this.reading = false;
-    this.commitStatement ??= this.config.raw.prepare('commit');
-    this.commitStatement.run();
+    const raw = this.config.raw;
+    try {
+      this.commitStatement ??= raw.prepare('commit');
+      this.commitStatement.run();
+    } catch (error) {
+      try {
+        if (raw.inTransaction) raw.prepare('rollback').run();
+      } catch {
+        // Reported below if the transaction is still open.
+      }
+      if (raw.open && raw.inTransaction) throw error;
+    } finally {
+      this.reading = false;
+    }
   }
 
   private isReadOnly(text: string): boolean {
