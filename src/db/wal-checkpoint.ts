@@ -18,7 +18,9 @@ import type SqliteDatabase from 'better-sqlite3';
  *   changed since the last look, a PASSIVE checkpoint: it copies what no reader still
  *   needs, never waits and never blocks the writer;
  * - when the log still holds more than `fullBytes` (16 MB) after that, because readers
- *   kept it, a FULL one, which waits for them (and holds writers back while it copies);
+ *   kept it, a FULL one, which waits for them (and holds writers back while it copies)
+ *   at most `waitMs` (20 ms); should a reader outlast that, no checkpoint that holds
+ *   writers back runs for a second (a 5 s wait held every write up for a big query);
  * - should the worker die, or its checkpoints leave more than `fallbackBytes` (32 MB)
  *   uncopied, or the log grow past `restartCapBytes` (128 MB) without starting over, the
  *   main connection checkpoints itself (PASSIVE) at its next look, as SQLite would have.
@@ -41,8 +43,9 @@ import type SqliteDatabase from 'better-sqlite3';
  * to 193-256 MB in 30 s and on. So once the log is past `forceRestartBytes` (64 MB) the
  * worker runs a RESTART checkpoint: it holds writers back (they retry from their event
  * loops, sqlite-lock.ts) until the readers of the log are done, which takes a turn of
- * their event loops, and the next commit starts the log over. The connections' journal
- * size limit, the same 64 MB, then cuts the file back to that length.
+ * their event loops, and the next commit starts the log over (at most `waitMs`, as a
+ * FULL one). The connections' journal size limit, the same 64 MB, then cuts the file
+ * back to that length.
  *
  * The fallback used to compare the log's length with `fallbackBytes` instead of what was
  * left uncopied. Since the log never started over, the main thread checkpointed every
@@ -59,6 +62,7 @@ export interface WalCheckpointOptions {
   readonly restartTries?: number;
   readonly restartCapBytes?: number;
   readonly forceRestartBytes?: number;
+  readonly waitMs?: number;
 }
 
 export interface WalCheckpointStats {
@@ -88,6 +92,7 @@ export const WAL_CHECKPOINT_DEFAULTS = {
   restartTries: 4,
   restartCapBytes: 128 * 1024 * 1024,
   forceRestartBytes: 64 * 1024 * 1024,
+  waitMs: 20,
 } as const;
 
 // The worker's code, run as CommonJS (eval), so it needs no build step of its own and
@@ -97,9 +102,10 @@ const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.sqlite);
 const db = new Database(workerData.file);
-db.pragma('busy_timeout = 5000');
+db.pragma('busy_timeout = ' + workerData.waitMs);
 const pageSize = db.pragma('page_size', { simple: true });
 let lastSeen = '';
+let holdAfter = 0;
 let checkpoints = 0;
 const checkpoint = (mode) => {
   const [result] = db.pragma('wal_checkpoint(' + mode + ')');
@@ -113,14 +119,22 @@ const timer = setInterval(() => {
   if (stat.size < workerData.passiveBytes || seen === lastSeen) return;
   try {
     let result = checkpoint('PASSIVE');
-    if ((result.log - result.checkpointed) * pageSize > workerData.fullBytes) result = checkpoint('FULL');
+    // FULL and RESTART hold writers back while they wait for readers: at most waitMs, and
+    // after one gave up (a reader outlasted it) neither runs for a second (see the class's comment).
+    const mayHold = Date.now() >= holdAfter;
+    const holding = (mode) => {
+      const held = checkpoint(mode);
+      if (held.busy) holdAfter = Date.now() + 1000;
+      return held;
+    };
+    if (mayHold && (result.log - result.checkpointed) * pageSize > workerData.fullBytes) result = holding('FULL');
     // Copied whole but long: checkpoint again until one ends between two of the writer's
     // commits, so that its next transaction starts the log over (see the class's comment).
     for (let i = 0; i < workerData.restartTries && result.log * pageSize >= workerData.restartBytes && result.checkpointed === result.log; i += 1) {
       result = checkpoint('PASSIVE');
     }
     // Other connections' readers keep the log from starting over (see the class's comment).
-    if (result.log * pageSize >= workerData.forceRestartBytes) result = checkpoint('RESTART');
+    if (mayHold && !result.busy && result.log * pageSize >= workerData.forceRestartBytes) result = holding('RESTART');
     lastSeen = seen;
     parentPort.postMessage({ checkpoints, logBytes: result.log * pageSize, backlogBytes: Math.max(0, result.log - result.checkpointed) * pageSize });
   } catch (error) {

@@ -119,6 +119,43 @@ describe('WAL checkpoints in a worker thread', () => {
     expect(largest).toBeLessThan(written / 2);
   });
 
+  it('holds writers back for a moment at most while a long read keeps the log from starting over', async () => {
+    const { file, db } = open();
+    db.pragma('busy_timeout = 0');
+    const checkpointer = new WalCheckpointer(file, db, { intervalMs: 10, passiveBytes: 256 * 1024, restartBytes: 512 * 1024, forceRestartBytes: 1024 * 1024 });
+    cleanups.push(() => checkpointer.close());
+    const reader = new SqliteDatabase(file);
+    cleanups.push(() => {
+      reader.close();
+    });
+    write(db, 0.25);
+    // A read of 1.5 s (a big query's, say) that holds a part of the log.
+    reader.prepare('begin').run();
+    reader.prepare('select count(*) from t').get();
+    const insert = db.prepare('insert into t (body) values (?)');
+    let longestWait = 0;
+    let waitingSince: number | undefined;
+    const until = performance.now() + 1_500;
+    while (performance.now() < until) {
+      try {
+        db.transaction(() => insert.run('x'.repeat(16 * 1024)))();
+        if (waitingSince !== undefined) longestWait = Math.max(longestWait, performance.now() - waitingSince);
+        waitingSince = undefined;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+        waitingSince ??= performance.now();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    if (waitingSince !== undefined) longestWait = Math.max(longestWait, performance.now() - waitingSince);
+    reader.prepare('commit').run();
+    // Waiting for the reader (5 s of busy timeout) would have held every write for the
+    // whole read; a RESTART gives up after waitMs (20 ms), with ample room here
+    // for a loaded machine.
+    expect(longestWait).toBeLessThan(400);
+    expect(checkpointer.stats().checkpoints).toBeGreaterThan(0);
+  });
+
   it('checkpoints on the main connection once the worker is gone and the log passes the fallback size', async () => {
     const { file, db } = open();
     const checkpointer = new WalCheckpointer(file, db, { intervalMs: 10, passiveBytes: 1024 * 1024 * 1024, fallbackBytes: 1024 * 1024 });
