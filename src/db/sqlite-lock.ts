@@ -132,13 +132,17 @@ class LockAwareSqliteDriver extends SqliteDriver {
       // The connection was closed under it: nothing is left to end.
     }
   };
-  private beginStatement: SqliteDatabase.Statement | undefined;
-  private commitStatement: SqliteDatabase.Statement | undefined;
+  private readonly beginRead: SqliteDatabase.Statement;
+  private readonly commitRead: SqliteDatabase.Statement;
+  private readonly rollbackRead: SqliteDatabase.Statement;
 
   constructor(private readonly config: LockAwareSqliteConfig) {
     super(config);
     this.threadLock = config.threadLock;
     this.timeoutMs = config.timeoutMs ?? SQLITE_LOCK_TIMEOUT_MS;
+    this.beginRead = config.raw.prepare('begin');
+    this.commitRead = config.raw.prepare('commit');
+    this.rollbackRead = config.raw.prepare('rollback');
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
@@ -220,8 +224,7 @@ class LockAwareSqliteDriver extends SqliteDriver {
 
   private openRead(): void {
     if (this.reading || this.config.raw.inTransaction) return;
-    this.beginStatement ??= this.config.raw.prepare('begin');
-    this.beginStatement.run();
+    this.beginRead.run();
     this.reading = true;
     if (!this.closeScheduled) {
       this.closeScheduled = true;
@@ -238,11 +241,10 @@ class LockAwareSqliteDriver extends SqliteDriver {
     if (!this.reading) return;
     const raw = this.config.raw;
     try {
-      this.commitStatement ??= raw.prepare('commit');
-      this.commitStatement.run();
+      this.commitRead.run();
     } catch (error) {
       try {
-        if (raw.inTransaction) raw.prepare('rollback').run();
+        if (raw.inTransaction) this.rollbackRead.run();
       } catch {
         // Reported below if the transaction is still open.
       }
@@ -272,7 +274,7 @@ class LockAwareSqliteDriver extends SqliteDriver {
       try {
         return await connection.executeQuery<R>(query);
       } catch (error) {
-        if (!isBusy(error) || this.config.raw.inTransaction || performance.now() >= deadline) throw error;
+        if (!isBusy(error) || this.inExplicitTransaction() || performance.now() >= deadline) throw error;
       }
     }
   }

@@ -112,6 +112,13 @@ const checkpoint = (mode) => {
   checkpoints += 1;
   return result;
 };
+// FULL and RESTART hold writers back while they wait for readers: at most waitMs, and
+// after one gave up (a reader outlasted it) neither runs for a second (see the class's comment).
+const holding = (mode) => {
+  const held = checkpoint(mode);
+  if (held.busy) holdAfter = Date.now() + 1000;
+  return held;
+};
 const timer = setInterval(() => {
   let stat;
   try { stat = fs.statSync(workerData.wal); } catch { return; }
@@ -119,14 +126,7 @@ const timer = setInterval(() => {
   if (stat.size < workerData.passiveBytes || seen === lastSeen) return;
   try {
     let result = checkpoint('PASSIVE');
-    // FULL and RESTART hold writers back while they wait for readers: at most waitMs, and
-    // after one gave up (a reader outlasted it) neither runs for a second (see the class's comment).
     const mayHold = Date.now() >= holdAfter;
-    const holding = (mode) => {
-      const held = checkpoint(mode);
-      if (held.busy) holdAfter = Date.now() + 1000;
-      return held;
-    };
     if (mayHold && (result.log - result.checkpointed) * pageSize > workerData.fullBytes) result = holding('FULL');
     // Copied whole but long: checkpoint again until one ends between two of the writer's
     // commits, so that its next transaction starts the log over (see the class's comment).

@@ -82,6 +82,9 @@ describe('WAL checkpoints in a worker thread', () => {
       passiveBytes: 256 * 1024,
       restartBytes: 1024 * 1024,
       forceRestartBytes: 2 * 1024 * 1024,
+      // Room for this thread's readers to take their turns on a loaded machine: a RESTART
+      // that gives up waits a second before the next (the next test has the 20 ms default).
+      waitMs: 250,
     });
     cleanups.push(() => checkpointer.close());
     // Two readers taking turns so that one always holds a snapshot, as the HTTP and job
