@@ -96,7 +96,7 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
     const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
     const server = await startPatron(env, nodeArgs);
     try {
-      peer.reset();
+      await peer.reset();
       const rss = sampleRss(server.pid);
       const cpuBefore = processCpuSeconds(server.pid) ?? 0;
       const started = performance.now();
@@ -106,8 +106,9 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
         email: { subject: SUBJECT, html: HTML },
       });
       const deadline = performance.now() + DRAIN_SEC * 1000;
-      while (peer.received < MEMBERS && performance.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      const seconds = ((peer.lastAt || performance.now()) - started) / 1000;
+      while ((await peer.count()).received < MEMBERS && performance.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      const arrived = await peer.snapshot();
+      const seconds = ((arrived.lastAt || performance.now()) - started) / 1000;
       const cpuSeconds = (processCpuSeconds(server.pid) ?? 0) - cpuBefore;
       let view = await adminJson(server, ADMIN_TOKEN, 'GET', `/shops/${seeded.shopId}/mailings/bulk/${String(mailing.id)}`);
       // The last `sent` commits a moment after the peer took the message.
@@ -117,10 +118,11 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
       }
       const peakRssMb = rss.stop();
       let twice = 0;
-      for (const count of peer.byKey.values()) if (count > 1) twice += 1;
+      for (const count of arrived.byKey.values()) if (count > 1) twice += 1;
       let missing = 0;
-      for (let n = 0; n < MEMBERS; n += 1) if (!peer.byKey.has(address(n))) missing += 1;
-      return { perSec: peer.received / seconds, received: peer.received, missing, twice, peakRssMb, cpuMsPerEmail: (cpuSeconds * 1000) / Math.max(1, peer.received), view };
+      for (let n = 0; n < MEMBERS; n += 1) if (!arrived.byKey.has(address(n))) missing += 1;
+      const { received } = arrived;
+      return { perSec: received / seconds, received, missing, twice, peakRssMb, cpuMsPerEmail: (cpuSeconds * 1000) / Math.max(1, received), view };
     } finally {
       const code = await server.stop();
       if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
@@ -133,7 +135,7 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
 /** The ceiling: nodemailer's pool sending the same N messages to the same peer. */
 async function benchBare(peer: Peer): Promise<number> {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: peer.port, secure: false, pool: true, maxConnections: 5, maxMessages: Infinity });
-  peer.reset();
+  await peer.reset();
   const started = performance.now();
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -144,14 +146,14 @@ async function benchBare(peer: Peer): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: 50 }, worker));
-  const rate = peer.received / ((performance.now() - started) / 1000);
+  const rate = (await peer.count()).received / ((performance.now() - started) / 1000);
   transport.close();
   return rate;
 }
 
 async function main(): Promise<number> {
   const names = await benchTargets(values.only);
-  const peer = new Peer((_text, recipients) => recipients);
+  const peer = new Peer();
   await peer.start();
   console.log(`Bulk: one mailing to a segment of ${MEMBERS} profiles; ${os.cpus().length} cores, Node ${process.version}\n`);
   try {

@@ -120,7 +120,7 @@ async function load(
   name: string,
   overallRate: number | undefined,
 ): Promise<Run> {
-  peer.reset();
+  await peer.reset();
   const acknowledged: string[] = [];
   const prefix = `${name}${overallRate === undefined ? 's' : 'p'}`;
   const cpuBefore = processCpuSeconds(server.pid) ?? 0;
@@ -149,15 +149,16 @@ async function load(
   });
   // Wait until the peer has every acknowledged message or the drain time passes.
   const deadline = performance.now() + DRAIN_SEC * 1000;
-  while (peer.received < acknowledged.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  const seconds = ((peer.lastAt || performance.now()) - started) / 1000;
+  while ((await peer.count()).received < acknowledged.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const arrived = await peer.snapshot();
+  const seconds = ((arrived.lastAt || performance.now()) - started) / 1000;
   const cpuSeconds = (processCpuSeconds(server.pid) ?? 0) - cpuBefore;
-  if (peer.received < acknowledged.length && acknowledged.length > 0) {
+  if (arrived.received < acknowledged.length && acknowledged.length > 0) {
     const log = await adminJson(server, ADMIN_TOKEN, 'GET', `/shops/${shopId}/messages?code=${acknowledged[0]}&limit=5`);
     console.error(`not every message arrived; the delivery log of the first: ${JSON.stringify(log).slice(0, 800)}`);
   }
   let duplicates = 0;
-  for (const count of peer.byKey.values()) if (count > 1) duplicates += count - 1;
+  for (const count of arrived.byKey.values()) if (count > 1) duplicates += count - 1;
   return {
     offeredPerSec: overallRate,
     acknowledged,
@@ -165,10 +166,10 @@ async function load(
     p50Ms: result.p50Ms,
     p99Ms: result.p99Ms,
     answersPerSec: result.perSec,
-    deliveredPerSec: peer.received / seconds,
+    deliveredPerSec: arrived.received / seconds,
     duplicates,
-    missing: Math.max(0, acknowledged.length - (peer.received - duplicates)),
-    cpuMsPerMessage: (cpuSeconds * 1000) / Math.max(1, peer.received),
+    missing: Math.max(0, acknowledged.length - (arrived.received - duplicates)),
+    cpuMsPerMessage: (cpuSeconds * 1000) / Math.max(1, arrived.received),
   };
 }
 
@@ -181,7 +182,7 @@ function keptUp(run: Run): boolean {
 /** The ceiling: nodemailer's pool sending the same message as fast as the peer takes it. */
 async function benchBare(peer: Peer): Promise<number> {
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: peer.port, secure: false, pool: true, maxConnections: 5, maxMessages: Infinity });
-  peer.reset();
+  await peer.reset();
   const started = performance.now();
   let seq = 0;
   const until = started + DURATION * 1000;
@@ -198,14 +199,14 @@ async function benchBare(peer: Peer): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const rate = peer.received / ((performance.now() - started) / 1000);
+  const rate = (await peer.count()).received / ((performance.now() - started) / 1000);
   transport.close();
   return rate;
 }
 
 async function main(): Promise<number> {
   const names = await benchTargets(values.only);
-  const peer = new Peer((text) => [/^Subject: Order ([A-Za-z0-9-]+)/m.exec(text)?.[1] ?? '']);
+  const peer = new Peer(/^Subject: Order ([A-Za-z0-9-]+)/m);
   await peer.start();
   console.log(`Transact: an email mailing, ${CONNECTIONS} connections for ${DURATION} s; ${os.cpus().length} cores, Node ${process.version}\n`);
   try {
