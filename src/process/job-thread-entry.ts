@@ -4,6 +4,7 @@ import { createDb, dbOptionsFromConfig, type DbOptions } from '../db/create-db.j
 import { startJobRunner } from './job-runner.js';
 import type { FromJobThread, JobThreadData, ToJobThread } from './job-thread.js';
 import { createLogger } from './logger.js';
+import { lowerThreadPriority } from './thread-priority.js';
 
 /**
  * The job thread of `patron serve` (process/job-thread.ts says why): the services over a
@@ -18,6 +19,8 @@ const log = createLogger(config.logLevel).child({ thread: 'jobs' });
 const send = (message: FromJobThread): void => port.postMessage(message);
 
 async function main(): Promise<void> {
+  // Requests come first when every core is busy: a delivery can wait a moment, an answer should not.
+  const priority = lowerThreadPriority(config.jobThreadNice);
   const options = dbOptionsFromConfig(config);
   // The HTTP thread's connection runs the SQLite checkpoints.
   const dbOptions: DbOptions = options.kind === 'sqlite' ? { ...options, checkpoints: false, ...(writeLock && { writeLock }) } : options;
@@ -40,7 +43,7 @@ async function main(): Promise<void> {
     });
     // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
     await services.loyaltyUpkeep.resumeChains();
-    send({ type: 'ready', workerId: runner.workerId });
+    send({ type: 'ready', workerId: runner.workerId, nice: priority.applied ? priority.nice : null, ...(!priority.applied && { niceNotApplied: priority.reason }) });
   } catch (error) {
     await db.destroy().catch(() => undefined);
     send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });

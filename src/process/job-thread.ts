@@ -35,7 +35,8 @@ import type { Logger } from './logger.js';
 export type ToJobThread = { readonly type: 'enqueued'; readonly jobs: readonly (readonly [string, number])[] } | { readonly type: 'stop'; readonly timeoutMs: number };
 
 export type FromJobThread =
-  | { readonly type: 'ready'; readonly workerId: string }
+  /** `nice`: the thread's nice value when PATRON_JOB_THREAD_NICE was applied; else why not. */
+  | { readonly type: 'ready'; readonly workerId: string; readonly nice: number | null; readonly niceNotApplied?: string }
   | { readonly type: 'stopped'; readonly unfinished: number }
   | { readonly type: 'failed'; readonly message: string };
 
@@ -125,7 +126,7 @@ export class JobThread {
       worker.on('message', (message: FromJobThread) => {
         if (message.type === 'ready') {
           ready = true;
-          this.deps.log.info({ workerId: message.workerId }, 'Job thread started');
+          this.deps.log.info({ workerId: message.workerId, nice: message.nice, ...(message.niceNotApplied && { niceNotApplied: message.niceNotApplied }) }, 'Job thread started');
           resolve();
         } else if (message.type === 'failed' && !ready) {
           reject(new Error(`The job thread could not start: ${message.message}`));

@@ -23,6 +23,7 @@ describe('configuration', () => {
       bodyLimit: 10 * 1024 * 1024,
       workerConcurrency: 4,
       deliveryConcurrency: 32,
+      jobThreadNice: 10,
       jobLeaseMs: 10_000,
       importLeaseMs: 10_000,
       feedMaxBytes: 1024 * 1024 * 1024,
@@ -96,6 +97,13 @@ describe('configuration', () => {
     expect(loadConfig({ PATRON_PRODUCT_CACHE_MB: '0' }).productCacheBytes).toBe(0);
     expect(problemsOf({ PATRON_PRODUCT_CACHE_MB: '-1' })).toEqual([expect.stringMatching(/^PATRON_PRODUCT_CACHE_MB /)]);
     expect(problemsOf({ PATRON_PRODUCT_CACHE_MB: '1.5' })).toEqual([expect.stringMatching(/^PATRON_PRODUCT_CACHE_MB /)]);
+  });
+
+  it("takes the job thread's nice value from 0 (as the HTTP thread) to 19", () => {
+    expect(loadConfig({ PATRON_JOB_THREAD_NICE: '0' }).jobThreadNice).toBe(0);
+    expect(loadConfig({ PATRON_JOB_THREAD_NICE: '19' }).jobThreadNice).toBe(19);
+    expect(problemsOf({ PATRON_JOB_THREAD_NICE: '20' })).toEqual([expect.stringMatching(/^PATRON_JOB_THREAD_NICE /)]);
+    expect(problemsOf({ PATRON_JOB_THREAD_NICE: '-5' })).toEqual([expect.stringMatching(/^PATRON_JOB_THREAD_NICE /)]);
   });
 
   it('takes the job lease in seconds, from 2 to 3600, and gives a feed import the same lease', () => {
