@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { sqliteDirectOf, type SqliteDirect } from './sqlite-lock.js';
 import type { Database } from './types.js';
 
 /**
@@ -36,7 +37,7 @@ export function isKeptPrepared(text: string): boolean {
  * belong in the SQL), which is checked when the query is compiled.
  */
 export class PreparedQuery<A extends readonly unknown[], R> {
-  private readonly compiled = new WeakMap<object, { query: CompiledQuery<R>; slots: readonly number[] }>();
+  private readonly compiled = new WeakMap<object, { query: CompiledQuery<R>; slots: readonly number[]; direct: SqliteDirect | undefined }>();
 
   constructor(
     private readonly arity: A['length'],
@@ -50,9 +51,10 @@ export class PreparedQuery<A extends readonly unknown[], R> {
 
   /** The whole result: rows, and the rows an insert, update or delete touched. */
   async run(db: Kysely<Database>, ...args: A): Promise<QueryResult<R>> {
-    const { query, slots } = this.compile(db);
+    const { query, slots, direct } = this.compile(db);
     const parameters = slots.map((slot) => args[slot]);
-    return db.executeQuery<R>({ ...query, parameters });
+    // On SQLite, at once where the executor would not wait either (sqlite-lock.ts SqliteDirect).
+    return direct?.run<R>(query.sql, parameters, db.isTransaction) ?? db.executeQuery<R>({ ...query, parameters });
   }
 
   private compile(db: Kysely<Database>) {
@@ -70,7 +72,8 @@ export class PreparedQuery<A extends readonly unknown[], R> {
         if (slot === -1) throw new Error('A prepared query must take every bound parameter from its arguments.');
         return slot;
       });
-      entry = { query, slots };
+      // Plugins transform results: a handle with plugins takes the executor's way.
+      entry = { query, slots, direct: executor.plugins.length === 0 ? sqliteDirectOf(executor.adapter) : undefined };
       this.compiled.set(key, entry);
     }
     return entry;
