@@ -10,15 +10,12 @@ import os from 'node:os';
 /** This thread's kernel id, from /proc/thread-self (a link to `<pid>/task/<tid>`); undefined off Linux. */
 function threadId(): number | undefined {
   try {
-    const tid = Number(path(fs.readlinkSync('/proc/thread-self')));
+    const link = fs.readlinkSync('/proc/thread-self');
+    const tid = Number(link.slice(link.lastIndexOf('/') + 1));
     return Number.isInteger(tid) && tid > 0 ? tid : undefined;
   } catch {
     return undefined;
   }
-}
-
-function path(link: string): string {
-  return link.slice(link.lastIndexOf('/') + 1);
 }
 
 /** This thread's nice value as the kernel has it (/proc/thread-self/stat, field 19); undefined off Linux. */
