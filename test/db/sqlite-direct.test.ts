@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '../../src/db/create-db.js';
 import { PreparedQuery } from '../../src/db/prepared-query.js';
 import { sqliteDirectOf } from '../../src/db/sqlite-lock.js';
-import type { Database } from '../../src/db/types.js';
 
 /**
  * A prepared query's statement runs at once on the SQLite connection where Kysely's
@@ -70,7 +69,7 @@ describe('SQLite prepared statements run at once', () => {
       // Outside it, the direct way declines while the transaction holds the connection…
       readWhileOpen = direct(handle).run(sql`select body from notes where id = 2`.compile(handle.db).sql, [], false);
       // …and a prepared read from elsewhere waits for the connection.
-      outside = bodyOf.execute(handle.db as Kysely<Database>, 2).then((rows) => ({ rows, committed }));
+      outside = bodyOf.execute(handle.db, 2).then((rows) => ({ rows, committed }));
       await new Promise((resolve) => setTimeout(resolve, 20));
       committed = true;
     });
