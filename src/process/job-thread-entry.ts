@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     });
     // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
     await services.loyaltyUpkeep.resumeChains();
-    send({ type: 'ready', workerId: runner.workerId, nice: priority.applied ? priority.nice : null, ...(!priority.applied && { niceNotApplied: priority.reason }) });
+    send({ type: 'ready', workerId: runner.workerId, priority });
   } catch (error) {
     await db.destroy().catch(() => undefined);
     send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Logger } from './logger.js';
+import type { PriorityOutcome } from './thread-priority.js';
 
 /**
  * `patron serve`'s job runner, in a thread of its own.
@@ -35,8 +36,8 @@ import type { Logger } from './logger.js';
 export type ToJobThread = { readonly type: 'enqueued'; readonly jobs: readonly (readonly [string, number])[] } | { readonly type: 'stop'; readonly timeoutMs: number };
 
 export type FromJobThread =
-  /** `nice`: the thread's nice value when PATRON_JOB_THREAD_NICE was applied; else why not. */
-  | { readonly type: 'ready'; readonly workerId: string; readonly nice: number | null; readonly niceNotApplied?: string }
+  /** `priority`: what became of PATRON_JOB_THREAD_NICE in the thread. */
+  | { readonly type: 'ready'; readonly workerId: string; readonly priority: PriorityOutcome }
   | { readonly type: 'stopped'; readonly unfinished: number }
   | { readonly type: 'failed'; readonly message: string };
 
@@ -126,7 +127,8 @@ export class JobThread {
       worker.on('message', (message: FromJobThread) => {
         if (message.type === 'ready') {
           ready = true;
-          this.deps.log.info({ workerId: message.workerId, nice: message.nice, ...(message.niceNotApplied && { niceNotApplied: message.niceNotApplied }) }, 'Job thread started');
+          const { priority } = message;
+          this.deps.log.info({ workerId: message.workerId, ...(priority.applied ? { nice: priority.nice } : { nice: null, niceNotApplied: priority.reason }) }, 'Job thread started');
           resolve();
         } else if (message.type === 'failed' && !ready) {
           reject(new Error(`The job thread could not start: ${message.message}`));

@@ -46,8 +46,9 @@ export async function findLiveProfilesByIdentifiers(
 ): Promise<ProfileRow[]> {
   const entries = Object.entries(identifiers) as [IdentifierField, string][];
   if (entries.length === 0) return [];
-  // One identifier (an email to /transact, a phone): the prepared text of its column.
-  if (entries.length === 1) return liveProfilesBy.of(entries[0]![0]).execute(db, shopId, entries[0]![1]);
+  // One identifier (an email to /transact): the prepared text of its column.
+  const [only] = entries;
+  if (entries.length === 1 && only) return liveProfilesBy.of(only[0]).execute(db, shopId, only[1]);
   return db
     .selectFrom('profiles')
     .selectAll()
