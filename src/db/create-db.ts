@@ -13,7 +13,8 @@ import pg from 'pg';
 import { driverErrorCode, type Dialect } from './dialect.js';
 import { isKeptPrepared } from './prepared-query.js';
 import { LockAwareSqliteDialect, ThreadWriteLock } from './sqlite-lock.js';
-import { WAL_CHECKPOINT_DEFAULTS, WalCheckpointer } from './wal-checkpoint.js';
+import { StorageTimings } from './storage-timings.js';
+import { WAL_CHECKPOINT_DEFAULTS, WalCheckpointer, type WalCheckpointStats } from './wal-checkpoint.js';
 import { WalSyncer } from './wal-sync.js';
 import type { Database } from './types.js';
 
@@ -32,7 +33,16 @@ export interface DbHandle {
    * commit is already durable; SQLite's WAL is fsynced off the event loop (wal-sync.ts).
    */
   durable(): Promise<void>;
+  /** SQLite: what the file made this connection wait for, and its checkpoints (for /metrics). */
+  readonly storage?: SqliteStorage;
   destroy(): Promise<void>;
+}
+
+export interface SqliteStorage {
+  /** Lock waits, fsyncs and checkpoints as they happen (storage-timings.ts). */
+  readonly timings: StorageTimings;
+  /** The checkpoints of the file; undefined on a connection that runs none (the job thread's). */
+  checkpoints(): WalCheckpointStats | undefined;
 }
 
 export type DbOptions =
@@ -75,12 +85,13 @@ function createSqlite(options: { file: string; checkpoints?: boolean; writeLock?
   // when it does start over (wal-checkpoint.ts).
   database.pragma(`journal_size_limit = ${WAL_CHECKPOINT_DEFAULTS.forceRestartBytes}`);
   const threadLock = new ThreadWriteLock(options.writeLock);
+  const timings = new StorageTimings();
   const db = new Kysely<Database>({
-    dialect: new LockAwareSqliteDialect({ database: withStatementCache(database), raw: database, threadLock }),
+    dialect: new LockAwareSqliteDialect({ database: withStatementCache(database), raw: database, threadLock, timings }),
   });
-  const wal = file === ':memory:' ? undefined : new WalSyncer(`${file}-wal`);
+  const wal = file === ':memory:' ? undefined : new WalSyncer(`${file}-wal`, undefined, timings);
   // Checkpoints in a worker thread, not inside a request's commit (wal-checkpoint.ts).
-  const checkpointer = file === ':memory:' || !checkpoints ? undefined : new WalCheckpointer(file, database);
+  const checkpointer = file === ':memory:' || !checkpoints ? undefined : new WalCheckpointer(file, database, {}, timings);
   if (!checkpoints) database.pragma('wal_autocheckpoint = 0');
   return {
     db,
@@ -88,6 +99,7 @@ function createSqlite(options: { file: string; checkpoints?: boolean; writeLock?
     writeLock: threadLock.buffer,
     ping: () => pingDb(db),
     durable: () => wal?.sync() ?? Promise.resolve(),
+    storage: { timings, checkpoints: () => checkpointer?.stats() },
     async destroy() {
       await wal?.close();
       await checkpointer?.close();

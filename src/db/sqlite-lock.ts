@@ -11,6 +11,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import { driverErrorCode } from './dialect.js';
+import type { StorageTimings } from './storage-timings.js';
 
 /**
  * SQLite's write lock, waited for without blocking the event loop.
@@ -103,6 +104,8 @@ export interface LockAwareSqliteConfig extends SqliteDialectConfig {
   /** The lock this process's threads share (a lock of its own for a connection alone). */
   readonly threadLock: ThreadWriteLock;
   readonly timeoutMs?: number;
+  /** How long each write waited for the lock goes here (storage-timings.ts). */
+  readonly timings?: StorageTimings;
 }
 
 /**
@@ -236,14 +239,17 @@ class LockAwareSqliteDriver extends SqliteDriver {
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const started = this.waitStarted();
     await this.lock();
     try {
       this.closeRead();
+      // Another process's write lock is waited for here, by run's tries.
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     } catch (error) {
       this.unlock();
       throw error;
     }
+    this.waited(started);
   }
 
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -268,6 +274,15 @@ class LockAwareSqliteDriver extends SqliteDriver {
     this.holding = true;
   }
 
+  /** The clock reading a lock wait is timed from, when anyone listens for it. */
+  private waitStarted(): number | undefined {
+    return this.config.timings?.observed === true ? performance.now() : undefined;
+  }
+
+  private waited(started: number | undefined): void {
+    if (started !== undefined) this.config.timings?.wait('write_lock_wait', (performance.now() - started) / 1000);
+  }
+
   private unlock(): void {
     if (!this.holding) return;
     this.holding = false;
@@ -282,7 +297,9 @@ class LockAwareSqliteDriver extends SqliteDriver {
     }
     // A write outside a transaction ends the turn's reads and holds the thread lock for its one statement.
     this.closeRead();
+    const started = this.waitStarted();
     await this.lock();
+    this.waited(started);
     try {
       return await this.run<R>(connection, query);
     } finally {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
+import type { CheckpointMode, StorageTimings } from './storage-timings.js';
 
 /**
  * SQLite WAL checkpoints in a worker thread.
@@ -81,6 +82,8 @@ interface WorkerReport {
   readonly checkpoints: number;
   readonly logBytes: number;
   readonly backlogBytes: number;
+  /** Mode and milliseconds of each checkpoint since the last report. */
+  readonly timed?: readonly (readonly [CheckpointMode, number])[];
 }
 
 export const WAL_CHECKPOINT_DEFAULTS = {
@@ -107,8 +110,12 @@ const pageSize = db.pragma('page_size', { simple: true });
 let lastSeen = '';
 let holdAfter = 0;
 let checkpoints = 0;
+// [mode, milliseconds] of each checkpoint since the last report (the main thread's timings).
+let timed = [];
 const checkpoint = (mode) => {
+  const started = performance.now();
   const [result] = db.pragma('wal_checkpoint(' + mode + ')');
+  timed.push([mode.toLowerCase(), performance.now() - started]);
   checkpoints += 1;
   return result;
 };
@@ -136,7 +143,8 @@ const timer = setInterval(() => {
     // Other connections' readers keep the log from starting over (see the class's comment).
     if (mayHold && !result.busy && result.log * pageSize >= workerData.forceRestartBytes) result = holding('RESTART');
     lastSeen = seen;
-    parentPort.postMessage({ checkpoints, logBytes: result.log * pageSize, backlogBytes: Math.max(0, result.log - result.checkpointed) * pageSize });
+    parentPort.postMessage({ checkpoints, logBytes: result.log * pageSize, backlogBytes: Math.max(0, result.log - result.checkpointed) * pageSize, timed });
+    timed = [];
   } catch (error) {
     // SQLITE_BUSY and the like: the next tick tries again.
   }
@@ -163,6 +171,8 @@ export class WalCheckpointer {
     file: string,
     private readonly main: SqliteDatabase.Database,
     options: WalCheckpointOptions = {},
+    /** Each checkpoint's mode and duration go here (storage-timings.ts). */
+    private readonly timings?: StorageTimings,
   ) {
     this.options = { ...WAL_CHECKPOINT_DEFAULTS, ...options };
     this.walPath = `${file}-wal`;
@@ -174,6 +184,7 @@ export class WalCheckpointer {
     this.worker.unref();
     this.worker.on('message', (report: WorkerReport) => {
       this.report = report;
+      for (const [mode, ms] of report.timed ?? []) this.timings?.checkpoint(mode, ms / 1000);
     });
     // An error ends the worker; the fallback then keeps the log in bounds.
     this.worker.on('error', () => undefined);
@@ -226,7 +237,9 @@ export class WalCheckpointer {
       if (size < this.options.fallbackBytes) return;
     }
     try {
+      const started = performance.now();
       const [result] = this.main.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+      this.timings?.checkpoint('passive', (performance.now() - started) / 1000);
       this.fallbacks += 1;
       if (result) this.report = { ...this.report, logBytes: 0, backlogBytes: 0 };
     } catch {

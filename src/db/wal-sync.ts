@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { StorageTimings } from './storage-timings.js';
 
 /**
  * Makes SQLite commits durable without blocking the event loop.
@@ -29,6 +30,8 @@ export class WalSyncer {
   constructor(
     private readonly walPath: string,
     backgroundMs = 200,
+    /** Each fsync's duration goes here (storage-timings.ts). */
+    private readonly timings?: StorageTimings,
   ) {
     if (backgroundMs > 0) {
       this.timer = setInterval(() => void this.syncIfChanged(), backgroundMs);
@@ -68,8 +71,11 @@ export class WalSyncer {
   private async flush(): Promise<void> {
     const handle = await this.open();
     if (!handle) return;
+    const timed = this.timings?.observed === true;
+    const started = timed ? performance.now() : 0;
     await handle.sync();
     this.flushCount += 1;
+    if (timed) this.timings?.wait('wal_sync', (performance.now() - started) / 1000);
   }
 
   /**

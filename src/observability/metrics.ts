@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { SqliteStorage } from '../db/create-db.js';
 import type { GroupCommitStats } from '../db/group-commit.js';
 import type { ConnectionStats } from '../http/connection-limits.js';
 import { LIMIT_KINDS, type RateLimitStats } from '../http/limits/rate-limiter.js';
@@ -28,6 +29,8 @@ export interface HttpMetrics {
   readonly registry: Registry;
   /** Records one finished request; `route` is the route pattern or UNMATCHED_ROUTE. */
   observeRequest(labels: { method: string; route: string; status: number }, seconds: number): void;
+  /** Stops listening to the database's timings (the app closes; the database may outlive it). */
+  close(): void;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface HttpMetrics {
  * live in one process (tests build one per file) without "already registered" errors.
  */
 export function createMetrics(
-  options: { jobs?: JobDepthSource; events?: EventCommitSource; limits?: LimitStatsSource } = {},
+  options: { jobs?: JobDepthSource; events?: EventCommitSource; limits?: LimitStatsSource; storage?: SqliteStorage | undefined } = {},
 ): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -75,6 +78,7 @@ export function createMetrics(
 
   if (options.events) registerEventCommitMetrics(registry, options.events);
   if (options.limits) registerLimitMetrics(registry, options.limits);
+  const stopStorage = options.storage ? registerStorageMetrics(registry, options.storage) : () => undefined;
 
   return {
     registry,
@@ -82,7 +86,69 @@ export function createMetrics(
       requests.inc({ method: labels.method, route: labels.route, status: String(labels.status) });
       duration.observe({ method: labels.method, route: labels.route }, seconds);
     },
+    close: stopStorage,
   };
+}
+
+/** Waits of the SQLite file: fine at the bottom, where a healthy disk answers, and up to the stalls that make a p99. */
+const STORAGE_WAIT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+const CHECKPOINT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
+
+/**
+ * SQLite (db/storage-timings.ts): the fsyncs of the log, the waits for the write lock and
+ * the checkpoints, observed as they happen on this process's connection, and the log's
+ * length read at scrape time. A p99 that rose with the tail of `patron_sqlite_wal_sync_seconds`
+ * is the disk; with `patron_sqlite_write_lock_wait_seconds`, another writer of the file
+ * (the job thread, a `patron worker`, or a checkpoint holding writers back:
+ * `patron_sqlite_checkpoint_seconds{mode="full"|"restart"}`). Returns the unsubscribe.
+ */
+function registerStorageMetrics(registry: Registry, storage: SqliteStorage): () => void {
+  const walSync = new Histogram({
+    name: 'patron_sqlite_wal_sync_seconds',
+    help: 'fsyncs of the SQLite write-ahead log that acknowledged writes waited for.',
+    buckets: STORAGE_WAIT_BUCKETS,
+    registers: [registry],
+  });
+  const lockWait = new Histogram({
+    name: 'patron_sqlite_write_lock_wait_seconds',
+    help: 'Time a write waited for the SQLite write lock (held by another thread or process of the file).',
+    buckets: STORAGE_WAIT_BUCKETS,
+    registers: [registry],
+  });
+  const checkpoint = new Histogram({
+    name: 'patron_sqlite_checkpoint_seconds',
+    help: 'SQLite checkpoints by mode; full and restart hold writers back while they run.',
+    labelNames: ['mode'] as const,
+    buckets: CHECKPOINT_BUCKETS,
+    registers: [registry],
+  });
+  const stats = () => storage.checkpoints();
+  new Gauge({
+    name: 'patron_sqlite_wal_bytes',
+    help: 'Length of the SQLite write-ahead log at the last checkpoint (since it last started over).',
+    registers: [registry],
+    collect() {
+      const last = stats();
+      if (last) this.set(last.logBytes);
+    },
+  });
+  new Gauge({
+    name: 'patron_sqlite_checkpoint_backlog_bytes',
+    help: 'Bytes of the write-ahead log the last checkpoint left uncopied because readers still needed them.',
+    registers: [registry],
+    collect() {
+      const last = stats();
+      if (last) this.set(last.backlogBytes);
+    },
+  });
+  return storage.timings.subscribe({
+    wait(kind, seconds) {
+      (kind === 'wal_sync' ? walSync : lockWait).observe(seconds);
+    },
+    checkpoint(mode, seconds) {
+      checkpoint.observe({ mode }, seconds);
+    },
+  });
 }
 
 /**

@@ -11,8 +11,8 @@ import {
 } from './metrics.js';
 
 export interface ObservabilityOptions {
-  /** /ready asks this handle whether the database answers. */
-  readonly db: Pick<DbHandle, 'ping'>;
+  /** /ready asks this handle whether the database answers; on SQLite its storage timings feed /metrics. */
+  readonly db: Pick<DbHandle, 'ping' | 'storage'>;
   /** Source of the `patron_jobs` gauge; the gauge is left out when absent. */
   readonly jobs?: JobDepthSource;
   /** Source of the event group-commit series; left out when absent. */
@@ -33,7 +33,12 @@ const UnavailableSchema = Type.Object({ status: Type.Literal('unavailable') });
  * traffic may be sent) and /metrics (Prometheus text format).
  */
 const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options, done) => {
-  const metrics = createMetrics({ jobs: options.jobs, events: options.events, limits: options.limits });
+  const metrics = createMetrics({ jobs: options.jobs, events: options.events, limits: options.limits, storage: options.db.storage });
+  // The database outlives the app in tests (and may in an embedding): stop listening to it.
+  app.addHook('onClose', (_instance, hookDone) => {
+    metrics.close();
+    hookDone();
+  });
 
   // The route pattern, never the raw URL: raw paths carry ids and would give every
   // shop and every scanner's probe its own time series.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobQueue } from '../../src/jobs/queue.js';
+import { createMetrics } from '../../src/observability/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createShopFixture } from '../helpers/factories.js';
 
@@ -126,5 +127,31 @@ describe('/metrics', () => {
     } finally {
       await other.close();
     }
+  });
+  it('reports what the SQLite file made this process wait for: lock waits, fsyncs of the log, checkpoints', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    await t.db.db.updateTable('shops').set({ name: 'Renamed' }).where('shop_id', '=', shopId).execute();
+    await t.db.durable();
+    const text = await scrape(t);
+    expect(sample(text, 'patron_sqlite_write_lock_wait_seconds_count')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'patron_sqlite_wal_sync_seconds_count')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'patron_sqlite_wal_sync_seconds_bucket{le="+Inf"}')).toBe(sample(text, 'patron_sqlite_wal_sync_seconds_count'));
+    expect(text).toMatch(/^# TYPE patron_sqlite_checkpoint_seconds histogram$/m);
+  });
+
+  it('stops listening to the database when the app closes', async () => {
+    const other = await createTestApp();
+    const timings = other.db.storage?.timings;
+    expect(timings?.observed).toBe(true);
+    await other.app.close();
+    expect(timings?.observed).toBe(false);
+    await other.close();
+  });
+
+  it('has no SQLite series without SQLite storage (PostgreSQL)', async () => {
+    const metrics = createMetrics({});
+    const text = await metrics.registry.metrics();
+    expect(text).not.toContain('patron_sqlite_');
+    metrics.close();
   });
 });
