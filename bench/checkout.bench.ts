@@ -9,6 +9,7 @@ import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
 import { runHttpLoad, type HttpLoadResult } from './lib/http-load.js';
 import { processCpuSeconds } from './lib/rss.js';
+import { describeServerWaits, scrapeHistograms } from './lib/server-waits.js';
 
 /**
  * `npm run bench:checkout` (issue 14, part 8): a 10-line cart with 3 active promotions, a
@@ -62,6 +63,8 @@ const CART = PRODUCTS.map((p, i) => ({ product_id: p.id, price: p.price, quantit
 interface Run extends HttpLoadResult {
   /** The server process's CPU time (user + system, every thread) per 2xx answer during the run. */
   readonly cpuMsPerRequest: number | undefined;
+  /** What the server saw during the run (its /metrics): slow answers, fsyncs, lock waits, checkpoints. */
+  readonly serverWaits: string | undefined;
 }
 
 interface Target {
@@ -74,6 +77,7 @@ interface Target {
 
 /** `overallRate`: requests per second offered by all connections together (a paced run); absent: as fast as answers come. */
 async function load(target: Target, kind: 'apply' | 'estimate', durationSec: number, overallRate?: number): Promise<Run> {
+  const metricsBefore = await scrapeHistograms(target.url);
   const cpuBefore = processCpuSeconds(target.pid);
   const result = await runHttpLoad({
     method: 'POST',
@@ -88,7 +92,8 @@ async function load(target: Target, kind: 'apply' | 'estimate', durationSec: num
   });
   const cpuAfter = processCpuSeconds(target.pid);
   const cpuMsPerRequest = cpuBefore === undefined || cpuAfter === undefined || result.ok === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.ok;
-  return { ...result, cpuMsPerRequest };
+  const serverWaits = describeServerWaits(metricsBefore, await scrapeHistograms(target.url), { method: 'POST', route: `/loyalty/checkout/${kind}` });
+  return { ...result, cpuMsPerRequest, serverWaits };
 }
 
 /** A shop with the feed, the programme, 3 promotions, a code, a certificate and members with bonuses. */
@@ -254,6 +259,7 @@ async function main(): Promise<number> {
     console.log(line(`${run.name} apply`, run.apply, ceiling.apply));
     console.log(line(`${run.name} estimate`, run.estimate, ceiling.estimate));
     console.log(`${line(`${run.name} apply paced`, run.paced, undefined)}  (offered ${run.pacedRate}/s)`);
+    if (run.paced.serverWaits) console.log(`  ${''.padEnd(20)} ${run.paced.serverWaits}`);
   }
   let failed = false;
   console.log(`\nTargets (issue 14, part 8), load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}:`);

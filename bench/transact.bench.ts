@@ -9,6 +9,7 @@ import { positive } from './lib/args.js';
 import { runHttpLoad } from './lib/http-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes.js';
+import { describeServerWaits, scrapeHistograms } from './lib/server-waits.js';
 import { processCpuSeconds } from './lib/rss.js';
 
 /**
@@ -65,6 +66,8 @@ interface Run {
   readonly missing: number;
   /** The server's CPU time (user + system) per delivered message, from the first request to the last arrival. */
   readonly cpuMsPerMessage: number;
+  /** What the server saw during the load (its /metrics): slow answers, fsyncs, lock waits, checkpoints. */
+  readonly serverWaits: string | undefined;
 }
 
 const HTML = '<html><body><h1>Order {{ order }}</h1><p>Hello {{ name }}, thank you for your order of {{ total }}.</p><p><a href="https://shop.example/orders/{{ order }}">Your order</a></p></body></html>';
@@ -123,6 +126,7 @@ async function load(
   await peer.reset();
   const acknowledged: string[] = [];
   const prefix = `${name}${overallRate === undefined ? 's' : 'p'}`;
+  const metricsBefore = await scrapeHistograms(server.baseUrl);
   const cpuBefore = processCpuSeconds(server.pid) ?? 0;
   const started = performance.now();
   const result = await runHttpLoad({
@@ -147,6 +151,7 @@ async function load(
       return true;
     },
   });
+  const serverWaits = describeServerWaits(metricsBefore, await scrapeHistograms(server.baseUrl), { method: 'POST', route: '/transact' });
   // Wait until the peer has every acknowledged message or the drain time passes.
   const deadline = performance.now() + DRAIN_SEC * 1000;
   while ((await peer.count()).received < acknowledged.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -170,6 +175,7 @@ async function load(
     duplicates,
     missing: Math.max(0, acknowledged.length - (arrived.received - duplicates)),
     cpuMsPerMessage: (cpuSeconds * 1000) / Math.max(1, arrived.received),
+    serverWaits,
   };
 }
 
@@ -224,6 +230,7 @@ async function main(): Promise<number> {
             ` /transact ${run.answersPerSec.toFixed(0)}/s p50 ${run.p50Ms.toFixed(1)} ms p99 ${run.p99Ms.toFixed(1)} ms;` +
             ` ${run.cpuMsPerMessage.toFixed(2)} ms CPU/message; ${run.acknowledged.length} acknowledged, ${run.missing} missing, ${run.duplicates} twice${run.bad ? `, ${run.bad} bad answers` : ''}`,
         );
+        if (run.serverWaits) console.log(`  ${''.padEnd(22)} ${run.serverWaits}`);
       }
     }
     let failed = false;
