@@ -1,5 +1,5 @@
-import http from 'node:http';
 import autocannon from 'autocannon';
+import { RawHttpConnection } from './raw-http.js';
 
 /**
  * The benches' HTTP load, GET or POST, in one of two shapes:
@@ -11,7 +11,8 @@ import autocannon from 'autocannon';
  *   do, and goes out on a free connection of at most N; when all N are busy it waits for
  *   one. Its latency runs from the moment it was due, so time spent waiting in the client
  *   counts against the server (no coordinated omission). This gives the latency at a set
- *   rate. autocannon's own `overallRate` cannot do this: it sends each connection's
+ *   rate. The connections are raw sockets (raw-http.ts), not node:http's client, whose CPU
+ *   the server under test would otherwise share. autocannon's own `overallRate` cannot do this: it sends each connection's
  *   quota for the second back to back at the start of the second, then pauses, so a
  *   "paced" run of it is a closed loop at saturation for most of every second.
  */
@@ -99,7 +100,10 @@ async function closedLoop(options: HttpLoadOptions): Promise<HttpLoadResult> {
 async function openLoop(options: HttpLoadOptions, ratePerSec: number): Promise<HttpLoadResult> {
   if (!(ratePerSec > 0)) throw new Error(`ratePerSec must be positive, got ${ratePerSec}`);
   const target = new URL(options.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const free = Array.from({ length: options.connections }, () => new RawHttpConnection(target.hostname, Number(target.port), TIMEOUT_MS));
+  const all = [...free];
+  /** Requests that came due while every connection had one out: sent in order as connections free up. */
+  const waiting: [seq: number, dueAt: number][] = [];
   const intervalMs = 1000 / ratePerSec;
   const total = Math.floor(options.durationSec * ratePerSec);
   const latencies: number[] = [];
@@ -115,45 +119,36 @@ async function openLoop(options: HttpLoadOptions, ratePerSec: number): Promise<H
   const started = performance.now();
 
   const send = (seq: number, dueAt: number): void => {
+    const connection = free.pop();
+    if (!connection) {
+      waiting.push([seq, dueAt]);
+      return;
+    }
     inFlight += 1;
-    const body = options.body?.(seq);
-    const request = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: options.method,
-        path: pathOf(options, seq),
-        agent,
-        timeout: TIMEOUT_MS,
-        headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    const settled = (): void => {
+      inFlight -= 1;
+      free.push(connection);
+      const next = waiting.shift();
+      if (next) send(...next);
+      else if (sent === total && inFlight === 0) finish();
+    };
+    connection.request(options.method, pathOf(options, seq), options.body?.(seq)).then(
+      ({ status, body }) => {
+        statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+        const good = status >= 200 && status < 300;
+        if (!good) non2xx += 1;
+        if (good && (!options.accept || options.accept(status, body))) {
+          ok += 1;
+          latencies.push(performance.now() - dueAt);
+        } else bad += 1;
+        settled();
       },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-          const good = status >= 200 && status < 300;
-          if (!good) non2xx += 1;
-          if (good && (!options.accept || options.accept(status, Buffer.concat(chunks).toString('utf8')))) {
-            ok += 1;
-            latencies.push(performance.now() - dueAt);
-          } else bad += 1;
-          done();
-        });
+      () => {
+        errors += 1;
+        bad += 1;
+        settled();
       },
     );
-    request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', () => {
-      errors += 1;
-      bad += 1;
-      done();
-    });
-    request.end(body);
-  };
-  const done = (): void => {
-    inFlight -= 1;
-    if (sent === total && inFlight === 0) finish();
   };
 
   // A 1 ms tick sends every request that has come due; each one's latency counts from its due time.
@@ -165,11 +160,11 @@ async function openLoop(options: HttpLoadOptions, ratePerSec: number): Promise<H
     }
     if (sent === total) {
       clearInterval(timer);
-      if (inFlight === 0) finish();
+      if (inFlight === 0 && waiting.length === 0) finish();
     }
   }, 1);
   await finished;
-  agent.destroy();
+  for (const connection of all) connection.close();
   const seconds = Math.max(options.durationSec, (performance.now() - started) / 1000);
   latencies.sort((a, b) => a - b);
   const quantile = (q: number): number => (latencies.length === 0 ? 0 : (latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0));
