@@ -122,25 +122,22 @@ function registerStorageMetrics(registry: Registry, storage: SqliteStorage): () 
     buckets: CHECKPOINT_BUCKETS,
     registers: [registry],
   });
-  const stats = () => storage.checkpoints();
-  new Gauge({
-    name: 'patron_sqlite_wal_bytes',
-    help: 'Length of the SQLite write-ahead log at the last checkpoint (since it last started over).',
-    registers: [registry],
-    collect() {
-      const last = stats();
-      if (last) this.set(last.logBytes);
-    },
-  });
-  new Gauge({
-    name: 'patron_sqlite_checkpoint_backlog_bytes',
-    help: 'Bytes of the write-ahead log the last checkpoint left uncopied because readers still needed them.',
-    registers: [registry],
-    collect() {
-      const last = stats();
-      if (last) this.set(last.backlogBytes);
-    },
-  });
+  const gauges = [
+    ['patron_sqlite_wal_bytes', 'Length of the SQLite write-ahead log at the last checkpoint (since it last started over).', 'logBytes'],
+    ['patron_sqlite_checkpoint_backlog_bytes', 'Bytes of the write-ahead log the last checkpoint left uncopied because readers still needed them.', 'backlogBytes'],
+  ] as const;
+  for (const [name, help, field] of gauges) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        // No samples on a connection that runs no checkpoints.
+        const last = storage.checkpoints();
+        if (last) this.set(last[field]);
+      },
+    });
+  }
   return storage.timings.subscribe({
     wait(kind, seconds) {
       (kind === 'wal_sync' ? walSync : lockWait).observe(seconds);

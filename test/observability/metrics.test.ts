@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobQueue } from '../../src/jobs/queue.js';
+import { StorageTimings } from '../../src/db/storage-timings.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createShopFixture } from '../helpers/factories.js';
@@ -146,6 +147,31 @@ describe('/metrics', () => {
     await other.app.close();
     expect(timings?.observed).toBe(false);
     await other.close();
+  });
+
+  it('puts each storage timing in its histogram and reads the log length when scraped', async () => {
+    const timings = new StorageTimings();
+    let logBytes = 4096;
+    const metrics = createMetrics({
+      storage: { timings, checkpoints: () => ({ checkpoints: 1, backlogBytes: 512, fallbacks: 0, logBytes, workerAlive: true }) },
+    });
+    timings.wait('wal_sync', 0.003);
+    timings.wait('write_lock_wait', 0.0001);
+    timings.wait('write_lock_wait', 0.03);
+    timings.checkpoint('restart', 0.012);
+    logBytes = 8192;
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'patron_sqlite_wal_sync_seconds_bucket{le="0.0025"}')).toBe(0);
+    expect(sample(text, 'patron_sqlite_wal_sync_seconds_bucket{le="0.005"}')).toBe(1);
+    expect(sample(text, 'patron_sqlite_write_lock_wait_seconds_bucket{le="0.0005"}')).toBe(1);
+    expect(sample(text, 'patron_sqlite_write_lock_wait_seconds_bucket{le="0.025"}')).toBe(1);
+    expect(sample(text, 'patron_sqlite_write_lock_wait_seconds_count')).toBe(2);
+    expect(sample(text, 'patron_sqlite_checkpoint_seconds_bucket{le="0.01",mode="restart"}')).toBe(0);
+    expect(sample(text, 'patron_sqlite_checkpoint_seconds_bucket{le="0.025",mode="restart"}')).toBe(1);
+    expect(sample(text, 'patron_sqlite_wal_bytes')).toBe(8192);
+    expect(sample(text, 'patron_sqlite_checkpoint_backlog_bytes')).toBe(512);
+    metrics.close();
+    expect(timings.observed).toBe(false);
   });
 
   it('has no SQLite series without SQLite storage (PostgreSQL)', async () => {
