@@ -11,10 +11,11 @@ import { RawHttpConnection } from './raw-http.js';
  *   do, and goes out on a free connection of at most N; when all N are busy it waits for
  *   one. Its latency runs from the moment it was due, so time spent waiting in the client
  *   counts against the server (no coordinated omission). This gives the latency at a set
- *   rate. The connections are raw sockets (raw-http.ts), not node:http's client, whose CPU
- *   the server under test would otherwise share. autocannon's own `overallRate` cannot do this: it sends each connection's
- *   quota for the second back to back at the start of the second, then pauses, so a
- *   "paced" run of it is a closed loop at saturation for most of every second.
+ *   rate. The connections are raw sockets (raw-http.ts), not node:http's client, whose
+ *   CPU the server under test would otherwise share. autocannon's own `overallRate`
+ *   cannot do this: it sends each connection's quota for the second back to back at the
+ *   start of the second, then pauses, so a "paced" run of it is a closed loop at
+ *   saturation for most of every second.
  */
 export interface HttpLoadOptions {
   readonly url: string;
