@@ -1,3 +1,5 @@
+import { scrapeMetrics } from './scrape.js';
+
 /**
  * The event group committer's totals, read from the server's /metrics (the
  * patron_event_commits_total and patron_events_committed_total counters): the bench
@@ -19,9 +21,8 @@ function counter(text: string, name: string): number | undefined {
 
 /** The totals now, or undefined when the server does not report them (the bare app). */
 export async function readCommitTotals(baseUrl: string): Promise<CommitTotals | undefined> {
-  const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
-  if (!response?.ok) return undefined;
-  const text = await response.text();
+  const text = await scrapeMetrics(baseUrl);
+  if (text === undefined) return undefined;
   const commits = counter(text, 'patron_event_commits_total');
   const committed = counter(text, 'patron_events_committed_total');
   return commits === undefined || committed === undefined ? undefined : { commits, committed };

@@ -1,3 +1,5 @@
+import { scrapeMetrics } from './scrape.js';
+
 /**
  * What the server itself saw during a run, from its /metrics before and after: its own
  * request latency, and on SQLite what the file made it wait for (db/storage-timings.ts).
@@ -41,10 +43,8 @@ export function parseHistograms(text: string): Scrape {
 
 /** The server's histograms now; undefined for a server without /metrics (the bare app). */
 export async function scrapeHistograms(baseUrl: string): Promise<Scrape | undefined> {
-  const response = await fetch(`${baseUrl}/metrics`);
-  if (response.status === 404) return undefined;
-  if (!response.ok) throw new Error(`/metrics answered ${response.status}`);
-  return parseHistograms(await response.text());
+  const text = await scrapeMetrics(baseUrl);
+  return text === undefined ? undefined : parseHistograms(text);
 }
 
 /** Observations of `key` between two scrapes: how many, and how many above `seconds` (a bucket bound). */
@@ -91,12 +91,11 @@ export function describeServerWaits(before: Scrape | undefined, after: Scrape | 
     const slow = between(before, after, 'patron_sqlite_write_lock_wait_seconds{}', 0.025);
     parts.push(`write-lock waits over 5 ms ${locks.over}, over 25 ms ${slow.over} (of ${locks.count} writes)`);
   }
-  const holding = ['full', 'restart'].map((mode) => between(before, after, `patron_sqlite_checkpoint_seconds{mode="${mode}"}`, 0.01));
   const checkpoints = summed(before, after, 'patron_sqlite_checkpoint_seconds', 0.01);
   if (checkpoints.count > 0) {
-    const held = holding.reduce((sum, part) => sum + part.count, 0);
-    const heldLong = holding.reduce((sum, part) => sum + part.over, 0);
-    parts.push(`checkpoints ${checkpoints.count}, holding writers ${held} (over 10 ms ${heldLong})`);
+    const passive = between(before, after, 'patron_sqlite_checkpoint_seconds{mode="passive"}', 0.01);
+    // FULL and RESTART hold writers back: every checkpoint but the passive ones.
+    parts.push(`checkpoints ${checkpoints.count}, holding writers ${checkpoints.count - passive.count} (over 10 ms ${checkpoints.over - passive.over})`);
   }
   return `server: ${parts.join('; ')}`;
 }
