@@ -1,18 +1,22 @@
 import type { CheckoutAnswer, CheckoutOrder } from '../../modules/checkout/checkout.types.js';
 import type { CheckoutItem, CheckoutResult, RewardPart } from '../../modules/checkout/domain/result.js';
 import { toUnits } from '../../modules/loyalty/domain/amount.js';
+import type { Static } from '@sinclair/typebox';
+import type { ItemSchema, ResultSchema } from './checkout.schemas.js';
 
 /**
  * The checkout's answers in the contract's shapes (interface.md "Checkout apply result"
  * and "Order"; contract-notes "Loyalty checkout"): snake_case, and every amount — money
- * in kopecks, bonuses in hundredths — as a number of currency units or bonuses.
+ * in kopecks, bonuses in hundredths — as a number of currency units or bonuses. The
+ * result's types are its schema's (checkout.schemas.ts), which its compiled serialiser
+ * writes field by field: a field built here and missing there fails to compile.
  */
 
 function part(p: RewardPart) {
   return { total: toUnits(p.total), per_product: toUnits(p.perProduct) };
 }
 
-function itemBody(it: CheckoutItem) {
+function itemBody(it: CheckoutItem): Static<typeof ItemSchema> {
   return {
     uniqid: it.productId,
     product_id: it.productId,
@@ -52,7 +56,7 @@ function itemBody(it: CheckoutItem) {
   };
 }
 
-export function resultBody(answer: { orderId: string | null; identifier: string; paymentType: string; result: CheckoutResult }) {
+export function resultBody(answer: { orderId: string | null; identifier: string; paymentType: string; result: CheckoutResult }): Static<typeof ResultSchema> {
   const r = answer.result;
   return {
     order_id: answer.orderId ?? '',
@@ -72,13 +76,13 @@ export function resultBody(answer: { orderId: string | null; identifier: string;
     bonuses_referrer_reward: toUnits(r.bonusesReferrerReward),
     referrer_identifier: r.referrerIdentifier,
     referral_program: r.referralProgram,
-    applied_promotions: r.appliedPromotions,
+    applied_promotions: [...r.appliedPromotions],
     rewarded_stickers: {},
     used_stickers: {},
     stickers_balance: {},
-    promo_codes: r.promoCodes,
+    promo_codes: [...r.promoCodes],
     promo_codes_failed: r.promoCodesFailed.map((f) => ({ code: f.code, message: f.message })),
-    certificates: r.certificates,
+    certificates: [...r.certificates],
     certificates_failed: r.certificatesFailed.map((f) => ({ code: f.code, message: f.message })),
     items: r.items.map(itemBody),
   };

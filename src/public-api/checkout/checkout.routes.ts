@@ -3,6 +3,7 @@ import { authenticatedShop } from '../auth.js';
 import { noSchemaValidation, plainJson, statusResponses } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
 import { answerPayload, orderBody } from './checkout.mappers.js';
+import { checkoutAnswerSerializer } from './checkout.serializer.js';
 import { readCheckoutRequest, readIdentifier, readOrderId } from './checkout.params.js';
 import {
   CancelResponseSchema,
@@ -29,6 +30,7 @@ export const checkoutRoutes: PublicRouteModule = (scope) => {
     '/loyalty/checkout/estimate',
     {
       ...common,
+      serializerCompiler: checkoutAnswerSerializer,
       schema: {
         tags: CHECKOUT_TAGS,
         summary: 'Compute a cart’s discounts, bonuses, certificates and reward without holding anything',
@@ -48,6 +50,7 @@ export const checkoutRoutes: PublicRouteModule = (scope) => {
     '/loyalty/checkout/apply',
     {
       ...common,
+      serializerCompiler: checkoutAnswerSerializer,
       schema: {
         tags: CHECKOUT_TAGS,
         summary: 'Create the order and hold its bonuses, promo codes and certificates',
@@ -69,6 +72,7 @@ export const checkoutRoutes: PublicRouteModule = (scope) => {
     '/loyalty/checkout/confirm',
     {
       ...common,
+      serializerCompiler: checkoutAnswerSerializer,
       schema: {
         tags: CHECKOUT_TAGS,
         summary: 'Confirm an order: spend its holds and credit the reward, once',

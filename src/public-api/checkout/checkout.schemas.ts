@@ -1,6 +1,6 @@
 // Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
 import type {} from '@fastify/swagger';
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TNumber, type TSchema } from '@sinclair/typebox';
 import { ShopIdSchema } from '../tracking/tracking.schemas.js';
 import { CODE_MAX_LENGTH, MAX_BONUSES_AMOUNT, MAX_CART_LINES, MAX_CODES, TEXT_MAX_LENGTH } from './checkout.params.js';
 
@@ -14,6 +14,8 @@ export const CHECKOUT_TAGS = ['checkout'];
 const Secret = Type.String({ description: 'The shop secret.' });
 const Text = (description: string) => Type.String({ maxLength: TEXT_MAX_LENGTH, description });
 const Num = Type.Number();
+/** The sticker objects: empty until stickers exist (contract-notes). */
+const Empty = Type.Object({}, { additionalProperties: false, description: 'Empty until stickers exist.' });
 const Codes = (description: string) => Type.Array(Type.String({ maxLength: CODE_MAX_LENGTH }), { maxItems: MAX_CODES, description });
 
 const CartLineSchema = Type.Object({
@@ -46,7 +48,20 @@ export const HistoryQuerySchema = Type.Object({ shop_id: ShopIdSchema, shop_secr
 
 const Part = Type.Object({ total: Num, per_product: Num });
 const Failed = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }));
-const ItemSchema = Type.Object(
+/** An amount and the same per unit (quantity 1), in currency units or bonuses. */
+function Paid<N extends string>(name: N, what: string) {
+  return {
+    [name]: Type.Number({ description: `${what}, the whole line.` }),
+    [`${name}_per_product`]: Type.Number({ description: `${what}, one unit.` }),
+  } as Record<N | `${N}_per_product`, TNumber>;
+}
+
+/**
+ * One line of the Checkout apply result (interface.md), every field. Exact: the answer is
+ * serialised by a compiled serialiser (checkout.serializer.ts) that writes what is listed
+ * here and nothing else, and checkout.mappers.ts builds the type of this schema.
+ */
+export const ItemSchema = Type.Object(
   {
     uniqid: Type.String(),
     product_id: Type.String(),
@@ -57,6 +72,12 @@ const ItemSchema = Type.Object(
     discountable: Type.Boolean(),
     bonusable: Type.Boolean(),
     rewardable: Type.Boolean(),
+    ...Paid('paid_with_offers', 'What promotions took off'),
+    ...Paid('paid_with_referral_discounts', 'What referral discounts took off'),
+    ...Paid('paid_with_discounts', 'What the discount programme took off (0: there is none)'),
+    ...Paid('paid_with_bonuses', 'The money bonuses pay'),
+    ...Paid('paid_with_certificates', 'The money certificates pay'),
+    ...Paid('bonuses_reward', 'The bonuses the line earns'),
     bonuses_reward_loyalty_program: Part,
     bonuses_reward_referral_program: Part,
     bonuses_reward_promotions: Type.Record(Type.String(), Part, { description: 'Keyed by promotion id.' }),
@@ -65,10 +86,14 @@ const ItemSchema = Type.Object(
       Type.Object({ id: Type.Integer(), code: Type.String(), pool_id: Type.Union([Type.Integer(), Type.Null()]), amount: Num, amount_per_product: Num }),
       { description: 'Keyed by certificate id.' },
     ),
+    ...Paid('bonuses_used', 'The bonuses charged for it'),
+    ...Paid('total_after_discounts', 'The money left to pay, `total` minus every `paid_with_*`'),
+    max_payable_by_bonuses: Type.Number({ description: 'The line’s bonus limit.' }),
   },
-  { additionalProperties: true, description: 'Also paid_with_offers, _referral_discounts, _discounts, _bonuses, _certificates, bonuses_reward, bonuses_used, total_after_discounts (each with _per_product) and max_payable_by_bonuses.' },
+  { additionalProperties: false },
 );
 
+/** The Checkout apply result (docs/checkout.md), every field; exact as ItemSchema is. */
 export const ResultSchema = Type.Object(
   {
     order_id: Type.String(),
@@ -76,22 +101,32 @@ export const ResultSchema = Type.Object(
     payment_type: Type.String(),
     products_total: Type.Integer(),
     order_total: Num,
+    saved_total: Num,
+    saved_by_discounts: Num,
+    saved_by_bonuses: Num,
+    saved_by_offers: Num,
+    saved_by_certificates: Num,
     order_to_pay: Num,
+    order_bonuses_to_charge: Num,
     bonuses_balance: Num,
     bonuses_reward: Num,
+    bonuses_referrer_reward: Num,
     referrer_identifier: Type.Union([Type.String(), Type.Null()]),
     referral_program: Type.Union([Type.Integer(), Type.Null()]),
     applied_promotions: Type.Array(Type.Integer()),
+    rewarded_stickers: Empty,
+    used_stickers: Empty,
+    stickers_balance: Empty,
     promo_codes: Type.Array(Type.String()),
     promo_codes_failed: Failed,
     certificates: Type.Array(Type.String()),
     certificates_failed: Failed,
     items: Type.Array(ItemSchema),
   },
-  { additionalProperties: true, description: 'The Checkout apply result (docs/checkout.md): also the saved_* totals, order_bonuses_to_charge, bonuses_referrer_reward and the sticker objects.' },
+  { additionalProperties: false },
 );
 
-const DuplicateSchema = Type.Object({ message: Type.String(), identifier: Type.String() }, { description: 'Two lines of one product id (HTTP 200).' });
+export const DuplicateSchema = Type.Object({ message: Type.String(), identifier: Type.String() }, { description: 'Two lines of one product id (HTTP 200).' });
 
 export const ResultResponseSchema = Type.Object({ status: Type.Literal('success'), payload: Type.Union([ResultSchema, DuplicateSchema]) });
 export const CancelResponseSchema = Type.Object({
