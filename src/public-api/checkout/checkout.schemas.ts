@@ -123,10 +123,10 @@ export const ResultSchema = Type.Object(
     certificates_failed: Failed,
     items: Type.Array(ItemSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'The Checkout apply result (docs/checkout.md, "The answer\'s fields").' },
 );
 
-export const DuplicateSchema = Type.Object({ message: Type.String(), identifier: Type.String() }, { description: 'Two lines of one product id (HTTP 200).' });
+const DuplicateSchema = Type.Object({ message: Type.String(), identifier: Type.String() }, { description: 'Two lines of one product id (HTTP 200).' });
 
 export const ResultResponseSchema = Type.Object({ status: Type.Literal('success'), payload: Type.Union([ResultSchema, DuplicateSchema]) });
 export const CancelResponseSchema = Type.Object({
