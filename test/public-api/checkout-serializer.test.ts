@@ -44,6 +44,22 @@ describe('checkout answer serialiser', () => {
     for (const answer of [body(referred), body(referred, '')]) expect(ok(answer)).toBe(JSON.stringify(answer));
   });
 
+  it('escapes names, codes and identifiers as JSON.stringify does', () => {
+    const tricky = ['quote " and \\ backslash', 'line\nbreak\ttab\u0000nul\u001f', 'sep \u2028 \u2029', 'lone \ud800 surrogate \udfff', 'emoji 🎁 and кириллица', '</script><b>'];
+    const result = resultOf(WORKED_EXAMPLE);
+    for (const text of tricky) {
+      const named: CheckoutResult = {
+        ...result,
+        referrerIdentifier: text,
+        promoCodes: [text],
+        promoCodesFailed: [{ code: text, message: text, reason: 'unknown' }],
+        items: result.items.map((it) => ({ ...it, name: text, productId: text })),
+      };
+      const answer = body(named, text);
+      expect(ok(answer), text).toBe(JSON.stringify(answer));
+    }
+  });
+
   it('writes any calculated result as JSON.stringify does', () => {
     fc.assert(
       fc.property(inputArb, (input) => {
