@@ -9,6 +9,7 @@ import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
 import { runHttpLoad, type HttpLoadResult } from './lib/http-load.js';
 import { processCpuSeconds } from './lib/rss.js';
+import { describeBareDrift } from './lib/drift.js';
 import { describeServerWaits, scrapeHistograms } from './lib/server-waits.js';
 
 /**
@@ -250,11 +251,21 @@ async function main(): Promise<number> {
       `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`,
   );
   let bare: Promise<BareRuns> | undefined;
+  let sample = '';
   const runs: PatronRun[] = [];
-  for (const name of names) runs.push(await benchPatron(name, (sample) => (bare ??= benchBare(sample))));
+  for (const name of names) {
+    runs.push(
+      await benchPatron(name, (answer) => {
+        sample ||= answer;
+        return (bare ??= benchBare(answer));
+      }),
+    );
+  }
   const ceiling = await bare!;
   console.log(line('bare apply', ceiling.apply, undefined));
   console.log(line('bare estimate', ceiling.estimate, undefined));
+  const again = await benchBare(sample);
+  console.log(describeBareDrift('bare apply', ceiling.apply.perSec, again.apply.perSec));
   for (const run of runs) {
     console.log(line(`${run.name} apply`, run.apply, ceiling.apply));
     console.log(line(`${run.name} estimate`, run.estimate, ceiling.estimate));

@@ -11,6 +11,7 @@ import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/p
 import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes.js';
 import { describeServerWaits, scrapeHistograms } from './lib/server-waits.js';
 import { processCpuSeconds } from './lib/rss.js';
+import { describeBareDrift } from './lib/drift.js';
 
 /**
  * `npm run bench:transact` (issue 16, part 8): `POST /transact` with an email mailing from
@@ -233,6 +234,7 @@ async function main(): Promise<number> {
         if (run.serverWaits) console.log(`  ${''.padEnd(22)} ${run.serverWaits}`);
       }
     }
+    console.log(describeBareDrift('bare nodemailer pool', bare, await benchBare(peer)));
     let failed = false;
     console.log('\nTargets (issue 16, part 8):');
     for (const [name, [saturated, paced]] of runs) {
