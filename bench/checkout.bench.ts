@@ -30,6 +30,9 @@ import { describeServerWaits, scrapeHistograms } from './lib/server-waits.js';
  * (Little's law): p99 < 25 ms there would take ≥ 2,000 applies/s from 50 connections,
  * far past the rate target, so that p99 only says how deep the queue is.
  *
+ * The bare app is measured again after Patron's runs, and a NOTE flags a run in which
+ * the machine's speed moved by more than 15 % (bench/lib/drift.ts).
+ *
  *   npm run bench:checkout -- [--duration 10] [--connections 50] [--warmup 2]
  *                             [--members 200] [--only sqlite|postgres] [--limits off|on] [--cpu-prof DIR]
  */

@@ -29,7 +29,9 @@ import { describeBareDrift } from './lib/drift.js';
  * in a closed loop at saturation the mean latency is connections / rate (Little's law),
  * so a p99 under 20 ms from 50 connections there would need some 2,500 answers a second
  * whatever the server does. A paced run that cannot keep up with the rate it is offered
- * (answers or deliveries fall behind) is a MISS.
+ * (answers or deliveries fall behind) is a MISS. The bare pool sends again after
+ * Patron's runs, and a NOTE flags a run in which the machine's speed moved by more than
+ * 15 % (bench/lib/drift.ts).
  *
  *   npm run bench:transact -- [--duration 10] [--connections 50] [--only sqlite|postgres]
  *                             [--limits off|on] [--drain 120] [--cpu-prof DIR]
