@@ -239,7 +239,7 @@ class LockAwareSqliteDriver extends SqliteDriver {
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    const started = this.waitStarted();
+    const started = this.config.timings?.start();
     await this.lock();
     try {
       this.closeRead();
@@ -249,7 +249,7 @@ class LockAwareSqliteDriver extends SqliteDriver {
       this.unlock();
       throw error;
     }
-    this.waited(started);
+    this.config.timings?.waited('write_lock_wait', started);
   }
 
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -274,15 +274,6 @@ class LockAwareSqliteDriver extends SqliteDriver {
     this.holding = true;
   }
 
-  /** The clock reading a lock wait is timed from, when anyone listens for it. */
-  private waitStarted(): number | undefined {
-    return this.config.timings?.observed === true ? performance.now() : undefined;
-  }
-
-  private waited(started: number | undefined): void {
-    if (started !== undefined) this.config.timings?.wait('write_lock_wait', (performance.now() - started) / 1000);
-  }
-
   private unlock(): void {
     if (!this.holding) return;
     this.holding = false;
@@ -297,9 +288,9 @@ class LockAwareSqliteDriver extends SqliteDriver {
     }
     // A write outside a transaction ends the turn's reads and holds the thread lock for its one statement.
     this.closeRead();
-    const started = this.waitStarted();
+    const started = this.config.timings?.start();
     await this.lock();
-    this.waited(started);
+    this.config.timings?.waited('write_lock_wait', started);
     try {
       return await this.run<R>(connection, query);
     } finally {

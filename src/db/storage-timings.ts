@@ -46,6 +46,16 @@ export class StorageTimings {
     return this.listeners.size > 0;
   }
 
+  /** The clock reading to time a wait from; undefined (and no clock read) when nobody listens. */
+  start(): number | undefined {
+    return this.listeners.size > 0 ? performance.now() : undefined;
+  }
+
+  /** Reports the wait timed from `started` (start()'s reading); nothing when it was not timed. */
+  waited(kind: StorageWait, started: number | undefined): void {
+    if (started !== undefined) this.wait(kind, (performance.now() - started) / 1000);
+  }
+
   wait(kind: StorageWait, seconds: number): void {
     for (const listener of this.listeners) listener.wait(kind, seconds);
   }

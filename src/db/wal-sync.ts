@@ -71,11 +71,10 @@ export class WalSyncer {
   private async flush(): Promise<void> {
     const handle = await this.open();
     if (!handle) return;
-    const timed = this.timings?.observed === true;
-    const started = timed ? performance.now() : 0;
+    const started = this.timings?.start();
     await handle.sync();
     this.flushCount += 1;
-    if (timed) this.timings?.wait('wal_sync', (performance.now() - started) / 1000);
+    this.timings?.waited('wal_sync', started);
   }
 
   /**

@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import { describe, expect, it } from 'vitest';
+import type { DbHandle } from '../../src/db/create-db.js';
 import { PreparedQuery } from '../../src/db/prepared-query.js';
 import { sqliteDirectOf } from '../../src/db/sqlite-lock.js';
+import { sqliteFileConnections } from '../helpers/sqlite-file.js';
 
 /**
  * A prepared query's statement runs at once on the SQLite connection where Kysely's
@@ -13,18 +11,10 @@ import { sqliteDirectOf } from '../../src/db/sqlite-lock.js';
  * what the executor answers, and never slip into a transaction that holds the connection.
  */
 describe('SQLite prepared statements run at once', () => {
-  let dir: string;
-  const handles: DbHandle[] = [];
-
-  afterEach(async () => {
-    for (const handle of handles.splice(0).reverse()) await handle.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const sqlite = sqliteFileConnections('direct');
 
   async function setUp(): Promise<DbHandle> {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-direct-'));
-    const handle = createDb({ kind: 'sqlite', file: path.join(dir, 'db.sqlite') });
-    handles.push(handle);
+    const handle = sqlite.open();
     await sql`create table notes (id integer primary key autoincrement, body text not null)`.execute(handle.db);
     await sql`insert into notes (body) values ('first')`.execute(handle.db);
     return handle;

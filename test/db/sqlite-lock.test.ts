@@ -1,36 +1,18 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import { describe, expect, it } from 'vitest';
+import type { DbHandle } from '../../src/db/create-db.js';
 import { ThreadWriteLock } from '../../src/db/sqlite-lock.js';
+import { sqliteFileConnections } from '../helpers/sqlite-file.js';
 
 describe('SQLite write lock between connections of one file', () => {
-  let dir: string;
-  const handles: DbHandle[] = [];
-
-  afterEach(async () => {
-    for (const handle of handles.splice(0).reverse()) await handle.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  function open(shared?: DbHandle): DbHandle {
-    const file = path.join(dir, 'db.sqlite');
-    const handle = createDb(
-      shared ? { kind: 'sqlite', file, checkpoints: false, ...(shared.writeLock && { writeLock: shared.writeLock }) } : { kind: 'sqlite', file },
-    );
-    handles.push(handle);
-    return handle;
-  }
+  const sqlite = sqliteFileConnections('lock');
 
   async function setUp(): Promise<[DbHandle, DbHandle]> {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-lock-'));
-    const first = open();
+    const first = sqlite.open();
     await sql`create table counters (id integer primary key, value integer not null)`.execute(first.db);
     await sql`insert into counters (id, value) values (1, 0)`.execute(first.db);
-    return [first, open(first)];
+    return [first, sqlite.open({ shareLockOf: first })];
   }
 
   /** A transaction that reads the counter, yields to the event loop, then writes it back plus one. */
@@ -50,13 +32,11 @@ describe('SQLite write lock between connections of one file', () => {
   });
 
   it('waits for another process’s write lock without blocking the event loop, and begins transactions IMMEDIATE', async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-lock-'));
-    const first = open();
+    const first = sqlite.open();
     await sql`create table counters (id integer primary key, value integer not null)`.execute(first.db);
     await sql`insert into counters (id, value) values (1, 0)`.execute(first.db);
     // A connection of its own lock, as another process's would be.
-    const other = createDb({ kind: 'sqlite', file: path.join(dir, 'db.sqlite'), checkpoints: false });
-    handles.push(other);
+    const other = sqlite.open({ ownLock: true });
 
     let ticks = 0;
     const ticker = setInterval(() => (ticks += 1), 1);

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import { describe, expect, it } from 'vitest';
+import type { DbHandle } from '../../src/db/create-db.js';
+import { sqliteFileConnections } from '../helpers/sqlite-file.js';
 
 /**
  * Reads outside a transaction share one read transaction per event-loop turn
@@ -11,25 +9,14 @@ import { createDb, type DbHandle } from '../../src/db/create-db.js';
  * connection's own writes always, and another connection's commit from the next turn.
  */
 describe('SQLite reads of one event-loop turn', () => {
-  let dir: string;
-  const handles: DbHandle[] = [];
-
-  afterEach(async () => {
-    for (const handle of handles.splice(0).reverse()) await handle.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const sqlite = sqliteFileConnections('read-turn');
 
   async function setUp(): Promise<[DbHandle, DbHandle]> {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-read-turn-'));
-    const file = path.join(dir, 'db.sqlite');
-    const first = createDb({ kind: 'sqlite', file });
-    handles.push(first);
+    const first = sqlite.open();
     await sql`create table counters (id integer primary key, value integer not null)`.execute(first.db);
     await sql`insert into counters (id, value) values (1, 0)`.execute(first.db);
     // Another connection to the file, as the job thread's or another process's.
-    const other = createDb({ kind: 'sqlite', file, checkpoints: false });
-    handles.push(other);
-    return [first, other];
+    return [first, sqlite.open({ ownLock: true })];
   }
 
   const valueOf = async (handle: DbHandle) => (await sql<{ value: number }>`select value from counters where id = 1`.execute(handle.db)).rows[0]?.value;
@@ -82,8 +69,7 @@ describe('SQLite reads of one event-loop turn', () => {
     const [first] = await setUp();
     await nextTurn();
     expect(await valueOf(first)).toBe(0);
-    await first.destroy();
-    handles.splice(handles.indexOf(first), 1);
+    await sqlite.close(first);
     await nextTurn();
   });
 });

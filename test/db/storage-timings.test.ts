@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import { describe, expect, it } from 'vitest';
+import type { DbHandle } from '../../src/db/create-db.js';
 import type { CheckpointMode, StorageWait } from '../../src/db/storage-timings.js';
 import { WalCheckpointer } from '../../src/db/wal-checkpoint.js';
+import { sqliteFileConnections } from '../helpers/sqlite-file.js';
 
 /** What a connection's timings reported, in order. */
 function record(handle: DbHandle): { waits: [StorageWait, number][]; checkpoints: [CheckpointMode, number][]; stop: () => void } {
@@ -21,25 +19,10 @@ function record(handle: DbHandle): { waits: [StorageWait, number][]; checkpoints
 }
 
 describe('SQLite storage timings (for /metrics)', () => {
-  let dir: string;
-  const handles: DbHandle[] = [];
-
-  afterEach(async () => {
-    for (const handle of handles.splice(0).reverse()) await handle.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  function open(options: { shareLockOf?: DbHandle } = {}): DbHandle {
-    const file = path.join(dir, 'db.sqlite');
-    const shared = options.shareLockOf;
-    const handle = createDb(shared ? { kind: 'sqlite', file, checkpoints: false, ...(shared.writeLock && { writeLock: shared.writeLock }) } : { kind: 'sqlite', file });
-    handles.push(handle);
-    return handle;
-  }
+  const sqlite = sqliteFileConnections('timings');
 
   async function setUp(): Promise<DbHandle> {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-timings-'));
-    const first = open();
+    const first = sqlite.open();
     await sql`create table notes (id integer primary key, body text not null)`.execute(first.db);
     return first;
   }
@@ -56,8 +39,8 @@ describe('SQLite storage timings (for /metrics)', () => {
 
   it('times a write from asking for the lock to holding it, while another connection of the process holds it', async () => {
     const first = await setUp();
-    const second = open({ shareLockOf: first });
-    const third = open({ shareLockOf: first });
+    const second = sqlite.open({ shareLockOf: first });
+    const third = sqlite.open({ shareLockOf: first });
     const seen = record(second);
     const seenAlone = record(third);
     let release: () => void = () => undefined;
@@ -95,10 +78,8 @@ describe('SQLite storage timings (for /metrics)', () => {
   });
 
   it('times the checkpoints of the worker with their mode', async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patron-timings-'));
-    const file = path.join(dir, 'db.sqlite');
-    const handle = createDb({ kind: 'sqlite', file, checkpoints: false });
-    handles.push(handle);
+    const handle = sqlite.open({ ownLock: true });
+    const file = sqlite.file();
     const timings = handle.storage?.timings;
     if (!timings) throw new Error('a SQLite handle has storage timings');
     const checkpoints: [CheckpointMode, number][] = [];
