@@ -8,7 +8,7 @@ import { benchLimitsEnv, startBare, startPatron, type ServerProcess } from './li
 import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
 import { runHttpLoad, type HttpLoadResult } from './lib/http-load.js';
-import { processCpuSeconds } from './lib/rss.js';
+import { processCpuSeconds, threadBusy } from './lib/rss.js';
 import { describeBareDrift } from './lib/drift.js';
 import { describeServerWaits, scrapeHistograms } from './lib/server-waits.js';
 
@@ -69,6 +69,8 @@ interface Run extends HttpLoadResult {
   readonly cpuMsPerRequest: number | undefined;
   /** What the server saw during the run (its /metrics): slow answers, fsyncs, lock waits, checkpoints. */
   readonly serverWaits: string | undefined;
+  /** The share of the run the server's request thread spent on a CPU (Linux; 0..1). */
+  readonly requestThreadBusy: number | undefined;
 }
 
 interface Target {
@@ -83,6 +85,7 @@ interface Target {
 async function load(target: Target, kind: 'apply' | 'estimate', durationSec: number, overallRate?: number): Promise<Run> {
   const metricsBefore = await scrapeHistograms(target.url);
   const cpuBefore = processCpuSeconds(target.pid);
+  const busy = threadBusy(target.pid);
   const result = await runHttpLoad({
     method: 'POST',
     url: target.url,
@@ -94,10 +97,11 @@ async function load(target: Target, kind: 'apply' | 'estimate', durationSec: num
     // An answer is counted good only when it is a success with a computed result.
     accept: (status, body) => status === 200 && body.startsWith('{"status":"success"') && body.includes('"order_to_pay"'),
   });
+  const requestThreadBusy = busy.stop();
   const cpuAfter = processCpuSeconds(target.pid);
   const cpuMsPerRequest = cpuBefore === undefined || cpuAfter === undefined || result.ok === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.ok;
   const serverWaits = describeServerWaits(metricsBefore, await scrapeHistograms(target.url), { method: 'POST', route: `/loyalty/checkout/${kind}` });
-  return { ...result, cpuMsPerRequest, serverWaits };
+  return { ...result, cpuMsPerRequest, serverWaits, requestThreadBusy };
 }
 
 /** A shop with the feed, the programme, 3 promotions, a code, a certificate and members with bonuses. */
@@ -243,7 +247,8 @@ async function benchBare(sample: string): Promise<BareRuns> {
 function line(name: string, run: Run, ceiling: Run | undefined): string {
   const ratio = ceiling ? `  ${(run.perSec / ceiling.perSec).toFixed(3)} of bare` : '';
   const cpu = run.cpuMsPerRequest === undefined ? '' : `  ${run.cpuMsPerRequest.toFixed(2)} ms CPU/req`;
-  return `  ${name.padEnd(20)} ${run.perSec.toFixed(0).padStart(7)} req/s  p50 ${run.p50Ms.toFixed(1)} ms  p99 ${run.p99Ms.toFixed(1)} ms${cpu}${ratio}${run.bad ? `  (${run.bad} bad answers)` : ''}`;
+  const busy = run.requestThreadBusy === undefined ? '' : `  request thread ${(100 * run.requestThreadBusy).toFixed(0)} % busy`;
+  return `  ${name.padEnd(20)} ${run.perSec.toFixed(0).padStart(7)} req/s  p50 ${run.p50Ms.toFixed(1)} ms  p99 ${run.p99Ms.toFixed(1)} ms${cpu}${busy}${ratio}${run.bad ? `  (${run.bad} bad answers)` : ''}`;
 }
 
 async function main(): Promise<number> {

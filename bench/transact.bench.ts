@@ -10,7 +10,7 @@ import { runHttpLoad } from './lib/http-load.js';
 import { benchTargets, openBenchDatabase, type BenchDatabaseName } from './lib/postgres.js';
 import { benchLimitsEnv, startPatron, type ServerProcess } from './lib/processes.js';
 import { describeServerWaits, scrapeHistograms } from './lib/server-waits.js';
-import { processCpuSeconds } from './lib/rss.js';
+import { processCpuSeconds, threadBusy } from './lib/rss.js';
 import { describeBareDrift } from './lib/drift.js';
 
 /**
@@ -69,6 +69,8 @@ interface Run {
   readonly missing: number;
   /** The server's CPU time (user + system) per delivered message, from the first request to the last arrival. */
   readonly cpuMsPerMessage: number;
+  /** The share of the load's time the server's request thread spent on a CPU (Linux; 0..1). */
+  readonly requestThreadBusy: number | undefined;
   /** What the server saw during the load (its /metrics): slow answers, fsyncs, lock waits, checkpoints. */
   readonly serverWaits: string | undefined;
 }
@@ -131,6 +133,7 @@ async function load(
   const prefix = `${name}${overallRate === undefined ? 's' : 'p'}`;
   const metricsBefore = await scrapeHistograms(server.baseUrl);
   const cpuBefore = processCpuSeconds(server.pid) ?? 0;
+  const busy = threadBusy(server.pid);
   const started = performance.now();
   const result = await runHttpLoad({
     method: 'POST',
@@ -154,6 +157,7 @@ async function load(
       return true;
     },
   });
+  const requestThreadBusy = busy.stop();
   const serverWaits = describeServerWaits(metricsBefore, await scrapeHistograms(server.baseUrl), { method: 'POST', route: '/transact' });
   // Wait until the peer has every acknowledged message or the drain time passes.
   const deadline = performance.now() + DRAIN_SEC * 1000;
@@ -178,6 +182,7 @@ async function load(
     duplicates,
     missing: Math.max(0, acknowledged.length - (arrived.received - duplicates)),
     cpuMsPerMessage: (cpuSeconds * 1000) / Math.max(1, arrived.received),
+    requestThreadBusy,
     serverWaits,
   };
 }
@@ -231,7 +236,7 @@ async function main(): Promise<number> {
         console.log(
           `  ${`${name}, ${what}`.padEnd(22)} ${run.deliveredPerSec.toFixed(0).padStart(6)} emails/s  ${(run.deliveredPerSec / bare).toFixed(3)} of bare;` +
             ` /transact ${run.answersPerSec.toFixed(0)}/s p50 ${run.p50Ms.toFixed(1)} ms p99 ${run.p99Ms.toFixed(1)} ms;` +
-            ` ${run.cpuMsPerMessage.toFixed(2)} ms CPU/message; ${run.acknowledged.length} acknowledged, ${run.missing} missing, ${run.duplicates} twice${run.bad ? `, ${run.bad} bad answers` : ''}`,
+            ` ${run.cpuMsPerMessage.toFixed(2)} ms CPU/message${run.requestThreadBusy === undefined ? '' : ` (request thread ${(100 * run.requestThreadBusy).toFixed(0)} % busy)`}; ${run.acknowledged.length} acknowledged, ${run.missing} missing, ${run.duplicates} twice${run.bad ? `, ${run.bad} bad answers` : ''}`,
         );
         if (run.serverWaits) console.log(`  ${''.padEnd(22)} ${run.serverWaits}`);
       }

@@ -52,3 +52,31 @@ export function processCpuSeconds(pid: number): number | undefined {
 
 /** USER_HZ: 100 on every Linux this runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * The time a thread of the process has spent on a CPU so far, in seconds, from
+ * /proc/<pid>/task/<tid>/schedstat (Linux): the scheduler's own nanoseconds, exact where
+ * /proc/<pid>/stat counts clock ticks (a thread woken by timers is charged whole ticks).
+ * The main thread's id is the process id: for Patron, the thread that answers requests.
+ */
+export function threadCpuSeconds(pid: number, tid: number = pid): number | undefined {
+  try {
+    const onCpuNs = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    return Number.isFinite(onCpuNs) ? onCpuNs / 1e9 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Measures the share of wall time a thread spends on a CPU between start and stop (0..1). */
+export function threadBusy(pid: number, tid: number = pid): { stop(): number | undefined } {
+  const before = threadCpuSeconds(pid, tid);
+  const started = performance.now();
+  return {
+    stop() {
+      const after = threadCpuSeconds(pid, tid);
+      const seconds = (performance.now() - started) / 1000;
+      return before === undefined || after === undefined || seconds <= 0 ? undefined : (after - before) / seconds;
+    },
+  };
+}
