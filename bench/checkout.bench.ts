@@ -32,6 +32,8 @@ import { describeServerWaits, scrapeHistograms } from './lib/server-waits.js';
  *
  * The bare app is measured again after Patron's runs, and a NOTE flags a run in which
  * the machine's speed moved by more than 15 % (bench/lib/drift.ts).
+ * Each run also prints how busy the server's request thread was (bench/lib/rss.ts,
+ * threadBusy): the paced p99 follows that share more than anything else.
  *
  *   npm run bench:checkout -- [--duration 10] [--connections 50] [--warmup 2]
  *                             [--members 200] [--only sqlite|postgres] [--limits off|on] [--cpu-prof DIR]

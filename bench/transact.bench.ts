@@ -32,6 +32,8 @@ import { describeBareDrift } from './lib/drift.js';
  * (answers or deliveries fall behind) is a MISS. The bare pool sends again after
  * Patron's runs, and a NOTE flags a run in which the machine's speed moved by more than
  * 15 % (bench/lib/drift.ts).
+ * Each run also prints how busy the server's request thread was (bench/lib/rss.ts,
+ * threadBusy).
  *
  *   npm run bench:transact -- [--duration 10] [--connections 50] [--only sqlite|postgres]
  *                             [--limits off|on] [--drain 120] [--cpu-prof DIR]
