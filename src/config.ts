@@ -216,7 +216,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const bodyLimit = readInt(env, 'PATRON_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems);
   const workerConcurrency = readInt(env, 'PATRON_WORKER_CONCURRENCY', 4, 1, 256, problems);
   const deliveryConcurrency = readInt(env, 'PATRON_DELIVERY_CONCURRENCY', 32, 1, 256, problems);
-  const jobThreadNice = readInt(env, 'PATRON_JOB_THREAD_NICE', 10, 0, 19, problems);
+  const jobThreadNice = readInt(env, 'PATRON_JOB_THREAD_NICE', 19, 0, 19, problems);
   const jobLeaseSeconds = readInt(env, 'PATRON_JOB_LEASE_SECONDS', 10, 2, 3600, problems);
   const feedMaxBytes = readInt(env, 'PATRON_FEED_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, problems);
   const fetchAllowPrivate = readAllowPrivate(env, problems);
