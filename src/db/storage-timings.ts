@@ -48,7 +48,7 @@ export class StorageTimings {
 
   /** The clock reading to time a wait from; undefined (and no clock read) when nobody listens. */
   start(): number | undefined {
-    return this.listeners.size > 0 ? performance.now() : undefined;
+    return this.observed ? performance.now() : undefined;
   }
 
   /** Reports the wait timed from `started` (start()'s reading); nothing when it was not timed. */

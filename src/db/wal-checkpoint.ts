@@ -33,8 +33,9 @@ import type { CheckpointMode, StorageTimings } from './storage-timings.js';
  * moment; under a steady stream of commits one that copied 100 ms of log (milliseconds
  * of work; the interval was 100 ms then) nearly always finished after the next commit,
  * so the log only grew (to 23,000-29,000 frames, 95-120 MB, at 1,400 messages a second on
- * /transact, and past 1 GB in a tight loop). So once the log is past `restartBytes` (8 MB) and a checkpoint
- * copied all of it, the worker checkpoints again at once, up to `restartTries` times:
+ * /transact, and past 1 GB in a tight loop). So once the log is past `restartBytes`
+ * (8 MB) and a checkpoint copied all of it, the worker checkpoints again at once, up to
+ * `restartTries` times:
  * each copies only what was committed during the previous one, which takes a fraction of
  * a millisecond, and one of them ends between two commits. The file then stays about as
  * large as `restartBytes` plus what accumulates in an interval.
