@@ -30,7 +30,7 @@ export interface Config {
   readonly workerConcurrency: number;
   /** Message deliveries one worker process sends at once, in slots of their own beside workerConcurrency. */
   readonly deliveryConcurrency: number;
-  /** The nice value of `patron serve`'s job thread (0: as the HTTP thread), so that requests come first on busy cores. */
+  /** The nice value of `patron serve`'s job thread: 0 (the default) leaves it as the HTTP thread; higher puts requests first on busy cores (README). */
   readonly jobThreadNice: number;
   /** How long a job's claim lasts without a heartbeat, in ms: a killed worker's job is taken over after it. */
   readonly jobLeaseMs: number;
@@ -216,7 +216,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const bodyLimit = readInt(env, 'PATRON_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024, problems);
   const workerConcurrency = readInt(env, 'PATRON_WORKER_CONCURRENCY', 4, 1, 256, problems);
   const deliveryConcurrency = readInt(env, 'PATRON_DELIVERY_CONCURRENCY', 32, 1, 256, problems);
-  const jobThreadNice = readInt(env, 'PATRON_JOB_THREAD_NICE', 19, 0, 19, problems);
+  const jobThreadNice = readInt(env, 'PATRON_JOB_THREAD_NICE', 0, 0, 19, problems);
   const jobLeaseSeconds = readInt(env, 'PATRON_JOB_LEASE_SECONDS', 10, 2, 3600, problems);
   const feedMaxBytes = readInt(env, 'PATRON_FEED_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, problems);
   const fetchAllowPrivate = readAllowPrivate(env, problems);

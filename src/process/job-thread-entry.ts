@@ -19,7 +19,10 @@ const log = createLogger(config.logLevel).child({ thread: 'jobs' });
 const send = (message: FromJobThread): void => port.postMessage(message);
 
 async function main(): Promise<void> {
-  // Requests come first when every core is busy: a delivery can wait a moment, an answer should not.
+  // Opt-in (PATRON_JOB_THREAD_NICE, 0 by default): requests come first when every core is busy.
+  // Not the default: on SQLite a lowered thread that other programs keep off the cores
+  // holds the write lock meanwhile, and every request's write waits with it
+  // (docs/messaging.md, "The job thread back at nice 0").
   const priority = lowerThreadPriority(config.jobThreadNice);
   const options = dbOptionsFromConfig(config);
   // The HTTP thread's connection runs the SQLite checkpoints.

@@ -23,7 +23,7 @@ describe('configuration', () => {
       bodyLimit: 10 * 1024 * 1024,
       workerConcurrency: 4,
       deliveryConcurrency: 32,
-      jobThreadNice: 19,
+      jobThreadNice: 0,
       jobLeaseMs: 10_000,
       importLeaseMs: 10_000,
       feedMaxBytes: 1024 * 1024 * 1024,

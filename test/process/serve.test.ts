@@ -119,18 +119,22 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     server.signal('SIGTERM');
     expect(await server.exit()).toBe(0);
     expect(server.stdout).toContain('"msg":"Stopped"');
+    // By default the job thread keeps the HTTP thread's priority (docs/messaging.md, "The job thread back at nice 0").
+    expect(server.stdout).toMatch(/"nice":null,"niceNotApplied":"not asked for"[^\n]*"msg":"Job thread started"/);
   }, 90_000);
 
   it('on a later start prints no new token, creates no second demo shop, and keeps the first token', async () => {
     expect(adminToken).not.toBe('');
-    const server = start();
+    // With a lowered job thread (PATRON_JOB_THREAD_NICE; 0, the default, leaves it as the HTTP thread).
+    const server = CliProcess.start(['serve'], { ...env, PATRON_JOB_THREAD_NICE: '19' });
+    processes.push(server);
     const baseUrl = await server.waitUntilServing();
     const response = await fetch(`${baseUrl}/admin/v1/shops`, { headers: { authorization: `Bearer ${adminToken}` } });
     expect(response.status).toBe(200);
     const { shops } = (await response.json()) as ShopList;
     expect(shops.filter((s) => s.name === 'Demo shop').map((s) => s.shop_id)).toEqual([demoShopId]);
     expect(server.stdout).toContain('"msg":"Job thread started"');
-    // The job thread runs at PATRON_JOB_THREAD_NICE (19 by default) as the kernel reads it back, where threads have one of their own.
+    // The job thread runs at PATRON_JOB_THREAD_NICE as the kernel reads it back, where threads have one of their own.
     if (process.platform === 'linux' && (threadNice() ?? 0) < 19) expect(server.stdout).toMatch(/"nice":19,[^\n]*"msg":"Job thread started"/);
 
     server.signal('SIGINT');
