@@ -29,8 +29,8 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
   let demoShopId = '';
   let demoSecret = '';
 
-  function start(args: string[] = ['serve']): CliProcess {
-    const child = CliProcess.start(args, env);
+  function start(args: string[] = ['serve'], extraEnv: Record<string, string> = {}): CliProcess {
+    const child = CliProcess.start(args, { ...env, ...extraEnv });
     processes.push(child);
     return child;
   }
@@ -126,8 +126,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
   it('on a later start prints no new token, creates no second demo shop, and keeps the first token', async () => {
     expect(adminToken).not.toBe('');
     // With a lowered job thread (PATRON_JOB_THREAD_NICE; 0, the default, leaves it as the HTTP thread).
-    const server = CliProcess.start(['serve'], { ...env, PATRON_JOB_THREAD_NICE: '19' });
-    processes.push(server);
+    const server = start(['serve'], { PATRON_JOB_THREAD_NICE: '19' });
     const baseUrl = await server.waitUntilServing();
     const response = await fetch(`${baseUrl}/admin/v1/shops`, { headers: { authorization: `Bearer ${adminToken}` } });
     expect(response.status).toBe(200);
