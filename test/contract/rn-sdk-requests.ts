@@ -88,3 +88,13 @@ export function loyaltyJoinRequest(state: SdkState, params: Params): InjectOptio
   const body = withSession({ shop_id: state.shopId, stream: null, ...params }, state);
   return { method: 'POST', url: '/loyalty/members/join', headers: JSON_HEADERS, payload: JSON.stringify(body) };
 }
+
+/**
+ * sdk.notificationDelivered / notificationOpened / notificationClicked(options): JSON with
+ * shop_id, stream and `{code, type}` as the SDK read them from the push (`data.id`,
+ * `data.type`); an undefined one is left out of the JSON, as JSON.stringify does.
+ */
+export function trackPushRequest(state: SdkState, event: 'delivered' | 'opened' | 'clicked', options: { code?: unknown; type?: unknown }): InjectOptions {
+  const body = withSession({ shop_id: state.shopId, stream: null, ...options }, state);
+  return { method: 'POST', url: `/track/${event}`, headers: JSON_HEADERS, payload: JSON.stringify(body) };
+}

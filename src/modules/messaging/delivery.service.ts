@@ -131,6 +131,7 @@ export class DeliveryService {
       const rendered = { [channel]: await this.deps.renderer.render(set, channel, templateScope(variables, profileScope)) };
       outgoing = buildOutgoing(
         {
+          shopId: delivery.shop_id,
           channel,
           address: delivery.address,
           platform: delivery.platform,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { maskSecret, secretFieldsOf, splitChannelBody } from '../../../src/modules/messaging/domain/channel-settings.js';
 import { htmlToText } from '../../../src/modules/messaging/domain/html-text.js';
 import { chooseLocale, templatesFor } from '../../../src/modules/messaging/domain/mailing.js';
+import { mobilePushData } from '../../../src/modules/messaging/domain/outgoing.js';
 import { planDeliveries, type RecipientFacts } from '../../../src/modules/messaging/domain/recipients.js';
 import { TokenBucket } from '../../../src/modules/messaging/domain/token-bucket.js';
 import { checkVariables } from '../../../src/modules/messaging/domain/variables.js';
@@ -121,6 +122,27 @@ describe('delivery planning', () => {
     expect(plan.send).toEqual([{ channel: 'email', address: 'a@example.org', platform: null }]);
     expect(plan.unconfigured).toEqual([{ channel: 'whatsapp', address: '79001234567', platform: null }]);
     expect(plan.unsubscribed).toEqual(['sms']);
+  });
+});
+
+describe('mobile push data', () => {
+  const to = { shopId: 'shop-1', code: 'Ab_9-x', type: 'chain' };
+
+  it('names the message by id and type, the shop, what the app shows and the link as a web event', () => {
+    expect(mobilePushData(to, { title: 'T', body: 'B', url: 'https://shop.example/a?b=1&c="d"', icon: 'https://i', picture: 'https://p' })).toEqual({
+      id: 'Ab_9-x',
+      type: 'chain',
+      shop_id: 'shop-1',
+      title: 'T',
+      body: 'B',
+      icon: 'https://i',
+      image: 'https://p',
+      event: '{"type":"web","uri":"https://shop.example/a?b=1&c=\\"d\\""}',
+    });
+  });
+
+  it('leaves out a link, icon or picture that rendered empty, so the app opens and shows nothing for it', () => {
+    expect(mobilePushData(to, { title: 'T', body: '', url: ' ', icon: '', picture: '' })).toEqual({ id: 'Ab_9-x', type: 'chain', shop_id: 'shop-1', title: 'T', body: '' });
   });
 });
 

@@ -174,7 +174,14 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
       await s.t.app.services.profiles.registerPushToken(s.shopId, did2, 'ios-token-1', 'ios');
       const { payload } = await expectOk(s.transact({ code: 'order', email: 'push@example.org', variables: { order_id: '5' } }));
       await s.runner.runDue();
-      expect(s.fcm.sent.at(-1)!.message).toMatchObject({ token: 'android-token-1', platform: 'android', title: 'Order 5', url: 'https://shop.example/o/5', data: { code: payload.code, type: 'transactional' } });
+      expect(s.fcm.sent.at(-1)!.message).toMatchObject({
+        token: 'android-token-1',
+        platform: 'android',
+        title: 'Order 5',
+        url: 'https://shop.example/o/5',
+        idKey: payload.code,
+        data: { id: payload.code, type: 'transactional', shop_id: s.shopId, title: 'Order 5', event: '{"type":"web","uri":"https://shop.example/o/5"}' },
+      });
       expect(s.apns.sent.at(-1)!.message).toMatchObject({ token: 'ios-token-1', platform: 'ios' });
     });
 

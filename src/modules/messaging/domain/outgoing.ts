@@ -1,13 +1,15 @@
 import type { Channel, MessageByChannel } from '../providers/provider.js';
-import type { RenderedMessage } from '../render.js';
+import type { RenderedMessage, RenderedPush } from '../render.js';
 
 /**
  * The message a provider is given for one delivery: the rendered template of its channel
- * addressed to the delivery's address. Push data carries the message `code` and `type`,
- * which the mobile SDK sends back to /track/*.
+ * addressed to the delivery's address. A mobile push's data is what the platform's app
+ * SDKs read (mobilePushData); a web push's carries the message `code` and `type` for the
+ * shop's service worker.
  */
 
 export interface DeliveryAddress {
+  readonly shopId: string;
   readonly channel: Channel;
   readonly address: string;
   readonly platform: string | null;
@@ -31,7 +33,6 @@ export type Outgoing = { [C in Channel]: { channel: C; message: MessageByChannel
 
 /** undefined when the rendered set has no template for the channel, or the stored address cannot be read. */
 export function buildOutgoing(to: DeliveryAddress, rendered: RenderedMessage): Outgoing | undefined {
-  const data = { code: to.code, type: to.type };
   const none = { subject: null, body: null, url: null, icon: null, picture: null };
   switch (to.channel) {
     case 'email': {
@@ -49,13 +50,15 @@ export function buildOutgoing(to: DeliveryAddress, rendered: RenderedMessage): O
       const push = rendered.mobile_push;
       if (!push) return undefined;
       const platform = to.platform === 'ios' ? 'ios' : 'android';
-      return { channel: 'mobile_push', message: { ...push, token: to.address, platform, data }, content: pushContent(push) };
+      const data = mobilePushData(to, push);
+      return { channel: 'mobile_push', message: { ...push, token: to.address, platform, data, idKey: to.code }, content: pushContent(push) };
     }
     case 'web_push': {
       const push = rendered.web_push;
       const subscription = parseSubscription(to.address);
       if (!push || !subscription) return undefined;
-      return { channel: 'web_push', message: { ...push, subscription, data }, content: pushContent(push) };
+      const data = { code: to.code, type: to.type };
+      return { channel: 'web_push', message: { ...push, subscription, data, idKey: to.code }, content: pushContent(push) };
     }
     case 'telegram':
     case 'whatsapp':
@@ -72,6 +75,27 @@ export function buildOutgoing(to: DeliveryAddress, rendered: RenderedMessage): O
       return { channel: 'wallet', message: { ...pass, text: wallet.text }, content: { ...none, body: wallet.text } };
     }
   }
+}
+
+/**
+ * The data of a mobile push as the platform's app SDKs read it (contract-notes, "Beyond
+ * interface.md"; docs/mobile-sdk.md, "Push notifications"): the message code as `id` and
+ * its type, which the SDK sends back to /track/* as `code` and `type`; the shop it routes
+ * the push to; what it shows (it never reads FCM's notification block); and the tap
+ * target as JSON text. A push template names only a link, so the target is always
+ * `web`, the link as rendered: the SDK reports the tap itself, so the link is not wrapped
+ * in a tracking redirect. FCM takes string values only.
+ */
+export function mobilePushData(to: Pick<DeliveryAddress, 'shopId' | 'code' | 'type'>, push: RenderedPush): Record<string, string> {
+  const data: Record<string, string> = { id: to.code, type: to.type, shop_id: to.shopId, title: push.title, body: push.body };
+  if (nonEmpty(push.icon)) data.icon = push.icon;
+  if (nonEmpty(push.picture)) data.image = push.picture;
+  if (nonEmpty(push.url)) data.event = JSON.stringify({ type: 'web', uri: push.url });
+  return data;
+}
+
+function nonEmpty(text: string | undefined): text is string {
+  return text !== undefined && text.trim() !== '';
 }
 
 function pushContent(push: { title: string; body: string; url?: string; icon?: string; picture?: string }): SentContent {

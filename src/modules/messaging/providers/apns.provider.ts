@@ -58,6 +58,8 @@ export type ApnsSettings = Static<typeof ApnsSettingsSchema>;
 
 /** Apple's limit on the JSON payload of an alert notification. */
 const MAX_PAYLOAD_BYTES = 4096;
+/** Apple's limit on apns-collapse-id. */
+const MAX_COLLAPSE_ID_BYTES = 64;
 
 export interface ApnsProviderOptions {
   readonly clock?: Clock;
@@ -134,6 +136,8 @@ export class ApnsProvider implements Provider<'mobile_push', ApnsSettings> {
         'apns-push-type': 'alert',
         'apns-priority': '10',
         'apns-expiration': String(ttl === 0 ? 0 : Math.floor(this.clock.now() / 1000) + ttl),
+        // A resend after a crash replaces the notification already shown; APNs has no idempotency key.
+        ...(message.idKey !== undefined && Buffer.byteLength(message.idKey) <= MAX_COLLAPSE_ID_BYTES && { 'apns-collapse-id': message.idKey }),
         'content-type': 'application/json',
       },
       body: payload,
@@ -170,8 +174,11 @@ export class ApnsProvider implements Provider<'mobile_push', ApnsSettings> {
 }
 
 /**
- * The APNs JSON: Apple's `aps` dictionary, then the message's data keys (the message
- * code and type for /track/*), its link and its picture for the app to read. A data key
+ * The APNs JSON: Apple's `aps` dictionary (the alert iOS shows itself, and the native
+ * iOS SDK reads), then the message's data keys at the top level, where the app SDKs read
+ * them. `gcm.message_id` carries the message code because React Native Firebase hands an
+ * iOS notification to the app's JavaScript only when that key is there (and takes it as
+ * the message id the React Native SDK stores pushes and drops repeats by). A data key
  * named `aps` is left out: it would replace Apple's dictionary.
  */
 export function apnsPayload(message: MobilePushMessage): Record<string, unknown> {
@@ -180,8 +187,7 @@ export function apnsPayload(message: MobilePushMessage): Record<string, unknown>
   if (message.picture !== undefined) aps['mutable-content'] = 1;
   const payload: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(message.data)) if (name !== 'aps') payload[name] = value;
-  if (message.url !== undefined) payload.url = message.url;
-  if (message.picture !== undefined) payload.picture = message.picture;
+  if (message.idKey !== undefined) payload['gcm.message_id'] = message.idKey;
   payload.aps = aps;
   return payload;
 }

@@ -54,6 +54,8 @@ export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 const DEFAULT_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 const DEFAULT_API_BASE = 'https://fcm.googleapis.com';
 const MAX_ANSWER_BYTES = 64 * 1024;
+/** Apple's limit on apns-collapse-id. */
+const APNS_COLLAPSE_ID_BYTES = 64;
 
 export interface FcmProviderOptions {
   readonly clock?: Clock;
@@ -161,20 +163,28 @@ export class FcmProvider implements Provider<'mobile_push', FcmSettings> {
   }
 }
 
-/** The `message` of messages:send. Every data value is a string, as FCM requires. */
+/**
+ * The `message` of messages:send. `data` goes as built (domain/outgoing.ts): what the app
+ * SDKs read, every value a string as FCM requires. The notification block is for apps that
+ * let the system show the push. The message code names the notification on the device
+ * (Android's tag, iOS's apns-collapse-id), so a resend after a crash replaces the first
+ * rather than showing twice; FCM itself has no idempotency key.
+ */
 export function fcmMessage(message: MobilePushMessage, ttlSeconds?: number): Record<string, unknown> {
-  const data: Record<string, string> = { ...message.data };
-  if (message.url !== undefined) data.url = message.url;
-  if (message.icon !== undefined) data.icon = message.icon;
   const notification: Record<string, string> = { title: message.title, body: message.body };
   if (message.picture !== undefined) notification.image = message.picture;
   const android: Record<string, unknown> = { priority: 'high' };
   if (ttlSeconds !== undefined) android.ttl = `${ttlSeconds}s`;
-  const out: Record<string, unknown> = { token: message.token, notification, data, android };
+  if (message.idKey !== undefined) android.notification = { tag: message.idKey };
+  const out: Record<string, unknown> = { token: message.token, notification, data: { ...message.data }, android };
+  const apns: Record<string, unknown> = {};
+  if (message.idKey !== undefined && Buffer.byteLength(message.idKey) <= APNS_COLLAPSE_ID_BYTES) apns.headers = { 'apns-collapse-id': message.idKey };
   // An iOS app gets the picture only through its notification service extension, which runs on mutable-content.
   if (message.picture !== undefined) {
-    out.apns = { payload: { aps: { 'mutable-content': 1 } }, fcm_options: { image: message.picture } };
+    apns.payload = { aps: { 'mutable-content': 1 } };
+    apns.fcm_options = { image: message.picture };
   }
+  if (Object.keys(apns).length > 0) out.apns = apns;
   return out;
 }
 

@@ -35,7 +35,11 @@ export interface SmsMessage {
   readonly body: string;
 }
 
-/** What a push shows. `data` rides along to the app (the message `code` and `type`, for /track/*). */
+/**
+ * What a push shows. `data` rides along to the app as is: for a mobile push, the fields
+ * the platform's SDKs read (domain/outgoing.ts, mobilePushData); for a web push, the
+ * message `code` and `type`.
+ */
 export interface PushContent {
   readonly title: string;
   readonly body: string;
@@ -43,6 +47,12 @@ export interface PushContent {
   readonly icon?: string;
   readonly picture?: string;
   readonly data: Readonly<Record<string, string>>;
+  /**
+   * The delivery's message code, fixed per delivery like an email's Message-ID: a resend
+   * after a crash carries the same one, so a vendor that replaces a notification with the
+   * same id (apns-collapse-id, android.notification.tag, web push Topic) shows it once.
+   */
+  readonly idKey?: string;
 }
 
 /** A mobile push to one device token (from the audience import or POST /mobile_push_tokens). */

@@ -44,6 +44,8 @@ export type VapidSettings = Static<typeof VapidSettingsSchema>;
  * its header (86 bytes), the GCM tag (16) and the padding delimiter (1) leave this much.
  */
 export const MAX_WEB_PUSH_PAYLOAD_BYTES = 4096 - 86 - 16 - 1;
+/** A Topic header: at most 32 characters of the URL-safe base64 alphabet (RFC 8030 §5.4). */
+const TOPIC = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** A new VAPID key pair for a shop, in the settings' own field names. */
 export function generateVapidKeys(): { vapid_public_key: string; vapid_private_key: string } {
@@ -95,6 +97,8 @@ export class VapidProvider implements Provider<'web_push', VapidSettings> {
           TTL: settings.ttl_seconds ?? 86_400,
           urgency: settings.urgency ?? 'normal',
           contentEncoding: 'aes128gcm',
+          // RFC 8030 §5.4: a resend after a crash replaces the first while the push service still holds it.
+          ...(message.idKey !== undefined && TOPIC.test(message.idKey) && { topic: message.idKey }),
         },
       );
     } catch {

@@ -126,7 +126,16 @@ const message: MobilePushMessage = {
   body: 'Order 1042 left the warehouse.',
   url: 'https://shop.example/orders/1042',
   picture: 'https://shop.example/img/parcel.png',
-  data: { code: 'msg-abc', type: 'transactional' },
+  data: {
+    id: 'msg-abc',
+    type: 'transactional',
+    shop_id: 'shop-1',
+    title: 'Your order is on its way',
+    body: 'Order 1042 left the warehouse.',
+    image: 'https://shop.example/img/parcel.png',
+    event: '{"type":"web","uri":"https://shop.example/orders/1042"}',
+  },
+  idKey: 'msg-abc',
 };
 const context = { allowPrivate: true } as const;
 
@@ -143,28 +152,28 @@ describe('ApnsProvider', () => {
       'apns-push-type': 'alert',
       'apns-priority': '10',
       'apns-expiration': String(Math.floor(clock.now() / 1000) + 86_400),
+      'apns-collapse-id': 'msg-abc',
       'content-type': 'application/json',
     });
     expect(iat).toBe(Math.floor(clock.now() / 1000));
     expect(decodeProtectedHeader(received[0]!.token)).toEqual({ alg: 'ES256', kid: KEY_ID });
     expect(payload).toEqual({
       aps: { alert: { title: 'Your order is on its way', body: 'Order 1042 left the warehouse.' }, 'mutable-content': 1 },
-      code: 'msg-abc',
-      type: 'transactional',
-      url: 'https://shop.example/orders/1042',
-      picture: 'https://shop.example/img/parcel.png',
+      ...message.data,
+      'gcm.message_id': 'msg-abc',
     });
   });
 
-  it('sends no mutable-content without a picture, and never lets a data key replace aps', async () => {
-    const { picture: _p, url: _u, ...plain } = message;
-    await provider.send({ ...settings(), ttl_seconds: 0 }, { ...plain, data: { ...plain.data, aps: 'x' } }, context);
+  it('sends no mutable-content without a picture, no collapse id or gcm.message_id without an id, and never lets a data key replace aps', async () => {
+    const { picture: _p, url: _u, idKey: _i, ...plain } = message;
+    await provider.send({ ...settings(), ttl_seconds: 0 }, { ...plain, data: { id: 'msg-abc', type: 'transactional', aps: 'x' } }, context);
     expect(received[0]!.payload).toEqual({
       aps: { alert: { title: 'Your order is on its way', body: 'Order 1042 left the warehouse.' } },
-      code: 'msg-abc',
+      id: 'msg-abc',
       type: 'transactional',
     });
     expect(received[0]!.headers['apns-expiration']).toBe('0');
+    expect(received[0]!.headers['apns-collapse-id']).toBeUndefined();
   });
 
   it('reuses one HTTP/2 session and one provider token across sends, and signs anew only after 40 minutes', async () => {

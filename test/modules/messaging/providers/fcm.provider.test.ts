@@ -127,7 +127,16 @@ const message: MobilePushMessage = {
   body: 'Order 1042 left the warehouse.',
   url: 'https://shop.example/orders/1042',
   picture: 'https://shop.example/img/parcel.png',
-  data: { code: 'msg-abc', type: 'transactional' },
+  data: {
+    id: 'msg-abc',
+    type: 'transactional',
+    shop_id: 'shop-1',
+    title: 'Your order is on its way',
+    body: 'Order 1042 left the warehouse.',
+    image: 'https://shop.example/img/parcel.png',
+    event: '{"type":"web","uri":"https://shop.example/orders/1042"}',
+  },
+  idKey: 'msg-abc',
 };
 
 const context = { allowPrivate: true } as const;
@@ -162,23 +171,27 @@ describe('FcmProvider', () => {
               body: 'Order 1042 left the warehouse.',
               image: 'https://shop.example/img/parcel.png',
             },
-            data: { code: 'msg-abc', type: 'transactional', url: 'https://shop.example/orders/1042' },
-            android: { priority: 'high' },
-            apns: { payload: { aps: { 'mutable-content': 1 } }, fcm_options: { image: 'https://shop.example/img/parcel.png' } },
+            data: message.data,
+            android: { priority: 'high', notification: { tag: 'msg-abc' } },
+            apns: {
+              headers: { 'apns-collapse-id': 'msg-abc' },
+              payload: { aps: { 'mutable-content': 1 } },
+              fcm_options: { image: 'https://shop.example/img/parcel.png' },
+            },
           },
         },
       },
     ]);
   });
 
-  it('leaves out the image and the apns block without a picture, and sets android.ttl from ttl_seconds', async () => {
-    const { picture: _picture, url: _url, ...plain } = message;
-    await provider.send({ ...settings(), ttl_seconds: 600 }, plain, context);
+  it('leaves out the image and the apns block without a picture or an id, and sets android.ttl from ttl_seconds', async () => {
+    const { picture: _picture, url: _url, idKey: _idKey, ...plain } = message;
+    await provider.send({ ...settings(), ttl_seconds: 600 }, { ...plain, data: { id: 'msg-abc', type: 'transactional' } }, context);
     expect(sent[0]!.body).toEqual({
       message: {
         token: 'fcm-device-token-1',
         notification: { title: 'Your order is on its way', body: 'Order 1042 left the warehouse.' },
-        data: { code: 'msg-abc', type: 'transactional' },
+        data: { id: 'msg-abc', type: 'transactional' },
         android: { priority: 'high', ttl: '600s' },
       },
     });

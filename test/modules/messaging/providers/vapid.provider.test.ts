@@ -83,6 +83,7 @@ function message(overrides: Partial<WebPushMessage> = {}): WebPushMessage {
     icon: 'https://shop.example/icon.png',
     picture: 'https://shop.example/img/parcel.png',
     data: { code: 'msg-abc', type: 'transactional' },
+    idKey: 'msg-abc',
     ...overrides,
   };
 }
@@ -109,6 +110,7 @@ describe('VapidProvider', () => {
       'content-type': 'application/octet-stream',
       ttl: '86400',
       urgency: 'normal',
+      topic: 'msg-abc',
     });
     expect(got.json).toEqual({
       title: 'Your order is on its way',
@@ -128,6 +130,13 @@ describe('VapidProvider', () => {
       data: { code: 'msg-abc', type: 'transactional' },
     });
     expect(delivered[0]!.headers).toMatchObject({ ttl: '60', urgency: 'high' });
+  });
+
+  it('sends no Topic for an id a Topic header cannot carry', async () => {
+    await provider.send(settings(), message({ idKey: 'a.b' }), context);
+    await provider.send(settings(), message({ idKey: 'x'.repeat(33) }), context);
+    await provider.send(settings(), message({ idKey: undefined }), context);
+    expect(delivered.map((d) => d.headers.topic)).toEqual([undefined, undefined, undefined]);
   });
 
   it('marks a subscription dead on 404 and 410', async () => {
