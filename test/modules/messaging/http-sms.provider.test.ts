@@ -67,6 +67,15 @@ describe('HttpSmsProvider', () => {
     expect([...url.searchParams]).toEqual([['v', '2'], ['to', '79001234567'], ['text', message.body]]);
   });
 
+  it('sends the message code in id_field, for a gateway that drops a repeated client id, and nothing without the setting', async () => {
+    await provider.send(base({ id_field: 'client_ref' }), { ...message, idKey: 'Xy_1-code' }, context);
+    expect(JSON.parse(peer.seen.at(-1)!.body)).toEqual({ to: '79001234567', text: message.body, client_ref: 'Xy_1-code' });
+    await provider.send(base({ method: 'GET', id_field: 'ref' }), { ...message, idKey: 'Xy_1-code' }, context);
+    expect(new URL(peer.seen.at(-1)!.path, peer.url).searchParams.get('ref')).toBe('Xy_1-code');
+    await provider.send(base(), { ...message, idKey: 'Xy_1-code' }, context);
+    expect(JSON.parse(peer.seen.at(-1)!.body)).toEqual({ to: '79001234567', text: message.body });
+  });
+
   it('refuses settings whose auth type lacks its credentials, without calling', async () => {
     const before = peer.seen.length;
     expect(await provider.send(base({ auth: 'bearer' }), message, context)).toMatchObject({ ok: false, kind: 'permanent' });

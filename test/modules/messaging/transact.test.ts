@@ -142,7 +142,7 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
       expect(mail.settings).toEqual({ smtp_url: 'smtp://mailer:hunter2-secret@127.0.0.1:2525', from: 'Shop <shop@example.org>' });
       expect(mail.message).toMatchObject({ to: 'ann@example.org', cc: ['boss@example.org'], bcc: [], subject: 'Order 42' });
       expect(mail.message.html).toContain('x&lt;y');
-      expect(s.sms.sent.at(-1)!.message).toEqual({ to: '79001112233', body: 'Order 42: x<y' });
+      expect(s.sms.sent.at(-1)!.message).toEqual({ to: '79001112233', body: 'Order 42: x<y', idKey: code });
       expect((await deliveries(code)).map((r) => r.status)).toEqual(['sent', 'sent']);
     });
 

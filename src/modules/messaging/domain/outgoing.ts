@@ -44,7 +44,7 @@ export function buildOutgoing(to: DeliveryAddress, rendered: RenderedMessage): O
     }
     case 'sms': {
       const sms = rendered.sms;
-      return sms && { channel: 'sms', message: { to: to.address, body: sms.body }, content: { ...none, body: sms.body } };
+      return sms && { channel: 'sms', message: { to: to.address, body: sms.body, idKey: to.code }, content: { ...none, body: sms.body } };
     }
     case 'mobile_push': {
       const push = rendered.mobile_push;

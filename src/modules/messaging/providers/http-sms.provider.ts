@@ -44,6 +44,9 @@ export const HttpSmsSettingsSchema = Type.Object(
       Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 1024 }), { maxProperties: 20, description: 'Fixed fields added to every request.' }),
     ),
     message_id_field: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Dot path of the message id in a JSON answer, e.g. "data.id".' })),
+    id_field: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'A field that carries the message code, for a gateway that drops a repeated client id; not sent when unset.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -71,6 +74,8 @@ export class HttpSmsProvider implements Provider<'sms', HttpSmsSettings> {
       [settings.to_field ?? 'to']: settings.to_format === 'plus' ? `+${message.to}` : message.to,
       [settings.text_field ?? 'text']: message.body,
       ...(settings.from === undefined ? {} : { [settings.from_field ?? 'from']: settings.from }),
+      // A resend after a crash carries the same id: a gateway that deduplicates by it sends once.
+      ...(settings.id_field === undefined || message.idKey === undefined ? {} : { [settings.id_field]: message.idKey }),
     };
     let url = settings.url;
     let body: string | undefined;

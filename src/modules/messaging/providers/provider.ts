@@ -33,6 +33,8 @@ export interface EmailMessage {
 export interface SmsMessage {
   readonly to: string;
   readonly body: string;
+  /** The delivery's message code, the same on a resend after a crash: a client id for a gateway that takes one. */
+  readonly idKey?: string;
 }
 
 /**
