@@ -12,7 +12,12 @@ const TrackBodySchema = Type.Object(
     shop_id: Type.String({ description: 'The shop' }),
     stream: Type.Optional(Type.String({ description: 'Where the SDK runs (ios, android)' })),
     code: Type.String({ maxLength: 64, description: 'The message code the push carried in its data' }),
-    type: Type.Optional(Type.String({ maxLength: 32, description: 'The message type the push carried (bulk, chain, transactional)' })),
+    type: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description: "The push's data.type (bulk, chain, transactional); the native iOS SDK sends its event's type (web). The message is found by its code alone.",
+      }),
+    ),
   },
   { additionalProperties: true, description: 'Identity parameters (did, seance…) are accepted and not needed here.' },
 );
