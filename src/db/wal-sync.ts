@@ -20,6 +20,7 @@ import type { StorageTimings } from './storage-timings.js';
  */
 export class WalSyncer {
   private handle: fs.promises.FileHandle | undefined;
+  private opening: Promise<fs.promises.FileHandle | undefined> | undefined;
   private running: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -99,16 +100,26 @@ export class WalSyncer {
     }
   }
 
-  /** The WAL file, opened once it exists (SQLite creates it with the first write). */
+  /**
+   * The WAL file, opened once it exists (SQLite creates it with the first write). A
+   * background look and a sync may ask at the same moment: they share one open, since a
+   * second handle would be dropped unclosed and closed by the garbage collector.
+   */
   private async open(): Promise<fs.promises.FileHandle | undefined> {
     if (this.closed) return undefined;
     if (this.handle) return this.handle;
-    try {
-      this.handle = await fs.promises.open(this.walPath, 'r+');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    return this.handle;
+    this.opening ??= fs.promises
+      .open(this.walPath, 'r+')
+      .then(
+        (handle) => (this.handle = handle),
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return undefined;
+          throw error;
+        },
+      )
+      .finally(() => {
+        this.opening = undefined;
+      });
+    return this.opening;
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WalSyncer } from '../../src/db/wal-sync.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -54,5 +54,26 @@ describe('WalSyncer', () => {
     expect(background.flushes).toBe(1);
     fs.appendFileSync(file, 'more frames');
     await waitFor(() => background.flushes === 2, { what: 'the flush of the changed log' });
+  });
+
+  it('opens the log once when a background look and a sync start together, and closes it', async () => {
+    open(true);
+    const opened: fs.promises.FileHandle[] = [];
+    const realOpen = fs.promises.open.bind(fs.promises);
+    const spy = vi.spyOn(fs.promises, 'open').mockImplementation(async (...args: Parameters<typeof realOpen>) => {
+      const handle = await realOpen(...args);
+      opened.push(handle);
+      return handle;
+    });
+    try {
+      const look = (syncer as unknown as { syncIfChanged(): Promise<void> }).syncIfChanged();
+      await Promise.all([look, syncer!.sync()]);
+      await syncer!.close();
+    } finally {
+      spy.mockRestore();
+    }
+    // A second handle would be dropped unclosed, and Node closes it on garbage collection with a warning.
+    expect(opened).toHaveLength(1);
+    expect(opened[0]!.fd).toBe(-1);
   });
 });
