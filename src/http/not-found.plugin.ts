@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyPluginCallback, FastifyReply
 import { answerPreflight } from './cors.js';
 import { describeError } from './http-errors.js';
 import { errorBody, type EnvelopeFamily } from './envelopes.js';
+import { isLinkPath, sendLinkNotFound } from './link-paths.js';
 
 /**
  * Unknown routes (404) and wrong methods (405 with `Allow`), in the envelope of the
@@ -11,6 +12,7 @@ import { errorBody, type EnvelopeFamily } from './envelopes.js';
  * matches concrete paths against every route, `:params` included, whenever it was
  * registered. Route version/host constraints are not considered. OPTIONS on a known
  * path outside /admin/ is a CORS preflight (204, http/cors.ts), not a wrong method.
+ * Under /m/ (the links of sent emails, http/link-paths.ts) every refusal is the bare 404.
  *
  * Registered as its own encapsulated plugin so that the 404 context has its own body
  * handling: the body of an unknown route is never parsed (a 404 is the answer whatever
@@ -49,6 +51,10 @@ export const notFoundPlugin: FastifyPluginCallback<NotFoundOptions> = (scope, op
   });
 
   scope.setNotFoundHandler((request, reply) => {
+    if (isLinkPath(request.url)) {
+      sendLinkNotFound(reply);
+      return;
+    }
     const allowed = scope.supportedMethods.filter(
       (method) => method !== request.method && scope.findRoute({ method, url: request.url }) !== null,
     );
@@ -101,6 +107,10 @@ function sendError(
   message: string,
   envelope: EnvelopeFamily = 'status',
 ): void {
+  if (isLinkPath(request.url) && status < 500 && status !== 429) {
+    sendLinkNotFound(reply);
+    return;
+  }
   const body = isAdminPath(request.url) ? { error: { code, message } } : errorBody(envelope, message);
   void reply.code(status).type(JSON_UTF8).send(body);
 }

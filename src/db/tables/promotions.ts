@@ -5,7 +5,7 @@ export type CertificateHoldStatus = 'held' | 'released' | 'captured' | 'refunded
 
 export interface PromotionSequencesTable {
   shop_id: string;
-  /** promotion | certificate | pool */
+  /** promotion | certificate | pool: id counters; revision: the count of writes of the shop's promotions. */
   kind: string;
   last_id: number;
 }

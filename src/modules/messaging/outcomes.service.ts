@@ -6,7 +6,7 @@ import type { IdentityService } from '../identity/identity.service.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
 import { parseDsn } from './domain/dsn.js';
 import { afterOutcome, markOutcomeHooked, type OutcomeHook } from './outcome-hook.js';
-import { trackingUrls, verifyLinkSignature, type LinkKind, type TrackingUrls } from './domain/tracking-links.js';
+import { redirectTarget, trackingUrls, verifyLinkSignature, type LinkKind, type TrackingUrls } from './domain/tracking-links.js';
 import * as repo from './messaging.repo.js';
 import * as outcomes from './outcomes.repo.js';
 import type { SecretBox } from './secret-box.js';
@@ -64,11 +64,19 @@ export class OutcomesService {
     return message !== undefined;
   }
 
-  /** A click: true when the target may be redirected to (the signature covers it). */
-  async clicked(token: string, target: string, signature: string): Promise<boolean> {
+  /**
+   * A click: where to redirect (the target as a Location header holds it), or null when
+   * the signature does not cover the target or the target is no place to send a browser
+   * (a control character, in a link rendered before targets were checked). Only a
+   * click that redirects is marked.
+   */
+  async clicked(token: string, target: string, signature: string): Promise<string | null> {
+    const location = redirectTarget(target);
+    if (location === null) return null;
     const message = await this.verified(token, 'click', target, signature);
-    if (message) await this.mark(message, 'email', ['opened_at', 'clicked_at']);
-    return message !== undefined;
+    if (!message) return null;
+    await this.mark(message, 'email', ['opened_at', 'clicked_at']);
+    return location;
   }
 
   /** The unsubscribe page: whether its link is valid and names a sent email. */

@@ -1,12 +1,13 @@
 import { expressionBuilder, sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { PreparedQuery } from '../../db/prepared-query.js';
 import type { Database, PromotionsTable } from '../../db/types.js';
 import type { Promotion, PromotionInput, PromotionStatus } from './domain/promotion.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 type PromotionRow = Selectable<PromotionsTable>;
 
-/** The next id of a kind (promotion, certificate, pool) in the shop: one upsert, no read. */
-export async function nextId(db: Executor, shopId: string, kind: 'promotion' | 'certificate' | 'pool'): Promise<number> {
+/** The next number of a kind (promotion, certificate, pool ids; the revision) in the shop: one upsert, no read. */
+export async function nextId(db: Executor, shopId: string, kind: 'promotion' | 'certificate' | 'pool' | 'revision'): Promise<number> {
   const row = await db
     .insertInto('promotion_sequences')
     .values({ shop_id: shopId, kind, last_id: 1 })
@@ -16,6 +17,26 @@ export async function nextId(db: Executor, shopId: string, kind: 'promotion' | '
     .returning('last_id')
     .executeTakeFirstOrThrow();
   return Number(row.last_id);
+}
+
+/**
+ * Counts the writes of the shop's promotions, in each write's transaction: the revision
+ * the checkout's kept list of live promotions is checked against (the row of kind
+ * `revision` beside the id counters).
+ */
+export async function advanceRevision(db: Executor, shopId: string): Promise<number> {
+  return nextId(db, shopId, 'revision');
+}
+
+// Compiled once (db/prepared-query.ts): the checkout reads the revision on every request.
+const revisionRow = new PreparedQuery(1, (db, shopId: string) =>
+  db.selectFrom('promotion_sequences').select('last_id').where('shop_id', '=', shopId).where('kind', '=', sql.lit('revision')),
+);
+
+/** The shop's promotions revision (advanceRevision); 0 before its first promotion. */
+export async function revisionOf(db: Kysely<Database>, shopId: string): Promise<number> {
+  const row = (await revisionRow.execute(db, shopId))[0];
+  return row ? Number(row.last_id) : 0;
 }
 
 /** The lists and actions, kept as one JSON document. */

@@ -16,11 +16,17 @@ export const PROMOTION_NOT_FOUND = 'Promotion not found.';
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 /**
- * How long the checkout's list of a shop's live promotions is reused: a change made
- * through this process is seen at once (the entry is dropped), one made through another
- * process within this time.
+ * How long a shop's list of live promotions is kept unused. Whether a kept list is still
+ * right is told by the shop's revision, read on every call; this only lets an idle
+ * shop's list go.
  */
-export const LIVE_CACHE_TTL_MS = 1_000;
+export const LIVE_CACHE_TTL_MS = 10 * 60_000;
+
+/** A shop's live promotions as read at a revision of them (repo.advanceRevision). */
+interface LiveList {
+  readonly revision: number;
+  readonly promotions: readonly Promotion[];
+}
 
 export interface PromotionPage {
   readonly promotions: readonly Promotion[];
@@ -30,7 +36,7 @@ export interface PromotionPage {
 
 /** Promotions of the admin API and the checkout's loader (docs/promotions.md). */
 export class PromotionsService {
-  private readonly live: TtlCache<string, readonly Promotion[]>;
+  private readonly live: TtlCache<string, LiveList>;
 
   constructor(private readonly deps: PromotionsDeps) {
     this.live = new TtlCache({ max: 1_000, ttlMs: LIVE_CACHE_TTL_MS, clock: deps.clock });
@@ -46,10 +52,10 @@ export class PromotionsService {
     const now = this.deps.clock.now();
     const created = await this.db.transaction().execute(async (trx) => {
       const id = await repo.nextId(trx, shopId, 'promotion');
+      await repo.advanceRevision(trx, shopId);
       return repo.insertPromotion(trx, shopId, id, input, now);
     });
     await this.deps.db.durable();
-    this.live.delete(shopId);
     return created;
   }
 
@@ -77,10 +83,13 @@ export class PromotionsService {
       throw new AppError('CONFLICT', `A promotion cannot go from \`${promotion.status}\` to \`${next.status}\`.`);
     }
     requireValid(next);
-    const updated = await repo.updatePromotion(this.db, shopId, id, version, next, this.deps.clock.now());
+    const updated = await this.db.transaction().execute(async (trx) => {
+      const row = await repo.updatePromotion(trx, shopId, id, version, next, this.deps.clock.now());
+      if (row) await repo.advanceRevision(trx, shopId);
+      return row;
+    });
     if (!updated) throw new AppError('CONFLICT', 'The promotion was changed by a concurrent request; try again.');
     await this.deps.db.durable();
-    this.live.delete(shopId);
     return updated;
   }
 
@@ -94,16 +103,22 @@ export class PromotionsService {
 
   /**
    * The checkout's loader: the shop's promotions active at `now`, highest priority first,
-   * as plain objects. Called on every checkout, so the shop's live promotions are cached
-   * for LIVE_CACHE_TTL_MS and only filtered by isActiveAt per call.
+   * as plain objects. Called on every checkout, so the shop's live promotions are kept
+   * and only filtered by isActiveAt per call. The kept list is used only while the shop's
+   * revision is the one it was read at: every write advances the revision in its own
+   * transaction, so a write through any process is seen by the next call here, and a
+   * read that a write overtook is never taken for the new state (the revision is read
+   * before the list, so a list is never older than the revision it is kept under).
    */
   async activePromotionsAt(shopId: string, now: number): Promise<readonly Promotion[]> {
-    let live = this.live.get(shopId);
-    if (!live) {
-      live = Object.freeze(await repo.listLive(this.db, shopId, this.deps.clock.now()));
-      this.live.set(shopId, live);
+    const revision = await repo.revisionOf(this.db, shopId);
+    let kept = this.live.get(shopId);
+    if (kept?.revision !== revision) {
+      kept = { revision, promotions: Object.freeze(await repo.listLive(this.db, shopId, this.deps.clock.now())) };
+      // A slower load of an older revision does not replace a newer one.
+      if ((this.live.get(shopId)?.revision ?? -1) < revision) this.live.set(shopId, kept);
     }
-    return live.filter((p) => isActiveAt(p, now));
+    return kept.promotions.filter((p) => isActiveAt(p, now));
   }
 }
 

@@ -48,7 +48,7 @@ export interface MemberAllowances {
 /**
  * How long the checkout uses the benefit-only promotions it read before (every order
  * reads them): a plan written through this process is seen at once, one written through
- * another process within this time, as for the live promotions (LIVE_CACHE_TTL_MS).
+ * another process within this time.
  */
 export const BENEFIT_ONLY_CACHE_TTL_MS = 1_000;
 const BENEFIT_ONLY_CACHE_MAX_SHOPS = 10_000;

@@ -1,6 +1,7 @@
-import type { FastifyPluginCallback, FastifyReply } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { describeError } from '../../http/http-errors.js';
 import { addressLimitHook } from '../../http/limits/address-hook.js';
+import { sendLinkNotFound } from '../../http/link-paths.js';
 
 /**
  * The links a sent email carries (docs/messaging.md, "Tracking"): `/m/{token}/o` the open
@@ -12,7 +13,6 @@ import { addressLimitHook } from '../../http/limits/address-hook.js';
  */
 
 const tags = ['messaging'];
-const NOT_FOUND = 'Not found\n';
 // The smallest transparent GIF: 1x1, one colour, transparent.
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const Token = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}\\.[A-Za-z0-9_-]{1,64}$' } as const;
@@ -32,9 +32,11 @@ export const messagingLinksPlugin: FastifyPluginCallback = (app, _options, done)
   app.setErrorHandler((error, request, reply) => {
     const view = describeError(error);
     if (view.internal) request.log.error({ err: error }, 'request failed');
-    // A malformed token or query is one more link this server did not sign.
-    const status = view.status === 400 ? 404 : view.status;
-    void reply.code(status).type('text/plain; charset=utf-8').send(status === 404 ? NOT_FOUND : `${view.message}\n`);
+    // A malformed token, signature or target (refused by the schemas with 422 or 400, an
+    // oversize form with 413) is one more link this server did not sign: nothing tells
+    // which part was wrong. Only the rate limit says what it is.
+    if (view.status < 500 && view.status !== 429) return sendLinkNotFound(reply);
+    return reply.code(view.status).type('text/plain; charset=utf-8').send(`${view.message}\n`);
   });
   app.addHook('onRequest', addressLimitHook(app.limits));
   // The one-click POST is a form, urlencoded or multipart (RFC 8058 §3.1); read as text here.
@@ -45,7 +47,7 @@ export const messagingLinksPlugin: FastifyPluginCallback = (app, _options, done)
     '/m/:token/o',
     { schema: { tags, summary: 'Email open pixel', params: Params, querystring: SignedQuery, hide: true } },
     async (request, reply) => {
-      if (!(await messageOutcomes.opened(request.params.token, request.query.s ?? ''))) return notFound(reply);
+      if (!(await messageOutcomes.opened(request.params.token, request.query.s ?? ''))) return sendLinkNotFound(reply);
       return reply.code(200).header('cache-control', 'no-store, private').type('image/gif').send(PIXEL);
     },
   );
@@ -54,11 +56,9 @@ export const messagingLinksPlugin: FastifyPluginCallback = (app, _options, done)
     '/m/:token/c',
     { schema: { tags, summary: 'Email click redirect', params: Params, querystring: ClickQuery, hide: true } },
     async (request, reply) => {
-      const target = request.query.u ?? '';
-      if (!/^https?:\/\//i.test(target) || !(await messageOutcomes.clicked(request.params.token, target, request.query.s ?? ''))) {
-        return notFound(reply);
-      }
-      return reply.code(302).header('cache-control', 'no-store, private').header('location', target).send();
+      const location = await messageOutcomes.clicked(request.params.token, request.query.u ?? '', request.query.s ?? '');
+      if (location === null) return sendLinkNotFound(reply);
+      return reply.code(302).header('cache-control', 'no-store, private').header('location', location).send();
     },
   );
 
@@ -67,7 +67,7 @@ export const messagingLinksPlugin: FastifyPluginCallback = (app, _options, done)
     { schema: { tags, summary: 'Email unsubscribe page', params: Params, querystring: SignedQuery, hide: true } },
     async (request, reply) => {
       const signature = request.query.s ?? '';
-      if (!(await messageOutcomes.canUnsubscribe(request.params.token, signature))) return notFound(reply);
+      if (!(await messageOutcomes.canUnsubscribe(request.params.token, signature))) return sendLinkNotFound(reply);
       const action = `?s=${encodeURIComponent(signature)}`;
       return reply
         .code(200)
@@ -82,18 +82,14 @@ export const messagingLinksPlugin: FastifyPluginCallback = (app, _options, done)
     '/m/:token/u',
     { schema: { tags, summary: 'One-click unsubscribe (RFC 8058)', params: Params, querystring: SignedQuery, hide: true } },
     async (request, reply) => {
-      if (!isOneClick(request.body ?? '', request.headers['content-type'])) return notFound(reply);
-      if (!(await messageOutcomes.unsubscribe(request.params.token, request.query.s ?? ''))) return notFound(reply);
+      if (!isOneClick(request.body ?? '', request.headers['content-type'])) return sendLinkNotFound(reply);
+      if (!(await messageOutcomes.unsubscribe(request.params.token, request.query.s ?? ''))) return sendLinkNotFound(reply);
       return reply.code(200).header('cache-control', 'no-store, private').type('text/html; charset=utf-8').send(donePage());
     },
   );
 
   done();
 };
-
-function notFound(reply: FastifyReply): FastifyReply {
-  return reply.code(404).type('text/plain; charset=utf-8').send(NOT_FOUND);
-}
 
 /** `List-Unsubscribe=One-Click` as a urlencoded field, or as a multipart field. */
 export function isOneClick(body: string, contentType: string | undefined): boolean {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   linkSignature,
+  redirectTarget,
   rewriteEmailHtml,
   trackingUrls,
   unsubscribeHeaders,
@@ -59,6 +60,34 @@ describe('tracking links', () => {
     expect(out).toContain('<img src="https://shop.example/i.png">');
     expect(out).toContain(`<img src="${urls.open.replace(/&/g, '&amp;')}" width="1" height="1"`);
     expect(out.indexOf(urls.open)).toBeLessThan(out.indexOf('</body>'));
+  });
+
+  it('leaves a link whose target holds a control character, or is no URL, as written and tracks the others', () => {
+    const html = '<a href="http://x/\r\nSet-Cookie: a=b">a</a><a href="https://shop.example/a\tb">b</a><a href="https://">c</a><a href="https://shop.example/ok">d</a>';
+    const hrefs = [...rewriteEmailHtml(html, urls).matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    expect(hrefs.slice(0, 3)).toEqual(['http://x/\r\nSet-Cookie: a=b', 'https://shop.example/a\tb', 'https://']);
+    expect(clickTarget(hrefs[3]!).target).toBe('https://shop.example/ok');
+  });
+
+  it('redirects only to http(s) URLs without control characters, written in ASCII', () => {
+    expect(redirectTarget('https://shop.example/каталог?q=сапоги#низ')).toBe(
+      'https://shop.example/%D0%BA%D0%B0%D1%82%D0%B0%D0%BB%D0%BE%D0%B3?q=%D1%81%D0%B0%D0%BF%D0%BE%D0%B3%D0%B8#%D0%BD%D0%B8%D0%B7',
+    );
+    expect(redirectTarget('https://пример.рф/')).toBe('https://xn--e1afmkfd.xn--p1ai/');
+    expect(redirectTarget('HTTP://Shop.Example/a b')).toBe('http://shop.example/a%20b');
+    for (const refused of ['http://x/\r\nSet-Cookie: a=b', 'http://x/\n', 'http://x/\t', 'http://x/\u0000', 'http://x/\u007f', 'javascript:alert(1)', 'mailto:a@b', 'https://', '//x/']) {
+      expect(redirectTarget(refused), JSON.stringify(refused)).toBeNull();
+    }
+  });
+
+  it('gives a redirect target that a Location header can always hold, whatever the text (property)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('http://', 'https://', 'HTTPS://'), fc.string({ unit: 'binary' }), (scheme, rest) => {
+        const location = redirectTarget(`${scheme}${rest}`);
+        if (location !== null) expect(location).toMatch(/^https?:\/\/[\x21-\x7e]*$/);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('adds the pixel at the end of HTML without a body element', () => {

@@ -125,13 +125,4 @@ describe.each(TEST_DIALECTS)('promotions service on %s', (dialect) => {
     await bed.services.promotions.updatePromotion(bed.shopId, high.id, { status: 'inactive' });
     expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW)).map((p) => p.id)).toEqual([low.id]);
   });
-
-  it('reuses the loaded promotions within the cache time and reloads after it (a change by another process)', async () => {
-    const p = await bed.services.promotions.createPromotion(bed.shopId, PROMOTION);
-    expect(await bed.services.promotions.activePromotionsAt(bed.shopId, NOW)).toHaveLength(1);
-    await bed.db.db.updateTable('promotions').set({ status: 'inactive' }).where('shop_id', '=', bed.shopId).where('id', '=', p.id).execute();
-    expect(await bed.services.promotions.activePromotionsAt(bed.shopId, NOW)).toHaveLength(1);
-    clock.advance(1_000);
-    expect(await bed.services.promotions.activePromotionsAt(bed.shopId, clock.now())).toHaveLength(0);
-  });
 });

@@ -42,20 +42,42 @@ export function trackingUrls(key: Buffer, baseUrl: string, code: string): Tracki
   };
 }
 
+/** The C0 controls (CR and LF among them) and DEL: no header value holds them, and a browser drops them from a URL. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Where a click on `target` may redirect: the http(s) URL as a browser reads it,
+ * serialised in ASCII (the path and query percent-encoded, the host in punycode), so that
+ * it is always a valid Location header. Null for any other target: not http(s), not a
+ * URL, or holding a control character (CR/LF would split the header; a browser would
+ * drop them and go somewhere else than the text says).
+ */
+export function redirectTarget(target: string): string | null {
+  if (!/^https?:\/\//i.test(target) || CONTROL.test(target)) return null;
+  try {
+    return new URL(target).href;
+  } catch {
+    return null;
+  }
+}
+
 const ANCHOR_HREF = /(<a\b[^>]*?\bhref\s*=\s*)("([^"]*)"|'([^']*)')/gi;
 const BODY_END = /<\/body\s*>/i;
 
 /**
  * The email's HTML with every http(s) link of an `<a href>` sent through a click link and
  * the open pixel added before `</body>` (or at the end). Other schemes (mailto:, tel:,
- * #anchors) and links already pointing at the unsubscribe address are left alone. The
- * href is HTML text: it is unescaped to get the URL and the click link escaped back.
+ * #anchors), links already pointing at the unsubscribe address and targets the click
+ * could not redirect to (redirectTarget: a CR/LF from a template variable, a text that is
+ * no URL) are left as written: the email goes out, that link untracked. The href is HTML
+ * text: it is unescaped to get the URL and the click link escaped back.
  */
 export function rewriteEmailHtml(html: string, urls: TrackingUrls): string {
   const rewritten = html.replace(ANCHOR_HREF, (whole, prefix: string, _quoted, double?: string, single?: string) => {
     const raw = double ?? single ?? '';
     const target = unescapeHtml(raw).trim();
-    if (!/^https?:\/\//i.test(target) || target === urls.unsubscribe) return whole;
+    if (redirectTarget(target) === null || target === urls.unsubscribe) return whole;
     return `${prefix}"${escapeHtml(urls.click(target))}"`;
   });
   const pixel = `<img src="${escapeHtml(urls.open)}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">`;
