@@ -88,3 +88,33 @@ export function loyaltyJoinRequest(state: SdkState, params: Params): InjectOptio
   const body = withSession({ shop_id: state.shopId, stream: null, ...params }, state);
   return { method: 'POST', url: '/loyalty/members/join', headers: JSON_HEADERS, payload: JSON.stringify(body) };
 }
+
+/** What trackSource(source, code) stored, which the SDK adds as `source` for 48 hours. */
+export interface SdkSource {
+  readonly from: string;
+  readonly code: string;
+}
+
+/** The second argument of sdk.trackEvent (lib/buildTrackCustomEventParams.js). */
+export interface TrackEventParams {
+  readonly time?: number;
+  readonly category?: string;
+  readonly label?: string;
+  readonly value?: number;
+  readonly customFields?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/**
+ * sdk.trackEvent(event, params): JSON with shop_id, stream, the event and its fields;
+ * custom fields both at the top level and again as `payload`; then, within 48 hours of a
+ * trackSource, `source: {from, code}`; the identity last.
+ */
+export function trackEventRequest(state: SdkState, event: string, params: TrackEventParams = {}, source?: SdkSource): InjectOptions {
+  const fields: Params = { event };
+  for (const key of ['time', 'category', 'label', 'value'] as const) if (params[key] !== undefined) fields[key] = params[key];
+  const custom = params.customFields ?? {};
+  if (Object.keys(custom).length > 0) Object.assign(fields, custom, { payload: { ...custom } });
+  if (source !== undefined) fields.source = { from: source.from, code: source.code };
+  const body = withSession({ shop_id: state.shopId, stream: null, ...fields }, state);
+  return { method: 'POST', url: '/push/custom', headers: JSON_HEADERS, payload: JSON.stringify(body) };
+}
