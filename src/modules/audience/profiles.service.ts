@@ -66,9 +66,15 @@ export class ProfilesService {
    * POST /profile/set: links the identifiers to the device's profile (or, for a caller
    * with the shop's secret and no device, to the customer holding them, created when
    * nobody does) and stores the fields, in one transaction. An unknown device:
-   * NOT_FOUND; any bad field: VALIDATION_FAILED naming it, and nothing is stored.
+   * NOT_FOUND; any bad value: VALIDATION_FAILED naming it, and nothing is stored. Keys
+   * that are neither a field nor a custom property of the shop are left out and
+   * returned (domain/profile-update.ts).
    */
-  async setProfile(shop: ShopRef, customer: CustomerRef, input: Readonly<Record<string, unknown>>): Promise<void> {
+  async setProfile(
+    shop: ShopRef,
+    customer: CustomerRef,
+    input: Readonly<Record<string, unknown>>,
+  ): Promise<{ readonly ignored: readonly string[] }> {
     if (customer.did !== undefined) await this.requireDevice(shop.shopId, customer.did);
     const check = checkProfileUpdate(input, {
       properties: await this.deps.properties.propertyTypes(shop.shopId),
@@ -84,6 +90,7 @@ export class ProfilesService {
       if (pushToken) await this.storeToken(trx, shop.shopId, profileId, pushToken.token, pushToken.platform);
     });
     await this.deps.db.durable();
+    return { ignored: check.ignored };
   }
 
   /** GET /profile: the customer's profile; NOT_FOUND for an unknown device or nobody holding the identifiers. */
