@@ -204,7 +204,6 @@ export function createServices(deps: {
   });
   const listing = new ListingService({ db, clock, catalog, products });
   const search = new SearchService({ db, clock, catalog, listing });
-  const profiles = new ProfilesService({ db, clock, identity, properties: customProperties, audience, segments });
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
   const ledger = new LoyaltyLedger({ db, clock });
@@ -245,6 +244,17 @@ export function createServices(deps: {
       subscriptions: subscriptionUsage,
     }),
     settle: new CheckoutSettle({ db, clock, ledger, members: loyalty, levels: loyaltyLevels, promoCodes, certificates }),
+  });
+  // GET /profile derives bought_something from the orders of both (docs/profiles.md).
+  const profiles = new ProfilesService({
+    db,
+    clock,
+    identity,
+    properties: customProperties,
+    audience,
+    segments,
+    orders: tracking,
+    checkoutOrders: checkout,
   });
   // Paid subscriptions' benefit usage is held, counted and given back with the order (docs/subscriptions.md).
   checkout.addHoldParticipant(new SubscriptionCheckoutParticipant(subscriptionUsage));

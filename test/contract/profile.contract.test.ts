@@ -10,6 +10,7 @@ import {
   pushTokenRequest,
   segmentsRequest,
   setProfileRequest,
+  trackRequest,
   type SdkState,
 } from './rn-sdk-requests.js';
 import { initDevice } from './tracking-fixtures.js';
@@ -167,6 +168,49 @@ describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     if (row.status === 200) expect(response.json()).toEqual({ status: 'success' });
     else expect(response.json()).toEqual({ status: 'error', payload: { message: row.message } });
+  });
+
+  it('getProfile: bought_something is derived from the orders of the customer, whichever of its devices bought', async () => {
+    const phone = await sdk();
+    const tablet = await sdk();
+    const bought = async (state: SdkState) => {
+      const response = await send(getProfileRequest(state));
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ bought_something: boolean }>().bought_something;
+    };
+    expectSuccess(await send(setProfileRequest(phone, { email: 'buyer@example.org' })));
+    expect(await bought(phone)).toBe(false);
+
+    // The tablet buys while still anonymous: its own customer has bought, the phone's not yet.
+    const purchase = { event: 'purchase', order_id: 'BS-1', order_price: 10, items: [{ id: 'p1', amount: 1, price: 10 }] };
+    expectSuccess(await send(trackRequest(tablet, purchase)));
+    expect(await bought(tablet)).toBe(true);
+    expect(await bought(phone)).toBe(false);
+
+    // The tablet signs in: its customer merges into the phone's, orders and all.
+    expectSuccess(await send(setProfileRequest(tablet, { email: 'buyer@example.org' })));
+    expect(await bought(phone)).toBe(true);
+    expect(await bought(tablet)).toBe(true);
+  });
+
+  it('getProfile: bought_something counts a completed loyalty checkout order, kept under a customer merged since', async () => {
+    const s = t.app.services;
+    await s.loyalty.putSettings(vars.shop!, { rewardPercent: 500, maxBonusSharePercent: 5000, bonusValue: 100, bonusLifetimeDays: null, rewardPendingDays: 0 });
+    const app = await sdk();
+    // The member the shop's till knows by phone is a customer younger than the app's device.
+    await s.loyalty.joinMember(vars.shop!, { phone: '79005550101' });
+    const checkout = (step: string, extra: Record<string, unknown>) =>
+      send({ method: 'POST', url: `/loyalty/checkout/${step}`, payload: { shop_id: vars.shop, shop_secret: vars.secret, order_id: 'BS-C1', ...extra } });
+    const applied = await checkout('apply', { identifier: '79005550101', cart_items: [{ product_id: 'p1', price: 100, quantity: 1 }] });
+    expect(applied.statusCode, applied.body).toBe(200);
+    const read = async () => (await send(getProfileRequest(app))).json<{ bought_something: boolean }>().bought_something;
+
+    // The app's customer signs in with that phone: the member's customer merges into it.
+    expectSuccess(await send(setProfileRequest(app, { phone: '79005550101' })));
+    expect(await read()).toBe(false);
+    const confirmed = await checkout('confirm', {});
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(await read()).toBe(true);
   });
 
   it('setProfile with keys the shop has no custom property for: the rest is stored, the answer names the ignored keys', async () => {

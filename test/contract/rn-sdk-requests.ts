@@ -118,3 +118,13 @@ export function trackEventRequest(state: SdkState, event: string, params: TrackE
   const body = withSession({ shop_id: state.shopId, stream: null, ...fields }, state);
   return { method: 'POST', url: '/push/custom', headers: JSON_HEADERS, payload: JSON.stringify(body) };
 }
+
+/**
+ * sdk.track(event, options) once lib/tracker.js's convertParams has built the event's
+ * fields (`items`, `order_id`, `order_price` …): JSON with shop_id, stream, those fields,
+ * then the identity.
+ */
+export function trackRequest(state: SdkState, fields: Params): InjectOptions {
+  const body = withSession({ shop_id: state.shopId, stream: null, ...fields }, state);
+  return { method: 'POST', url: '/push', headers: JSON_HEADERS, payload: JSON.stringify(body) };
+}

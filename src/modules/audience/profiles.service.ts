@@ -36,6 +36,8 @@ export interface CustomerRef {
 export interface ProfileSnapshot {
   readonly profile: ProfileWithDevices;
   readonly attributes: CustomerAttributes;
+  /** The stored flag, or an order of the customer: a purchase event's, or a completed loyalty checkout's. */
+  readonly boughtSomething: boolean;
 }
 
 type Deps = {
@@ -46,6 +48,9 @@ type Deps = {
   readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
   /** Members are added through it, so that its entry listeners hear them. */
   readonly segments: Pick<SegmentsService, 'addMembers'>;
+  /** The orders bought_something is derived from (tracked orders move with merges; checkout orders stay under their ids). */
+  readonly orders: { hasOrders(shopId: string, profileId: number): Promise<boolean> };
+  readonly checkoutOrders: { hasCompletedOrder(shopId: string, profileIds: readonly number[]): Promise<boolean> };
 };
 
 /**
@@ -99,7 +104,13 @@ export class ProfilesService {
     const profile = profileId === undefined ? undefined : await this.deps.identity.getProfile(shopId, profileId);
     const attributes = profile ? await this.deps.audience.getCustomerAttributes(shopId, profile.id) : undefined;
     if (!profile || !attributes) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
-    return { profile, attributes };
+    return { profile, attributes, boughtSomething: attributes.fields.bought_something === true || (await this.hasBought(shopId, profile.id)) };
+  }
+
+  /** Any order of the customer, whichever of its devices or merged profiles made it. */
+  private async hasBought(shopId: string, profileId: number): Promise<boolean> {
+    if (await this.deps.orders.hasOrders(shopId, profileId)) return true;
+    return this.deps.checkoutOrders.hasCompletedOrder(shopId, await this.deps.identity.profileIdsOf(shopId, profileId));
   }
 
   /**

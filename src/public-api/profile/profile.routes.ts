@@ -181,13 +181,13 @@ export const profileRoutes: PublicRouteModule = (scope) => {
 };
 
 /** Fields an app may show whoever holds the device; the rest needs the shop's secret. */
-function toProfileBody({ profile, attributes }: ProfileSnapshot, full: boolean): Record<string, unknown> {
+function toProfileBody({ profile, attributes, boughtSomething }: ProfileSnapshot, full: boolean): Record<string, unknown> {
   const f = attributes.fields;
   const body: Record<string, unknown> = {
     id: String(profile.id),
     has_email: profile.email !== null,
     gender: f.gender ?? null,
-    bought_something: f.bought_something ?? false,
+    bought_something: boughtSomething,
     custom_properties: { ...profile.properties },
   };
   if (!full) return body;
