@@ -287,6 +287,24 @@ describe.each(TEST_DIALECTS)('listing contract on %s', (dialect) => {
       expect(body.brands).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Nike' })]));
     });
 
+    it('getCategory by the slug its docs pass (the last path segment of the category\'s URL): the category of that id', async () => {
+      const params: Array<[string, string | null]> = [
+        ['shop_id', vars.shop!],
+        ['stream', null],
+        ['limit', '10'],
+        ['page', '1'],
+      ];
+      const bySlug = await get('/category/sneakers', params);
+      expect(bySlug.statusCode, bySlug.body).toBe(200);
+      const body = bySlug.json<{ products_total: number; products: Array<{ id: string }>; brands: unknown[]; category: { id: string } }>();
+      expect(body.category.id).toBe('2');
+      expect(body.products_total).toBe(3);
+      expect(body).toEqual((await get('/category/2', params)).json());
+      const unknown = await get('/category/t-shirts', params);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toEqual({ status: 'error', payload: { message: 'Category not found' } });
+    });
+
     it('a push opening a category: GET /category/{id} with the rest of the parameters in a JSON body', async () => {
       const response = await t.app.inject({
         method: 'GET',

@@ -79,11 +79,15 @@ export class ListingService {
     return this.page(shop, generation, null, query);
   }
 
-  /** GET /category/{id}: the category (a feed id) and a page of its subtree's products. NOT_FOUND when the served catalog lacks it. */
+  /**
+   * GET /category/{id}: the category and a page of its subtree's products. `id` is a feed
+   * id or, failing that, the last path segment of a category's URL (the slug the SDKs'
+   * docs pass). NOT_FOUND when the served catalog has neither.
+   */
   async category(shop: ShopCurrency, categoryId: string, query: ListingQuery): Promise<CategoryListing> {
     const generation = await this.deps.catalog.currentGeneration(shop.shopId);
     const index = generation === 0 ? undefined : await this.facetIndex(shop.shopId, generation);
-    const scope = index?.categoryByExternalId.get(categoryId);
+    const scope = index?.categoryByExternalId.get(categoryId) ?? index?.categoryBySlug.get(categoryId);
     if (index === undefined || scope === undefined) throw new AppError('NOT_FOUND', CATEGORY_NOT_FOUND, { field: 'category' });
     const listing = await this.pageOf(shop, generation, index, null, query, scope);
     return { ...listing, category: index.categories[scope]! };
