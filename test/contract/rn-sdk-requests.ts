@@ -1,5 +1,5 @@
 import type { InjectOptions } from 'fastify';
-import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery, sdkPostQuery, type SdkValue } from './sdk-wire.js';
+import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery, sdkParamPairs, sdkPostQuery, type SdkParam, type SdkValue } from './sdk-wire.js';
 
 /**
  * The requests the platform's React Native SDK (rn-sdk 4.0.x, MainSDK.js and
@@ -127,4 +127,10 @@ export function trackEventRequest(state: SdkState, event: string, params: TrackE
 export function trackRequest(state: SdkState, fields: Params): InjectOptions {
   const body = withSession({ shop_id: state.shopId, stream: null, ...fields }, state);
   return { method: 'POST', url: '/push', headers: JSON_HEADERS, payload: JSON.stringify(body) };
+}
+
+/** sdk.search(options): a GET of shop_id, stream and the caller's options through the SDK's encoder. */
+export function searchRequest(state: SdkState, options: { readonly [key: string]: SdkParam }): InjectOptions {
+  const pairs = sdkParamPairs({ shop_id: state.shopId, stream: null, ...options, did: state.did, seance: state.sid, sid: state.sid });
+  return { method: 'GET', url: `/search?${sdkGetQuery(pairs)}`, headers: { ...SDK_GET_HEADERS } };
 }
