@@ -319,7 +319,7 @@ export function createServices(deps: {
   // Chains (docs/chains.md): steps run in the `chains.step` job; their messages find their
   // templates in the chain's version; custom events start the chains they trigger.
   const chainSteps = new ChainSteps({ db, clock, jobs, writer: messageWriter, identity, audience, orders: tracking, segments, levels: loyaltyLevels });
-  const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
+  const chains = new ChainsService({ db, clock, shops, identity, renderer, segments, jobs, steps: chainSteps });
   messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
   tracking.subscribe(chains.trackingSubscriber());
   // The other triggers (docs/chains.md, "Triggers"): abandoned lists and purchases heard from tracking,
