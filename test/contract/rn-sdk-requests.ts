@@ -3,8 +3,9 @@ import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery, sdkParamPairs, sdkPostQue
 
 /**
  * The requests the platform's React Native SDK (rn-sdk 4.0.x, MainSDK.js and
- * lib/client.js) makes for the profile group, rebuilt byte for byte from what its source
- * does, so that contract tests send exactly what an app sends:
+ * lib/client.js) makes for the profile group, tracking (track, trackEvent) and search,
+ * rebuilt byte for byte from what its source does, so that contract tests send exactly
+ * what an app sends:
  * - every request carries the stored `did`, and `seance` and `sid` (the same value),
  *   added after the call's own parameters;
  * - with `Content-Type: application/json` a POST sends every parameter as the JSON body
@@ -13,7 +14,8 @@ import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery, sdkParamPairs, sdkPostQue
  * - with the default `application/x-www-form-urlencoded` a POST sends the parameters in
  *   the query string and no body (mobile_push_tokens), and a GET sends them in the query
  *   string through the SDK's own encoder, where a null is the text `null`;
- * - setProfile turns every object value (kids, auto, arrays) into JSON text first.
+ * - setProfile turns every object value (kids, auto, arrays) into JSON text first;
+ * - a GET's objects and arrays go through the SDK's encoder (sdk-wire.ts sdkParamPairs).
  */
 
 export interface SdkState {
