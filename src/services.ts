@@ -204,7 +204,6 @@ export function createServices(deps: {
   });
   const listing = new ListingService({ db, clock, catalog, products });
   const search = new SearchService({ db, clock, catalog, listing });
-  const profiles = new ProfilesService({ db, clock, identity, properties: customProperties, audience, segments });
   // The search event of POST /push feeds the search log.
   tracking.subscribe(search.trackingSubscriber());
   const ledger = new LoyaltyLedger({ db, clock });
@@ -245,6 +244,17 @@ export function createServices(deps: {
       subscriptions: subscriptionUsage,
     }),
     settle: new CheckoutSettle({ db, clock, ledger, members: loyalty, levels: loyaltyLevels, promoCodes, certificates }),
+  });
+  // GET /profile derives bought_something from the orders of both (docs/profiles.md).
+  const profiles = new ProfilesService({
+    db,
+    clock,
+    identity,
+    properties: customProperties,
+    audience,
+    segments,
+    orders: tracking,
+    checkoutOrders: checkout,
   });
   // Paid subscriptions' benefit usage is held, counted and given back with the order (docs/subscriptions.md).
   checkout.addHoldParticipant(new SubscriptionCheckoutParticipant(subscriptionUsage));
@@ -309,7 +319,7 @@ export function createServices(deps: {
   // Chains (docs/chains.md): steps run in the `chains.step` job; their messages find their
   // templates in the chain's version; custom events start the chains they trigger.
   const chainSteps = new ChainSteps({ db, clock, jobs, writer: messageWriter, identity, audience, orders: tracking, segments, levels: loyaltyLevels });
-  const chains = new ChainsService({ db, clock, shops, identity, renderer, jobs, steps: chainSteps });
+  const chains = new ChainsService({ db, clock, shops, identity, renderer, segments, jobs, steps: chainSteps });
   messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
   tracking.subscribe(chains.trackingSubscriber());
   // The other triggers (docs/chains.md, "Triggers"): abandoned lists and purchases heard from tracking,

@@ -21,6 +21,18 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * An array sent as indexed brackets (`a[0]=x&a[1]=y`, how the mobile SDK's encoder writes
+ * an array in a GET) arrives as an object of index keys: read it as the array, in index
+ * order. Anything else is undefined.
+ */
+export function indexedArray(value: unknown): unknown[] | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length === 0 || !keys.every((key) => /^(0|[1-9][0-9]{0,8})$/.test(key))) return undefined;
+  return keys.sort((a, b) => Number(a) - Number(b)).map((key) => value[key]);
+}
+
+/**
  * A parsed JSON body as input: it must be an object; a JSON null counts as absent, so
  * null-valued keys are dropped at every level (contract-notes: mobile SDKs send
  * `"stream": null` and that is never "empty"). Array elements are kept as sent: their

@@ -219,6 +219,18 @@ describe.each(TEST_DIALECTS)('loyalty checkout contract on %s', (dialect) => {
     expect(await held()).toMatchObject({ bonuses: 140_00, blocked: 1, giftHeld: 50_00 });
   });
 
+  it('answers referral_program as an Integer, 0, when there is no referral (a guest, a member nobody referred)', async () => {
+    await t.app.services.loyalty.joinMember(shopId, { phone: '79001110000' });
+    const plain = { shop_id: shopId, shop_secret: secret, cart_items: [{ product_id: 'tea-1', price: 150, quantity: 1 }] };
+    for (const request of [plain, { ...plain, identifier: '79001110000' }]) {
+      const response = await post('estimate', request);
+      expect(response.statusCode, response.body).toBe(200);
+      const { payload } = response.json<ResultBody>();
+      expect(payload.referral_program).toBe(0);
+      expect(payload.bonuses_referrer_reward).toBe(0);
+    }
+  });
+
   it('answers estimate with the same result and holds nothing more', async () => {
     const before = await held();
     const estimate = (await post('estimate', body())).json();

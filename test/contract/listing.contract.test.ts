@@ -5,6 +5,7 @@ import { TEST_DIALECTS } from '../helpers/db.js';
 import { createShopFixture } from '../helpers/factories.js';
 import { importTestFeed, type FeedSpec } from '../helpers/feed-builder.js';
 import { FORM_TYPE, send, type ContractRequest, type Json, type Vars } from './harness.js';
+import { searchRequest } from './rn-sdk-requests.js';
 
 /**
  * The filters, pages and facets of GET /search, GET /products and GET /category/{id}
@@ -129,7 +130,29 @@ const CASES: readonly ListingCase[] = [
   { name: 'products: sort_by discount; equal discounts in listing order', request: products('sort_by=discount'), status: 200, total: 5, ids: ['run-2', 'bag-1', 'run-1', 'boot-1', 'run-3'] },
   { name: 'category: sorted and paged', request: category('2', 'sort_by=price&limit=1&page=2'), status: 200, total: 3, ids: ['run-1'] },
   { name: 'search: sort_by price instead of the rank', request: search('search_query=кроссовки&sort_by=price&sort_dir=asc'), status: 200, total: 3, ids: ['run-3', 'run-1', 'run-2'] },
-  { name: 'sort_by unknown → 422', request: products('sort_by=name'), status: 422, message: 'Parameter `sort_by` must be one of `popular`, `price`, `discount`.' },
+  { name: 'sort_by unknown → 422', request: products('sort_by=name'), status: 422, message: 'Parameter `sort_by` must be one of `popular`, `sales_rate`, `price`, `discount`, `relevance`.' },
+  // The options of the SDKs' docs (docs/search.md "Filters and facets")
+  { name: 'products: order, the direction\'s name in the SDK\'s docs', request: products('sort_by=price&order=asc'), status: 200, total: 5, ids: ['bag-1', 'run-3', 'run-1', 'run-2', 'boot-1'] },
+  { name: 'search: sort_by price with order desc', request: search('search_query=кроссовки&sort_by=price&order=desc'), status: 200, total: 3, ids: ['run-2', 'run-1', 'run-3'] },
+  { name: 'sort_dir wins over order', request: products('sort_by=price&sort_dir=desc&order=asc'), status: 200, total: 5, ids: ['boot-1', 'run-2', 'run-1', 'run-3', 'bag-1'] },
+  { name: 'order unknown → 422', request: products('sort_by=price&order=up'), status: 422, message: 'Parameter `order` must be one of `asc`, `desc`.' },
+  { name: 'products: sort_by sales_rate is the listing order', request: products('sort_by=sales_rate'), status: 200, total: 5, ids: ['run-2', 'bag-1', 'run-1', 'boot-1', 'run-3'] },
+  { name: 'products: sort_by sales_rate ascending', request: products('sort_by=sales_rate&order=asc'), status: 200, total: 5, ids: ['run-3', 'boot-1', 'run-1', 'bag-1', 'run-2'] },
+  { name: 'products: offset skips that many', request: products('limit=2&offset=1'), status: 200, total: 5, ids: ['bag-1', 'run-1'] },
+  { name: 'products: offset wins over page', request: products('limit=2&page=3&offset=3'), status: 200, total: 5, ids: ['boot-1', 'run-3'] },
+  { name: 'category: offset', request: category('2', 'sort_by=price&limit=1&offset=1'), status: 200, total: 3, ids: ['run-1'] },
+  { name: 'offset past the end is an empty page', request: products('offset=5'), status: 200, total: 5, ids: [] },
+  { name: 'offset -1 → 422', request: products('offset=-1'), status: 422, message: 'Parameter `offset` must be an integer from 0 to 100000.' },
+  { name: 'products: category_limit cuts the category facet, most products first', request: products('category_limit=2'), status: 200, total: 5, facets: { categories: [cat('1', 4), cat('2', 3)], brands: ALL_BRANDS } },
+  { name: 'products: category_limit 0 lists no category', request: products('category_limit=0'), status: 200, total: 5, facets: { categories: [] } },
+  { name: 'search: brand_limit cuts the brand facet', request: search('search_query=кроссовки&brand_limit=1'), status: 200, total: 3, facets: { brands: [{ name: 'Nike', count: 2 }], categories: [cat('1', 3), cat('2', 3)] } },
+  { name: 'products: brand_limit of the docs\' default (1000) lists every brand', request: products('brand_limit=1000'), status: 200, total: 5, facets: { brands: ALL_BRANDS } },
+  { name: 'category_limit not an integer → 422', request: products('category_limit=many'), status: 422, message: 'Parameter `category_limit` must be an integer from 0 to 100000.' },
+  { name: 'brand_limit -1 → 422', request: products('brand_limit=-1'), status: 422, message: 'Parameter `brand_limit` must be an integer from 0 to 100000.' },
+  { name: 'products: filters with indexed brackets, as the SDK encodes an array', request: products('filters[Цвет][0]=white'), status: 200, total: 2, ids: ['run-2', 'run-3'] },
+  { name: 'products: filters with two indexed values', request: products('filters[Размер][0]=42&filters[Размер][1]=43'), status: 200, total: 2, ids: ['run-2', 'run-1'] },
+  { name: 'products: brands with indexed brackets', request: products('brands[0]=Adidas&brands[1]=Ecco'), status: 200, total: 2, ids: ['run-2', 'boot-1'] },
+  { name: 'filters with a named key inside a param → 422', request: products('filters[Цвет][a]=white'), status: 422, message: 'Parameter `filters` must be a JSON object of param names to arrays of values.' },
   { name: 'sort_dir unknown → 422', request: products('sort_by=price&sort_dir=up'), status: 422, message: 'Parameter `sort_dir` must be one of `asc`, `desc`.' },
   { name: 'products: empty values are absent', request: products('brands=&categories=&price_min=&filters=&exclude=&page=&limit='), status: 200, total: 5, ids: ['run-2', 'bag-1', 'run-1', 'boot-1', 'run-3'] },
   // GET /category/{id}
@@ -225,6 +248,16 @@ describe.each(TEST_DIALECTS)('listing contract on %s', (dialect) => {
     expect(pages).toEqual(ids);
   });
 
+  it('search: sort_by relevance keeps the rank whatever the direction, and offset counts ranked matches', async () => {
+    const idsOf = async (query: string) =>
+      (await send(t, search(`search_query=кроссовки&${query}`), vars)).json<{ products: Array<{ id: string }> }>().products.map((p) => p.id);
+    const ranked = await idsOf('limit=10');
+    expect(ranked).toHaveLength(3);
+    expect(await idsOf('limit=10&sort_by=relevance&order=asc')).toEqual(ranked);
+    expect(await idsOf('limit=1&offset=2')).toEqual([ranked[2]]);
+    expect(await idsOf('limit=2&offset=1&page=5')).toEqual(ranked.slice(1));
+  });
+
   it('search as the SDK sends it, reserved characters encoded twice', async () => {
     // The SDK's GET encoding (sdk-wire.ts): `,` and `:` arrive as %252C and %253A, and
     // http/params.ts decodes them once more.
@@ -287,6 +320,24 @@ describe.each(TEST_DIALECTS)('listing contract on %s', (dialect) => {
       expect(body.brands).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Nike' })]));
     });
 
+    it('getCategory by the slug its docs pass (the last path segment of the category\'s URL): the category of that id', async () => {
+      const params: Array<[string, string | null]> = [
+        ['shop_id', vars.shop!],
+        ['stream', null],
+        ['limit', '10'],
+        ['page', '1'],
+      ];
+      const bySlug = await get('/category/sneakers', params);
+      expect(bySlug.statusCode, bySlug.body).toBe(200);
+      const body = bySlug.json<{ products_total: number; products: Array<{ id: string }>; brands: unknown[]; category: { id: string } }>();
+      expect(body.category.id).toBe('2');
+      expect(body.products_total).toBe(3);
+      expect(body).toEqual((await get('/category/2', params)).json());
+      const unknown = await get('/category/t-shirts', params);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toEqual({ status: 'error', payload: { message: 'Category not found' } });
+    });
+
     it('a push opening a category: GET /category/{id} with the rest of the parameters in a JSON body', async () => {
       const response = await t.app.inject({
         method: 'GET',
@@ -297,6 +348,34 @@ describe.each(TEST_DIALECTS)('listing contract on %s', (dialect) => {
       expect(response.statusCode).toBe(200);
       const categories = response.json<{ categories: Array<{ id: string; url: string }> }>().categories;
       expect(categories.find((c) => c.id === '2')?.url).toBe('https://shop.example/c/sneakers');
+    });
+
+    it('search with the options of the SDK\'s docs, objects and arrays through its encoder: each one read', async () => {
+      const state = { shopId: vars.shop!, did: 'a1B2c3D4e5f60718', sid: 'q1w2e3r4t5' };
+      const request = searchRequest(state, {
+        type: 'full_search',
+        search_query: 'кроссовки',
+        brands: ['Nike', 'Adidas'],
+        filters: { Размер: ['42', '43'] },
+        sort_by: 'price',
+        order: 'asc',
+        limit: 1,
+        offset: 1,
+        category_limit: 1,
+        brand_limit: 1,
+      });
+      // What the encoder makes of them: brands joined, the filter's array indexed.
+      expect(request.url).toContain('brands=Nike%252CAdidas');
+      expect(request.url).toContain('filters[%D0%A0%D0%B0%D0%B7%D0%BC%D0%B5%D1%80][1]=43');
+      const response = await t.app.inject(request);
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json<{ search_query: string; products_total: number; products: Array<{ id: string }>; brands: unknown[]; categories: Array<{ id: string }> }>();
+      // run-1 (5990) and run-2 (7990) match; ascending by price, the second.
+      expect(body.search_query).toBe('кроссовки');
+      expect(body.products_total).toBe(2);
+      expect(body.products.map((p) => p.id)).toEqual(['run-2']);
+      expect(body.brands).toEqual([{ name: 'Adidas', count: 1 }]);
+      expect(body.categories.map((c) => c.id)).toEqual(['1']);
     });
 
     it('searchBlank: the empty search box with the device\'s identity', async () => {

@@ -10,6 +10,7 @@ import {
   pushTokenRequest,
   segmentsRequest,
   setProfileRequest,
+  trackRequest,
   type SdkState,
 } from './rn-sdk-requests.js';
 import { initDevice } from './tracking-fixtures.js';
@@ -49,8 +50,7 @@ const CASES: readonly Case[] = [
   { name: 'set: did absent → 401', path: SET, body: { shop_id: '{shop}', email: 'ann@example.com' }, status: 401, message: 'Parameter `did` is required.' },
   { name: 'set: did malformed → 422', path: SET, body: { shop_id: '{shop}', did: 'INVALID_ID' }, status: 422, message: 'Device ID is not valid' },
   { name: 'set: unknown well-formed did → 404', path: SET, body: { shop_id: '{shop}', did: '{unknown_did}', first_name: 'Ann' }, status: 404, message: 'Device not found' },
-  // Bad fields: the whole update is refused, naming the field.
-  { name: 'set: unknown custom property → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', shoe_size: '42' }, status: 422, message: 'Parameter `shoe_size` is neither a profile field nor a custom property of the shop.' },
+  // Bad values: the whole update is refused, naming the field (an unknown key is only ignored: see below).
   { name: 'set: custom property of the wrong type → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', vip_level: 'gold' }, status: 422, message: 'Parameter `vip_level` must be an integer.' },
   { name: 'set: malformed birthday → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', birthday: '1990-02-30' }, status: 422, message: 'Parameter `birthday` 1990-02-30 is not a calendar date.' },
   { name: 'set: birthday in the future → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', birthday: '2999-01-01' }, status: 422, message: 'Parameter `birthday` must be from 1900-01-01 to today.' },
@@ -168,6 +168,65 @@ describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     if (row.status === 200) expect(response.json()).toEqual({ status: 'success' });
     else expect(response.json()).toEqual({ status: 'error', payload: { message: row.message } });
+  });
+
+  it('getProfile: bought_something is derived from the orders of the customer, whichever of its devices bought', async () => {
+    const phone = await sdk();
+    const tablet = await sdk();
+    const bought = async (state: SdkState) => {
+      const response = await send(getProfileRequest(state));
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ bought_something: boolean }>().bought_something;
+    };
+    expectSuccess(await send(setProfileRequest(phone, { email: 'buyer@example.org' })));
+    expect(await bought(phone)).toBe(false);
+
+    // The tablet buys while still anonymous: its own customer has bought, the phone's not yet.
+    const purchase = { event: 'purchase', order_id: 'BS-1', order_price: 10, items: [{ id: 'p1', amount: 1, price: 10 }] };
+    expectSuccess(await send(trackRequest(tablet, purchase)));
+    expect(await bought(tablet)).toBe(true);
+    expect(await bought(phone)).toBe(false);
+
+    // The tablet signs in: its customer merges into the phone's, orders and all.
+    expectSuccess(await send(setProfileRequest(tablet, { email: 'buyer@example.org' })));
+    expect(await bought(phone)).toBe(true);
+    expect(await bought(tablet)).toBe(true);
+  });
+
+  it('getProfile: bought_something counts a completed loyalty checkout order, kept under a customer merged since', async () => {
+    const s = t.app.services;
+    await s.loyalty.putSettings(vars.shop!, { rewardPercent: 500, maxBonusSharePercent: 5000, bonusValue: 100, bonusLifetimeDays: null, rewardPendingDays: 0 });
+    const app = await sdk();
+    // The member the shop's till knows by phone is a customer younger than the app's device.
+    await s.loyalty.joinMember(vars.shop!, { phone: '79005550101' });
+    const checkout = (step: string, extra: Record<string, unknown>) =>
+      send({ method: 'POST', url: `/loyalty/checkout/${step}`, payload: { shop_id: vars.shop, shop_secret: vars.secret, order_id: 'BS-C1', ...extra } });
+    const applied = await checkout('apply', { identifier: '79005550101', cart_items: [{ product_id: 'p1', price: 100, quantity: 1 }] });
+    expect(applied.statusCode, applied.body).toBe(200);
+    const read = async () => (await send(getProfileRequest(app))).json<{ bought_something: boolean }>().bought_something;
+
+    // The app's customer signs in with that phone: the member's customer merges into it.
+    expectSuccess(await send(setProfileRequest(app, { phone: '79005550101' })));
+    expect(await read()).toBe(false);
+    const confirmed = await checkout('confirm', {});
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(await read()).toBe(true);
+  });
+
+  it('setProfile with keys the shop has no custom property for: the rest is stored, the answer names the ignored keys', async () => {
+    const state = await sdk();
+    const response = await send(
+      setProfileRequest(state, { first_name: 'Kate', favourite_color: 'blue', shoe_size: 42, hair: { colour: 'red' }, email: 'kate@example.org' }),
+    );
+    expect({ status: response.statusCode, body: response.body }).toMatchObject({ status: 200 });
+    // What the SDK reads: `status`, a success (not a number of 400 or more); the keys it lost beside it.
+    expect(response.json()).toEqual({ status: 'success', payload: { ignored_keys: ['shoe_size', 'hair'] } });
+
+    const [profile] = await admin('email=kate%40example.org');
+    expect(profile).toMatchObject({ devices: [state.did], properties: { first_name: 'Kate', favourite_color: 'blue' } });
+    expect(Object.keys(profile!.properties as object)).not.toContain('shoe_size');
+    const read = await send(getProfileRequest(state));
+    expect(read.json()).toMatchObject({ has_email: true, custom_properties: { favourite_color: 'blue' } });
   });
 
   it('setProfile: stores every field the SDK sends, links the identifiers, and GET /profile reads it back', async () => {

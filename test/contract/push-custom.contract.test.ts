@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_DIALECTS } from '../helpers/db.js';
 import { createShopFixture } from '../helpers/factories.js';
 import { expectStatusAnswer, FORM_TYPE, send, type ContractRequest, type Json, type Vars } from './harness.js';
+import { trackEventRequest } from './rn-sdk-requests.js';
 import { initDevice } from './tracking-fixtures.js';
 
 /**
@@ -37,6 +38,7 @@ function json(fields: Fields = {}): ContractRequest {
 const noDid = (fields: Fields) => json({ did: undefined, sid: undefined, ...fields });
 
 const EVENT = 'Parameter `event` is not valid';
+const SOURCE = 'Parameter `source` must be a JSON object with `code` and `from`, or a string holding one.';
 const SCALARS = (name: string) => `Parameter \`${name}\` must be a scalar or an array of scalars.`;
 const signedUp = (params: Record<string, unknown> = {}, time?: number) => ({ event: 'signed_up', params, ...(time !== undefined && { time }) });
 
@@ -105,6 +107,14 @@ const CASES: readonly CustomCase[] = [
     status: 200,
     stored: signedUp({ plan: 'gold', list: ['a', 'b'], value: 7, payload: { step: '2' } }),
   },
+  // source: what the mobile SDK adds for 48 hours after trackSource, read as POST /push reads it (interface.md source rules 1-3)
+  { name: 'source rule 1: an object sets recommended_by and recommended_code', request: json({ source: { from: 'dynamic', code: 'blk1' } }), status: 200, stored: signedUp({ recommended_by: 'dynamic', recommended_code: 'blk1' }) },
+  { name: 'source rule 1: a string holding JSON, a numeric code', request: json({ source: '{"from":"bulk","code":17}' }), status: 200, stored: signedUp({ recommended_by: 'bulk', recommended_code: '17' }) },
+  { name: 'source rule 1: form brackets', request: { url: '/push/custom', contentType: FORM_TYPE, body: 'shop_id={shop}&did={did}&sid={sid}&event=signed_up&source[from]=chain&source[code]=c7' }, status: 200, stored: signedUp({ recommended_by: 'chain', recommended_code: 'c7' }) },
+  { name: 'source rule 2: from not allowed → both null', request: json({ source: { from: 'google', code: 'x' } }), status: 200, stored: signedUp({ recommended_by: null, recommended_code: null }) },
+  { name: 'source rule 2: code absent → both null', request: json({ source: { from: 'dynamic' } }), status: 200, stored: signedUp({ recommended_by: null, recommended_code: null }) },
+  { name: 'source rule 3: a string that is not JSON → 422', request: json({ source: 'dynamic' }), status: 422, message: SOURCE },
+  { name: 'source rule 3: empty → 422', request: json({ source: '' }), status: 422, message: SOURCE },
   { name: 'parameters in the query string, the body winning', request: { ...json({ event: 'level_2' }), query: 'event=never_created&plan=silver' }, status: 200, stored: { event: 'level_2', params: { plan: 'silver' } } },
 ];
 
@@ -157,5 +167,28 @@ describe.each(TEST_DIALECTS)('POST /push/custom contract on %s', (dialect) => {
       const profiles = await t.app.services.identity.findProfiles(vars.shop!, query);
       expect(profiles).toEqual([expect.objectContaining(query)]);
     }
+  });
+
+  it('trackEvent within 48 hours of trackSource, as the SDK sends it: accepted and attributed to the source', async () => {
+    const state = { shopId: vars.shop!, did: vars.did!, sid: vars.sid! };
+    const request = trackEventRequest(state, 'signed_up', { category: 'promo', value: 3, customFields: { plan: 'gold' } }, { from: 'dynamic', code: 'blk1' });
+    expectStatusAnswer(await t.app.inject(request), 200);
+    const event = await newest();
+    expect(event!.params).toEqual({
+      category: 'promo',
+      value: 3,
+      plan: 'gold',
+      payload: { plan: 'gold' },
+      recommended_by: 'dynamic',
+      recommended_code: 'blk1',
+    });
+    // The attribution columns the reports group by, as for POST /push.
+    const row = await t.db.db
+      .selectFrom('events')
+      .select(['recommended_by', 'recommended_code'])
+      .where('shop_id', '=', vars.shop!)
+      .where('id', '=', event!.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ recommended_by: 'dynamic', recommended_code: 'blk1' });
   });
 });

@@ -1,10 +1,11 @@
 import type { InjectOptions } from 'fastify';
-import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery, sdkPostQuery, type SdkValue } from './sdk-wire.js';
+import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery, sdkParamPairs, sdkPostQuery, type SdkParam, type SdkValue } from './sdk-wire.js';
 
 /**
  * The requests the platform's React Native SDK (rn-sdk 4.0.x, MainSDK.js and
- * lib/client.js) makes for the profile group, rebuilt byte for byte from what its source
- * does, so that contract tests send exactly what an app sends:
+ * lib/client.js) makes for the profile group, tracking (track, trackEvent) and search,
+ * rebuilt byte for byte from what its source does, so that contract tests send exactly
+ * what an app sends:
  * - every request carries the stored `did`, and `seance` and `sid` (the same value),
  *   added after the call's own parameters;
  * - with `Content-Type: application/json` a POST sends every parameter as the JSON body
@@ -13,7 +14,8 @@ import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery, sdkPostQuery, type SdkVal
  * - with the default `application/x-www-form-urlencoded` a POST sends the parameters in
  *   the query string and no body (mobile_push_tokens), and a GET sends them in the query
  *   string through the SDK's own encoder, where a null is the text `null`;
- * - setProfile turns every object value (kids, auto, arrays) into JSON text first.
+ * - setProfile turns every object value (kids, auto, arrays) into JSON text first;
+ * - a GET's objects and arrays go through the SDK's encoder (sdk-wire.ts sdkParamPairs).
  */
 
 export interface SdkState {
@@ -97,4 +99,50 @@ export function loyaltyJoinRequest(state: SdkState, params: Params): InjectOptio
 export function trackPushRequest(state: SdkState, event: 'delivered' | 'opened' | 'clicked', options: { code?: unknown; type?: unknown }): InjectOptions {
   const body = withSession({ shop_id: state.shopId, stream: null, ...options }, state);
   return { method: 'POST', url: `/track/${event}`, headers: JSON_HEADERS, payload: JSON.stringify(body) };
+}
+
+/** What trackSource(source, code) stored, which the SDK adds as `source` for 48 hours. */
+export interface SdkSource {
+  readonly from: string;
+  readonly code: string;
+}
+
+/** The second argument of sdk.trackEvent (lib/buildTrackCustomEventParams.js). */
+export interface TrackEventParams {
+  readonly time?: number;
+  readonly category?: string;
+  readonly label?: string;
+  readonly value?: number;
+  readonly customFields?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/**
+ * sdk.trackEvent(event, params): JSON with shop_id, stream, the event and its fields;
+ * custom fields both at the top level and again as `payload`; then, within 48 hours of a
+ * trackSource, `source: {from, code}`; the identity last.
+ */
+export function trackEventRequest(state: SdkState, event: string, params: TrackEventParams = {}, source?: SdkSource): InjectOptions {
+  const fields: Params = { event };
+  for (const key of ['time', 'category', 'label', 'value'] as const) if (params[key] !== undefined) fields[key] = params[key];
+  const custom = params.customFields ?? {};
+  if (Object.keys(custom).length > 0) Object.assign(fields, custom, { payload: { ...custom } });
+  if (source !== undefined) fields.source = { from: source.from, code: source.code };
+  const body = withSession({ shop_id: state.shopId, stream: null, ...fields }, state);
+  return { method: 'POST', url: '/push/custom', headers: JSON_HEADERS, payload: JSON.stringify(body) };
+}
+
+/**
+ * sdk.track(event, options) once lib/tracker.js's convertParams has built the event's
+ * fields (`items`, `order_id`, `order_price` …): JSON with shop_id, stream, those fields,
+ * then the identity.
+ */
+export function trackRequest(state: SdkState, fields: Params): InjectOptions {
+  const body = withSession({ shop_id: state.shopId, stream: null, ...fields }, state);
+  return { method: 'POST', url: '/push', headers: JSON_HEADERS, payload: JSON.stringify(body) };
+}
+
+/** sdk.search(options): a GET of shop_id, stream and the caller's options through the SDK's encoder. */
+export function searchRequest(state: SdkState, options: { readonly [key: string]: SdkParam }): InjectOptions {
+  const pairs = sdkParamPairs({ shop_id: state.shopId, stream: null, ...options, did: state.did, seance: state.sid, sid: state.sid });
+  return { method: 'GET', url: `/search?${sdkGetQuery(pairs)}`, headers: { ...SDK_GET_HEADERS } };
 }

@@ -10,9 +10,9 @@ import { SDK_GET_HEADERS, SDK_USER_AGENT, sdkGetQuery, type SdkValue } from './s
  * The official React Native SDK's first start and its GET parameters, on both databases
  * (issue 12 part 1; contract-notes "Identifiers" and "Wire format"). Each request is the
  * one the SDK sends (test/contract/sdk-wire.ts): on first start `GET /init` with
- * `did` (the Android ID, or on iOS the vendor UUID or an empty string), `shop_id` and
- * `stream` (null when the app set none), no `v`, no sid, a form content type and no
- * body. From the answer the SDK reads `did` and `seance` (and treats a `status` of 400
+ * `shop_id` and `stream` (null when the app set none) and, when the SDK found one, `did`
+ * (the Android ID, or on iOS the vendor UUID or an empty string; 4.0.18 as shipped finds
+ * none and sends no did), no `v`, no sid, a form content type and no body. From the answer the SDK reads `did` and `seance` (and treats a `status` of 400
  * or more as failure); afterwards every call carries did, seance and sid.
  */
 
@@ -53,13 +53,24 @@ describe.each(TEST_DIALECTS)('the mobile SDK starting against Patron on %s', (di
   const sdkGet = (path: string, params: ReadonlyArray<readonly [string, SdkValue]>) =>
     t.app.inject({ method: 'GET', url: `${path}?${sdkGetQuery(params)}`, headers: { ...SDK_GET_HEADERS } });
 
-  /** The SDK's first start: GET /init as it sends it; what it reads from the answer. */
-  async function firstStart(did: string): Promise<{ did: string; seance: string }> {
-    const response = await sdkGet('/init', [
-      ['did', did],
-      ['shop_id', shopId],
-      ['stream', null],
-    ]);
+  /**
+   * The SDK's first start: GET /init as it sends it; what it reads from the answer. 4.0.x
+   * before 4.0.18 put the device id first; 4.0.18 builds shop_id and stream and adds a
+   * did only when it has one (`undefined` here: none at all).
+   */
+  async function firstStart(did: string | undefined): Promise<{ did: string; seance: string }> {
+    const params: Array<[string, SdkValue]> =
+      did === undefined
+        ? [
+            ['shop_id', shopId],
+            ['stream', null],
+          ]
+        : [
+            ['did', did],
+            ['shop_id', shopId],
+            ['stream', null],
+          ];
+    const response = await sdkGet('/init', params);
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json<Record<string, unknown>>();
     expect(body).not.toHaveProperty('status');
@@ -98,6 +109,14 @@ describe.each(TEST_DIALECTS)('the mobile SDK starting against Patron on %s', (di
     const { did, seance } = await firstStart('');
     expect(did).toMatch(/^[A-Za-z0-9]{10}$/);
     expect((await track(did, seance)).statusCode).toBe(200);
+  });
+
+  it('4.0.18 as shipped sends no did on its first /init: it gets a new device, and its events are accepted', async () => {
+    const { did, seance } = await firstStart(undefined);
+    expect(did).toMatch(/^[A-Za-z0-9]{10}$/);
+    expect(await t.app.services.identity.findDevice(shopId, did)).toBeDefined();
+    const tracked = await track(did, seance);
+    expect(tracked.statusCode, tracked.body).toBe(200);
   });
 
   it('a second first start with the same device id (a reinstall) keeps the one device', async () => {

@@ -50,3 +50,31 @@ export const SDK_GET_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': SDK_FORM_TYPE,
   'user-agent': SDK_USER_AGENT,
 });
+
+/** Keys whose array values the SDK joins with commas instead of indexing (its search keys). */
+const COMMA_JOINED_KEYS: ReadonlySet<string> = new Set(['categories', 'locations', 'brands', 'colors', 'fashion_sizes', 'exclude', 'merchants', 'excluded_merchants']);
+
+export type SdkParam = SdkValue | undefined | readonly SdkParam[] | { readonly [key: string]: SdkParam };
+
+/**
+ * The name/value pairs the SDK's GET encoder makes of a params object: a nested object
+ * becomes bracket names (`filters[Colour]`), an array under one of its search keys one
+ * comma-joined value (`brands=Nike,Adidas`), any other array indexed brackets
+ * (`filters[Colour][0]=red`); undefined values are left out. Feed the pairs to sdkGetQuery.
+ */
+export function sdkParamPairs(params: { readonly [key: string]: SdkParam }): Array<[string, SdkValue]> {
+  const pairs: Array<[string, SdkValue]> = [];
+  const walk = (name: string, key: string, value: SdkParam): void => {
+    if (value === undefined) return;
+    if (Array.isArray(value)) {
+      if (COMMA_JOINED_KEYS.has(key)) pairs.push([name, value.join(',')]);
+      else value.forEach((element: SdkParam, i) => walk(`${name}[${i}]`, String(i), element));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [child, element] of Object.entries(value as { readonly [key: string]: SdkParam })) walk(`${name}[${child}]`, child, element);
+    } else {
+      pairs.push([name, value]);
+    }
+  };
+  for (const [key, value] of Object.entries(params)) walk(key, key, value);
+  return pairs;
+}

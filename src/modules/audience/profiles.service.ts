@@ -36,6 +36,8 @@ export interface CustomerRef {
 export interface ProfileSnapshot {
   readonly profile: ProfileWithDevices;
   readonly attributes: CustomerAttributes;
+  /** The stored flag, or an order of the customer: a purchase event's, or a completed loyalty checkout's. */
+  readonly boughtSomething: boolean;
 }
 
 type Deps = {
@@ -46,6 +48,9 @@ type Deps = {
   readonly audience: Pick<AudienceService, 'getCustomerAttributes'>;
   /** Members are added through it, so that its entry listeners hear them. */
   readonly segments: Pick<SegmentsService, 'addMembers'>;
+  /** The orders bought_something is derived from (tracked orders move with merges; checkout orders stay under their ids). */
+  readonly orders: { hasOrders(shopId: string, profileId: number): Promise<boolean> };
+  readonly checkoutOrders: { hasCompletedOrder(shopId: string, profileIds: readonly number[]): Promise<boolean> };
 };
 
 /**
@@ -66,9 +71,15 @@ export class ProfilesService {
    * POST /profile/set: links the identifiers to the device's profile (or, for a caller
    * with the shop's secret and no device, to the customer holding them, created when
    * nobody does) and stores the fields, in one transaction. An unknown device:
-   * NOT_FOUND; any bad field: VALIDATION_FAILED naming it, and nothing is stored.
+   * NOT_FOUND; any bad value: VALIDATION_FAILED naming it, and nothing is stored. Keys
+   * that are neither a field nor a custom property of the shop are left out and
+   * returned (domain/profile-update.ts).
    */
-  async setProfile(shop: ShopRef, customer: CustomerRef, input: Readonly<Record<string, unknown>>): Promise<void> {
+  async setProfile(
+    shop: ShopRef,
+    customer: CustomerRef,
+    input: Readonly<Record<string, unknown>>,
+  ): Promise<{ readonly ignored: readonly string[] }> {
     if (customer.did !== undefined) await this.requireDevice(shop.shopId, customer.did);
     const check = checkProfileUpdate(input, {
       properties: await this.deps.properties.propertyTypes(shop.shopId),
@@ -84,6 +95,7 @@ export class ProfilesService {
       if (pushToken) await this.storeToken(trx, shop.shopId, profileId, pushToken.token, pushToken.platform);
     });
     await this.deps.db.durable();
+    return { ignored: check.ignored };
   }
 
   /** GET /profile: the customer's profile; NOT_FOUND for an unknown device or nobody holding the identifiers. */
@@ -92,7 +104,13 @@ export class ProfilesService {
     const profile = profileId === undefined ? undefined : await this.deps.identity.getProfile(shopId, profileId);
     const attributes = profile ? await this.deps.audience.getCustomerAttributes(shopId, profile.id) : undefined;
     if (!profile || !attributes) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
-    return { profile, attributes };
+    return { profile, attributes, boughtSomething: attributes.fields.bought_something === true || (await this.hasBought(shopId, profile.id)) };
+  }
+
+  /** Any order of the customer, whichever of its devices or merged profiles made it. */
+  private async hasBought(shopId: string, profileId: number): Promise<boolean> {
+    if (await this.deps.orders.hasOrders(shopId, profileId)) return true;
+    return this.deps.checkoutOrders.hasCompletedOrder(shopId, await this.deps.identity.profileIdsOf(shopId, profileId));
   }
 
   /**

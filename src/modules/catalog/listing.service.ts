@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import { buildFacetIndex, facetIndexWeight, type FacetIndex } from './domain/facet-index.js';
-import { facetedPage, type FacetedPage, type ListingFilters, type ListingSort } from './domain/facets.js';
+import { facetedPage, type FacetedPage, type FacetLimits, type ListingFilters, type ListingSort } from './domain/facets.js';
 import type { CategoryRecord, ProductRecord } from './domain/product-view.js';
 import type { Product } from './domain/product.schema.js';
 import * as listingRepo from './listing.repo.js';
@@ -25,8 +25,11 @@ export interface ListingQuery {
   /** From 1. */
   readonly page: number;
   readonly limit: number;
+  /** Rows skipped; given, it wins over `page`. */
+  readonly offset?: number;
   /** Absent: the given order (search rank, or listing order). */
   readonly sort?: ListingSort;
+  readonly facetLimits?: FacetLimits;
 }
 
 /** A page of listed products with the facets of every product that meets the filters. */
@@ -79,11 +82,15 @@ export class ListingService {
     return this.page(shop, generation, null, query);
   }
 
-  /** GET /category/{id}: the category (a feed id) and a page of its subtree's products. NOT_FOUND when the served catalog lacks it. */
+  /**
+   * GET /category/{id}: the category and a page of its subtree's products. `id` is a feed
+   * id or, failing that, the last path segment of a category's URL (the slug the SDKs'
+   * docs pass). NOT_FOUND when the served catalog has neither.
+   */
   async category(shop: ShopCurrency, categoryId: string, query: ListingQuery): Promise<CategoryListing> {
     const generation = await this.deps.catalog.currentGeneration(shop.shopId);
     const index = generation === 0 ? undefined : await this.facetIndex(shop.shopId, generation);
-    const scope = index?.categoryByExternalId.get(categoryId);
+    const scope = index?.categoryByExternalId.get(categoryId) ?? index?.categoryBySlug.get(categoryId);
     if (index === undefined || scope === undefined) throw new AppError('NOT_FOUND', CATEGORY_NOT_FOUND, { field: 'category' });
     const listing = await this.pageOf(shop, generation, index, null, query, scope);
     return { ...listing, category: index.categories[scope]! };
@@ -107,12 +114,12 @@ export class ListingService {
     scope?: number,
   ): Promise<Listing> {
     const order = ranked === null ? null : rowsOf(index, ranked);
-    const offset = (query.page - 1) * query.limit;
+    const offset = query.offset ?? (query.page - 1) * query.limit;
     const { ids, ...facets } = facetedPage(
       index,
       order,
       query.filters,
-      { offset, limit: query.limit, ...(query.sort && { sort: query.sort }) },
+      { offset, limit: query.limit, ...(query.sort && { sort: query.sort }), ...(query.facetLimits && { facetLimits: query.facetLimits }) },
       scope,
     );
     const records = await productsRepo.findProducts(this.db, shop.shopId, generation, ids);

@@ -3,6 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { TtlCache } from '../../ttl-cache.js';
+import type { SegmentsService } from '../audience/segments.service.js';
 import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
 import { RewardCodesCache } from '../loyalty/reward-codes.cache.js';
 import type { MailingTemplates } from '../messaging/domain/mailing.js';
@@ -76,6 +77,8 @@ export class ChainsService implements ChainStarter {
       readonly shops: Pick<ShopsService, 'requireShop'>;
       readonly identity: Pick<IdentityService, 'findProfilesOnly' | 'onMerge'>;
       readonly renderer: Pick<TemplateRenderer, 'check'>;
+      /** A segment_entry trigger must name a segment of the shop (as a bulk mailing's segments must). */
+      readonly segments: Pick<SegmentsService, 'hasSegment'>;
       readonly jobs: JobQueue;
       readonly steps: ChainSteps;
     },
@@ -107,6 +110,10 @@ export class ChainsService implements ChainStarter {
     const checked = checkDefinition(input);
     if (!checked.ok) throw new AppError('VALIDATION_FAILED', checked.message, { field: checked.field });
     const { trigger, steps, reentry, periodMs } = checked.definition;
+    if (trigger.kind === 'segment_entry' && !(await this.deps.segments.hasSegment(shopId, trigger.segmentId))) {
+      // The bulk mailing's sentence and status (bulk.service.ts): a chain on a segment the shop lacks would never start.
+      throw new AppError('VALIDATION_FAILED', `Segment ${trigger.segmentId} does not exist.`, { field: 'trigger' });
+    }
     for (const [index, step] of steps.entries()) {
       const problem = 'send' in step ? this.deps.renderer.check(step.send) : undefined;
       if (problem) {

@@ -212,3 +212,17 @@ export async function hasCompletedOrder(db: Executor, shopId: string, profileId:
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Whether any of the profiles has a completed loyalty order (a customer's ids after merges). */
+export async function hasCompletedOrderOfAny(db: Executor, shopId: string, profileIds: readonly number[]): Promise<boolean> {
+  if (profileIds.length === 0) return false;
+  const row = await db
+    .selectFrom('checkout_orders')
+    .select('order_id')
+    .where('shop_id', '=', shopId)
+    .where('profile_id', 'in', [...profileIds])
+    .where('status', '=', 'completed')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -177,6 +177,11 @@ export class CheckoutService {
     return (await repo.listMemberOrders(this.db, shopId, member.profileId, HISTORY_LIMIT)).map(toOrder);
   }
 
+  /** Whether any of these profiles (a customer's ids, merged ones included) has a completed order. */
+  hasCompletedOrder(shopId: string, profileIds: readonly number[]): Promise<boolean> {
+    return repo.hasCompletedOrderOfAny(this.db, shopId, profileIds);
+  }
+
   /** The admin list, newest first; an identifier that names no member lists nothing. */
   async listOrders(
     shopId: string,

@@ -101,6 +101,12 @@ export async function findProfileRow(db: Executor, shopId: string, id: number): 
   return row;
 }
 
+/** The ids of the tombstones merged into a live profile (the index shop_id, merged_into). */
+export async function listMergedIds(db: Executor, shopId: string, liveId: number): Promise<number[]> {
+  const rows = await db.selectFrom('profiles').select('id').where('shop_id', '=', shopId).where('merged_into', '=', liveId).execute();
+  return rows.map((row) => Number(row.id));
+}
+
 /** Profile rows by id, in one query (a page of bulk recipients). */
 export async function findProfileRows(db: Executor, shopId: string, ids: readonly number[]): Promise<ProfileRow[]> {
   if (ids.length === 0) return [];

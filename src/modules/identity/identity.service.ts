@@ -225,6 +225,16 @@ export class IdentityService {
     return row ? (row.merged_into ?? row.id) : undefined;
   }
 
+  /**
+   * Every id the customer of `id` ever had: its live profile's and those of the profiles
+   * merged into it, for records that stay under the id they were written with.
+   */
+  async profileIdsOf(shopId: string, id: number): Promise<number[]> {
+    const liveId = await this.currentProfileId(shopId, id);
+    if (liveId === undefined) return [];
+    return [liveId, ...(await repo.listMergedIds(this.db, shopId, liveId))];
+  }
+
   /** Live profiles matching every given identifier (the admin read API's lookup). */
   async findProfiles(shopId: string, query: IdentityInput): Promise<ProfileWithDevices[]> {
     const { did, identifiers } = parseIdentityInput(query);

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
-import { hasListingFilters, type ListingFilters, type ListingSort } from '../catalog/domain/facets.js';
+import { hasListingFilters, type FacetLimits, type ListingFilters, type ListingSort } from '../catalog/domain/facets.js';
 import { EMPTY_LISTING, type Listing, type ListingQuery } from '../catalog/listing.service.js';
 import type { Shop } from '../shops/domain/shop.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
@@ -53,10 +53,14 @@ export interface SearchInput {
   readonly limit: number;
   /** The page of results, from 1 (default 1). */
   readonly page?: number;
+  /** Matches skipped; given, it wins over `page`. */
+  readonly offset?: number;
   /** Brands, categories, locations, price and params that narrow the matches. */
   readonly filters?: ListingFilters;
   /** Absent: best match first. */
   readonly sort?: ListingSort;
+  /** Caps of the category and brand facets. */
+  readonly facetLimits?: FacetLimits;
   /** Attribution of the logged query. */
   readonly did?: string;
   readonly sid?: string;
@@ -136,7 +140,9 @@ export class SearchService {
             filters,
             page,
             limit,
+            ...(input.offset !== undefined && { offset: input.offset }),
             ...(input.sort && { sort: input.sort }),
+            ...(input.facetLimits && { facetLimits: input.facetLimits }),
           });
     // Unfiltered, every match counts, beyond the best MAX_RANKED_MATCHES the facets saw.
     const listing = hasListingFilters(filters) ? listed : { ...listed, total: Math.max(listed.total, matches.total) };

@@ -211,6 +211,18 @@ export async function listOrdersOfProfile(db: Executor, shopId: string, profileI
     .execute();
 }
 
+/** Whether the profile has an order (the index shop_id, profile_id, created_at). */
+export async function hasOrderOfProfile(db: Executor, shopId: string, profileId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** A profile's newest orders first, created at `since` or later (created_at, then id: ids grow with commits). */
 export async function listRecentOrdersOfProfile(
   db: Executor,

@@ -163,6 +163,12 @@ export class TrackingService {
     return rows.map(toTrackedOrder);
   }
 
+  /** Whether the profile (a merged profile's id leads to its survivor) has an order from a purchase event. */
+  async hasOrders(shopId: string, profileId: number): Promise<boolean> {
+    const liveId = await this.deps.identity.currentProfileId(shopId, profileId);
+    return liveId !== undefined && (await repo.hasOrderOfProfile(this.db, shopId, liveId));
+  }
+
   /**
    * The profile's newest orders first (a merged profile's id leads to its survivor),
    * those created at `since` (ms) or later when given; `limit` is held to 1..1000.

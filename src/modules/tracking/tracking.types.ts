@@ -102,6 +102,8 @@ export interface CustomEventInput {
   readonly variables: Readonly<Record<string, CustomVariableValue>>;
   /** The JS SDK's `payload` object: scalars or arrays of scalars. */
   readonly payload?: Readonly<Record<string, CustomVariableValue>>;
+  /** From `source` (interface.md source rules 1-3): applied, or both null when ignored. */
+  readonly source?: { readonly recommendedBy: RecommendedBy | null; readonly recommendedCode: string | null };
 }
 
 export interface InitInput {

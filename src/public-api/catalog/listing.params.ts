@@ -1,13 +1,14 @@
-import { isPlainObject, type PublicInput } from '../../http/input.js';
+import { indexedArray, isPlainObject, type PublicInput } from '../../http/input.js';
 import { readInteger, validationError } from '../../http/readers.js';
 import { minorUnits } from '../../modules/catalog/domain/price.js';
-import { LISTING_SORT_KEYS, type ListingFilters, type ListingSort } from '../../modules/catalog/domain/facets.js';
+import { LISTING_SORT_KEYS, type FacetLimits, type ListingFilters, type ListingSort } from '../../modules/catalog/domain/facets.js';
 import { readIdList } from './products.params.js';
 
 /**
  * The filter and page parameters shared by GET /search, GET /products and GET
  * /category/{id} (docs/search.md "Filters and facets"), read in this order: page, limit,
- * brands, categories, locations, price_min, price_max, filters, exclude, sort_by, sort_dir. Each bad one is 422
+ * offset, brands, categories, locations, price_min, price_max, filters, exclude, sort_by,
+ * sort_dir (or its other name `order`), category_limit, brand_limit. Each bad one is 422
  * naming it; an empty value counts as absent.
  */
 
@@ -15,6 +16,13 @@ export const DEFAULT_LISTING_LIMIT = 20;
 export const MAX_LISTING_LIMIT = 100;
 /** Pages beyond are refused: no storefront pages that deep, and it bounds the walk. */
 export const MAX_LISTING_PAGE = 1000;
+/** `offset` bound: as deep as the last page of the largest pages. */
+export const MAX_LISTING_OFFSET = MAX_LISTING_PAGE * MAX_LISTING_LIMIT;
+/**
+ * `category_limit` / `brand_limit` bound. The SDKs' docs give 1000 as brand_limit's
+ * default, above the facets' own cap (MAX_FACET_ENTRIES), which still applies.
+ */
+export const MAX_FACET_LIMIT = 100_000;
 /** Brands, categories and locations named at most. */
 export const MAX_FILTER_IDS = 100;
 /** `filters`: param names at most, values per name, characters per name or value, characters of its JSON text. */
@@ -28,14 +36,18 @@ export const MAX_FILTER_PRICE = 1_000_000_000_000;
 export interface ListingParams {
   readonly page: number;
   readonly limit: number;
+  /** Matches skipped; given, it wins over `page` (the iOS SDK and the docs page by offset). */
+  readonly offset?: number;
   readonly filters: ListingFilters;
   readonly sort?: ListingSort;
+  readonly facetLimits?: FacetLimits;
 }
 
 export function readListingParams(input: PublicInput, limits: { readonly maxLimit?: number } = {}): ListingParams {
   const maxLimit = limits.maxLimit ?? MAX_LISTING_LIMIT;
   const page = input.page === '' ? undefined : readInteger(input, 'page', { optional: true, min: 1, max: MAX_LISTING_PAGE });
   const limit = input.limit === '' ? undefined : readInteger(input, 'limit', { optional: true, min: 1, max: maxLimit });
+  const offset = readOptionalCount(input, 'offset', MAX_LISTING_OFFSET);
   const brands = readFilterIds(input, 'brands');
   const categories = readFilterIds(input, 'categories');
   const locations = readFilterIds(input, 'locations');
@@ -48,10 +60,19 @@ export function readListingParams(input: PublicInput, limits: { readonly maxLimi
   // Offer ids a client already shows: as long as every id list (1,000 ids).
   const exclude = readIdList(input, 'exclude');
   const sort = readSort(input);
+  const categoryLimit = readOptionalCount(input, 'category_limit', MAX_FACET_LIMIT);
+  const brandLimit = readOptionalCount(input, 'brand_limit', MAX_FACET_LIMIT);
   return {
     page: page ?? 1,
     limit: limit ?? DEFAULT_LISTING_LIMIT,
+    ...(offset !== undefined && { offset }),
     ...(sort && { sort }),
+    ...((categoryLimit !== undefined || brandLimit !== undefined) && {
+      facetLimits: {
+        ...(categoryLimit !== undefined && { categories: categoryLimit }),
+        ...(brandLimit !== undefined && { brands: brandLimit }),
+      },
+    }),
     filters: {
       ...(brands && { brands }),
       ...(categories && { categories }),
@@ -64,11 +85,21 @@ export function readListingParams(input: PublicInput, limits: { readonly maxLimi
   };
 }
 
-/** `sort_by` (`popular`, `price`, `discount`) and `sort_dir` (`asc`, `desc` by default); sort_dir alone orders nothing. */
+/**
+ * `sort_by` (LISTING_SORT_KEYS) and its direction `sort_dir` (`asc`, `desc` by default),
+ * which the SDKs' current docs call `order`; `sort_dir` wins when both are given (as `sid`
+ * over `seance`). A direction alone orders nothing; `relevance` is the given order.
+ */
 function readSort(input: PublicInput): ListingSort | undefined {
   const by = readChoice(input, 'sort_by', LISTING_SORT_KEYS);
-  const dir = readChoice(input, 'sort_dir', ['asc', 'desc'] as const);
-  return by === undefined ? undefined : { by, dir: dir ?? 'desc' };
+  const directions = ['asc', 'desc'] as const;
+  const dir = readChoice(input, 'sort_dir', directions) ?? readChoice(input, 'order', directions);
+  return by === undefined || by === 'relevance' ? undefined : { by, dir: dir ?? 'desc' };
+}
+
+/** An optional integer from 0 to `max`; empty is absent. */
+function readOptionalCount(input: PublicInput, name: string, max: number): number | undefined {
+  return input[name] === '' ? undefined : readInteger(input, name, { optional: true, min: 0, max });
 }
 
 function readChoice<T extends string>(input: PublicInput, name: string, choices: readonly T[]): T | undefined {
@@ -129,7 +160,8 @@ function readParamFilters(input: PublicInput): Map<string, string[]> | undefined
     if (key.length === 0 || key.length > MAX_FILTER_TEXT_LENGTH) {
       throw validationError('filters', `must name params of 1 to ${MAX_FILTER_TEXT_LENGTH} characters`);
     }
-    const list: unknown[] = Array.isArray(raw) ? raw : [raw];
+    // `filters[Цвет][0]=red` (indexed brackets: the mobile SDK's GET encoding of an array) is that array.
+    const list: unknown[] = Array.isArray(raw) ? raw : (indexedArray(raw) ?? [raw]);
     if (list.length > MAX_FILTER_VALUES) throw validationError('filters', `must have at most ${MAX_FILTER_VALUES} values per param`);
     const values: string[] = [];
     for (const element of list) {

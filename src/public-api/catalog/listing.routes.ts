@@ -13,7 +13,11 @@ import { CATALOG_TAGS } from './products.schemas.js';
 const ListingQuerySchema = Type.Object({ shop_id: ShopIdSchema, ...ListingQueryProperties() }, { additionalProperties: true });
 
 const CategoryParamsSchema = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: MAX_ITEM_ID_LENGTH, description: 'The feed category id.' }),
+  id: Type.String({
+    minLength: 1,
+    maxLength: MAX_ITEM_ID_LENGTH,
+    description: 'The feed category id, or else the last path segment of a category URL (its slug).',
+  }),
 });
 
 const CategoryBodySchema = Type.Object(
@@ -74,7 +78,8 @@ export const listingRoutes: PublicRouteModule = (scope) => {
         tags: CATALOG_TAGS,
         summary: 'A category with its products',
         description:
-          'A category of the feed (its feed id) and a page of the products in it or below it, with the filters, ' +
+          'A category of the feed (its feed id, or else its slug: the last segment of its URL path) and a page of ' +
+          'the products in it or below it, with the filters, ' +
           'facets and order of GET /products. A category the served catalog lacks is 404 `Category not found`.',
         params: CategoryParamsSchema,
         querystring: ListingQuerySchema,

@@ -5,14 +5,16 @@ import { StatusErrorSchema } from '../../http/envelopes.js';
 import { linkHandle } from '../../modules/catalog/domain/link-handle.js';
 import { fullUnits } from '../../modules/catalog/domain/price.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
-import { LISTING_SORT_KEYS } from '../../modules/catalog/domain/facets.js';
+import { LISTING_SORT_KEYS, MAX_FACET_ENTRIES } from '../../modules/catalog/domain/facets.js';
 import type { Listing } from '../../modules/catalog/listing.service.js';
 import {
   DEFAULT_LISTING_LIMIT,
   MAX_FILTER_IDS,
   MAX_FILTER_PARAMS,
   MAX_FILTER_VALUES,
+  MAX_FACET_LIMIT,
   MAX_LISTING_LIMIT,
+  MAX_LISTING_OFFSET,
   MAX_LISTING_PAGE,
 } from './listing.params.js';
 
@@ -45,17 +47,34 @@ export const ListingQueryProperties = (maxLimit: number = MAX_LISTING_LIMIT) =>
     filters: Type.Optional(
       Type.String({
         description:
-          'A JSON object of feed param names to accepted values, e.g. `{"Цвет":["red","blue"]}`; ' +
+          'A JSON object of feed param names to accepted values, e.g. `{"Цвет":["red","blue"]}` (or brackets: ' +
+          '`filters[Цвет][]=red`, `filters[Цвет][0]=red`); ' +
           `at most ${MAX_FILTER_PARAMS} names and ${MAX_FILTER_VALUES} values each.`,
       }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_LISTING_OFFSET, description: 'Products skipped before the page; given, it wins over `page`.' }),
     ),
     sort_by: Type.Optional(
       Type.Union(
         LISTING_SORT_KEYS.map((key) => Type.Literal(key)),
-        { description: 'Order by `popular` (the feed’s sales rate), `price` or `discount`; absent: the rank (search) or popularity.' },
+        {
+          description:
+            'Order by `popular` or `sales_rate` (the feed’s sales rate), `price` or `discount`; `relevance` or absent: ' +
+            'the rank (search) or popularity.',
+        },
       ),
     ),
     sort_dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Default `desc`.' })),
+    order: Type.Optional(
+      Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'The name of `sort_dir` in the SDKs’ docs; `sort_dir` wins.' }),
+    ),
+    category_limit: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_FACET_LIMIT, description: `Entries of the category facet at most (never above ${MAX_FACET_ENTRIES}).` }),
+    ),
+    brand_limit: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_FACET_LIMIT, description: `Entries of the brand facet at most (never above ${MAX_FACET_ENTRIES}).` }),
+    ),
     exclude: Type.Optional(
       Type.String({ description: 'Comma-separated offer ids left out of the answer and its facets; at most 1000.' }),
     ),

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { PublicInput } from '../../http/input.js';
+import { indexedArray, type PublicInput } from '../../http/input.js';
 import { readBooleanish, readInteger, readString, validationError } from '../../http/readers.js';
 import type { CategoryTreeQuery } from '../../modules/catalog/domain/category-tree.js';
 
@@ -62,8 +62,10 @@ export function readIdList(input: PublicInput, name: string): string[] | undefin
     parts = value.split(',');
   } else if (typeof value === 'number') {
     parts = [String(value)];
-  } else if (Array.isArray(value)) {
-    parts = value.map((part: unknown) => (typeof part === 'number' ? String(part) : part));
+  } else if (Array.isArray(value) || indexedArray(value) !== undefined) {
+    // `brands[0]=a&brands[1]=b` (indexed brackets) is the array it spells.
+    const list: unknown[] = Array.isArray(value) ? value : indexedArray(value)!;
+    parts = list.map((part: unknown) => (typeof part === 'number' ? String(part) : part));
   } else {
     throw validationError(name, 'must be a comma-separated list of ids');
   }

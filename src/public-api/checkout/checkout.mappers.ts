@@ -4,6 +4,9 @@ import { toUnits } from '../../modules/loyalty/domain/amount.js';
 import type { Static } from '@sinclair/typebox';
 import type { ItemSchema, ResultSchema } from './checkout.schemas.js';
 
+/** `referral_program` of a result without a referral: no programme has id 0. */
+export const NO_REFERRAL_PROGRAM = 0;
+
 /**
  * The checkout's answers in the contract's shapes (interface.md "Checkout apply result"
  * and "Order"; contract-notes "Loyalty checkout"): snake_case, and every amount — money
@@ -75,7 +78,9 @@ export function resultBody(answer: { orderId: string | null; identifier: string;
     bonuses_reward: toUnits(r.bonusesReward),
     bonuses_referrer_reward: toUnits(r.bonusesReferrerReward),
     referrer_identifier: r.referrerIdentifier,
-    referral_program: r.referralProgram,
+    // interface.md types it Integer, and strongly typed clients fail on null. Programme ids
+    // start at 1, so 0 names none, as bonuses_referrer_reward is 0 without a referral.
+    referral_program: r.referralProgram ?? NO_REFERRAL_PROGRAM,
     applied_promotions: [...r.appliedPromotions],
     rewarded_stickers: {},
     used_stickers: {},

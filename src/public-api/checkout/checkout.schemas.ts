@@ -112,7 +112,7 @@ export const ResultSchema = Type.Object(
     bonuses_reward: Num,
     bonuses_referrer_reward: Num,
     referrer_identifier: Type.Union([Type.String(), Type.Null()]),
-    referral_program: Type.Union([Type.Integer(), Type.Null()]),
+    referral_program: Type.Integer({ description: "The referrer's programme (1), or 0 without a referral." }),
     applied_promotions: Type.Array(Type.Integer()),
     rewarded_stickers: Empty,
     used_stickers: Empty,

@@ -17,6 +17,7 @@ import {
   ProfileQuerySchema,
   ProfileResponseSchema,
   ProfileSetBodySchema,
+  ProfileSetResponseSchema,
   PushTokenQuerySchema,
   SegmentChangeBodySchema,
   SegmentListSchema,
@@ -46,15 +47,21 @@ export const profileRoutes: PublicRouteModule = (scope) => {
         description:
           'Links the identifiers to the device (the device moves to the customer who holds them) and stores the ' +
           'fields as the audience import does. The SDK sends JSON, with `kids` and `auto` as JSON text. Without ' +
-          '`did`, a server with `shop_secret` names the customer by identifiers.',
+          '`did`, a server with `shop_secret` names the customer by identifiers. Keys that are neither profile ' +
+          'fields nor custom properties of the shop are left out and named in `payload.ignored_keys`.',
         body: ProfileSetBodySchema,
-        response: statusResponses(StatusOkSchema),
+        response: statusResponses(ProfileSetResponseSchema),
       },
     },
     async (request) => {
       const shop = authenticatedShop(request);
-      await profiles.setProfile(shop, readProfileOwner(request.input, await hasShopSecret(request)), request.input);
-      return statusSuccess();
+      const { ignored } = await profiles.setProfile(shop, readProfileOwner(request.input, await hasShopSecret(request)), request.input);
+      if (ignored.length === 0) return statusSuccess();
+      request.log.info(
+        { shop_id: shop.shopId, ignored_keys: ignored },
+        'profile update ignored keys that are neither profile fields nor custom properties of the shop',
+      );
+      return statusSuccess({ payload: { ignored_keys: ignored } });
     },
   );
 
@@ -174,13 +181,13 @@ export const profileRoutes: PublicRouteModule = (scope) => {
 };
 
 /** Fields an app may show whoever holds the device; the rest needs the shop's secret. */
-function toProfileBody({ profile, attributes }: ProfileSnapshot, full: boolean): Record<string, unknown> {
+function toProfileBody({ profile, attributes, boughtSomething }: ProfileSnapshot, full: boolean): Record<string, unknown> {
   const f = attributes.fields;
   const body: Record<string, unknown> = {
     id: String(profile.id),
     has_email: profile.email !== null,
     gender: f.gender ?? null,
-    bought_something: f.bought_something ?? false,
+    bought_something: boughtSomething,
     custom_properties: { ...profile.properties },
   };
   if (!full) return body;

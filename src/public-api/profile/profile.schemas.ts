@@ -70,9 +70,24 @@ export const ProfileSetBodySchema = Type.Object(
     additionalProperties: true,
     description:
       `${WHERE} Besides these, the audience record's other fields (loyalty_status, fb_id, vk_id …), \`mobile_token\` ` +
-      'with `mobile_token_platform`, and the custom properties of the shop under their codes. Any bad value or ' +
-      'unknown key refuses the whole request with 422 naming it; nothing is stored.',
+      'with `mobile_token_platform`, and the custom properties of the shop under their codes. Any bad value ' +
+      'refuses the whole request with 422 naming it, and nothing is stored; a key that is neither a field nor a ' +
+      'custom property of the shop is left out and named in the answer.',
   },
+);
+
+export const ProfileSetResponseSchema = Type.Object(
+  {
+    status: Type.Literal('success'),
+    payload: Type.Optional(
+      Type.Object({
+        ignored_keys: Type.Array(Type.String(), {
+          description: 'Keys left out, in the order sent: neither profile fields nor custom properties of the shop.',
+        }),
+      }),
+    ),
+  },
+  { description: '`{"status":"success"}`; with `payload.ignored_keys` when some keys were left out (the rest is stored).' },
 );
 
 export const ProfileQuerySchema = Type.Object(

@@ -7,15 +7,16 @@ import { readOptionalId } from '../tracking/common.params.js';
 
 /**
  * Parameters of GET /search (docs/search.md), checked in this order after the
- * credentials: type, search_query, then the listing's (page, limit, brands, categories,
- * locations, price_min, price_max, filters: catalog/listing.params.ts), did, sid. Each
- * bad one is 422 naming it.
+ * credentials: type, search_query, then the listing's (page, limit, offset, brands,
+ * categories, locations, price_min, price_max, filters, exclude, sort_by, sort_dir or
+ * order, category_limit, brand_limit: catalog/listing.params.ts), did, sid. Each bad one
+ * is 422 naming it.
  */
 
 export function toSearchInput(input: PublicInput, shop: ShopCurrency): SearchInput {
   const type = readSearchType(input);
   const query = readSearchQuery(input);
-  const { page, limit, filters, sort } = readListingParams(input, { maxLimit: MAX_SEARCH_LIMIT });
+  const { page, limit, offset, filters, sort, facetLimits } = readListingParams(input, { maxLimit: MAX_SEARCH_LIMIT });
   // Attribution only: an empty did or sid (an SDK without a cookie yet) counts as absent.
   const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
   const sid = readOptionalId(input, 'sid', { emptyIsAbsent: true });
@@ -25,8 +26,10 @@ export function toSearchInput(input: PublicInput, shop: ShopCurrency): SearchInp
     query,
     limit,
     page,
+    ...(offset !== undefined && { offset }),
     filters,
     ...(sort && { sort }),
+    ...(facetLimits && { facetLimits }),
     ...(did !== undefined && { did }),
     ...(sid !== undefined && { sid }),
   };

@@ -9,6 +9,7 @@ import {
   type IdentifierKind,
   type Identifiers,
 } from '../../modules/identity/domain/identifiers.js';
+import { interpretSource, type RecommendedBy } from '../../modules/tracking/domain/source.js';
 import type { EventIdentifiers } from '../../modules/tracking/tracking.types.js';
 
 /**
@@ -124,3 +125,21 @@ function notValid(field: string): AppError {
 
 /** For messages: the contract names of the identifier kinds. */
 export const IDENTIFIER_PARAMETERS: readonly string[] = Object.values(IDENTIFIER_FIELDS);
+
+export const SOURCE_NOT_VALID = 'must be a JSON object with `code` and `from`, or a string holding one';
+
+/**
+ * `source` of POST /push and POST /push/custom (interface.md, Events, source rules 1-3):
+ * absent, undefined; applied, the two attribution fields (the code cut at
+ * `maxCodeLength`); ignored, both null; an empty string or text that is not JSON, 422.
+ */
+export function readSource(
+  input: PublicInput,
+  maxCodeLength: number,
+): { recommendedBy: RecommendedBy | null; recommendedCode: string | null } | undefined {
+  if (input.source === undefined) return undefined;
+  const outcome = interpretSource(input.source);
+  if (outcome.kind === 'invalid') throw validationError('source', SOURCE_NOT_VALID);
+  if (outcome.kind === 'ignored') return { recommendedBy: null, recommendedCode: null };
+  return { recommendedBy: outcome.recommendedBy, recommendedCode: outcome.recommendedCode.slice(0, maxCodeLength) };
+}

@@ -2,7 +2,7 @@ import { AppError } from '../../errors.js';
 import { isPlainObject, type PublicInput } from '../../http/input.js';
 import { readInteger, readNumber, validationError } from '../../http/readers.js';
 import type { CustomEventInput, CustomVariableValue } from '../../modules/tracking/tracking.types.js';
-import { IDENTIFIER_PARAMETERS, readIdentifiers, readOptionalId, readOptionalText } from './common.params.js';
+import { IDENTIFIER_PARAMETERS, readIdentifiers, readOptionalId, readOptionalText, readSource } from './common.params.js';
 
 /**
  * POST /push/custom (interface.md endpoint 1, contract-notes "POST /push/custom") mapped
@@ -17,6 +17,8 @@ import { IDENTIFIER_PARAMETERS, readIdentifiers, readOptionalId, readOptionalTex
  *    clock running fast); further ahead is 422, as the contract wants a time in the past.
  *  - Extra variables and payload entries are bounded (count, name and value sizes) so
  *    that one event cannot carry an unbounded document.
+ *  - `source` is read as POST /push reads it (interface.md source rules 1-3): the mobile
+ *    SDKs add `{from, code}` to every custom event for 48 hours after trackSource.
  */
 
 export const IDENTIFIER_NOT_VALID = 'Identifier is not valid';
@@ -42,6 +44,7 @@ const RESERVED_KEYS: ReadonlySet<string> = new Set([
   'value',
   'time',
   'payload',
+  'source',
 ]);
 
 const VARIABLE_NAME = /^[a-z0-9_]+$/;
@@ -61,6 +64,7 @@ export function toCustomEventInput(input: PublicInput, shopId: string, nowMs: nu
   const value = input.value === '' ? undefined : readInteger(input, 'value', { optional: true });
   const time = readTime(input, nowMs);
   const payload = input.payload === undefined ? undefined : readScalarObject('payload', input.payload);
+  const source = readSource(input, MAX_CUSTOM_TEXT_LENGTH);
   return {
     shopId,
     ...(did !== undefined && { did }),
@@ -73,6 +77,7 @@ export function toCustomEventInput(input: PublicInput, shopId: string, nowMs: nu
     ...(time !== undefined && { time }),
     variables: readVariables(input),
     ...(payload !== undefined && { payload }),
+    ...(source !== undefined && { source }),
   };
 }
 

@@ -2,7 +2,7 @@ import { AppError } from '../../errors.js';
 import type { PublicInput } from '../../http/input.js';
 import { readBooleanish, readNumber, readString, validationError } from '../../http/readers.js';
 import { normalizeItems, type TrackedItem } from '../../modules/tracking/domain/items.js';
-import { interpretSource, isRecommendedBy, RECOMMENDED_BY_VALUES, type RecommendedBy } from '../../modules/tracking/domain/source.js';
+import { isRecommendedBy, RECOMMENDED_BY_VALUES, type RecommendedBy } from '../../modules/tracking/domain/source.js';
 import {
   PUSH_EVENTS,
   type EventAttribution,
@@ -11,7 +11,7 @@ import {
   type PushEventName,
 } from '../../modules/tracking/tracking.types.js';
 import { readIdList } from '../catalog/products.params.js';
-import { readIdentifiers, readOptionalId, readOptionalText } from './common.params.js';
+import { readIdentifiers, readOptionalId, readOptionalText, readSource } from './common.params.js';
 import { readScalarObject } from './push-custom.params.js';
 
 /**
@@ -143,18 +143,11 @@ function readOptionalFields(input: PublicInput): { sid: string | undefined; attr
   let recommendedBy: RecommendedBy | undefined = recommendedByText;
   let recommendedCode: string | undefined = nonEmpty('recommended_code', MAX_TEXT_LENGTH);
 
-  let sourceNulls = false;
-  if (input.source !== undefined) {
-    const outcome = interpretSource(input.source);
-    if (outcome.kind === 'invalid') {
-      throw validationError('source', 'must be a JSON object with `code` and `from`, or a string holding one');
-    }
-    if (outcome.kind === 'applied') {
-      recommendedBy = outcome.recommendedBy;
-      recommendedCode = outcome.recommendedCode.slice(0, MAX_TEXT_LENGTH);
-    } else {
-      sourceNulls = true;
-    }
+  const source = readSource(input, MAX_TEXT_LENGTH);
+  const sourceNulls = source?.recommendedBy === null;
+  if (source?.recommendedBy) {
+    recommendedBy = source.recommendedBy;
+    recommendedCode = source.recommendedCode ?? undefined;
   }
   const attribution: EventAttribution = {
     ...(stream !== undefined && { stream }),

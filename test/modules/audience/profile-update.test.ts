@@ -28,19 +28,32 @@ describe('profile update check (POST /profile/set)', () => {
         fields: { first_name: 'Ann', email_bulk: true },
         properties: { shoe_size: 38 },
       },
+      ignored: [],
     });
   });
 
   it('decodes kids and auto sent as JSON text, and takes them as arrays too', () => {
     const text = checkProfileUpdate({ kids: '[{"gender":"f","birthday":"2015-07-28"}]', auto: '[{"brand":"Mini"}]' }, CONTEXT);
     const arrays = checkProfileUpdate({ kids: [{ gender: 'f', birthday: '2015-07-28' }], auto: [{ brand: 'Mini' }] }, CONTEXT);
-    const expected = { ok: true, update: { identifiers: {}, fields: { kids: [{ gender: 'f', birthday: '2015-07-28' }], auto: [{ brand: 'Mini' }] }, properties: {} } };
+    const expected = { ok: true, update: { identifiers: {}, fields: { kids: [{ gender: 'f', birthday: '2015-07-28' }], auto: [{ brand: 'Mini' }] }, properties: {} }, ignored: [] };
     expect(text).toEqual(expected);
     expect(arrays).toEqual(expected);
   });
 
   it('reads the text null (the SDK stringifies a JSON null) in kids as absent', () => {
-    expect(checkProfileUpdate({ kids: 'null', auto: '' }, CONTEXT)).toEqual({ ok: true, update: { identifiers: {}, fields: {}, properties: {} } });
+    expect(checkProfileUpdate({ kids: 'null', auto: '' }, CONTEXT)).toEqual({ ok: true, update: { identifiers: {}, fields: {}, properties: {} }, ignored: [] });
+  });
+
+  it('keeps the known fields and names the keys that are neither a field nor a custom property of the shop', () => {
+    expect(checkProfileUpdate({ nickname: 'A', first_name: 'Ann', shoe_size: 38, hair: '{"colour":"red"}' }, CONTEXT)).toEqual({
+      ok: true,
+      update: { identifiers: {}, fields: { first_name: 'Ann' }, properties: { shoe_size: 38 } },
+      ignored: ['nickname', 'hair'],
+    });
+  });
+
+  it('still refuses the whole update for a bad value beside an unknown key', () => {
+    expect(checkProfileUpdate({ nickname: 'A', gender: 'x' }, CONTEXT)).toEqual({ ok: false, field: 'gender', message: 'Parameter `gender` must be m or f.' });
   });
 
   it.each([
@@ -49,7 +62,6 @@ describe('profile update check (POST /profile/set)', () => {
     ['kids that are not JSON', { kids: '[oops' }, 'kids', 'Parameter `kids` must be a JSON array.'],
     ['one bad kid among good ones', { kids: '[{"gender":"m"},{"birthday":"2030-01-01"}]' }, 'kids[1]', 'Parameter `kids[1]` birthday must be from 1900-01-01 to today.'],
     ['a custom property of the wrong type', { shoe_size: 'big' }, 'shoe_size', 'Parameter `shoe_size` must be an integer.'],
-    ['an unknown key', { nickname: 'A' }, 'nickname', 'Parameter `nickname` is neither a profile field nor a custom property of the shop.'],
     ['a push token without its platform', { mobile_token: 'tok' }, 'mobile_token', 'Parameter `mobile_token` needs mobile_token_platform ios or android.'],
   ])('refuses the whole update for %s, naming the field', (_name, input, field, message) => {
     expect(checkProfileUpdate(input, CONTEXT)).toEqual({ ok: false, field, message });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildFacetIndex, type FacetSource } from '../../../src/modules/catalog/domain/facet-index.js';
 import { facetedPage, type ListingFilters } from '../../../src/modules/catalog/domain/facets.js';
+import { categorySlug } from '../../../src/modules/catalog/domain/link-handle.js';
 import type { CategoryRecord } from '../../../src/modules/catalog/domain/product-view.js';
 
 const category = (externalId: string, id: number, parentExternalId: string | null = null): CategoryRecord => ({
@@ -161,5 +162,34 @@ describe('facetedPage', () => {
     const result = page({}, 0, 10, null, scope);
     expect(result).toMatchObject({ total: 2, ids: ['a', 'c'] });
     expect(result.categories.map((c) => c.category.externalId)).toEqual(['child', 'root', 'leaf']);
+  });
+});
+
+describe('categories by the last path segment of their URL (GET /category/{slug})', () => {
+  const withUrl = (externalId: string, id: number, url: string | null): CategoryRecord => ({ ...category(externalId, id), url });
+
+  it.each([
+    ['https://shop.example/catalog/t-shirts', 't-shirts'],
+    ['https://shop.example/catalog/t-shirts/', 't-shirts'],
+    ['https://shop.example/catalog/t-shirts?sort=new#top', 't-shirts'],
+    ['/c/%D0%BE%D0%B1%D1%83%D0%B2%D1%8C', 'обувь'],
+    ['https://shop.example/c/bad%E0', 'bad%E0'],
+    ['https://shop.example/', undefined],
+    ['https://shop.example', undefined],
+  ])('%s → %s', (url, slug) => {
+    expect(categorySlug(url)).toBe(slug);
+  });
+
+  it('indexes each slug once: the category with the smallest id when two URLs end alike; none without a URL', () => {
+    const categories = [
+      withUrl('w', 7, 'https://shop.example/women/shoes'),
+      withUrl('m', 3, 'https://shop.example/men/shoes/'),
+      withUrl('bags', 5, 'https://shop.example/c/bags'),
+      withUrl('plain', 6, null),
+    ];
+    const built = buildFacetIndex([], categories);
+    expect(built.categoryBySlug.get('shoes')).toBe(1);
+    expect(built.categoryBySlug.get('bags')).toBe(2);
+    expect([...built.categoryBySlug.keys()].sort()).toEqual(['bags', 'shoes']);
   });
 });

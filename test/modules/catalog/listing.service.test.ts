@@ -53,4 +53,26 @@ describe.each(TEST_DIALECTS)('listing service on %s', (dialect) => {
     expect((await t.app.services.listing.list(two.shop, QUERY)).products.map((p) => p.id)).toEqual(['y-1']);
     await expect(t.app.services.listing.category(two.shop, 'nope', QUERY)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
+
+  it('finds a category by its feed id, or else by the last path segment of its URL; the id wins', async () => {
+    const { shop, shopId } = await createShopFixture(t.app.services);
+    await importTestFeed(t.app.services, shopId, {
+      categories: [
+        { id: 'shoes', name: 'Shoes', url: 'https://shop.example/c/footwear' },
+        { id: '2', name: 'Boots', parentId: 'shoes', url: 'https://shop.example/c/footwear/shoes/' },
+        { id: '3', name: 'T-shirts', url: 'https://shop.example/c/t-shirts?ref=menu' },
+      ],
+      offers: [
+        { id: 'b-1', available: true, url: 'https://shop.example/p/b-1', price: '990', currencyId: 'RUB', categoryIds: ['2'], name: 'Boot' },
+        { id: 't-1', available: true, url: 'https://shop.example/p/t-1', price: '490', currencyId: 'RUB', categoryIds: ['3'], name: 'Tee' },
+      ],
+    });
+    const bySlug = await t.app.services.listing.category(shop, 't-shirts', QUERY);
+    expect(bySlug.category.externalId).toBe('3');
+    expect(bySlug.products.map((p) => p.id)).toEqual(['t-1']);
+    // `shoes` is a feed id and another category's slug: the id wins.
+    expect((await t.app.services.listing.category(shop, 'shoes', QUERY)).category.externalId).toBe('shoes');
+    expect((await t.app.services.listing.category(shop, 'footwear', QUERY)).category.externalId).toBe('shoes');
+    await expect(t.app.services.listing.category(shop, 'c', QUERY)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
 });

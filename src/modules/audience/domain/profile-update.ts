@@ -8,9 +8,11 @@ import { MAX_RECORD_KEYS, readRecordFields, type AudienceFields, type PushPlatfo
  *
  * The difference from an import (docs/profiles.md, "Bad input"): an import keeps what it
  * can of a record and reports the rest, because nobody is waiting for the answer; an app
- * waits for this answer, so ANY problem refuses the whole update, naming the field, and
+ * waits for this answer, so a bad value refuses the whole update, naming the field, and
  * nothing is stored. A key that is neither a field nor a custom property of the shop is
- * such a problem too (a misspelt key would otherwise be lost silently).
+ * not a bad value but a property the shop has not created (yet): it is left out and
+ * named (`ignored`), and the rest is stored, because the mobile SDK drops any failure
+ * unseen and the app would lose every field of the update for one key.
  *
  * The mobile SDK sends every object or array value as a JSON string (`kids`, `auto`):
  * those two are decoded here; a custom property's value is taken as sent.
@@ -30,7 +32,8 @@ export interface ProfileUpdate {
 }
 
 export type ProfileUpdateCheck =
-  | { readonly ok: true; readonly update: ProfileUpdate }
+  /** `ignored`: the unknown keys, in the order given. */
+  | { readonly ok: true; readonly update: ProfileUpdate; readonly ignored: readonly string[] }
   | { readonly ok: false; readonly field: string; readonly message: string };
 
 export function checkProfileUpdate(input: Readonly<Record<string, unknown>>, context: RecordContext): ProfileUpdateCheck {
@@ -52,10 +55,8 @@ export function checkProfileUpdate(input: Readonly<Record<string, unknown>>, con
   const read = readRecordFields(record, context);
   const problem = read.invalidIdentifiers[0] ?? read.dropped[0];
   if (problem) return refuse(problem.field, problem.reason);
-  const unknown = read.unknown[0];
-  if (unknown !== undefined) return refuse(unknown, 'is neither a profile field nor a custom property of the shop');
   const { identifiers, fields, properties, pushToken } = read;
-  return { ok: true, update: { identifiers, fields, properties, ...(pushToken ? { pushToken } : {}) } };
+  return { ok: true, update: { identifiers, fields, properties, ...(pushToken ? { pushToken } : {}) }, ignored: read.unknown };
 }
 
 function refuse(field: string, reason: string): ProfileUpdateCheck {

@@ -1,3 +1,4 @@
+import { categorySlug } from './link-handle.js';
 import type { CategoryRecord } from './product-view.js';
 import type { ProductParam } from './product.schema.js';
 
@@ -44,6 +45,8 @@ export interface FacetIndex {
   /** Categories of the generation, by index. */
   readonly categories: readonly CategoryRecord[];
   readonly categoryByExternalId: ReadonlyMap<string, number>;
+  /** Categories by the last path segment of their URL (link-handle.ts); two alike: the smaller platform id. */
+  readonly categoryBySlug: ReadonlyMap<string, number>;
   /** Per row, its known categories with all their ancestors (CSR: rows' slices of catList). */
   readonly catStart: Int32Array;
   readonly catList: Int32Array;
@@ -173,6 +176,7 @@ export function buildFacetIndex(sources: readonly FacetSource[], categories: rea
     brandByKey,
     categories,
     categoryByExternalId,
+    categoryBySlug: slugIndex(categories),
     catStart,
     catList: Int32Array.from(catList),
     locationByIdx,
@@ -217,4 +221,15 @@ function categoryAncestry(categories: readonly CategoryRecord[], byExternalId: R
     }
     return chain;
   });
+}
+
+function slugIndex(categories: readonly CategoryRecord[]): Map<string, number> {
+  const bySlug = new Map<string, number>();
+  categories.forEach((category, i) => {
+    const slug = category.url === null ? undefined : categorySlug(category.url);
+    if (slug === undefined) return;
+    const held = bySlug.get(slug);
+    if (held === undefined || category.id < categories[held]!.id) bySlug.set(slug, i);
+  });
+  return bySlug;
 }

@@ -44,24 +44,32 @@ export function hasListingFilters(filters: ListingFilters): boolean {
   );
 }
 
-export const LISTING_SORT_KEYS = ['popular', 'price', 'discount'] as const;
-export type ListingSortKey = (typeof LISTING_SORT_KEYS)[number];
+/** `sort_by` values: `relevance` keeps the given order, the others are ListingSort's. */
+export const LISTING_SORT_KEYS = ['popular', 'sales_rate', 'price', 'discount', 'relevance'] as const;
+export type ListingSortKey = Exclude<(typeof LISTING_SORT_KEYS)[number], 'relevance'>;
 
 /**
- * An order instead of the given one: `popular` is the listing order (the feed's sales
- * rate), `price` the price, `discount` the share taken off the old price. Equal keys keep
- * the given order (the search's rank, or the listing order).
+ * An order instead of the given one: `popular` and `sales_rate` are the listing order
+ * (the feed's sales rate), `price` the price, `discount` the share taken off the old
+ * price. Equal keys keep the given order (the search's rank, or the listing order).
  */
 export interface ListingSort {
   readonly by: ListingSortKey;
   readonly dir: 'asc' | 'desc';
 }
 
+/** Entries of the category and brand facets shown at most (below MAX_FACET_ENTRIES, which always applies). */
+export interface FacetLimits {
+  readonly categories?: number;
+  readonly brands?: number;
+}
+
 export interface ListingPage {
-  /** Rows skipped (page − 1) × limit. */
+  /** Rows skipped: (page − 1) × limit, or the offset asked for. */
   readonly offset: number;
   readonly limit: number;
   readonly sort?: ListingSort;
+  readonly facetLimits?: FacetLimits;
 }
 
 export interface BrandFacet {
@@ -178,8 +186,8 @@ export function facetedPage(
   return {
     total,
     ids,
-    brands: topEntries(brandCounts, MAX_FACET_ENTRIES, (i) => index.brands[i]!).map(([name, count]) => ({ name, count })),
-    categories: topEntries(categoryCounts, MAX_FACET_ENTRIES, (i) => index.categories[i]!.externalId).map(
+    brands: topEntries(brandCounts, facetCap(page.facetLimits?.brands), (i) => index.brands[i]!).map(([name, count]) => ({ name, count })),
+    categories: topEntries(categoryCounts, facetCap(page.facetLimits?.categories), (i) => index.categories[i]!.externalId).map(
       ([externalId, count]) => ({ category: index.categories[index.categoryByExternalId.get(externalId)!]!, count }),
     ),
     filters: paramFacets(index, keyCounts, pairCounts),
@@ -195,9 +203,14 @@ function comparator(index: FacetIndex, sort: ListingSort): (a: number, b: number
     case 'discount':
       return (a, b) => sign * (index.discount[a]! - index.discount[b]!);
     case 'popular':
+    case 'sales_rate':
       // Rows are in listing order, most popular first: descending popularity is ascending rows.
       return (a, b) => -sign * (a - b);
   }
+}
+
+function facetCap(limit: number | undefined): number {
+  return Math.min(MAX_FACET_ENTRIES, limit ?? MAX_FACET_ENTRIES);
 }
 
 function* rangeOf(size: number): Iterable<number> {

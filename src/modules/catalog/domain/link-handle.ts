@@ -17,3 +17,21 @@ export function linkHandle(link: string): string {
   const rest = link.slice(match[0].length);
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
+
+/**
+ * A category's slug, the last segment of its link's path, percent-decoded (kept as
+ * spelled when it does not decode): the name storefronts and the SDKs' docs put in
+ * GET /category/{slug}. Undefined for a link with no path.
+ *
+ *   https://shop.example/catalog/t-shirts/?sort=new → t-shirts
+ */
+export function categorySlug(link: string): string | undefined {
+  const path = linkHandle(link).replace(/[?#].*$/s, '');
+  const segment = path.split('/').filter((part) => part !== '').at(-1);
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -182,6 +182,8 @@ export function draftCustomEvent(input: CustomEventInput, now: number): EventDra
     label: input.label,
     value: input.value,
     payload: input.payload,
+    // A source's attribution wins over extra variables of the same names.
+    ...(input.source && { recommended_by: input.source.recommendedBy, recommended_code: input.source.recommendedCode }),
   });
   return {
     shopId: input.shopId,
@@ -195,8 +197,8 @@ export function draftCustomEvent(input: CustomEventInput, now: number): EventDra
     params,
     stream: null,
     segment: null,
-    recommendedBy: null,
-    recommendedCode: null,
+    recommendedBy: input.source?.recommendedBy ?? null,
+    recommendedCode: input.source?.recommendedCode ?? null,
     identifiers: givenIdentifiers(input.identifiers),
     listChanges: [],
     counter: undefined,
