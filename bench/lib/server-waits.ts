@@ -2,7 +2,7 @@ import { scrapeMetrics } from './scrape.js';
 
 /**
  * What the server itself saw during a run, from its /metrics before and after: its own
- * request latency, and on SQLite what the file made it wait for (db/storage-timings.ts).
+ * request latency, and on SQLite what the file made it wait for (db/sqlite/storage-timings.ts).
  * A p99 that missed its target is then read off the same run: behind slow fsyncs (the
  * disk), behind the write lock (the job thread, a checkpoint holding writers), or
  * neither (the event loop was busy: CPU).

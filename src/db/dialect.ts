@@ -154,7 +154,7 @@ export { createProductSearchIndex, dropProductSearchIndex } from './search-index
  * crash abandons). A crash may lose the last such commits, never corrupt the database,
  * and the next durable commit makes everything before it durable. PostgreSQL:
  * `synchronous_commit` off for this transaction only. SQLite commits never wait for the
- * disk already (create-db.ts: synchronous NORMAL, with `DbHandle.durable()` to flush).
+ * disk already (db/sqlite/connection.ts: synchronous NORMAL, with `DbHandle.durable()` to flush).
  */
 export async function inDisposableTransaction<DB, T>(
   db: Kysely<DB>,

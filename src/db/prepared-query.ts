@@ -1,11 +1,11 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { sqliteDirectOf, type SqliteDirect } from './sqlite-lock.js';
+import { sqliteDirectOf, type SqliteDirect } from './sqlite/write-lock.js';
 import type { Database } from './types.js';
 
 /**
  * The comment that SQL of a fixed, few-valued text starts with: a prepared query's, and
  * the full-size staging inserts of a feed import (catalog.repo.ts). Such a statement is
- * kept prepared on both databases (create-db.ts): on PostgreSQL it runs as a named
+ * kept prepared on both databases (db/sqlite/connection.ts, db/postgres/connection.ts): on PostgreSQL it runs as a named
  * statement, parsed and planned once per connection, and SQLite's statement cache keeps
  * it whatever its length. Every other statement stays unnamed, and a long one uncached,
  * since statements of ever-changing text (a multi-row insert of any size, an IN list)
@@ -27,7 +27,7 @@ export function isKeptPrepared(text: string): boolean {
  * A query of one fixed shape for the busiest reads, compiled by Kysely once per database
  * handle and then run with new parameters. Building and compiling a Kysely query costs
  * more than SQLite spends answering a primary-key lookup; the same SQL text each time
- * also hits the prepared-statement cache (create-db.ts) at once. The query is still
+ * also hits the prepared-statement cache (db/sqlite/connection.ts) at once. The query is still
  * written with Kysely, so it is the same SQL on SQLite and PostgreSQL. On PostgreSQL it is
  * also parsed and planned once per connection (PREPARED_SQL_MARKER): planning a join
  * costs the server several times what running a primary-key lookup does.
@@ -53,7 +53,7 @@ export class PreparedQuery<A extends readonly unknown[], R> {
   async run(db: Kysely<Database>, ...args: A): Promise<QueryResult<R>> {
     const { query, slots, direct } = this.compile(db);
     const parameters = slots.map((slot) => args[slot]);
-    // On SQLite, at once where the executor would not wait either (sqlite-lock.ts SqliteDirect).
+    // On SQLite, at once where the executor would not wait either (db/sqlite/write-lock.ts SqliteDirect).
     return direct?.run<R>(query.sql, parameters, db.isTransaction) ?? db.executeQuery<R>({ ...query, parameters });
   }
 

@@ -3,7 +3,7 @@ import type { Database } from './types.js';
 
 /**
  * Multi-row statements of a few fixed shapes. SQLite prepares every distinct SQL text
- * and the connection keeps prepared statements (db/create-db.ts), so a multi-row insert
+ * and the connection keeps prepared statements (db/sqlite/connection.ts), so a multi-row insert
  * whose row count varies from batch to batch leaves a new large statement behind each
  * time. Rows are therefore cut into slices whose sizes are powers of two (a full slice of
  * the largest size, then the binary digits of the rest): at most a dozen shapes per
@@ -47,7 +47,7 @@ export function statementSlices<T>(rows: readonly T[], columns: number): T[][] {
  * `rows` in chunks of at most MAX_PARAMETERS values (`columns` per row), as few as the
  * bound allows: one statement per chunk, not statementSlices' power-of-two slices, for a
  * hot path where every extra statement costs (the tracking batch). The SQLite statement
- * cache does not keep the long texts of large chunks (db/create-db.ts).
+ * cache does not keep the long texts of large chunks (db/sqlite/connection.ts).
  */
 export function parameterChunks<T>(rows: readonly T[], columns: number): T[][] {
   const size = Math.max(1, Math.floor(MAX_PARAMETERS / columns));

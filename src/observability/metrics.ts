@@ -95,7 +95,7 @@ const STORAGE_WAIT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0
 const CHECKPOINT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
 
 /**
- * SQLite (db/storage-timings.ts): the fsyncs of the log, the waits for the write lock and
+ * SQLite (db/sqlite/storage-timings.ts): the fsyncs of the log, the waits for the write lock and
  * the checkpoints, observed as they happen on this process's connection, and the log's
  * length read at scrape time. A p99 that rose with the tail of `patron_sqlite_wal_sync_seconds`
  * is the disk; with `patron_sqlite_write_lock_wait_seconds`, another writer of the file

@@ -22,7 +22,7 @@ import type { PriorityOutcome } from './thread-priority.js';
  * - Jobs this thread enqueues are announced to the job thread's queue (batched per
  *   event-loop turn), which wakes its runner as an enqueue in its own thread would.
  * - On SQLite both connections write to one file: neither blocks its thread waiting for
- *   the other's write lock (db/sqlite-lock.ts). This thread's connection runs the WAL
+ *   the other's write lock (db/sqlite/write-lock.ts). This thread's connection runs the WAL
  *   checkpoints; the job thread's does not.
  * - stop() stops the runner (it finishes or gives back its running jobs) and closes the
  *   thread's connection before the process closes its own.
@@ -54,7 +54,7 @@ export interface JobThreadDeps {
 
 export interface JobThreadData {
   readonly config: Config;
-  /** SQLite: the HTTP thread's write lock, shared (db/sqlite-lock.ts). */
+  /** SQLite: the HTTP thread's write lock, shared (db/sqlite/write-lock.ts). */
   readonly writeLock: SharedArrayBuffer | undefined;
 }
 

@@ -2,12 +2,12 @@ import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/create-db.js';
 import { PreparedQuery } from '../../src/db/prepared-query.js';
-import { sqliteDirectOf } from '../../src/db/sqlite-lock.js';
+import { sqliteDirectOf } from '../../src/db/sqlite/write-lock.js';
 import { sqliteFileConnections } from '../helpers/sqlite-file.js';
 
 /**
  * A prepared query's statement runs at once on the SQLite connection where Kysely's
- * executor would not wait either (db/sqlite-lock.ts SqliteDirect): it must answer exactly
+ * executor would not wait either (db/sqlite/write-lock.ts SqliteDirect): it must answer exactly
  * what the executor answers, and never slip into a transaction that holds the connection.
  */
 describe('SQLite prepared statements run at once', () => {

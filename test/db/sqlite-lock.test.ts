@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/create-db.js';
-import { ThreadWriteLock } from '../../src/db/sqlite-lock.js';
+import { ThreadWriteLock } from '../../src/db/sqlite/write-lock.js';
 import { sqliteFileConnections } from '../helpers/sqlite-file.js';
 
 describe('SQLite write lock between connections of one file', () => {

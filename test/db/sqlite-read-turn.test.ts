@@ -5,7 +5,7 @@ import { sqliteFileConnections } from '../helpers/sqlite-file.js';
 
 /**
  * Reads outside a transaction share one read transaction per event-loop turn
- * (db/sqlite-lock.ts): a turn's reads see the file as it was at its first read, this
+ * (db/sqlite/write-lock.ts): a turn's reads see the file as it was at its first read, this
  * connection's own writes always, and another connection's commit from the next turn.
  */
 describe('SQLite reads of one event-loop turn', () => {

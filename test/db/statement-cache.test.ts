@@ -4,7 +4,8 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { createDb, SQLITE_CACHED_SQL_MAX_LENGTH, SQLITE_STATEMENT_CACHE_SIZE, type DbHandle } from '../../src/db/create-db.js';
+import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import { SQLITE_CACHED_SQL_MAX_LENGTH, SQLITE_STATEMENT_CACHE_SIZE } from '../../src/db/sqlite/connection.js';
 import { PREPARED_SQL_MARKER } from '../../src/db/prepared-query.js';
 
 /** The SQLite prepared-statement cache of db/create-db.ts. */

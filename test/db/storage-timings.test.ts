@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/create-db.js';
-import type { CheckpointMode, StorageWait } from '../../src/db/storage-timings.js';
-import { WalCheckpointer } from '../../src/db/wal-checkpoint.js';
+import type { CheckpointMode, StorageWait } from '../../src/db/sqlite/storage-timings.js';
+import { WalCheckpointer } from '../../src/db/sqlite/wal-checkpoint.js';
 import { sqliteFileConnections } from '../helpers/sqlite-file.js';
 
 /** What a connection's timings reported, in order. */

@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/create-db.js';
-import { WalCheckpointer } from '../../src/db/wal-checkpoint.js';
+import { WalCheckpointer } from '../../src/db/sqlite/wal-checkpoint.js';
 import { waitFor } from '../helpers/wait.js';
 
 describe('WAL checkpoints in a worker thread', () => {

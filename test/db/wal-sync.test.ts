@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WalSyncer } from '../../src/db/wal-sync.js';
+import { WalSyncer } from '../../src/db/sqlite/wal-sync.js';
 import { waitFor } from '../helpers/wait.js';
 
 describe('WalSyncer', () => {

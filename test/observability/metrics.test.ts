@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobQueue } from '../../src/jobs/queue.js';
-import { StorageTimings } from '../../src/db/storage-timings.js';
+import { StorageTimings } from '../../src/db/sqlite/storage-timings.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createShopFixture } from '../helpers/factories.js';

@@ -62,7 +62,7 @@ export class TrackingService {
   private readonly knownDevices: TtlCache<string, true>;
 
   constructor(private readonly deps: TrackingDeps) {
-    // A 200 means the event is on disk, not only committed (db/wal-sync.ts on SQLite).
+    // A 200 means the event is on disk, not only committed (db/sqlite/wal-sync.ts on SQLite).
     this.committer = new GroupCommitter((drafts) => this.commitBatch(drafts), { durable: () => deps.db.durable() });
     this.knownDevices = new TtlCache({ max: KNOWN_DEVICES_MAX, ttlMs: KNOWN_DEVICES_TTL_MS, clock: deps.clock });
     deps.identity.onMerge((trx, shopId, fromId, intoId) =>

@@ -45,7 +45,7 @@ import type { CheckpointMode, StorageTimings } from './storage-timings.js';
  * turn of its event loop, that moment hardly ever came: on bench:transact the log grew
  * to 193-256 MB in 30 s and on. So once the log is past `forceRestartBytes` (64 MB) the
  * worker runs a RESTART checkpoint: it holds writers back (they retry from their event
- * loops, sqlite-lock.ts) until the readers of the log are done, which takes a turn of
+ * loops, write-lock.ts) until the readers of the log are done, which takes a turn of
  * their event loops, and the next commit starts the log over (at most `waitMs`, as a
  * FULL one). The connections' journal size limit, the same 64 MB, then cuts the file
  * back to that length.

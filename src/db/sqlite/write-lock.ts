@@ -10,7 +10,7 @@ import {
   type SqliteDatabase as KyselySqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
-import { driverErrorCode } from './dialect.js';
+import { driverErrorCode } from '../dialect.js';
 import type { StorageTimings } from './storage-timings.js';
 
 /**
@@ -336,7 +336,7 @@ class LockAwareSqliteDriver extends SqliteDriver {
   }
 
   private isReadOnly(text: string): boolean {
-    // By the text, not by preparing it (a long statement is not cached, create-db.ts): a
+    // By the text, not by preparing it (a long statement is not cached, connection.ts): a
     // WITH or anything else may write, and takes the lock.
     return READ_ONLY_SQL.test(text);
   }

@@ -3,10 +3,10 @@
  * (observability/metrics.ts), where an operator reads why a request's answer was late.
  *
  * On SQLite an acknowledged write waits for three things beside its own statements: the
- * write lock, which another thread or process of the file may hold (db/sqlite-lock.ts);
- * the fsync of the write-ahead log (db/wal-sync.ts); and, now and then, a checkpoint that
+ * write lock, which another thread or process of the file may hold (db/sqlite/write-lock.ts);
+ * the fsync of the write-ahead log (db/sqlite/wal-sync.ts); and, now and then, a checkpoint that
  * holds writers back while it copies the log into the database file and waits for its
- * readers (db/wal-checkpoint.ts). On a shared or slow disk each of them has a long tail,
+ * readers (db/sqlite/wal-checkpoint.ts). On a shared or slow disk each of them has a long tail,
  * and it is the tail that makes a request's p99: on bench:transact the slowest answers
  * of a paced run were the ones behind a 10-35 ms fsync, or behind a checkpoint that held
  * the lock, while the median fsync took 0.3 ms.
