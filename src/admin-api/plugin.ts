@@ -78,9 +78,8 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
     app.limits.checkAddress(request.ip);
     app.limits.checkCredentialAttempt('admin_token', request.ip);
     const failure = await authenticationFailure(request.headers.authorization, async (token) => {
-      const valid = await app.services.adminToken.verify(token);
-      if (!valid) app.limits.recordCredentialFailure('admin_token', request.ip);
-      return valid;
+      const matches = await app.services.adminToken.verifier();
+      return app.limits.attemptCredential('admin_token', request.ip, () => matches(token));
     });
     if (failure) throw failure;
   });

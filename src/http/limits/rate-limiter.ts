@@ -83,17 +83,33 @@ export class RateLimiter {
     if (this.config.enabled) this.take('devices', clientKey(address));
   }
 
-  /** Before a credential of `kind` from `address` is checked. */
+  /**
+   * An early refusal for an address that spent its wrong credentials of `kind`, before
+   * anything is read for the request. Not the limit itself: `attemptCredential` is.
+   */
   checkCredentialAttempt(kind: CredentialKind, address: string): void {
     if (!this.config.enabled) return;
     const wait = this.failures[kind].blockedFor(clientKey(address), this.clock.now());
     if (wait > 0) this.refuse(kind, wait);
   }
 
-  /** After a credential of `kind` from `address` proved wrong. */
-  recordCredentialFailure(kind: CredentialKind, address: string): void {
-    if (!this.config.enabled) return;
-    this.failures[kind].recordFailure(clientKey(address), this.clock.now());
+  /**
+   * Compares a credential of `kind` from `address` under the failure limit: refuses
+   * (429) an address that spent its failures, otherwise runs `matches` and counts a
+   * failure when it answers false. Check, comparison and count are one synchronous step,
+   * so no other attempt of the process runs between them: with the stored secret read
+   * beforehand (an await), N concurrent attempts would otherwise all pass the check
+   * while the first ones were still reading, and all be compared.
+   */
+  attemptCredential(kind: CredentialKind, address: string, matches: () => boolean): boolean {
+    if (!this.config.enabled) return matches();
+    const key = clientKey(address);
+    const now = this.clock.now();
+    const wait = this.failures[kind].blockedFor(key, now);
+    if (wait > 0) this.refuse(kind, wait);
+    if (matches()) return true;
+    this.failures[kind].recordFailure(key, now);
+    return false;
   }
 
   stats(): RateLimitStats {
