@@ -1,3 +1,4 @@
+import { redactCredentials } from '../observability/redact-credentials.js';
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -378,7 +379,8 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/** A job's failure as stored and logged: bounded, and with no credential an error may quote. */
 function errorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message || error.name : String(error);
+  const message = redactCredentials(error instanceof Error ? error.message || error.name : String(error));
   return message.length > ERROR_MESSAGE_LIMIT ? `${message.slice(0, ERROR_MESSAGE_LIMIT)}…` : message;
 }
