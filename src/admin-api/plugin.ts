@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
 import { schemeCredential } from '../http/authorization.js';
+import { settingsChangeHook } from './settings-change.hook.js';
 import { collectionsRoutes } from './collections.routes.js';
 import { checkStorableValue, decodeBody, invalidBytesError } from '../http/text-rule.js';
 import { customEventsRoutes } from './custom-events.routes.js';
@@ -83,6 +84,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
     });
     if (failure) throw failure;
   });
+  app.addHook('onSend', settingsChangeHook(app));
 
   await app.register(shopsRoutes);
   await app.register(customEventsRoutes);
