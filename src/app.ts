@@ -84,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
     jobs: services.jobs,
     events: services.tracking,
     limits: { rateLimits: limits, connections },
+    metricsToken: deps.config.metricsToken,
   });
   // 3. admin scope under /admin/v1
   await app.register(adminApiPlugin, { prefix: '/admin/v1' });

@@ -18,6 +18,11 @@ export interface Config {
   /** undefined: generated on first start and stored hashed. */
   readonly adminToken: string | undefined;
   /**
+   * PATRON_METRICS_TOKEN: when set, /metrics answers whoever presents it as a Bearer
+   * token, from any address; undefined: /metrics answers loopback clients only.
+   */
+  readonly metricsToken: string | undefined;
+  /**
    * PATRON_SECRET_KEY: the AES-256 key (64 hex characters or 32 bytes in base64) that
    * seals messaging provider secrets at rest. undefined: the key file in dataDir is used,
    * generated on first need (modules/messaging/secret-box.ts).
@@ -204,6 +209,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     }
   }
 
+  const metricsToken = readToken(env, 'PATRON_METRICS_TOKEN', problems);
   const secretKey = readSecretKey(env, problems);
 
   let logLevel: LogLevel = 'info';
@@ -236,6 +242,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     databaseUrl,
     adminToken,
+    metricsToken,
     secretKey,
     logLevel,
     bodyLimit,
@@ -253,6 +260,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy,
     messageAttributionMs: attributionDays * 24 * 60 * 60 * 1000,
   });
+}
+
+/** A token an operator sets (16 characters or more, no white space); undefined when unset. */
+function readToken(env: Env, name: string, problems: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16 || /\s/.test(raw)) {
+    problems.push(`${name} must be at least 16 characters with no white space`);
+    return undefined;
+  }
+  return raw;
 }
 
 /** docs/limits.md gives the reasons for these defaults. */

@@ -1,6 +1,8 @@
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
+import type { DbHandle } from './db/create-db.js';
+import { FetchRuleAgreement } from './modules/system/fetch-rule.js';
 import { InstallationService } from './modules/system/installation.service.js';
 import { describeDatabase, openMigratedDatabase } from './process/database.js';
 import { formatWelcome, localBaseUrl, prepareStartup } from './process/first-start.js';
@@ -24,6 +26,7 @@ export async function runServer(config: Config, options: { worker: boolean }): P
     const { db, applied } = await openMigratedDatabase(config);
     resources.db = db;
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
+    resources.fetchRule = await joinFetchRule(config, db);
 
     const app = await buildApp({ config, db, clock: systemClock, logger: loggerOptions(config.logLevel) });
     resources.app = app;
@@ -57,6 +60,7 @@ export async function runWorker(config: Config): Promise<void> {
     const { db, applied } = await openMigratedDatabase(config);
     resources.db = db;
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
+    resources.fetchRule = await joinFetchRule(config, db);
 
     const { services, runner } = await startJobRunner({ config, db, clock: systemClock, log });
     resources.runner = runner;
@@ -64,6 +68,16 @@ export async function runWorker(config: Config): Promise<void> {
     await services.loyaltyUpkeep.resumeChains();
     log.info({ workerId: runner.workerId, concurrency: config.workerConcurrency, deliveryConcurrency: config.deliveryConcurrency }, 'Job worker started');
   });
+}
+
+/**
+ * A process may run the downloads and deliveries the others enqueued: they must share one
+ * PATRON_FETCH_ALLOW_PRIVATE, or this one does not start (modules/system/fetch-rule.ts).
+ */
+async function joinFetchRule(config: Config, db: DbHandle): Promise<FetchRuleAgreement> {
+  const agreement = new FetchRuleAgreement({ db, clock: systemClock, rule: config.fetchAllowPrivate });
+  await agreement.join();
+  return agreement;
 }
 
 /** Installs the signal handlers, then starts; a failed start closes what it opened and exits 1. */

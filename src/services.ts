@@ -34,6 +34,7 @@ import { ShopperViewService } from './modules/shopper-view/shopper-view.service.
 import { ShopsService } from './modules/shops/shops.service.js';
 import { SlidersService } from './modules/sliders/sliders.service.js';
 import { AdminTokenService } from './modules/system/admin-token.service.js';
+import { SettingsVersion } from './modules/system/settings-version.js';
 import { TrackingService } from './modules/tracking/tracking.service.js';
 import { SubscriptionMembersService } from './modules/subscriptions/subscription-members.service.js';
 import { SubscriptionCheckoutParticipant } from './modules/subscriptions/subscription-checkout.js';
@@ -42,7 +43,7 @@ import { SubscriptionsService } from './modules/subscriptions/subscriptions.serv
 import { ChannelsService } from './modules/messaging/channels.service.js';
 import { DeliveryService } from './modules/messaging/delivery.service.js';
 import { HistoryService } from './modules/messaging/history.service.js';
-import { MailingsService } from './modules/messaging/mailings.service.js';
+import { forgetCachedMailings, MailingsService } from './modules/messaging/mailings.service.js';
 import type { ProviderRegistry } from './modules/messaging/providers/registry.js';
 import { createProviderRegistry } from './modules/messaging/providers/vendors.js';
 import { TemplateRenderer } from './modules/messaging/render.js';
@@ -66,6 +67,8 @@ import { LimitsService } from './modules/bulk/limits.service.js';
 
 /** Every service, built once per process from explicit dependencies. */
 export interface Services {
+  /** Tells the caches of admin settings of every thread and process of an admin change (docs/settings-caches.md). */
+  readonly settings: SettingsVersion;
   readonly shops: ShopsService;
   readonly adminToken: AdminTokenService;
   /** Profiles, devices and identifiers; other modules register merge participants on it. */
@@ -183,10 +186,11 @@ export function createServices(deps: {
   triggerStarter?: ChainStarter;
 }): Services {
   const { config, db, clock } = deps;
+  const settings = new SettingsVersion({ db, clock });
   const shops = new ShopsService({ db, clock });
   const identity = new IdentityService({ db, clock });
   const jobs = new JobQueue({ db, clock });
-  const tracking = new TrackingService({ db, clock, identity, shops, jobs });
+  const tracking = new TrackingService({ db, clock, identity, shops, jobs, settings });
   const segments = new SegmentsService({ db, clock, shops });
   const customProperties = new CustomPropertiesService({ db, clock, shops });
   const audience = new AudienceService({ db, clock, identity, jobs, shops, segments, properties: customProperties });
@@ -274,7 +278,7 @@ export function createServices(deps: {
   });
   // Outbound webhooks (docs/webhooks.md): message outcomes reach them through the outcome
   // hook, in the transaction that records each outcome; tracking events as a subscriber.
-  const webhooks = new WebhooksService({ db, clock, config, shops, jobs, box: messagingBox });
+  const webhooks = new WebhooksService({ db, clock, config, shops, jobs, box: messagingBox, settings });
   tracking.subscribe(webhooks.trackingSubscriber());
   const outcomeHook = webhooks.outcomeHook();
   const messageOutcomes = new OutcomesService({
@@ -342,7 +346,16 @@ export function createServices(deps: {
   const bulkExpansion = new BulkExpansion({ db, clock, writer: messageWriter, limits: messagingLimits, jobs });
   messageDelivery.useTemplateSource('bulk', (shopId, ref) => bulkMailings.templateSource(shopId, ref));
   messageDelivery.useSendGate((shopId, channel, type, now) => messagingLimits.sendAt(shopId, channel, type, now));
+  // Every cache of admin settings, dropped when an admin changes anything (docs/settings-caches.md).
+  settings.onChange(() => webhooks.topics.reload());
+  settings.onChange(() => {
+    for (const cache of [shops, loyalty, loyaltyLevels, loyaltyRewards, promotions, subscriptionUsage, messagingChannels, chains, chainTriggers, messagingLimits, bulkMailings]) {
+      cache.forgetCachedSettings();
+    }
+    forgetCachedMailings(db);
+  });
   return {
+    settings,
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
     identity,

@@ -64,6 +64,12 @@ export class TtlCache<K, V> {
     this.loading.delete(key);
   }
 
+  /** Drops every entry, and detaches the loads under way as `delete` does. */
+  clear(): void {
+    this.entries.clear();
+    this.loading.clear();
+  }
+
   get size(): number {
     return this.entries.size;
   }

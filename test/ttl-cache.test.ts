@@ -68,6 +68,19 @@ describe('TtlCache', () => {
       expect(cache.get('a')).toBe('after the write');
     });
 
+    it('clears every entry, and stores no value loaded before the clear', async () => {
+      const cache = new TtlCache<string, string>({ max: 10, ttlMs: 1000, clock: new ManualClock() });
+      cache.set('a', 'kept');
+      let release: (value: string) => void = () => undefined;
+      const stale = cache.getOrLoad('b', () => new Promise<string>((r) => (release = r)));
+      cache.clear();
+      expect(cache.get('a')).toBeUndefined();
+      release('before the clear');
+      expect(await stale).toBe('before the clear');
+      expect(cache.get('b')).toBeUndefined();
+      expect(cache.size).toBe(0);
+    });
+
     it('stores nothing when the load fails, and the next caller loads again', async () => {
       const cache = new TtlCache<string, number>({ max: 10, ttlMs: 1000, clock: new ManualClock() });
       await expect(cache.getOrLoad('a', () => Promise.reject(new Error('down')))).rejects.toThrow('down');

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
 import { schemeCredential } from '../http/authorization.js';
+import { settingsChangeHook } from './settings-change.hook.js';
 import { collectionsRoutes } from './collections.routes.js';
 import { checkStorableValue, decodeBody, invalidBytesError } from '../http/text-rule.js';
 import { customEventsRoutes } from './custom-events.routes.js';
@@ -78,12 +79,12 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
     app.limits.checkAddress(request.ip);
     app.limits.checkCredentialAttempt('admin_token', request.ip);
     const failure = await authenticationFailure(request.headers.authorization, async (token) => {
-      const valid = await app.services.adminToken.verify(token);
-      if (!valid) app.limits.recordCredentialFailure('admin_token', request.ip);
-      return valid;
+      const matches = await app.services.adminToken.verifier();
+      return app.limits.attemptCredential('admin_token', request.ip, () => matches(token));
     });
     if (failure) throw failure;
   });
+  app.addHook('onSend', settingsChangeHook(app));
 
   await app.register(shopsRoutes);
   await app.register(customEventsRoutes);

@@ -21,6 +21,9 @@ import { isLinkPath, sendLinkNotFound } from './link-paths.js';
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
+/** The answer's message for a path no route serves (and for one that hides from a caller, /metrics). */
+export const NO_ENDPOINT_MESSAGE = 'No endpoint exists at this path.';
+
 /**
  * The envelope family each static public path declares in its route config, gathered as
  * routes are registered (Fastify's findRoute does not expose a route's config): a wrong
@@ -59,7 +62,7 @@ export const notFoundPlugin: FastifyPluginCallback<NotFoundOptions> = (scope, op
       (method) => method !== request.method && scope.findRoute({ method, url: request.url }) !== null,
     );
     if (allowed.length === 0) {
-      sendError(request, reply, 404, 'NOT_FOUND', 'No endpoint exists at this path.');
+      sendError(request, reply, 404, 'NOT_FOUND', NO_ENDPOINT_MESSAGE);
       return;
     }
     // Browser SDKs preflight their cross-origin calls (http/cors.ts); the admin API is same-origin.

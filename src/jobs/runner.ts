@@ -1,3 +1,4 @@
+import { redactCredentials } from '../observability/redact-credentials.js';
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -70,6 +71,12 @@ export interface JobRunnerOptions<M extends object> {
   /** How long stop() waits for running jobs (default 10 s). */
   readonly stopTimeoutMs?: number;
   readonly logger?: RunnerLogger;
+  /**
+   * Called after each claim that took jobs, before they run: the jobs were enqueued
+   * before it, so caches it brings up to date (docs/settings-caches.md) are at least as
+   * new as whatever caused them.
+   */
+  readonly afterClaim?: () => Promise<void>;
 }
 
 interface Registration {
@@ -131,6 +138,7 @@ export class JobRunner<M extends object = JobMap> {
   private readonly pollIntervalMs: number;
   private readonly stopTimeoutMs: number;
   private readonly logger: RunnerLogger;
+  private readonly afterClaim: (() => Promise<void>) | undefined;
   private readonly handlers = new Map<string, Registration>();
   private readonly running = new Set<Running>();
   private readonly shared: Pool;
@@ -158,6 +166,7 @@ export class JobRunner<M extends object = JobMap> {
     );
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
     this.logger = options.logger ?? consoleLogger;
+    this.afterClaim = options.afterClaim;
     this.shared = newPool(this.concurrency);
     this.pools = [this.shared];
   }
@@ -282,8 +291,11 @@ export class JobRunner<M extends object = JobMap> {
     }
   }
 
-  private claim(pool: Pool, limit: number, reclaim: boolean): Promise<ClaimedJob[]> {
-    return this.queue.claim({ workerId: this.workerId, names: pool.names, limit, leaseMs: this.leaseMs, reclaim });
+  private async claim(pool: Pool, limit: number, reclaim: boolean): Promise<ClaimedJob[]> {
+    const jobs = await this.queue.claim({ workerId: this.workerId, names: pool.names, limit, leaseMs: this.leaseMs, reclaim });
+    // The claimed jobs run whatever becomes of it: a failure only leaves caches to their expiry.
+    if (jobs.length > 0) await this.afterClaim?.().catch(() => undefined);
+    return jobs;
   }
 
   private launch(job: ClaimedJob, pool: Pool): Running {
@@ -378,7 +390,8 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/** A job's failure as stored and logged: bounded, and with no credential an error may quote. */
 function errorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message || error.name : String(error);
+  const message = redactCredentials(error instanceof Error ? error.message || error.name : String(error));
   return message.length > ERROR_MESSAGE_LIMIT ? `${message.slice(0, ERROR_MESSAGE_LIMIT)}…` : message;
 }

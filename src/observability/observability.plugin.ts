@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginCallback } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DbHandle } from '../db/create-db.js';
+import { metricsAccessHook } from './metrics-access.js';
 import {
   createMetrics,
   UNMATCHED_ROUTE,
@@ -19,6 +20,8 @@ export interface ObservabilityOptions {
   readonly events?: EventCommitSource;
   /** Source of the rate-limit and connection-bound series; left out when absent. */
   readonly limits?: LimitStatsSource;
+  /** PATRON_METRICS_TOKEN: who may read /metrics (metrics-access.ts). */
+  readonly metricsToken?: string | undefined;
 }
 
 const TAGS = ['system'];
@@ -30,7 +33,8 @@ const UnavailableSchema = Type.Object({ status: Type.Literal('unavailable') });
 /**
  * Request metrics for every route, and the three routes an orchestrator probes:
  * /health (the process is alive; touches nothing), /ready (the database answers, so
- * traffic may be sent) and /metrics (Prometheus text format).
+ * traffic may be sent) and /metrics (Prometheus text format; loopback clients only, or
+ * the holders of PATRON_METRICS_TOKEN).
  */
 const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options, done) => {
   const metrics = createMetrics({ jobs: options.jobs, events: options.events, limits: options.limits, storage: options.db.storage });
@@ -83,10 +87,13 @@ const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options
       schema: {
         tags: TAGS,
         summary: 'Prometheus metrics: requests, latency, job queue depth, process',
+        description:
+          'Without PATRON_METRICS_TOKEN, for clients on loopback only (404 to others); with it, for `Authorization: Bearer <token>` from any address (401 otherwise).',
         response: {
           200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: Type.String() } } },
         },
       },
+      onRequest: metricsAccessHook(options.metricsToken),
     },
     async (_request, reply) => {
       const body = await metrics.registry.metrics();

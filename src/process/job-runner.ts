@@ -26,6 +26,8 @@ export function createJobRunner(deps: {
     concurrency: deps.config.workerConcurrency,
     leaseMs: deps.config.jobLeaseMs,
     logger: deps.log.child({ component: 'jobs' }),
+    // An admin change made before a job was enqueued is seen by the job (docs/settings-caches.md).
+    afterClaim: () => deps.services.settings.refresh(),
   });
   // Tracking's outbox: a stored event for one subscriber; an unknown subscriber fails the job.
   // Slots of their own: the subscribers batch what the jobs running at once hand them (the

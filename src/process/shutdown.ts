@@ -6,6 +6,8 @@ export interface ProcessResources {
   /** Tracking's group commit: events that wait for their batch are committed before the database closes. */
   tracking?: { drain(): Promise<void> };
   runner?: { stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }> };
+  /** The process's entry of PATRON_FETCH_ALLOW_PRIVATE (modules/system/fetch-rule.ts), removed before the database closes. */
+  fetchRule?: { leave(): Promise<void> };
   db?: { destroy(): Promise<void> };
 }
 
@@ -48,9 +50,10 @@ export async function closeResources(
       }
     }),
   ]);
+  const ruleResult = await Promise.allSettled([resources.fetchRule?.leave()]);
   const dbResult = await Promise.allSettled([resources.db?.destroy()]);
   let ok = true;
-  for (const result of [...results, ...dbResult]) {
+  for (const result of [...results, ...ruleResult, ...dbResult]) {
     if (result.status === 'rejected') {
       ok = false;
       log.error({ err: result.reason as unknown }, 'A shutdown step failed');

@@ -101,12 +101,12 @@ export async function hasShopSecret(request: FastifyRequest): Promise<boolean> {
 
 /**
  * Whether the request's `shop_secret` is the shop's (compared in constant time by
- * verifySecret); a wrong one given counts against the address (docs/limits.md).
+ * verifySecret), under the address's failure limit (docs/limits.md): a wrong one counts,
+ * and an address that spent its failures is refused with 429 without a comparison.
  */
 function isGivenSecret(request: FastifyRequest, credentials: ShopWithCredentials): boolean {
   const secret = request.input.shop_secret;
   if (typeof secret !== 'string' || secret === '') return false;
-  if (request.server.services.shops.verifySecret(credentials, secret)) return true;
-  request.server.limits.recordCredentialFailure('shop_secret', request.ip);
-  return false;
+  const shops = request.server.services.shops;
+  return request.server.limits.attemptCredential('shop_secret', request.ip, () => shops.verifySecret(credentials, secret));
 }

@@ -14,6 +14,10 @@ export interface ReceivedMail {
 export interface SmtpPeerOptions {
   /** When set, AUTH is required and must match. */
   readonly auth?: { readonly user: string; readonly pass: string };
+  /** The AUTH mechanisms offered (smtp-server's default: PLAIN and LOGIN). */
+  readonly authMethods?: readonly string[];
+  /** The reply to a refused AUTH, instead of `535 Authentication failed for <user>`: some servers quote what they got. */
+  readonly authFailureReply?: (attempt: { readonly method: string; readonly username: string; readonly password: string }) => string;
   /** The reply to RCPT TO per address, e.g. `550 5.1.1 No such user`; others are accepted. */
   readonly rcptReplies?: Readonly<Record<string, string>>;
   /** The reply to the end of DATA, instead of 250. */
@@ -52,6 +56,7 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
     disabledCommands: [...(options.tls ? [] : ['STARTTLS']), ...(options.auth ? [] : ['AUTH'])],
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert, secure: options.tls.implicitTls === true } : {}),
     allowInsecureAuth: true,
+    ...(options.authMethods ? { authMethods: [...options.authMethods] } : {}),
     authOptional: !options.auth,
     logger: false,
     disableReverseLookup: true,
@@ -69,7 +74,8 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
       if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) {
         callback(null, { user: auth.username });
       } else {
-        callback(replyError(`535 Authentication failed for ${auth.username ?? ''}`));
+        const attempt = { method: auth.method, username: auth.username ?? '', password: auth.password ?? '' };
+        callback(replyError(options.authFailureReply?.(attempt) ?? `535 Authentication failed for ${attempt.username}`));
       }
     },
     onRcptTo(address, _session, callback) {

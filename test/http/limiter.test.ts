@@ -127,13 +127,28 @@ describe('RateLimiter', () => {
 
   it('keeps the shop secret and admin token failures apart', () => {
     const limiter = new RateLimiter(config, new ManualClock());
-    limiter.recordCredentialFailure('admin_token', '192.0.2.1');
-    limiter.recordCredentialFailure('admin_token', '192.0.2.1');
+    limiter.attemptCredential('admin_token', '192.0.2.1', () => false);
+    limiter.attemptCredential('admin_token', '192.0.2.1', () => false);
     expect(refusal(() => limiter.checkCredentialAttempt('admin_token', '192.0.2.1')).details).toEqual({
       retryAfterSeconds: 60,
       limit: 'admin_token',
     });
     expect(() => limiter.checkCredentialAttempt('shop_secret', '192.0.2.1')).not.toThrow();
+  });
+
+  it('refuses a spent address without running the comparison, a right credential included', () => {
+    const limiter = new RateLimiter(config, new ManualClock());
+    let compared = 0;
+    const wrong = () => {
+      compared += 1;
+      return false;
+    };
+    expect(limiter.attemptCredential('shop_secret', '192.0.2.1', wrong)).toBe(false);
+    expect(limiter.attemptCredential('shop_secret', '192.0.2.1', wrong)).toBe(false);
+    expect(refusal(() => limiter.attemptCredential('shop_secret', '192.0.2.1', wrong)).code).toBe('RATE_LIMITED');
+    expect(refusal(() => limiter.attemptCredential('shop_secret', '192.0.2.1', () => true)).code).toBe('RATE_LIMITED');
+    expect(compared).toBe(2);
+    expect(limiter.attemptCredential('shop_secret', '192.0.2.2', () => true)).toBe(true);
   });
 
   it('refuses nothing and remembers nothing when turned off', () => {
@@ -142,9 +157,10 @@ describe('RateLimiter', () => {
       limiter.checkAddress('192.0.2.1');
       limiter.checkShop('s');
       limiter.checkDeviceCreation('192.0.2.1');
-      limiter.recordCredentialFailure('shop_secret', '192.0.2.1');
+      limiter.checkWalletLog('s');
+      limiter.attemptCredential('shop_secret', '192.0.2.1', () => false);
       limiter.checkCredentialAttempt('shop_secret', '192.0.2.1');
     }
-    expect(limiter.stats().tracked).toEqual({ address: 0, shop: 0, devices: 0, shop_secret: 0, admin_token: 0 });
+    expect(limiter.stats().tracked).toEqual({ address: 0, shop: 0, devices: 0, wallet_log: 0, shop_secret: 0, admin_token: 0 });
   });
 });

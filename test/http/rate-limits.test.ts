@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
 import { TEST_DIALECTS } from '../helpers/db.js';
 import { createShopFixture, type ShopFixture } from '../helpers/factories.js';
@@ -219,5 +219,80 @@ describe('PATRON_RATE_LIMIT=off', () => {
       expect((await fetch(`${base}/init?shop_id=${shop.shopId}&v=3`)).status).toBe(200);
     }
     expect((await fetch(`${base}/admin/v1/shops`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).status).toBe(200);
+  });
+});
+
+describe.each(TEST_DIALECTS)('wrong credentials sent all at once on %s', (dialect) => {
+  // The count must hold when every attempt is in flight before the first is answered:
+  // reading the stored secret takes a trip to the database, and no attempt may slip
+  // through the window while another one's trip is under way.
+  const CONCURRENT = 120;
+  const LIMIT = 5;
+  let t: TestApp;
+  let base: string;
+  let shop: ShopFixture;
+  let storedToken: TestApp;
+  let storedTokenBase: string;
+  const limits = {
+    ...LIMITS,
+    PATRON_RATE_LIMIT_ADDRESS: '100000',
+    PATRON_RATE_LIMIT_SHOP: '100000',
+    PATRON_RATE_LIMIT_AUTH_FAILURES: String(LIMIT),
+    PATRON_TRUST_PROXY: '127.0.0.1',
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, env: limits });
+    base = await listen(t);
+    shop = await createShopFixture(t.app.services);
+    // Without PATRON_ADMIN_TOKEN the token's hash is read from the database on each attempt.
+    storedToken = await createTestApp({ dialect, env: { ...limits, PATRON_ADMIN_TOKEN: '' } });
+    storedTokenBase = await listen(storedToken);
+  });
+  afterAll(async () => {
+    await t.close();
+    await storedToken.close();
+  });
+
+  const statuses = async (send: () => Promise<Response>): Promise<number[]> =>
+    Promise.all(
+      Array.from({ length: CONCURRENT }, async () => {
+        const response = await send();
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+
+  it(`compares at most ${LIMIT} of ${CONCURRENT} concurrent wrong shop secrets from one address and refuses the rest with 429`, async () => {
+    const compare = vi.spyOn(t.app.services.shops, 'verifySecret');
+    const answered = await statuses(() =>
+      fetch(`${base}/products/not_widgetable?shop_id=${shop.shopId}&shop_secret=${'f'.repeat(32)}`, {
+        headers: { 'x-forwarded-for': '198.51.100.70' },
+      }),
+    );
+    expect(compare.mock.calls.length).toBeLessThanOrEqual(LIMIT);
+    expect(answered.filter((status) => status === 401).length).toBeLessThanOrEqual(LIMIT);
+    expect(answered.filter((status) => status === 429).length).toBeGreaterThanOrEqual(CONCURRENT - LIMIT);
+    expect(answered.every((status) => status === 401 || status === 429)).toBe(true);
+    compare.mockRestore();
+  });
+
+  it(`checks at most ${LIMIT} of ${CONCURRENT} concurrent wrong secrets given where the secret is optional`, async () => {
+    const answered = await statuses(() =>
+      fetch(`${base}/profile?shop_id=${shop.shopId}&shop_secret=${'f'.repeat(32)}&email=nobody%40example.com`, {
+        headers: { 'x-forwarded-for': '198.51.100.71' },
+      }),
+    );
+    expect(answered.filter((status) => status !== 429).length).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it(`checks at most ${LIMIT} of ${CONCURRENT} concurrent wrong admin tokens from one address`, async () => {
+    const answered = await statuses(() =>
+      fetch(`${storedTokenBase}/admin/v1/shops`, {
+        headers: { 'x-forwarded-for': '198.51.100.72', authorization: 'Bearer wrong-token-0123456789' },
+      }),
+    );
+    expect(answered.filter((status) => status === 401).length).toBeLessThanOrEqual(LIMIT);
+    expect(answered.filter((status) => status === 429).length).toBeGreaterThanOrEqual(CONCURRENT - LIMIT);
   });
 });

@@ -14,11 +14,13 @@ import { KeyedTokenBuckets } from './token-buckets.js';
  *  - address:     every request from one client address (token bucket)
  *  - shop:        every public request of one shop (token bucket)
  *  - devices:     devices GET /init creates for one client address (token bucket)
+ *  - wallet_log:  device logs posted to one shop's wallet web service (token bucket)
  *  - shop_secret, admin_token: wrong credentials from one client address (fixed window);
  *    once spent, every attempt with that kind of credential is refused until the window
  *    ends, a right one included, so that a guesser learns nothing from the answers.
  */
-export const LIMIT_KINDS = ['address', 'shop', 'devices', 'shop_secret', 'admin_token'] as const;
+export const LIMIT_KINDS = ['address', 'shop', 'devices', 'wallet_log', 'shop_secret', 'admin_token'] as const;
+type BucketKind = Extract<LimitKind, 'address' | 'shop' | 'devices' | 'wallet_log'>;
 export type LimitKind = (typeof LIMIT_KINDS)[number];
 export type CredentialKind = Extract<LimitKind, 'shop_secret' | 'admin_token'>;
 
@@ -36,18 +38,33 @@ export interface RateLimitStats {
  */
 export const MAX_TRACKED_KEYS = 50_000;
 
+/**
+ * Device logs one shop's wallet web service takes a minute. Fixed rather than a setting:
+ * Wallet posts a log only when it meets a problem with the service, and the endpoint
+ * takes no credential, so this bounds what anyone can make the server log per shop.
+ */
+export const WALLET_LOGS_PER_MINUTE = 60;
+
 const MESSAGES: Readonly<Record<LimitKind, string>> = {
   address: 'Too many requests from this address',
   shop: 'Too many requests for this shop',
   devices: 'Too many new devices from this address',
+  wallet_log: 'Too many device logs for this shop',
   shop_secret: 'Too many wrong shop secrets from this address',
   admin_token: 'Too many wrong admin tokens from this address',
 };
 
 export class RateLimiter {
-  private readonly buckets: Readonly<Record<'address' | 'shop' | 'devices', KeyedTokenBuckets>>;
+  private readonly buckets: Readonly<Record<BucketKind, KeyedTokenBuckets>>;
   private readonly failures: Readonly<Record<CredentialKind, KeyedFailureWindows>>;
-  private readonly limited: Record<LimitKind, number> = { address: 0, shop: 0, devices: 0, shop_secret: 0, admin_token: 0 };
+  private readonly limited: Record<LimitKind, number> = {
+    address: 0,
+    shop: 0,
+    devices: 0,
+    wallet_log: 0,
+    shop_secret: 0,
+    admin_token: 0,
+  };
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -63,6 +80,7 @@ export class RateLimiter {
         perSecond: config.devicesPerMinute / 60,
         maxKeys,
       }),
+      wallet_log: new KeyedTokenBuckets({ capacity: WALLET_LOGS_PER_MINUTE, perSecond: WALLET_LOGS_PER_MINUTE / 60, maxKeys }),
     };
     const window = { limit: config.authFailures, windowMs: config.authFailureWindowSeconds * 1000, maxKeys };
     this.failures = { shop_secret: new KeyedFailureWindows(window), admin_token: new KeyedFailureWindows(window) };
@@ -83,17 +101,38 @@ export class RateLimiter {
     if (this.config.enabled) this.take('devices', clientKey(address));
   }
 
-  /** Before a credential of `kind` from `address` is checked. */
+  /** A device log posted to the wallet web service of a shop that has issued passes. */
+  checkWalletLog(shopId: string): void {
+    this.take('wallet_log', shopId);
+  }
+
+  /**
+   * An early refusal for an address that spent its wrong credentials of `kind`, before
+   * anything is read for the request. Not the limit itself: `attemptCredential` is.
+   */
   checkCredentialAttempt(kind: CredentialKind, address: string): void {
     if (!this.config.enabled) return;
     const wait = this.failures[kind].blockedFor(clientKey(address), this.clock.now());
     if (wait > 0) this.refuse(kind, wait);
   }
 
-  /** After a credential of `kind` from `address` proved wrong. */
-  recordCredentialFailure(kind: CredentialKind, address: string): void {
-    if (!this.config.enabled) return;
-    this.failures[kind].recordFailure(clientKey(address), this.clock.now());
+  /**
+   * Compares a credential of `kind` from `address` under the failure limit: refuses
+   * (429) an address that spent its failures, otherwise runs `matches` and counts a
+   * failure when it answers false. Check, comparison and count are one synchronous step,
+   * so no other attempt of the process runs between them: with the stored secret read
+   * beforehand (an await), N concurrent attempts would otherwise all pass the check
+   * while the first ones were still reading, and all be compared.
+   */
+  attemptCredential(kind: CredentialKind, address: string, matches: () => boolean): boolean {
+    if (!this.config.enabled) return matches();
+    const key = clientKey(address);
+    const now = this.clock.now();
+    const wait = this.failures[kind].blockedFor(key, now);
+    if (wait > 0) this.refuse(kind, wait);
+    if (matches()) return true;
+    this.failures[kind].recordFailure(key, now);
+    return false;
   }
 
   stats(): RateLimitStats {
@@ -103,13 +142,14 @@ export class RateLimiter {
         address: this.buckets.address.size,
         shop: this.buckets.shop.size,
         devices: this.buckets.devices.size,
+        wallet_log: this.buckets.wallet_log.size,
         shop_secret: this.failures.shop_secret.size,
         admin_token: this.failures.admin_token.size,
       },
     };
   }
 
-  private take(kind: 'address' | 'shop' | 'devices', key: string): void {
+  private take(kind: BucketKind, key: string): void {
     if (!this.config.enabled) return;
     const wait = this.buckets[kind].take(key, this.clock.now());
     if (wait > 0) this.refuse(kind, wait);

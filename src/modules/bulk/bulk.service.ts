@@ -74,6 +74,11 @@ export class BulkService {
     this.stored = new TtlCache({ max: 1000, ttlMs: 60_000, clock: deps.clock });
   }
 
+  /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.stored.clear();
+  }
+
   async create(shopId: string, input: BulkMailingInput): Promise<BulkMailingView> {
     await this.deps.shops.requireShop(shopId);
     const segmentIds = [...new Set(input.segmentIds)];

@@ -40,6 +40,11 @@ export class LimitsService {
     this.cache = new TtlCache({ max: 10_000, ttlMs: CACHE_MS, clock: deps.clock });
   }
 
+  /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.cache.clear();
+  }
+
   async putLimits(shopId: string, input: LimitsInput): Promise<LimitsInput> {
     await this.deps.shops.requireShop(shopId);
     const now = this.deps.clock.now();

@@ -1,3 +1,4 @@
+import { redactCredentials } from '../../observability/redact-credentials.js';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
@@ -289,7 +290,8 @@ export const INTERNAL_IMPORT_FAILURE = 'The import failed on an unexpected error
  */
 export function failureMessage(error: unknown): string {
   if (error instanceof FeedFormatError || error instanceof AppError || error instanceof SafeFetchError || error instanceof ImportFailure) {
-    return error.message.slice(0, 1000);
+    // A feed URL may carry user info or a token, and a download's failure may quote it.
+    return redactCredentials(error.message).slice(0, 1000);
   }
   // An upload whose client went away: the request stream's own error says only "aborted".
   const code = (error as { code?: unknown } | null)?.code;

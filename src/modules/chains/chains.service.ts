@@ -100,6 +100,12 @@ export class ChainsService implements ChainStarter {
     deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileChains(trx, shopId, fromId, intoId));
   }
 
+  /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.active.clear();
+    this.eventCodes.clear();
+  }
+
   private get db() {
     return this.deps.db.db;
   }

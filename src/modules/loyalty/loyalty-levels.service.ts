@@ -74,6 +74,11 @@ export class LoyaltyLevelsService {
     });
   }
 
+  /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.ladders.clear();
+  }
+
   private get db() {
     return this.deps.db.db;
   }

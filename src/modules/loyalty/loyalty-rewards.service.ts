@@ -190,6 +190,11 @@ export class LoyaltyRewardsService {
     };
   }
 
+  /** Drops the cached rule codes: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.codes.clear();
+  }
+
   /** Settles when the rule codes being loaded for the subscriber have (for tests). */
   ruleCodesSettled(): Promise<void> {
     return this.codes.settled();

@@ -86,6 +86,11 @@ export class LoyaltyService {
     deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveLedger(trx, shopId, fromId, intoId, deps.clock.now()));
   }
 
+  /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.settingsCache.clear();
+  }
+
   private get db() {
     return this.deps.db.db;
   }

@@ -42,6 +42,12 @@ export class RewardCodesCache {
     this.loading.delete(shopId);
   }
 
+  /** Forgets every shop's codes (an admin changed settings, maybe in another process). */
+  clear(): void {
+    this.codes.clear();
+    this.loading.clear();
+  }
+
   /** Settles when the loads under way have (for tests). */
   async settled(): Promise<void> {
     await Promise.all([...this.loading.values()]);

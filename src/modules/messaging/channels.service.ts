@@ -58,6 +58,12 @@ export class ChannelsService {
     this.configured = new TtlCache(options);
   }
 
+  /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.settings.clear();
+    this.configured.clear();
+  }
+
   async putChannel(shopId: string, channel: string, body: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
     await this.deps.shops.requireShop(shopId);
     const ch = requireChannel(channel);

@@ -1,3 +1,4 @@
+import { redactCredentials } from '../../observability/redact-credentials.js';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../clock.js';
@@ -228,7 +229,8 @@ export class DeliveryService {
         if (sent) await afterOutcome(trx, this.deps.outcomeHook, { shopId: delivery.shop_id, code: delivery.code, channel: delivery.channel, seq: delivery.seq }, ['sent_at'], now);
         return;
       }
-      const error = result.message.slice(0, ERROR_LIMIT);
+      // Vendors quote what they were sent; whatever the provider let through stops here.
+      const error = redactCredentials(result.message).slice(0, ERROR_LIMIT);
       if (result.kind === 'temporary' && attempts < MAX_SEND_ATTEMPTS) {
         const updated = await repo.updateQueuedDelivery(trx, key, { ...common, error });
         if (!updated) return;

@@ -45,6 +45,11 @@ function mailingCache(db: DbHandle, clock: Clock): TtlCache<string, Mailing | nu
   return cache;
 }
 
+/** Drops the mailings cached for sending over `db`: an admin changed something (docs/settings-caches.md). */
+export function forgetCachedMailings(db: DbHandle): void {
+  mailingCaches.get(db)?.clear();
+}
+
 /** A transactional mailing by code for sending, as of at most MAILING_CACHE_MS ago; undefined when there is none. */
 export async function findMailingForSend(db: DbHandle, clock: Clock, shopId: string, code: string): Promise<Mailing | undefined> {
   const cache = mailingCache(db, clock);

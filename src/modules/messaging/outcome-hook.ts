@@ -14,6 +14,11 @@ import { markOutcome, sentDeliveries, type Outcome, type OutcomeTarget, type Sen
 export type HookedOutcome = 'sent_at' | Outcome;
 
 export interface OutcomeHook {
+  /**
+   * Before a transaction that may record outcomes: brings what `wants` answers from up to
+   * date with the admin's changes (docs/settings-caches.md). Called outside transactions.
+   */
+  prepare?(): Promise<void>;
   /** Synchronous and cheap; false means `recorded` need not be called for this shop and these outcomes. */
   wants(shopId: string, outcomes: readonly HookedOutcome[]): boolean;
   /** The sent deliveries the outcomes were recorded on, in the recording transaction. */
@@ -43,6 +48,7 @@ export async function markOutcomeHooked(
   outcomes: readonly Outcome[],
   at: number,
 ): Promise<number> {
+  await hook?.prepare?.();
   if (!hook?.wants(target.shopId, outcomes)) return markOutcome(db, target, outcomes, at);
   return db.transaction().execute(async (trx) => {
     const count = await markOutcome(trx, target, outcomes, at);

@@ -121,6 +121,7 @@ export class OutcomesService {
     );
     if (deliveries.length === 0) return false;
     const column = input.type === 'hard' ? 'hard_bounced_at' : input.type === 'soft' ? 'soft_bounced_at' : 'complained_at';
+    await this.deps.outcomeHook?.prepare?.();
     await this.deps.db.db.transaction().execute(async (trx) => {
       for (const d of deliveries) {
         await outcomes.markOutcome(trx, { shopId, code, channel: 'email', seq: d.seq }, [column], now);

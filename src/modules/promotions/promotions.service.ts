@@ -42,6 +42,11 @@ export class PromotionsService {
     this.live = new TtlCache({ max: 1_000, ttlMs: LIVE_CACHE_TTL_MS, clock: deps.clock });
   }
 
+  /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.live.clear();
+  }
+
   private get db() {
     return this.deps.db.db;
   }

@@ -76,6 +76,11 @@ export class ShopsService {
     this.publicShops = new TtlCache({ max: SHOP_CACHE_MAX, ttlMs: SHOP_CACHE_TTL_MS, clock: deps.clock });
   }
 
+  /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.publicShops.clear();
+  }
+
   private get db() {
     return this.deps.db.db;
   }

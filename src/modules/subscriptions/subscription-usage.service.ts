@@ -66,6 +66,11 @@ export class SubscriptionUsageService {
     this.benefitOnly = new TtlCache({ max: BENEFIT_ONLY_CACHE_MAX_SHOPS, ttlMs: BENEFIT_ONLY_CACHE_TTL_MS, clock: deps.clock });
   }
 
+  /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
+  forgetCachedSettings(): void {
+    this.benefitOnly.clear();
+  }
+
   /**
    * The member's usable promos benefits and what is left of each this period, not
    * counting `orderId`'s own hold (a repeat apply replaces it). Null when the member

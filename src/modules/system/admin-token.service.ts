@@ -44,7 +44,15 @@ export class AdminTokenService {
    * `patron admin-token rotate` takes effect in every running process at once.
    */
   async verify(presented: string): Promise<boolean> {
+    return (await this.verifier())(presented);
+  }
+
+  /**
+   * The comparison of `verify` with the stored hash already read, so that a caller can
+   * run it synchronously under a failure limit (RateLimiter.attemptCredential).
+   */
+  async verifier(): Promise<(presented: string) => boolean> {
     const hash = this.envHash ?? (await readSetting(this.deps.db.db, TOKEN_HASH_KEY));
-    return hash !== undefined && secretMatches(presented, hash);
+    return (presented) => hash !== undefined && secretMatches(presented, hash);
   }
 }

@@ -38,6 +38,11 @@ export interface TrackingDeps {
   readonly identity: IdentityService;
   readonly shops: ShopsService;
   readonly jobs: JobQueue;
+  /**
+   * Read once per batch before the subscribers decide (their `accepts` answers from
+   * caches of admin settings): a change an admin made anywhere is seen by the next batch.
+   */
+  readonly settings?: { refresh(): Promise<void> };
 }
 
 export const MAX_EVENTS_LIMIT = 1000;
@@ -230,6 +235,7 @@ export class TrackingService {
   }
 
   private async commitBatch(drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
+    if (this.subscribers.size > 0) await this.deps.settings?.refresh();
     const now = this.deps.clock.now();
     const pruneShops = new Set<string>();
     for (const { shopId } of drafts) {

@@ -8,11 +8,12 @@ export const TOPICS_TTL_MS = 5_000;
 /**
  * Which event types each shop has an enabled endpoint for, as one in-memory snapshot of
  * the process, so that event sources ask synchronously (TrackingSubscriber.accepts, the
- * messaging outcome hook) and a shop without webhooks costs a map lookup. The snapshot is
- * read again, in the background, on the first question after it is TOPICS_TTL_MS old; an
- * endpoint change in this process reloads it at once, one in another process is seen
- * within a few seconds. Processes read it once before they serve (app.ts onReady, main.ts
- * runWorker), so a fresh process does not answer "no" for want of a first read.
+ * messaging outcome hook) and a shop without webhooks costs a map lookup. An endpoint
+ * change in this process reloads it at once; other threads and processes reload it when
+ * they see the settings version change (services.ts, docs/settings-caches.md), which
+ * they read before each batch of events, claimed jobs or outcome. It is also read again,
+ * in the background, on the first question after it is TOPICS_TTL_MS old, and once before
+ * a process serves (app.ts onReady, main.ts runWorker).
  */
 export class WebhookTopics {
   private snapshot = new Map<string, ReadonlySet<string>>();

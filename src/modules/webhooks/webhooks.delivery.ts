@@ -1,3 +1,4 @@
+import { redactCredentials } from '../../observability/redact-credentials.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
@@ -88,7 +89,8 @@ export class WebhookDelivery {
       attempts,
       updated_at: now,
       ...(attempted && { last_attempt_at: now, last_status_code: status }),
-      last_error: verdict.kind === 'succeeded' ? null : verdict.error,
+      // An endpoint's URL may carry user info, and a failure may quote it.
+      last_error: verdict.kind === 'succeeded' ? null : redactCredentials(verdict.error),
     };
     let disabled = false;
     await this.deps.db.db.transaction().execute(async (trx) => {

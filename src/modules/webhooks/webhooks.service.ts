@@ -80,6 +80,8 @@ export class WebhooksService {
       readonly shops: Pick<ShopsService, 'requireShop'>;
       readonly jobs: JobQueue;
       readonly box: Pick<SecretBox, 'seal'>;
+      /** Read before outcomes are recorded, so that the topics answer as of the admin's last change. */
+      readonly settings?: { refresh(): Promise<void> };
     },
   ) {
     this.topics = new WebhookTopics({ db: deps.db, clock: deps.clock });
@@ -205,6 +207,7 @@ export class WebhooksService {
   /** The messaging seam (outcome-hook.ts): outcomes become `message.*` events. */
   outcomeHook(): OutcomeHook {
     return {
+      prepare: async () => this.deps.settings?.refresh(),
       wants: (shopId, outcomes) => outcomes.some((o) => this.wantsOutcome(shopId, o)),
       recorded: async (executor, shopId, deliveries, outcomes, at) => {
         const events = deliveries.flatMap((d) => outcomes.flatMap((o) => messageOutcomeEvent(facts(shopId, d), o, at) ?? []));

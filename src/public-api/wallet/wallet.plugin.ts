@@ -3,7 +3,8 @@ import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { describeError } from '../../http/http-errors.js';
 import { schemeCredential } from '../../http/authorization.js';
 import { addressLimitHook } from '../../http/limits/address-hook.js';
-import { httpDate } from '../../modules/messaging/wallet/domain/web-service.js';
+import { AppError } from '../../errors.js';
+import { boundDeviceLog, httpDate } from '../../modules/messaging/wallet/domain/web-service.js';
 import type { PassKey } from '../../modules/messaging/wallet/wallet.service.js';
 
 /**
@@ -51,6 +52,8 @@ export const walletWebServicePlugin: FastifyPluginCallback = (app, _options, don
   app.setErrorHandler((error, request, reply) => {
     const view = describeError(error);
     if (view.internal) request.log.error({ err: error }, 'request failed');
+    const retryAfter = error instanceof AppError ? error.details?.retryAfterSeconds : undefined;
+    if (typeof retryAfter === 'number') void reply.header('retry-after', String(Math.ceil(retryAfter)));
     void reply.code(view.status).type(JSON_UTF8).send({ message: view.message });
   });
   // Devices are clients like any other: the per-address limit applies (docs/limits.md).
@@ -138,14 +141,21 @@ export const walletWebServicePlugin: FastifyPluginCallback = (app, _options, don
       schema: {
         tags,
         summary: 'PassKit: problems a device reports with our web service (logged)',
+        description:
+          '200 always, for a shop that has issued no pass too (nothing is logged then); 429 past the device logs one shop takes a minute. At most 10 messages of 500 characters are logged a request.',
         params: LogParamsSchema,
         body: LogBodySchema,
         response: { 200: Empty },
       },
     },
     async (request, reply) => {
-      // Unauthenticated by the protocol: logged at warn, bounded by the schema, never stored.
-      request.log.warn({ shopId: request.params.shopId, logs: request.body.logs }, 'wallet device log');
+      // Unauthenticated by the protocol, so bounded three ways (docs/messaging.md, "Wallet"):
+      // dropped unless the shop has passes devices could hold, a budget per shop, and a
+      // few short messages a request. Logged at warn, never stored.
+      const { shopId } = request.params;
+      if (!(await wallet.hasIssuedPasses(shopId))) return reply.code(200).send();
+      app.limits.checkWalletLog(shopId);
+      request.log.warn({ shopId, ...boundDeviceLog(request.body.logs) }, 'wallet device log');
       return reply.code(200).send();
     },
   );

@@ -289,7 +289,7 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     expect(at('/rebind')).toHaveLength(0);
   });
 
-  it('lets another process see a new endpoint once its snapshot is 5 s old, answering from memory until then', async () => {
+  it('reads the endpoints again once its snapshot is 5 s old, as a backstop to the settings version, answering from memory until then', async () => {
     const other = new WebhookTopics({ db: s.t.db, clock: s.t.clock });
     await other.reload();
     const shop = await trackingShop('/other');

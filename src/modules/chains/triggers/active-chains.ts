@@ -32,6 +32,11 @@ export class ActiveChainsView {
     return chains;
   }
 
+  /** Forgets every answer (an admin changed settings, maybe in another process): the next question asks again. */
+  clear(): void {
+    this.known.clear();
+  }
+
   /** Synchronous; an answer not known (or stale) is asked for in the background, and counts as yes meanwhile. */
   mayHave(shopId: string, kinds: readonly TriggerKind[]): boolean {
     let may = false;

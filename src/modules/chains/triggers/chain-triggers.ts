@@ -37,6 +37,8 @@ export interface ChainTriggers {
   checkAbandoned(job: JobMap['chains.abandoned_check']): Promise<void>;
   handProductAlerts(job: JobMap['chains.product_alerts']): Promise<void>;
   handSegmentEntries(job: JobMap['chains.segment_entries']): Promise<void>;
+  /** Forgets which shops the detectors saw with active chains (docs/settings-caches.md). */
+  forgetCachedSettings(): void;
 }
 
 /**
@@ -57,5 +59,6 @@ export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggers {
     checkAbandoned: (job) => lists.check(job),
     handProductAlerts: (job) => alerts.run(job),
     handSegmentEntries: (job) => entries.run(job),
+    forgetCachedSettings: () => chains.clear(),
   };
 }

@@ -1,10 +1,12 @@
+import { quotesShortSecret, redactCredentials } from '../../../observability/redact-credentials.js';
 import type { SendResult } from './provider.js';
 
 /**
  * Maps what nodemailer reports to a SendResult. The message quotes the server's reply
  * (the vendor's own words) and nothing else of the error: nodemailer's own texts may carry
  * the address we connected to, and no text may carry the login or password of smtp_url,
- * which a server can echo back (some repeat the user name in a 535).
+ * which a server can echo back (some repeat the user name, or the whole AUTH PLAIN token,
+ * in a 535): the reply passes through redactCredentials with both as known secrets.
  */
 
 export type SmtpFailure = Extract<SendResult, { ok: false }>;
@@ -73,16 +75,11 @@ export function classifySmtpError(error: unknown, secrets: readonly string[]): S
   return { ok: false, kind: 'temporary', message: NETWORK[code] ?? 'Sending through the SMTP server failed.' };
 }
 
-/** The server's reply on one line, bounded, with every secret replaced by ****. */
+/** The server's reply on one line, bounded, with every credential replaced by ****. */
 function quote(reply: string, secrets: readonly string[]): string {
-  let text = reply.replace(/\s+/g, ' ').trim();
-  for (const secret of secrets) {
-    // A secret this short would mangle the text if replaced: withhold the reply instead.
-    if (secret.length < 4) {
-      if (text.includes(secret)) return '(reply withheld: it may quote the credentials)';
-      continue;
-    }
-    for (const form of [secret, Buffer.from(secret).toString('base64')]) text = text.split(form).join('****');
-  }
+  const line = reply.replace(/\s+/g, ' ').trim();
+  // A secret this short would mangle the text if replaced: withhold the reply instead.
+  if (quotesShortSecret(line, secrets)) return '(reply withheld: it may quote the credentials)';
+  const text = redactCredentials(line, secrets);
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
 }

@@ -126,6 +126,11 @@ export async function deleteRegistrationsByPushToken(db: Executor, shopId: strin
   return Number(result.numDeletedRows);
 }
 
+export async function shopHasPasses(db: Executor, shopId: string): Promise<boolean> {
+  const row = await db.selectFrom('wallet_passes').select('serial_number').where('shop_id', '=', shopId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The device's passes of a type changed after `since` (ms), oldest change first; all when undefined. */
 export async function listUpdatedSerials(
   db: Executor,

@@ -210,6 +210,14 @@ export class WalletService {
     return { kind: 'pass', updatedAt, pkpass };
   }
 
+  /**
+   * Whether devices may hold a pass of the shop: only then does a device log sent to its
+   * web service mean anything (the log takes no credential; anything else is dropped).
+   */
+  async hasIssuedPasses(shopId: string): Promise<boolean> {
+    return repo.shopHasPasses(this.db, shopId);
+  }
+
   /** The pass when the token is its own, compared in constant time against the stored hash. */
   private async authorize(key: PassKey): Promise<repo.PassRow | undefined> {
     const pass = await repo.findPass(this.db, key.shopId, key.serialNumber);

@@ -26,6 +26,22 @@ export function notModifiedSince(header: string | undefined, updatedAt: number):
   return Math.floor(updatedAt / 1000) * 1000 <= since;
 }
 
+/** Device log messages one request may write to the server log, and characters of each. */
+export const DEVICE_LOG_MESSAGES = 10;
+export const DEVICE_LOG_CHARACTERS = 500;
+
+/**
+ * What of a device's log request is logged: the first DEVICE_LOG_MESSAGES messages, each
+ * cut to DEVICE_LOG_CHARACTERS, and how many were left out. The endpoint takes no
+ * credential (PassKit's protocol), so what one request may write must stay small.
+ */
+export function boundDeviceLog(logs: readonly string[]): { logs: string[]; omitted: number } {
+  return {
+    logs: logs.slice(0, DEVICE_LOG_MESSAGES).map((message) => message.slice(0, DEVICE_LOG_CHARACTERS)),
+    omitted: Math.max(0, logs.length - DEVICE_LOG_MESSAGES),
+  };
+}
+
 /** Last-Modified for a pass changed at `updatedAt` (ms). */
 export function httpDate(updatedAt: number): string {
   return new Date(updatedAt).toUTCString();

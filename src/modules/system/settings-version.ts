@@ -1,0 +1,89 @@
+import crypto from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { DbHandle } from '../../db/create-db.js';
+import { readSetting, writeSetting } from './settings.repo.js';
+
+const VERSION_KEY = 'settings_version';
+
+/** What a cache of admin settings is told: drop what you hold (a reload may be awaited). */
+export type SettingsListener = () => void | Promise<void>;
+
+/** The side of SettingsVersion a module with a cache of admin settings needs. */
+export interface SettingsChanges {
+  onChange(listener: SettingsListener): void;
+}
+
+/**
+ * Tells every cache of admin settings, in every thread and process on the database, that
+ * an admin changed something (docs/settings-caches.md). One row of `settings` holds a
+ * random token that each change replaces; a cache holder reads it at the points where a
+ * change must be seen at once (a claimed batch of jobs, a batch of tracking events, a
+ * message outcome) and, when it differs from the token it last saw, drops its caches
+ * before going on. A change made in this thread drops them at once, without a read.
+ *
+ * Reads are shared: a caller waits for a read that began after it asked, never for one
+ * already under way (which may have begun before the change it must see), so however
+ * many callers ask at once, at most two reads are in flight.
+ */
+export class SettingsVersion implements SettingsChanges {
+  private readonly listeners: SettingsListener[] = [];
+  private seen: string | undefined;
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock }) {}
+
+  onChange(listener: SettingsListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** After an admin change is committed: every holder drops its caches, this thread's now. */
+  async bump(): Promise<void> {
+    await writeSetting(this.deps.db.db, VERSION_KEY, crypto.randomBytes(12).toString('base64url'), this.deps.clock.now());
+    // `seen` stays: a change of another process overwritten by this token must still be noticed.
+    await this.notify();
+  }
+
+  /**
+   * Resolves once a read of the token that began after this call has been compared, and
+   * the caches dropped if it changed. A failed read leaves the caches to their own
+   * expiry (the database is away; the next call reads again).
+   */
+  refresh(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.running) return this.start();
+    const previous = this.running;
+    this.queued = previous.then(() => {
+      this.queued = undefined;
+      return this.start();
+    });
+    return this.queued;
+  }
+
+  private start(): Promise<void> {
+    const run = this.read().finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async read(): Promise<void> {
+    let token: string;
+    try {
+      token = (await readSetting(this.deps.db.db, VERSION_KEY)) ?? '';
+    } catch {
+      return;
+    }
+    if (token === this.seen) return;
+    this.seen = token;
+    // A cache that could not reload (the database went away meanwhile) is retried by the next read.
+    if (!(await this.notify())) this.seen = undefined;
+  }
+
+  /** True when every listener dropped (and reloaded) what it holds. */
+  private async notify(): Promise<boolean> {
+    const outcomes = await Promise.allSettled(this.listeners.map(async (listener) => listener()));
+    return outcomes.every((outcome) => outcome.status === 'fulfilled');
+  }
+}

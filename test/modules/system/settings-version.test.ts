@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
+import { createDb, type DbHandle } from '../../../src/db/create-db.js';
+import { SettingsVersion } from '../../../src/modules/system/settings-version.js';
+import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+
+/** The settings version (docs/settings-caches.md) between two holders on one database. */
+describe.each(TEST_DIALECTS)('SettingsVersion on %s', (dialect) => {
+  let db: TestDb;
+  let otherDb: DbHandle;
+  const clock = new ManualClock();
+
+  beforeAll(async () => {
+    db = await createTestDb(dialect);
+    otherDb = createDb(db.options);
+  });
+  afterAll(async () => {
+    await otherDb.destroy();
+    await db.cleanup();
+  });
+
+  function holder(handle: DbHandle) {
+    const version = new SettingsVersion({ db: handle, clock });
+    const seen = { changes: 0 };
+    version.onChange(() => {
+      seen.changes += 1;
+    });
+    return { version, seen };
+  }
+
+  /** SQLite's reads of one event-loop turn share a snapshot (db/sqlite-lock.ts): another holder reads at a later turn. */
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('tells a holder of a bump made elsewhere at its next refresh, once, and its own bump at once', async () => {
+    const here = holder(db);
+    const there = holder(otherDb);
+    await there.version.refresh();
+    const first = there.seen.changes;
+    await there.version.refresh();
+    expect(there.seen.changes).toBe(first);
+
+    const before = here.seen.changes;
+    await here.version.bump();
+    expect(here.seen.changes).toBe(before + 1);
+    expect(there.seen.changes).toBe(first);
+    await nextTurn();
+    await there.version.refresh();
+    expect(there.seen.changes).toBe(first + 1);
+    await there.version.refresh();
+    expect(there.seen.changes).toBe(first + 1);
+  });
+
+  it('answers a refresh asked for during a read with a read of its own, which sees what changed meanwhile', async () => {
+    const here = holder(db);
+    const there = new SettingsVersion({ db: otherDb, clock });
+    await there.refresh();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const tokens: number[] = [];
+    there.onChange(async () => {
+      tokens.push(tokens.length);
+      if (tokens.length === 1) await gate;
+    });
+    await here.version.bump();
+    await nextTurn();
+    const early = there.refresh();
+    await nextTurn();
+    await here.version.bump();
+    await nextTurn();
+    const late = there.refresh();
+    release();
+    await Promise.all([early, late]);
+    expect(tokens).toEqual([0, 1]);
+  });
+
+  it('shares one read among the refreshes asked for while another runs', async () => {
+    const there = holder(otherDb);
+    await there.version.refresh();
+    let reads = 0;
+    const select = otherDb.db.selectFrom.bind(otherDb.db);
+    otherDb.db.selectFrom = ((...args: Parameters<typeof select>) => {
+      reads += 1;
+      return select(...args);
+    }) as typeof select;
+    try {
+      await Promise.all(Array.from({ length: 50 }, () => there.version.refresh()));
+    } finally {
+      otherDb.db.selectFrom = select;
+    }
+    expect(reads).toBeLessThanOrEqual(2);
+  });
+
+  it('asks its listeners again at the next refresh when one of them failed', async () => {
+    const here = holder(db);
+    const flaky = new SettingsVersion({ db: otherDb, clock });
+    let calls = 0;
+    flaky.onChange(() => {
+      calls += 1;
+      if (calls === 1) throw new Error('the database went away');
+    });
+    await here.version.bump();
+    await nextTurn();
+    await flaky.refresh();
+    await flaky.refresh();
+    expect(calls).toBe(2);
+    await flaky.refresh();
+    expect(calls).toBe(2);
+  });
+});
