@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Liquid, type Template } from 'liquidjs';
+import { Liquid, Tag, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
 import { htmlToText } from './domain/html-text.js';
 import { templateStrings, type ChannelTemplates, type MailingTemplates } from './domain/mailing.js';
 
@@ -10,14 +10,22 @@ import { templateStrings, type ChannelTemplates, type MailingTemplates } from '.
  * an entity in an SMS is a bug. Filters must exist (strictFilters), so a typo is refused
  * when the template is saved rather than printed to customers. The limits bound what one
  * template may cost: a loop over a huge range cannot hold a delivery worker.
+ *
+ * Templates read no files: liquidjs's `include`, `render` and `layout` read any file under
+ * the working directory (the secret key among them), and a mailing has no partials of its
+ * own to offer in their place. The three tags are refused when a template is parsed, so a
+ * template naming them is refused when saved, and one stored before renders to an error;
+ * and the engines' file system is an empty map, so no other way in reaches the disk.
  */
 
 const LIMITS = { parseLimit: 1_000_000, renderLimit: 2_000, memoryLimit: 20_000_000 } as const;
+/** The tags of liquidjs that read a file. */
+const FILE_TAGS = ['include', 'render', 'layout'] as const;
 const PARSED_CACHE_SIZE = 1_000;
 /** Compiled MJML kept (compileMjml), oldest out first. */
 const MJML_CACHE_SIZE = 64;
 /** What in a template's text may reach the scope's `profile` (readsProfile). */
-const PROFILE_REACH = /profile|\[|include|render|layout/;
+const PROFILE_REACH = /profile|\[/;
 
 type Mjml = (input: string, options?: { validationLevel?: 'soft' | 'strict' | 'skip' }) => Promise<{ html: string }>;
 let mjmlLoaded: Mjml | undefined;
@@ -57,8 +65,8 @@ export interface RenderedMessage {
 export type TemplateProblem = { readonly path: string; readonly message: string };
 
 export class TemplateRenderer {
-  private readonly html = new Liquid({ outputEscape: 'escape', strictFilters: true, ...LIMITS });
-  private readonly text = new Liquid({ strictFilters: true, ...LIMITS });
+  private readonly html = noFiles(new Liquid({ outputEscape: 'escape', strictFilters: true, templates: {}, ...LIMITS }));
+  private readonly text = noFiles(new Liquid({ strictFilters: true, templates: {}, ...LIMITS }));
   private readonly parsed = new Map<string, Template[]>();
   private readonly mjml = new Map<string, string>();
   private readonly profileReaders = new WeakMap<ChannelTemplates, boolean>();
@@ -80,7 +88,7 @@ export class TemplateRenderer {
    * `profile`, templateScope): a delivery whose templates cannot skips reading the
    * profile and its attributes. Conservative by text, not by the engine's analysis, which
    * does not see a computed name (`{% assign k = "profile" %}{{ [k] }}`): a template reads
-   * the profile if it names it, indexes with brackets, or pulls in another file.
+   * the profile if it names it or indexes with brackets (it cannot pull in another file).
    */
   readsProfile(set: ChannelTemplates, channel: keyof RenderedMessage): boolean {
     const fields = set[channel] as Readonly<Record<string, string | undefined>> | undefined;
@@ -160,6 +168,23 @@ export function templateScope(
   profile: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   return { ...variables, variables, profile };
+}
+
+/** A tag that reads a file, refused when parsed: the error names it, with line and column. */
+class FileTagRefused extends Tag {
+  constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid) {
+    super(token, remainTokens, liquid);
+    throw new Error(`the ${token.name} tag is not available: templates cannot read files`);
+  }
+
+  *render(): Generator<unknown, void, unknown> {
+    // Never reached: the constructor refuses the tag.
+  }
+}
+
+function noFiles(engine: Liquid): Liquid {
+  for (const tag of FILE_TAGS) engine.registerTag(tag, FileTagRefused);
+  return engine;
 }
 
 function isMjml(html: string): boolean {

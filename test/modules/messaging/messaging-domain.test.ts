@@ -88,7 +88,6 @@ describe('templates', () => {
     expect(reads(computed)).toBe(true);
     const rendered = await renderer.render({ email: { subject: 's', html: computed } }, 'email', templateScope({}, { email: 'ann@x.example' }));
     expect(rendered?.html).toBe('ann@x.example');
-    expect(reads('{% include "other" %}')).toBe(true);
     expect(renderer.readsProfile({ email: { subject: 's', html: 'x' } }, 'sms')).toBe(false);
   });
 
