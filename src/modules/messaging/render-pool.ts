@@ -84,11 +84,14 @@ export class RenderPool {
     });
   }
 
-  /** Ends the render thread; queued tasks fail. */
+  /** Ends the render thread; the running and queued tasks fail. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.idle);
-    for (const item of this.queue.splice(0)) item.reject(new Error('The renderer is closed.'));
+    const running = this.running;
+    this.running = undefined;
+    clearTimeout(running?.timer);
+    for (const item of [...(running ? [running] : []), ...this.queue.splice(0)]) item.reject(new Error('The renderer is closed.'));
     const worker = this.worker;
     this.worker = undefined;
     if (worker) await worker.terminate();
@@ -124,8 +127,15 @@ export class RenderPool {
       return;
     }
     const running: Running = { ...item, id: this.nextId++ };
+    try {
+      worker.postMessage({ id: running.id, task: item.task });
+    } catch {
+      // A scope that cannot be copied to the thread (values a template's scope never holds: a function, a symbol).
+      item.hooks.spent(0);
+      item.reject(new Error(COULD_NOT_RENDER));
+      return;
+    }
     this.running = running;
-    worker.postMessage({ id: running.id, task: item.task });
   }
 
   private spawn(): Worker {

@@ -75,4 +75,10 @@ describe('template renderer', () => {
     await expect(r.render('shop-a', mjml, 'email', { name: 'Ann' })).rejects.toThrow('email.html (MJML) takes more than 10 ms to render');
     expect(await r.renderAll('shop-b', CHEAP, { order: 'B2' })).toEqual({ sms: { body: 'Order B2 is on its way' } });
   });
+
+  it('fails a render whose values cannot reach the render thread, in words, and renders the next', async () => {
+    const r = newRenderer(300);
+    await expect(r.renderAll('shop-a', CHEAP, { order: () => 'A3' })).rejects.toThrow('The template could not be rendered.');
+    expect(await r.renderAll('shop-a', CHEAP, { order: 'A4' })).toEqual({ sms: { body: 'Order A4 is on its way' } });
+  });
 });
