@@ -71,6 +71,8 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   const connections = applyConnectionLimits(app, deps.config.connections);
   // Messaging vendors hold pooled connections (SMTP pools, HTTP/2 sessions): closed with the app.
   app.addHook('onClose', () => services.messagingProviders.close());
+  // The template renderer's render thread (modules/messaging/render-pool.ts).
+  app.addHook('onClose', () => services.templateRenderer.close());
   // Webhook topics are answered synchronously from memory: read them before the first request,
   // so that events of a fresh process reach the endpoints they are meant for.
   app.addHook('onReady', () => services.webhooks.topics.warmUp());

@@ -71,6 +71,15 @@ export interface Config {
    * (PATRON_MESSAGE_ATTRIBUTION_DAYS, default 7; docs/messaging.md "Tracking"), in ms.
    */
   readonly messageAttributionMs: number;
+  /** What rendering a template may cost (docs/messaging.md, "Rendering limits"). */
+  readonly render: RenderConfig;
+}
+
+export interface RenderConfig {
+  /** The longest one render of a channel's template may take, in ms (PATRON_RENDER_LIMIT_MS). */
+  readonly limitMs: number;
+  /** Render time a shop may take a second in one thread, in ms (PATRON_RENDER_BUDGET_MS). */
+  readonly budgetMsPerSecond: number;
 }
 
 export interface ConnectionLimitsConfig {
@@ -233,6 +242,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const rateLimit = readRateLimit(env, problems);
   const trustProxy = readTrustProxy(env, problems);
   const attributionDays = readInt(env, 'PATRON_MESSAGE_ATTRIBUTION_DAYS', 7, 0, 365, problems);
+  const render: RenderConfig = {
+    limitMs: readInt(env, 'PATRON_RENDER_LIMIT_MS', 500, 10, 10_000, problems),
+    budgetMsPerSecond: readInt(env, 'PATRON_RENDER_BUDGET_MS', 500, 10, 1_000, problems),
+  };
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -259,6 +272,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimit,
     trustProxy,
     messageAttributionMs: attributionDays * 24 * 60 * 60 * 1000,
+    render,
   });
 }
 

@@ -141,6 +141,8 @@ export interface Services {
   readonly messagingProviders: ProviderRegistry;
   /** A shop's provider settings per channel, secrets sealed at rest (docs/messaging.md). */
   readonly messagingChannels: ChannelsService;
+  /** Liquid and MJML under limits, with its render thread (modules/messaging/render.ts). */
+  readonly templateRenderer: TemplateRenderer;
   /** Transactional mailings: templates by code, their check and preview. */
   readonly mailings: MailingsService;
   /** POST /transact: a message and its delivery jobs, committed before the answer. */
@@ -267,7 +269,7 @@ export function createServices(deps: {
   // Messaging (docs/messaging.md). Vendor classes are listed here; mobile_push vendors
   // say which tokens they take (`accepts`), so the engine picks one per message.
   const messagingProviders = createProviderRegistry(clock);
-  const renderer = new TemplateRenderer();
+  const renderer = new TemplateRenderer({ clock, limits: config.render });
   const messagingBox = new SecretBox({ secretKey: config.secretKey, dataDir: config.dataDir });
   const messagingChannels = new ChannelsService({
     db,
@@ -393,6 +395,7 @@ export function createServices(deps: {
     clock,
     messagingProviders,
     messagingChannels,
+    templateRenderer: renderer,
     mailings: new MailingsService({ db, clock, shops, renderer }),
     transact,
     messageWriter,

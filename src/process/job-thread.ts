@@ -1,6 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { JobQueue } from '../jobs/queue.js';
+import { startWorker } from '../worker-thread.js';
 import type { Logger } from './logger.js';
 import type { PriorityOutcome } from './thread-priority.js';
 
@@ -62,13 +63,7 @@ export interface JobThreadData {
 const STOP_GRACE_MS = 5_000;
 
 function createWorker(workerData: JobThreadData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./job-thread-entry.js', import.meta.url), { workerData });
-  // Run from src through tsx (npm run dev, the tests' CLI harness): a worker does not
-  // inherit tsx's loader, so the thread registers it before it loads the entry.
-  const entry = new URL('./job-thread-entry.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData });
+  return startWorker(import.meta.url, './job-thread-entry', { workerData });
 }
 
 export class JobThread {

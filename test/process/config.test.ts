@@ -47,6 +47,7 @@ describe('configuration', () => {
       },
       trustProxy: false,
       messageAttributionMs: 7 * 24 * 60 * 60 * 1000,
+      render: { limitMs: 500, budgetMsPerSecond: 500 },
     });
   });
 
@@ -104,6 +105,12 @@ describe('configuration', () => {
     expect(loadConfig({ PATRON_JOB_THREAD_NICE: '19' }).jobThreadNice).toBe(19);
     expect(problemsOf({ PATRON_JOB_THREAD_NICE: '20' })).toEqual([expect.stringMatching(/^PATRON_JOB_THREAD_NICE /)]);
     expect(problemsOf({ PATRON_JOB_THREAD_NICE: '-5' })).toEqual([expect.stringMatching(/^PATRON_JOB_THREAD_NICE /)]);
+  });
+
+  it('takes the render limit from 10 ms to 10 s and the render budget per shop from 10 to 1000 ms a second', () => {
+    expect(loadConfig({ PATRON_RENDER_LIMIT_MS: '250', PATRON_RENDER_BUDGET_MS: '1000' }).render).toEqual({ limitMs: 250, budgetMsPerSecond: 1000 });
+    expect(problemsOf({ PATRON_RENDER_LIMIT_MS: '5' })).toEqual([expect.stringMatching(/^PATRON_RENDER_LIMIT_MS /)]);
+    expect(problemsOf({ PATRON_RENDER_BUDGET_MS: '1001' })).toEqual([expect.stringMatching(/^PATRON_RENDER_BUDGET_MS /)]);
   });
 
   it('takes the job lease in seconds, from 2 to 3600, and gives a feed import the same lease', () => {

@@ -178,6 +178,53 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     }
   }, 90_000);
 
+  it('renders a heavy template off both threads: /health answers while it previews, and its delivery fails with the limit', async () => {
+    const child = start(['serve'], { PATRON_RENDER_LIMIT_MS: '300' });
+    const baseUrl = await child.waitUntilServing();
+    const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+    const mailings = `${baseUrl}/admin/v1/shops/${demoShopId}/mailings/transactional`;
+    const heavy = '{% for a in (1..100000) %}{% for b in (1..100000) %}{% endfor %}{% endfor %}';
+    const channel = await fetch(`${baseUrl}/admin/v1/shops/${demoShopId}/channels/email`, {
+      method: 'PUT',
+      headers: admin,
+      body: JSON.stringify({ smtp_url: 'smtp://127.0.0.1:9', from: 'Demo shop <shop@example.org>' }),
+    });
+    expect(channel.status).toBe(200);
+    const put = await fetch(`${mailings}/heavy`, { method: 'PUT', headers: admin, body: JSON.stringify({ email: { subject: 'Hi', html: heavy } }) });
+    expect(put.status).toBe(200);
+
+    const finished: string[] = [];
+    const preview = fetch(`${mailings}/heavy/preview`, { method: 'POST', headers: admin, body: '{}' }).then(async (r) => {
+      finished.push('preview');
+      return { status: r.status, body: (await r.json()) as { error: { message: string } } };
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const health = await fetch(`${baseUrl}/health`);
+    finished.push('health');
+    expect(health.status).toBe(200);
+    const answer = await preview;
+    expect(finished).toEqual(['health', 'preview']);
+    expect(answer).toEqual({ status: 422, body: { error: expect.objectContaining({ message: 'The mailing does not render: email.html takes more than 300 ms to render' }) } });
+
+    // The job thread renders it in a render thread of its own, cut off at the same limit.
+    const sent = await fetch(`${baseUrl}/transact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ shop_id: demoShopId, shop_secret: demoSecret, code: 'heavy', email: 'heavy@example.org' }),
+    });
+    expect(sent.status).toBe(200);
+    const { payload } = (await sent.json()) as { payload: { code: string } };
+    let log: { messages: { status: string; error?: string }[] } = { messages: [] };
+    const deadline = Date.now() + 20_000;
+    while (log.messages[0]?.status !== 'failed' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      log = (await (await fetch(`${baseUrl}/admin/v1/shops/${demoShopId}/messages?code=${payload.code}`, { headers: admin })).json()) as typeof log;
+    }
+    expect(log.messages).toMatchObject([{ status: 'failed', error: 'The template does not render: email.html takes more than 300 ms to render' }]);
+    child.signal('SIGTERM');
+    expect(await child.exit()).toBe(0);
+  }, 90_000);
+
   it('exits at once with 1 on a second signal while a request holds the shutdown up', async () => {
     const server = start(['serve', '--no-worker']);
     const baseUrl = await server.waitUntilServing();

@@ -22,7 +22,7 @@ import { findMailingForSend } from './mailings.service.js';
 import * as repo from './messaging.repo.js';
 import type { Channel, MessageByChannel, SendResult } from './providers/provider.js';
 import type { ProviderRegistry } from './providers/registry.js';
-import { templateScope, type TemplateRenderer } from './render.js';
+import { RenderBudgetSpent, templateScope, type TemplateRenderer } from './render.js';
 
 /** Sends of one delivery in all, the first included, before a temporary failure becomes final. */
 export const MAX_SEND_ATTEMPTS = 8;
@@ -118,18 +118,14 @@ export class DeliveryService {
     if (this.sendGate && delivery.message_type !== 'transactional') {
       const now = this.deps.clock.now();
       const at = await this.sendGate(payload.shopId, channel, delivery.message_type, now);
-      // The delivery stays queued, untouched; a new job tries it at `at` (its key keeps a rerun of this job from adding another).
-      if (at > now) {
-        await this.deps.jobs.enqueue('messaging.deliver', payload, { runAt: at, idempotencyKey: `${payload.shopId}:${payload.code}:${payload.seq}:${delivery.attempts}:at${at}` });
-        return;
-      }
+      if (at > now) return this.postpone(payload, delivery.attempts, at);
     }
 
     const { set, profileScope } = await this.templateSet(payload.shopId, delivery.profile_id, templates, channel);
     const variables = JSON.parse(delivery.variables) as Record<string, unknown>;
     let outgoing;
     try {
-      const rendered = { [channel]: await this.deps.renderer.render(set, channel, templateScope(variables, profileScope)) };
+      const rendered = { [channel]: await this.deps.renderer.render(payload.shopId, set, channel, templateScope(variables, profileScope)) };
       outgoing = buildOutgoing(
         {
           shopId: delivery.shop_id,
@@ -145,6 +141,8 @@ export class DeliveryService {
         rendered,
       );
     } catch (error) {
+      // The shop's render time is spent for now (render.ts): the delivery waits its turn, not counted as an attempt.
+      if (error instanceof RenderBudgetSpent) return this.postpone(payload, delivery.attempts, this.deps.clock.now() + error.waitMs);
       return this.finish(delivery, { ok: false, kind: 'permanent', message: `The template does not render: ${errorText(error)}` });
     }
     if (!outgoing) return this.finish(delivery, { ok: false, kind: 'permanent', message: `The mailing has no ${channel} template.` });
@@ -177,6 +175,11 @@ export class DeliveryService {
       result = { ok: false, kind: 'temporary', message: errorText(error) };
     }
     await this.finish(delivery, result, outgoing.content, provider.vendor);
+  }
+
+  /** The delivery stays queued, untouched; a new job tries it at `at` (its key keeps a rerun of this job from adding another). */
+  private async postpone(payload: Payload, attempts: number, at: number): Promise<void> {
+    await this.deps.jobs.enqueue('messaging.deliver', payload, { runAt: at, idempotencyKey: `${payload.shopId}:${payload.code}:${payload.seq}:${attempts}:at${at}` });
   }
 
   /**

@@ -7,7 +7,7 @@ import type { ShopsService } from '../shops/shops.service.js';
 import { templatesFor, type MailingTemplates } from './domain/mailing.js';
 import { checkVariables } from './domain/variables.js';
 import * as repo from './messaging.repo.js';
-import { templateScope, type RenderedMessage, type TemplateRenderer } from './render.js';
+import { RenderBudgetSpent, templateScope, type RenderedMessage, type TemplateRenderer } from './render.js';
 
 export interface Mailing {
   readonly id: number;
@@ -127,8 +127,9 @@ export class MailingsService {
     if (!check.ok) throw new AppError('VALIDATION_FAILED', check.message, { field: 'variables' });
     const set = templatesFor(mailing.templates, input.locale ?? stringOf(input.profile.locale));
     try {
-      return await this.deps.renderer.renderAll(set, templateScope(input.variables, input.profile));
+      return await this.deps.renderer.renderAll(shopId, set, templateScope(input.variables, input.profile));
     } catch (error) {
+      if (error instanceof RenderBudgetSpent) throw new AppError('RATE_LIMITED', error.message, { retryAfterSeconds: Math.ceil(error.waitMs / 1000) });
       throw new AppError('VALIDATION_FAILED', `The mailing does not render: ${error instanceof Error ? error.message : 'error'}`);
     }
   }

@@ -1,78 +1,80 @@
-import { createRequire } from 'node:module';
-import { Liquid, type Template } from 'liquidjs';
-import { htmlToText } from './domain/html-text.js';
-import { templateStrings, type ChannelTemplates, type MailingTemplates } from './domain/mailing.js';
+import { performance } from 'node:perf_hooks';
+import type { Template } from 'liquidjs';
+import type { Clock } from '../../clock.js';
+import type { RenderConfig } from '../../config.js';
+import type { ChannelTemplates, MailingTemplates } from './domain/mailing.js';
+import { RenderBudget } from './domain/render-budget.js';
+import { RenderPool, type RenderTask } from './render-pool.js';
+import {
+  isMjml,
+  RenderTimeExceeded,
+  TemplateEngine,
+  type ChannelFields,
+  type ParsedField,
+  type RenderChannel,
+  type RenderedMessage,
+  type TemplateProblem,
+} from './template-engine.js';
+
+export type { RenderedEmail, RenderedMessage, RenderedPush, TemplateProblem } from './template-engine.js';
 
 /**
- * Liquid (and MJML) rendering of mailing templates (docs/messaging.md, "Templates").
- * Two engines: the HTML one escapes every output (`| raw` opts out, for markup the shop
- * trusts); the text one (subjects, text parts, SMS, push, chats) escapes nothing, since
- * an entity in an SMS is a bug. Filters must exist (strictFilters), so a typo is refused
- * when the template is saved rather than printed to customers. The limits bound what one
- * template may cost: a loop over a huge range cannot hold a delivery worker.
+ * Rendering of mailing templates under limits (docs/messaging.md, "Templates" and
+ * "Rendering limits"): what one render may take (`limitMs`), and what all of a shop's
+ * renders may take in this thread (`budgetMsPerSecond`, domain/render-budget.ts), so that
+ * a heavy template holds neither the requests' thread nor the deliveries of other shops.
+ *
+ * Where a render runs: a delivery's template renders here, inline, cut off at
+ * INLINE_LIMIT_MS (that message then renders again in the render thread), until it was
+ * slow (over SLOW_MS, or cut off) SLOW_IN_A_ROW times in a row; from then on it renders in
+ * the render thread (render-pool.ts), up to `limitMs`, and comes back here once a render
+ * there took at most SLOW_MS. Nearly every template renders in tens of microseconds, less
+ * than the hop to another thread and back costs the sending thread (docs/messaging.md,
+ * "Performance"), so deliveries keep them here. The preview, on the requests' thread,
+ * always renders in the render thread.
  */
 
-const LIMITS = { parseLimit: 1_000_000, renderLimit: 2_000, memoryLimit: 20_000_000 } as const;
-const PARSED_CACHE_SIZE = 1_000;
-/** Compiled MJML kept (compileMjml), oldest out first. */
-const MJML_CACHE_SIZE = 64;
+/** An inline render is cut off past this, and the template goes to the render thread. */
+const INLINE_LIMIT_MS = 10;
+/** An inline render that took longer than this was slow. */
+const SLOW_MS = 2;
+/**
+ * Slow inline renders in a row after which a template renders in the render thread. Not
+ * the first: a thread's first renders run code not yet compiled, and a garbage collection
+ * or another program's turn on the core may land in any render, so one slow render of a
+ * cheap template says little.
+ */
+const SLOW_IN_A_ROW = 3;
+/** Longer sources are never parsed nor rendered in this thread. */
+const INLINE_SOURCE_MAX = 128 * 1024;
 /** What in a template's text may reach the scope's `profile` (readsProfile). */
-const PROFILE_REACH = /profile|\[|include|render|layout/;
+const PROFILE_REACH = /profile|\[/;
 
-type Mjml = (input: string, options?: { validationLevel?: 'soft' | 'strict' | 'skip' }) => Promise<{ html: string }>;
-let mjmlLoaded: Mjml | undefined;
-/**
- * mjml, loaded at its first use: it weighs some 48 MB of RSS (11 MB of heap) once loaded,
- * which a server whose templates are plain HTML never needs. It ships CommonJS without
- * types; its one function is typed here.
- */
-function mjml2html(input: string, options: { validationLevel: 'soft' | 'strict' | 'skip' }): Promise<{ html: string }> {
-  mjmlLoaded ??= createRequire(import.meta.url)('mjml') as Mjml;
-  return mjmlLoaded(input, options);
+/** The shop's render time is spent for now; `waitMs` until it may render again. */
+export class RenderBudgetSpent extends Error {
+  override readonly name = 'RenderBudgetSpent';
+  constructor(readonly waitMs: number) {
+    super(`The shop's templates have used their render time for now; try again in ${Math.ceil(waitMs / 1000)} s.`);
+  }
 }
-
-export interface RenderedEmail {
-  readonly subject: string;
-  readonly html: string;
-  readonly text: string;
-}
-export interface RenderedPush {
-  readonly title: string;
-  readonly body: string;
-  readonly url?: string;
-  readonly icon?: string;
-  readonly picture?: string;
-}
-export interface RenderedMessage {
-  email?: RenderedEmail;
-  sms?: { readonly body: string };
-  mobile_push?: RenderedPush;
-  web_push?: RenderedPush;
-  telegram?: { readonly text: string };
-  whatsapp?: { readonly text: string };
-  max?: { readonly text: string };
-  wallet?: { readonly text: string };
-}
-
-export type TemplateProblem = { readonly path: string; readonly message: string };
 
 export class TemplateRenderer {
-  private readonly html = new Liquid({ outputEscape: 'escape', strictFilters: true, ...LIMITS });
-  private readonly text = new Liquid({ strictFilters: true, ...LIMITS });
-  private readonly parsed = new Map<string, Template[]>();
-  private readonly mjml = new Map<string, string>();
+  /** This thread's engines, which stop Liquid at INLINE_LIMIT_MS. */
+  private readonly engine = new TemplateEngine(INLINE_LIMIT_MS);
+  private readonly pool: RenderPool;
+  private readonly budget: RenderBudget;
+  /** Parsed templates by their slow inline renders in a row; SLOW_IN_A_ROW or more: they render in the render thread. */
+  private readonly slow = new WeakMap<Template[], number>();
   private readonly profileReaders = new WeakMap<ChannelTemplates, boolean>();
+
+  constructor(private readonly deps: { readonly clock: Clock; readonly limits: RenderConfig }) {
+    this.budget = new RenderBudget(deps.limits.budgetMsPerSecond);
+    this.pool = new RenderPool(deps.limits.limitMs);
+  }
 
   /** The first template of a mailing that does not parse, with the engine's words (they name line and column). */
   check(templates: MailingTemplates): TemplateProblem | undefined {
-    for (const { path, source, html } of templateStrings(templates)) {
-      try {
-        (html ? this.html : this.text).parse(source);
-      } catch (error) {
-        return { path, message: firstLine(error) };
-      }
-    }
-    return undefined;
+    return this.engine.check(templates);
   }
 
   /**
@@ -80,10 +82,10 @@ export class TemplateRenderer {
    * `profile`, templateScope): a delivery whose templates cannot skips reading the
    * profile and its attributes. Conservative by text, not by the engine's analysis, which
    * does not see a computed name (`{% assign k = "profile" %}{{ [k] }}`): a template reads
-   * the profile if it names it, indexes with brackets, or pulls in another file.
+   * the profile if it names it or indexes with brackets (it cannot pull in another file).
    */
-  readsProfile(set: ChannelTemplates, channel: keyof RenderedMessage): boolean {
-    const fields = set[channel] as Readonly<Record<string, string | undefined>> | undefined;
+  readsProfile(set: ChannelTemplates, channel: RenderChannel): boolean {
+    const fields = set[channel] as ChannelFields | undefined;
     if (!fields) return false;
     let reads = this.profileReaders.get(fields);
     if (reads === undefined) {
@@ -93,64 +95,110 @@ export class TemplateRenderer {
     return reads;
   }
 
-  /** Renders one channel's template; undefined when the set has none for it. */
-  async render<C extends keyof RenderedMessage>(
+  /**
+   * Renders one channel's template for a shop's message; undefined when the set has none
+   * for it. Throws RenderBudgetSpent when the shop's render time is spent for now, and an
+   * error in words when the template does not render (past the limit among them).
+   */
+  async render<C extends RenderChannel>(
+    shopId: string,
     set: ChannelTemplates,
     channel: C,
     scope: Readonly<Record<string, unknown>>,
   ): Promise<RenderedMessage[C] | undefined> {
-    const fields = set[channel] as Readonly<Record<string, string | undefined>> | undefined;
+    const fields = set[channel] as ChannelFields | undefined;
     if (!fields) return undefined;
-    const out: Record<string, string> = {};
-    for (const [field, source] of Object.entries(fields)) {
-      if (typeof source !== 'string') continue;
-      const isHtml = channel === 'email' && field === 'html';
-      out[field] = this.renderString(isHtml, source, scope);
+    const parsed = this.parsedHere(channel, fields);
+    const inline = parsed !== undefined && !parsed.some(({ templates }) => (this.slow.get(templates) ?? 0) >= SLOW_IN_A_ROW);
+    const out = inline ? this.renderInline(shopId, channel, scope, parsed) : undefined;
+    if (!out) {
+      const task: RenderTask = { kind: 'channel', channel, set: { [channel]: fields }, scope };
+      // A template that renders fast in the render thread comes back here: its slow renders were the machine's, not its own.
+      return this.offload(shopId, task, (ms) => {
+        if (parsed && ms <= SLOW_MS) for (const { templates } of parsed) this.slow.delete(templates);
+      });
     }
-    if (channel === 'email') {
-      const html = isMjml(out.html ?? '') ? await this.compileMjml(out.html ?? '') : (out.html ?? '');
-      return { subject: out.subject ?? '', html, text: out.text ?? htmlToText(html) } as RenderedMessage[C];
+    if (channel !== 'email') return out as RenderedMessage[C];
+    const html = out.html ?? '';
+    if (!isMjml(html)) return this.engine.email(out, html) as RenderedMessage[C];
+    let compiled = this.engine.cachedMjml(html);
+    if (compiled === undefined) {
+      compiled = await this.offload<string>(shopId, { kind: 'mjml', source: html });
+      this.engine.keepMjml(html, compiled);
     }
-    return out as RenderedMessage[C];
+    return this.engine.email(out, compiled) as RenderedMessage[C];
   }
 
-  /** Every channel of a set, for the admin preview. */
-  async renderAll(set: ChannelTemplates, scope: Readonly<Record<string, unknown>>): Promise<RenderedMessage> {
+  /** Every channel of a set, for the admin preview: in the render thread, whatever the template. */
+  async renderAll(shopId: string, set: ChannelTemplates, scope: Readonly<Record<string, unknown>>): Promise<RenderedMessage> {
     const out: RenderedMessage = {};
-    for (const channel of Object.keys(set) as Array<keyof RenderedMessage>) {
-      const rendered = await this.render(set, channel, scope);
-      if (rendered) (out as Record<string, unknown>)[channel] = rendered;
+    for (const channel of Object.keys(set) as RenderChannel[]) {
+      const fields = set[channel] as ChannelFields | undefined;
+      if (!fields) continue;
+      (out as Record<string, unknown>)[channel] = await this.offload(shopId, {
+        kind: 'channel',
+        channel,
+        set: { [channel]: fields },
+        scope,
+      });
     }
     return out;
   }
 
-  /**
-   * MJML to HTML, kept for the last few distinct inputs: compiling takes tens of
-   * milliseconds, and a mailing whose MJML part names no per-message variable (a bulk
-   * mailing's, most transactional layouts with the variables in the text parts) compiles
-   * to the same HTML every time.
-   */
-  private async compileMjml(source: string): Promise<string> {
-    const cached = this.mjml.get(source);
-    if (cached !== undefined) return cached;
-    const { html } = await mjml2html(source, { validationLevel: 'soft' });
-    if (this.mjml.size >= MJML_CACHE_SIZE) this.mjml.delete(this.mjml.keys().next().value as string);
-    this.mjml.set(source, html);
-    return html;
+  /** Ends the render thread. */
+  close(): Promise<void> {
+    return this.pool.close();
   }
 
-  private renderString(isHtml: boolean, source: string, scope: Readonly<Record<string, unknown>>): string {
-    const engine = isHtml ? this.html : this.text;
-    const key = `${isHtml ? 'h' : 't'}:${source}`;
-    let templates = this.parsed.get(key);
-    if (!templates) {
-      templates = engine.parse(source);
-      // A bounded cache of parsed templates: oldest out first.
-      if (this.parsed.size >= PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value as string);
-      this.parsed.set(key, templates);
+  /** The channel's parsed fields, unless one is too long to parse here (it renders in the render thread). */
+  private parsedHere(channel: RenderChannel, fields: ChannelFields): ParsedField[] | undefined {
+    for (const source of Object.values(fields)) if (typeof source === 'string' && source.length > INLINE_SOURCE_MAX) return undefined;
+    return this.engine.parseFields(channel, fields);
+  }
+
+  /** The channel's Liquid rendered here; undefined when it was cut off (it renders again in the render thread). */
+  private renderInline(
+    shopId: string,
+    channel: RenderChannel,
+    scope: Readonly<Record<string, unknown>>,
+    parsed: readonly ParsedField[],
+  ): Record<string, string> | undefined {
+    this.admit(shopId);
+    const started = performance.now();
+    let cutOff = false;
+    try {
+      return this.engine.renderParsed(channel, parsed, scope);
+    } catch (error) {
+      if (!(error instanceof RenderTimeExceeded)) throw error;
+      cutOff = true;
+      return undefined;
+    } finally {
+      const took = performance.now() - started;
+      this.budget.charge(shopId, took, this.deps.clock.now());
+      for (const { templates } of parsed) this.judge(templates, cutOff || took > SLOW_MS);
     }
-    // Synchronously: no filter or tag of ours waits on anything, and the async walk costs a promise per node.
-    return engine.renderSync(templates, scope) as string;
+  }
+
+  /** Counts a slow render against a template, or clears its count after a fast one. */
+  private judge(templates: Template[], slow: boolean): void {
+    const count = this.slow.get(templates);
+    if (slow) this.slow.set(templates, (count ?? 0) + 1);
+    else if (count !== undefined) this.slow.delete(templates);
+  }
+
+  private offload<T>(shopId: string, task: RenderTask, took?: (ms: number) => void): Promise<T> {
+    return this.pool.run(task, {
+      admit: () => this.admit(shopId),
+      spent: (ms) => {
+        this.budget.charge(shopId, ms, this.deps.clock.now());
+        took?.(ms);
+      },
+    }) as Promise<T>;
+  }
+
+  private admit(shopId: string): void {
+    const wait = this.budget.admit(shopId, this.deps.clock.now());
+    if (wait > 0) throw new RenderBudgetSpent(wait);
   }
 }
 
@@ -160,13 +208,4 @@ export function templateScope(
   profile: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   return { ...variables, variables, profile };
-}
-
-function isMjml(html: string): boolean {
-  return /^\s*<mjml[\s>]/i.test(html);
-}
-
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0] ?? message;
 }
