@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   // Opt-in (PATRON_JOB_THREAD_NICE, 0 by default): requests come first when every core is busy.
   // Not the default: on SQLite a lowered thread that other programs keep off the cores
   // holds the write lock meanwhile, and every request's write waits with it
-  // (docs/messaging.md, "The job thread back at nice 0").
+  // (docs/messaging.md, "The job thread's priority").
   const priority = lowerThreadPriority(config.jobThreadNice);
   const options = dbOptionsFromConfig(config);
   // The HTTP thread's connection runs the SQLite checkpoints.

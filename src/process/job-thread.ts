@@ -11,14 +11,11 @@ import type { PriorityOutcome } from './thread-priority.js';
  * The jobs (a message's delivery above all: claiming it, rendering, composing and sending
  * the email, writing what became of it) used to share the event loop with the requests,
  * so that every delivery batch stood in the way of the /transact answers waiting behind
- * it (bench:transact, paced at half the bare rate: the loop was busy 97 % of the time and
- * the answer's p99 was 28-34 ms; without jobs in the process the same intake kept the
- * loop 55 % busy). In a worker thread the jobs run on another core, with their own
- * database connection, services and caches, exactly as a `patron worker` process would
- * (process/job-thread-entry.ts): every job is claimed from the jobs table under a lease, so
- * the thread needs nothing from this one but to hear of new jobs at once. Measured: at a
- * fixed 1,100 messages a second the answer's p99 went from 35.0 to 11.8 ms (docs/messaging.md,
- * "Jobs in a thread of their own").
+ * it: under a steady stream of messages the loop was nearly always busy, and the answers'
+ * tail was the delivery batches'. In a worker thread the jobs run on another core, with
+ * their own database connection, services and caches, exactly as a `patron worker`
+ * process would (process/job-thread-entry.ts): every job is claimed from the jobs table
+ * under a lease, so the thread needs nothing from this one but to hear of new jobs at once.
  *
  * - Jobs this thread enqueues are announced to the job thread's queue (batched per
  *   event-loop turn), which wakes its runner as an enqueue in its own thread would.

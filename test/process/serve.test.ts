@@ -119,7 +119,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     server.signal('SIGTERM');
     expect(await server.exit()).toBe(0);
     expect(server.stdout).toContain('"msg":"Stopped"');
-    // By default the job thread keeps the HTTP thread's priority (docs/messaging.md, "The job thread back at nice 0").
+    // By default the job thread keeps the HTTP thread's priority (docs/messaging.md, "The job thread's priority").
     expect(server.stdout).toMatch(/"nice":null,"niceNotApplied":"not asked for"[^\n]*"msg":"Job thread started"/);
   }, 90_000);
 

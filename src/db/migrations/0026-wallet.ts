@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 
 /**
  * Apple Wallet passes and their device registrations (src/modules/messaging/wallet,
- * docs/messaging.md "Wallet").
+ * docs/messaging-wallet.md).
  * - `wallet_passes`: one row per issued pass. The serial number is random, so the PassKit
  *   web service's paths name no profile and cannot be guessed; the authentication token
  *   is kept as its SHA-256 only. A profile may hold several passes (one per issue).

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
 
 /**
- * Browser push subscriptions (src/modules/messaging/web-push.service.ts, docs/messaging.md
+ * Browser push subscriptions (src/modules/messaging/web-push.service.ts, docs/messaging-push.md
  * "Web push subscriptions"): one row per browser that subscribed through the public
  * endpoint. A browser's endpoint names it: a second subscribe from the same browser
  * replaces the keys and the owner (unique per shop and endpoint). No foreign key to

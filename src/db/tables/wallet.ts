@@ -1,4 +1,4 @@
-/** Kysely table types: Apple Wallet passes (src/modules/messaging/wallet, docs/messaging.md "Wallet"). Column conventions: db/dialect.ts. */
+/** Kysely table types: Apple Wallet passes (src/modules/messaging/wallet, docs/messaging-wallet.md). Column conventions: db/dialect.ts. */
 
 export interface WalletPassesTable {
   shop_id: string;

@@ -7,7 +7,7 @@ import { RenderTimeExceeded, type RenderChannel } from './template-engine.js';
 /**
  * The render thread: renders that may take long run in a worker thread of their own, one
  * at a time, so that the thread that asked (the requests' for a preview, the jobs' for a
- * delivery) goes on serving others meanwhile (docs/messaging.md, "Rendering limits").
+ * delivery) goes on serving others meanwhile (docs/messaging-templates.md, "Rendering limits").
  *
  * - One task at a time, in order. Before a task starts, its `admit` runs (the shop's
  *   budget, which throws to refuse); when it ends, `spent` is told what it took, before

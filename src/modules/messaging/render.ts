@@ -19,7 +19,7 @@ import {
 export type { RenderedEmail, RenderedMessage, RenderedPush, TemplateProblem } from './template-engine.js';
 
 /**
- * Rendering of mailing templates under limits (docs/messaging.md, "Templates" and
+ * Rendering of mailing templates under limits (docs/messaging-templates.md,
  * "Rendering limits"): what one render may take (`limitMs`), and what all of a shop's
  * renders may take in this thread (`budgetMsPerSecond`, domain/render-budget.ts), so that
  * a heavy template holds neither the requests' thread nor the deliveries of other shops.
@@ -29,8 +29,8 @@ export type { RenderedEmail, RenderedMessage, RenderedPush, TemplateProblem } fr
  * slow (over SLOW_MS, or cut off) SLOW_IN_A_ROW times in a row; from then on it renders in
  * the render thread (render-pool.ts), up to `limitMs`, and comes back here once a render
  * there took at most SLOW_MS. Nearly every template renders in tens of microseconds, less
- * than the hop to another thread and back costs the sending thread (docs/messaging.md,
- * "Performance"), so deliveries keep them here. The preview, on the requests' thread,
+ * than the hop to another thread and back costs the sending thread (docs/performance.md,
+ * "bench:render"), so deliveries keep them here. The preview, on the requests' thread,
  * always renders in the render thread.
  */
 

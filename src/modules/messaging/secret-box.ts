@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * Seals provider secrets at rest with AES-256-GCM (docs/messaging.md, "The secret key").
+ * Seals provider secrets at rest with AES-256-GCM (docs/messaging.md, "Secrets and the secret key").
  * A sealed value is `sealed:v1:<iv>.<tag>.<ciphertext>` (base64url): a fresh 96-bit IV per
  * value, and the GCM tag, so that a changed byte is refused rather than decrypted to
  * garbage. The key is PATRON_SECRET_KEY (config.ts); without it, a random key is kept in

@@ -5,7 +5,7 @@ import { htmlToText } from './domain/html-text.js';
 import { templateStrings, type ChannelTemplates, type MailingTemplates } from './domain/mailing.js';
 
 /**
- * The Liquid (and MJML) engines of mailing templates (docs/messaging.md, "Templates"), as
+ * The Liquid (and MJML) engines of mailing templates (docs/messaging-templates.md), as
  * each thread that renders holds them: the one that sends (render.ts) and its render
  * thread (render-thread-entry.ts). Two engines: the HTML one escapes every output (`| raw`
  * opts out, for markup the shop trusts); the text one (subjects, text parts, SMS, push,

@@ -18,7 +18,7 @@ export interface SubscriberRef {
 }
 
 /**
- * Browser push subscriptions (docs/messaging.md, "Web push subscriptions"): the public
+ * Browser push subscriptions (docs/messaging-push.md, "Web push subscriptions"): the public
  * endpoints store what a site's service worker got from pushManager.subscribe, and the
  * engine reads them back as web_push addresses (`addresses`, registered with
  * MessageWriter.useAddressSource in services.ts). A subscription the push service

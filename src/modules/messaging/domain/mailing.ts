@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 /**
  * A mailing's templates (admin-api.md, "Messaging"): one template per channel, Liquid
  * text; `locales` holds variants by locale tag ("de", "pt-BR"), each replacing whole
- * channel templates of the default (docs/messaging.md, "Templates").
+ * channel templates of the default (docs/messaging-templates.md).
  */
 
 const text = (description: string, maxLength = 200_000) => Type.String({ maxLength, description });

@@ -1,5 +1,5 @@
 /**
- * Each shop's render time in one thread (docs/messaging.md, "Rendering limits"): a balance
+ * Each shop's render time in one thread (docs/messaging-templates.md, "Rendering limits"): a balance
  * of milliseconds that refills at `msPerSecond` and holds at most a second's worth. A
  * render may start while the shop's balance is above zero, and what it took is charged
  * when it ends, which may leave the balance below zero: the shop then waits until it is

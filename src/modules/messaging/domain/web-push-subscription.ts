@@ -1,6 +1,6 @@
 /**
  * A browser's PushSubscription as the public subscribe endpoint takes it
- * (docs/messaging.md, "Web push subscriptions"). Pure: checked before it is stored, so
+ * (docs/messaging-push.md, "Web push subscriptions"). Pure: checked before it is stored, so
  * that a subscription the vapid vendor could never encrypt for is refused at once, with
  * the reason, instead of failing at every message.
  */

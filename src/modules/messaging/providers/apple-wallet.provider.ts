@@ -12,7 +12,7 @@ import {
 import type { Provider, SendContext, SendResult, WalletMessage } from './provider.js';
 
 /**
- * `apple_wallet`: the pass-update push of Apple Wallet (docs/messaging.md "Wallet"). The
+ * `apple_wallet`: the pass-update push of Apple Wallet (docs/messaging-wallet.md). The
  * push carries nothing: an empty JSON object to `/3/device/<push token>` with the pass
  * type id as the topic, over HTTP/2, authenticated by the pass type certificate as the TLS
  * client certificate. It tells the device to ask our PassKit web service which passes

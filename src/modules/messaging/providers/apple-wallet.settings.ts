@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
- * The settings of the wallet channel's one vendor, `apple_wallet` (docs/messaging.md "Wallet",
+ * The settings of the wallet channel's one vendor, `apple_wallet` (docs/messaging-wallet.md,
  * "Settings"), as PUT /admin/v1/shops/{shop_id}/channels/wallet takes them. One shape
  * serves both halves of the channel: the wallet service signs passes with it, the
  * provider sends pass-update pushes with it (the pass type certificate is also the APNs

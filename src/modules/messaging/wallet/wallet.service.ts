@@ -57,7 +57,7 @@ const NOT_CONFIGURED = 'The wallet channel of the shop is not configured.';
 const NO_PASS_HASH = hashSecret('no pass has this token');
 
 /**
- * Apple Wallet passes (docs/messaging.md "Wallet"): issuing a profile's loyalty pass, the
+ * Apple Wallet passes (docs/messaging-wallet.md): issuing a profile's loyalty pass, the
  * PassKit web service's registrations and updates, and the engine's entry point,
  * `deliverWalletMessage`, which puts a message on the passes before the pushes go out.
  */
@@ -107,7 +107,7 @@ export class WalletService {
   }
 
   /**
-   * The engine's call for a wallet message (docs/messaging.md "Wallet", "How a message
+   * The engine's call for a wallet message (docs/messaging-wallet.md, "How a message
    * reaches a pass"): stores `text` on every pass of the profile, durably, and returns
    * one WalletMessage per device registration of those passes, for the `apple_wallet`
    * provider to push. An empty list: the profile has no pass on any device. The text

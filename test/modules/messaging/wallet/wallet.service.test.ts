@@ -47,7 +47,7 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
     const ledger = new LoyaltyLedger({ db, clock });
     loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
     wallet = new WalletService({ db, clock, publicUrl: 'https://patron.example.org/base', shops, identity, loyalty });
-    // The engine's channel settings stand-in: the engine is built elsewhere (docs/messaging.md "Wallet").
+    // The engine's channel settings stand-in: the engine is built elsewhere (docs/messaging-wallet.md).
     wallet.useSettings((id) => Promise.resolve(configured.get(id)));
     shopId = (await createShopFixture({ shops })).shopId;
     configured.set(shopId, settings);

@@ -1,7 +1,7 @@
 import type { AppleWalletSettings } from '../../providers/apple-wallet.settings.js';
 
 /**
- * What a Patron pass says (docs/messaging.md "Wallet", "The pass"): a store card with the
+ * What a Patron pass says (docs/messaging-wallet.md, "The pass"): a store card with the
  * member's balance and identifier on the front, the identifier as a QR code for the
  * till, and the last message on the back. The message field carries a `changeMessage`,
  * which is how Wallet shows a message: when an updated pass changes the field's value,
