@@ -19,8 +19,8 @@ export const CHUNK_BYTES = 60 * 1024;
  * Records per processing transaction (one or more stored chunks). Larger batches save
  * little once the statements are set-wise, and a batch's objects (parsed records, the
  * resolution plan, statement parameters) then outlive two young-generation collections
- * and are promoted, growing the old generation: 500 keeps the bench near 310 MB RSS at
- * about the speed of 2,500 (docs/audience.md, "Speed").
+ * and are promoted, growing the old generation: 500 keeps the import's memory well under
+ * its bound at about the speed of 2,500 (docs/audience.md, "Performance").
  */
 export const BATCH_RECORDS = 500;
 /** Stored chunks one transaction reads at most. */
