@@ -1,7 +1,7 @@
 /**
  * The bare ceiling measured a second time, after Patron's runs: on a shared machine the
- * speed of the cores changes within minutes (29 Nov: the same bare app ran at 4,285 and
- * at 7,620 requests a second in two runs a few minutes apart), and a ratio or a paced rate
+ * speed of the cores changes within minutes (the same bare app may run nearly twice as fast
+ * in one run as in another a few minutes later), and a ratio or a paced rate
  * taken from a bare run that fell into a slow spell says little. The first measurement
  * stays the one the targets are judged on (the paced runs are offered a share of it
  * before the second exists); this says whether it can be trusted.

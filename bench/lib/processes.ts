@@ -10,9 +10,9 @@ import { fileURLToPath } from 'node:url';
  *
  * Patron runs as `npm start` runs it in production: `node dist/cli.js serve`, built
  * afresh from src/ once per bench run (about 10 s), so that an edit is always measured.
- * Not through tsx: its loader and source maps cost memory in every process (peak RSS
- * under /push load measured 210–300 MB through tsx against 167–169 MB built) and a few
- * per cent of CPU per request, none of which production pays.
+ * Not through tsx: its loader and source maps cost memory in every process (a peak RSS
+ * under /push load a third higher or more than built) and a few per cent of CPU per
+ * request, none of which production pays.
  */
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -4,12 +4,11 @@ import net from 'node:net';
  * A lean HTTP/1.1 keep-alive connection for the benches' open-loop client (http-load.ts):
  * one request at a time, written as one buffer; the answer read by its Content-Length.
  *
- * Why not node:http: its client cost the bench 117-121 us of CPU a request (0.18-0.19 of
- * a core at 1,560 requests a second on bench:transact), on a machine of two cores that
- * the measured server shares with the client, the SMTP peer and the server's own
- * threads (81 % busy in all during the paced run). What the client spends is taken from
- * the server it measures. autocannon, the closed-loop client, writes raw sockets the same
- * way.
+ * Why not node:http: its client costs about a fifth of a core at the paced rates of
+ * bench:transact, on a machine of two cores that the measured server shares with the
+ * client, the SMTP peer and the server's own threads. What the client spends is taken
+ * from the server it measures. autocannon, the closed-loop client, writes raw sockets the
+ * same way.
  *
  * Only what the benches' servers answer is read: a status line, headers with a
  * Content-Length (Fastify sets it on every answer the benches take), and that many bytes

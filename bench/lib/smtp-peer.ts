@@ -9,8 +9,8 @@ import { ROOT } from './processes.js';
  *
  * Not in the bench's process: there, parsing some thousand messages a second shared one
  * event loop with the load client, whose requests then went out late and whose answers
- * were read late, and the paced runs charged that wait to the server (on bench:transact
- * the client's loop lagged 3-8 ms at p99 while the peer took 900 messages a second).
+ * were read late, and the paced runs charged that wait to the server (the client's loop
+ * lagged several milliseconds at p99, a good part of the 20 ms target).
  */
 export interface PeerRequest {
   readonly id: number;

@@ -8,9 +8,8 @@ import type { Dialect } from '../dialect.js';
  * (status, run_at), SQLite walked the due jobs in time order and filtered them by name,
  * so a claim of the shared pool behind a backlog of other jobs (a 100,000-member bulk
  * mailing queues 100,000 `messaging.deliver` jobs) read every one of them before finding
- * its own: 15 ms a claim at 100,000 waiting, measured with sqlite3 on a copy of the
- * table, and the bulk bench's CPU per email tripled from 10,000 to 100,000 members. With
- * the name in the index each claim reads only its own names' due jobs. The old index is
+ * its own, and a bulk mailing's cost per email grew with its size. With the name in the
+ * index each claim reads only its own names' due jobs. The old index is
  * dropped, as SQLite's planner would otherwise keep choosing it to skip the sort.
  */
 export function jobsClaimIndex(_dialect: Dialect) {

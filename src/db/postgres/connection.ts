@@ -29,10 +29,10 @@ export function createPostgresHandle(options: { url: string; poolSize?: number }
 /**
  * The pool as Kysely sees it, with one change: SQL that db/prepared-query.ts marked runs
  * as a named statement, so each connection parses and plans it once (pg keeps the names
- * it prepared per connection). Measured on GET /products/get's read, a join of three
- * tables: PostgreSQL spent about 160 µs of CPU per unnamed execution and 35 µs per
- * named one. Named statements need the same server connection from one query to the
- * next: behind PgBouncer, use session pooling.
+ * it prepared per connection). For the busiest reads, planning costs the server several
+ * times what running them does (GET /products/get's join of three tables, for one).
+ * Named statements need the same server connection from one query to the next: behind
+ * PgBouncer, use session pooling.
  */
 function withNamedStatements(pool: pg.Pool): PostgresPool {
   const names = new Map<string, string>();

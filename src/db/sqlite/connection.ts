@@ -26,8 +26,8 @@ export function createSqliteHandle(options: { file: string; checkpoints?: boolea
   database.pragma('foreign_keys = ON');
   // Statement and savepoint journals (a GroupWrite.runContained write is a savepoint in a
   // shared transaction) in memory: on disk, one past 64 KiB is a temporary file created,
-  // written a page at a time (two writes a page) and deleted, about 50 system calls per
-  // checkout apply on bench:checkout. Also keeps temporary tables and sorts in memory.
+  // written a page at a time (two writes a page) and deleted, dozens of system calls for
+  // one checkout apply. Also keeps temporary tables and sorts in memory.
   database.pragma('temp_store = MEMORY');
   // A log that grew while readers kept it from starting over is cut back to this length
   // when it does start over (wal-checkpoint.ts).

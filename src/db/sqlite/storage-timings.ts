@@ -7,9 +7,8 @@
  * the fsync of the write-ahead log (db/sqlite/wal-sync.ts); and, now and then, a checkpoint that
  * holds writers back while it copies the log into the database file and waits for its
  * readers (db/sqlite/wal-checkpoint.ts). On a shared or slow disk each of them has a long tail,
- * and it is the tail that makes a request's p99: on bench:transact the slowest answers
- * of a paced run were the ones behind a 10-35 ms fsync, or behind a checkpoint that held
- * the lock, while the median fsync took 0.3 ms.
+ * and it is the tail that makes a request's p99: the slowest answers are the ones behind
+ * a fsync tens of times its median, or behind a checkpoint that held the lock.
  *
  * A connection's timings are its own: the job thread's connection (process/job-thread.ts)
  * has its own, which no /metrics serves.

@@ -10,10 +10,10 @@ import type { CheckpointMode, StorageTimings } from './storage-timings.js';
  * A checkpoint copies the pages of the write-ahead log back into the database file and
  * fsyncs it. By default SQLite runs one inside the commit that takes the log past 1,000
  * pages, so that every few hundred messages one request's commit, on the event loop,
- * stalled for the copy and the fsync (measured on /transact: a commit took 325 µs on
- * average with automatic checkpoints, 112 µs without). Here the main connection never
- * checkpoints on its own (`wal_autocheckpoint = 0`); a worker thread with its own
- * connection checkpoints instead:
+ * stalls for the copy and the fsync, and the average commit costs about three times
+ * what it costs without. Here the main connection never checkpoints on its own
+ * (`wal_autocheckpoint = 0`); a worker thread with its own connection checkpoints
+ * instead:
  *
  * - every `intervalMs` (25 ms), once the log file is past `passiveBytes` (256 kB) and has
  *   changed since the last look, a PASSIVE checkpoint: it copies what no reader still
@@ -30,41 +30,35 @@ import type { CheckpointMode, StorageTimings } from './storage-timings.js';
  * The log starts over from its beginning only when a write transaction of the main
  * connection begins while every frame of it has been copied: SQLite then reuses the
  * file instead of appending. A checkpoint in another thread races the writer for that
- * moment; under a steady stream of commits one that copied 100 ms of log (milliseconds
- * of work; the interval was 100 ms then) nearly always finished after the next commit,
- * so the log only grew (to 23,000-29,000 frames, 95-120 MB, at 1,400 messages a second on
- * /transact, and past 1 GB in a tight loop). So once the log is past `restartBytes`
- * (8 MB) and a checkpoint copied all of it, the worker checkpoints again at once, up to
- * `restartTries` times:
- * each copies only what was committed during the previous one, which takes a fraction of
- * a millisecond, and one of them ends between two commits. The file then stays about as
+ * moment; under a steady stream of commits a checkpoint nearly always finishes after the
+ * next commit, so the log would only grow (by gigabytes in a tight loop of writes). So
+ * once the log is past `restartBytes` (8 MB) and a checkpoint copied all of it, the
+ * worker checkpoints again at once, up to `restartTries` times: each copies only what was
+ * committed during the previous one, which takes a fraction of a millisecond, and one of
+ * them ends between two commits. The file then stays about as
  * large as `restartBytes` plus what accumulates in an interval.
  *
  * A commit starts the log over only when no other connection is reading a part of it.
  * With the job thread's connection beside the HTTP thread's, each reading in nearly every
- * turn of its event loop, that moment hardly ever came: on bench:transact the log grew
- * to 193-256 MB in 30 s and on. So once the log is past `forceRestartBytes` (64 MB) the
- * worker runs a RESTART checkpoint: it holds writers back (they retry from their event
+ * turn of its event loop, that moment hardly ever comes, and under a steady load the log
+ * grows without end. So once the log is past `forceRestartBytes` (64 MB) the worker runs
+ * a RESTART checkpoint: it holds writers back (they retry from their event
  * loops, write-lock.ts) until the readers of the log are done, which takes a turn of
  * their event loops, and the next commit starts the log over (at most `waitMs`, as a
  * FULL one). The connections' journal size limit, the same 64 MB, then cuts the file
  * back to that length.
  *
- * How often: every 25 ms since 29 Nov 2026, every 100 ms (past 1 MB) before. Each copy
- * ends with an fsync of the database file, and while it flushes, the fsyncs of the log
- * that acknowledged writes wait for queue behind it on the disk. The copy of 100 ms of
- * commits was the bigger flush, and the log seldom started over by itself, so the worker
- * fell back on a RESTART (holding writers) about once a second. At 25 ms, on
- * bench:transact paced at 0.5 of bare, in 7 alternating pairs of runs:
- * - RESTARTs holding writers: 0-4 a run, against 8-11;
- * - log fsyncs over 5 ms: a median of 13, against 25;
- * - the /transact p99: 9.2-49.0 ms (median 13.6), against 13.2-41.4 ms (median 27.3).
- * The server's CPU per message did not change.
+ * How often: every 25 ms, past 256 kB. Each copy ends with an fsync of the database file,
+ * and while it flushes, the fsyncs of the log that acknowledged writes wait for queue
+ * behind it on the disk. Small, frequent copies keep that flush short; and a short log,
+ * copied whole more often, starts over by itself, so that RESTARTs holding writers back
+ * are rare. Less often (every 100 ms, past 1 MB) meant longer flushes, a RESTART about
+ * once a second, and about twice the /transact p99, for no less CPU.
  *
- * The fallback used to compare the log's length with `fallbackBytes` instead of what was
- * left uncopied. Since the log never started over, the main thread checkpointed every
- * second, 2-20 ms each on the event loop (measured on bench:transact), copying what the
- * worker had just copied.
+ * The fallback compares what is left uncopied with `fallbackBytes`, not the log's length:
+ * a log that stops starting over is long whatever the worker does, and the length made
+ * the main thread checkpoint every second on its event loop, copying what the worker had
+ * just copied.
  */
 
 export interface WalCheckpointOptions {

@@ -80,8 +80,8 @@ export class WalSyncer {
 
   /**
    * The background look: a flush when the log changed since the last look that flushed.
-   * Only this look stats the file (a stat before every flush was 1-4 % of a thread's CPU
-   * on bench:chains); the price is at most one flush a look that an explicit one had
+   * Only this look stats the file (a stat before every flush costs a system call per
+   * acknowledged batch); the price is at most one flush a look that an explicit one had
    * made needless.
    */
   private async syncIfChanged(): Promise<void> {

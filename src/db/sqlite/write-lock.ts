@@ -42,9 +42,9 @@ import type { StorageTimings } from './storage-timings.js';
  * snapshot): the first opens it (a deferred `begin`), a write or a transaction of this
  * connection ends it first, and it ends at the latest in the turn's check phase
  * (setImmediate). An autocommit read begins and ends a read transaction of its own, two
- * lock calls on the shared-memory file: on the machine of 29 Nov 2026 a primary-key read
- * cost 8.3 us alone and 2.6 us in a transaction, eight reads 63 us alone and 27 us
- * with a begin and a commit around them. The reads of a turn see the database as it was
+ * lock calls on the shared-memory file and the log header's checks, which cost a
+ * primary-key read about three times what the read itself does inside a transaction.
+ * The reads of a turn see the database as it was
  * at its first: another connection's commit of the same moment shows at the next turn, as
  * if the reads had run a moment earlier; this connection's own writes always show.
  */
@@ -90,8 +90,8 @@ export class ThreadWriteLock {
   release(): void {
     const serving = Atomics.add(this.words, 1, 1) + 1;
     // Wake the waiters only when a ticket beyond the one now served was taken: notify
-    // costs a few microseconds (3-4 % of either thread's CPU on bench:chains when it was
-    // called at every release). A thread that takes its ticket after this check finds
+    // costs a few microseconds, a noticeable share of a busy thread's CPU when called at
+    // every release. A thread that takes its ticket after this check finds
     // its turn come when it looks at the counter, before it would wait.
     if (Atomics.load(this.words, 0) !== serving) Atomics.notify(this.words, 1);
   }
@@ -115,11 +115,9 @@ export interface LockAwareSqliteConfig extends SqliteDialectConfig {
  * (a write outside a transaction, which takes the thread lock; any statement while
  * another transaction or a stream holds the connection) answers undefined and takes the
  * executor's way. That way passes through the executor's connection provider, the
- * driver's mutex and the result's plugins, each with promises and objects of its own: a
- * prepared primary-key read cost 3.1-3.3 us that way and 1.7 us at once (eight reads a
- * turn, 29 Nov), and in a sampled heap profile of bench:checkout its frames held some
- * 30 % of what an apply allocated (its rows included). The statement and its answer are
- * the same either way.
+ * driver's mutex and the result's plugins, each with promises and objects of its own,
+ * which nearly double the cost of a prepared primary-key read and made a large share of
+ * what a checkout apply allocates. The statement and its answer are the same either way.
  */
 export interface SqliteDirect {
   run<R>(sql: string, parameters: readonly unknown[], ownTransaction: boolean): QueryResult<R> | undefined;

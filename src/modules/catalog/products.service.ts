@@ -77,9 +77,9 @@ interface CatalogLookups {
 export const PRODUCT_VIEW_TTL_MS = 60_000;
 /**
  * The answers are kept as JSON text (UTF-8); this bounds their bytes over all shops, by
- * default (config PATRON_PRODUCT_CACHE_MB). Storefront traffic is skewed: under a Zipf
- * popularity over 100,000 products, 64 MiB (about 32,000 answers of 2 KB) serve 88% of
- * reads from memory, 24 MiB only 77% (docs/catalog-read.md).
+ * default (config PATRON_PRODUCT_CACHE_MB). Storefront traffic is skewed, so 64 MiB
+ * (about 32,000 answers of 2 KB) serves most reads of a large catalog from memory, where a
+ * third of that misses about twice as often (docs/catalog-read.md, "Why 64 MiB").
  */
 export const PRODUCT_ANSWERS_MAX_BYTES = 64 * 1024 * 1024;
 /**
@@ -111,8 +111,9 @@ export const CATEGORY_CACHE_MAX_ENTRIES = 512;
 export const CATEGORY_CACHE_MAX_NODES = 500_000;
 export const PRODUCT_NOT_FOUND = 'Product not found';
 /**
- * Items per batched read (BatchLoader): under 50 connections a turn of the event loop
- * gathers about 17 misses of a shop; capping batches at 8 or 16 measured slower.
+ * Items per batched read (BatchLoader): enough for what one turn of the event loop
+ * gathers of a shop under heavy load, so that a turn's misses are one statement; a lower
+ * cap splits them into more statements, each paying its execution and round trip.
  */
 export const PRODUCT_READ_BATCH = 32;
 
