@@ -79,7 +79,7 @@ export const PRODUCT_VIEW_TTL_MS = 60_000;
  * The answers are kept as JSON text (UTF-8); this bounds their bytes over all shops, by
  * default (config PATRON_PRODUCT_CACHE_MB). Storefront traffic is skewed, so 64 MiB
  * (about 32,000 answers of 2 KB) serves most reads of a large catalog from memory, where a
- * third of that misses about twice as often (docs/catalog-read.md, "Why 64 MiB").
+ * third of that misses about twice as often (docs/catalog-read.md, "GET /products/get").
  */
 export const PRODUCT_ANSWERS_MAX_BYTES = 64 * 1024 * 1024;
 /**

@@ -22,7 +22,7 @@ export { MAX_LIST_ENTRIES, PUSH_PLATFORMS, type Car, type FieldProblem, type Kid
 
 /**
  * One audience record (interface.md, "Audience user record") checked and normalised,
- * pure. The decisions per field (docs/audience.md, "Bad input"):
+ * pure. The decisions per field (docs/audience.md, "Per record: skipped or dropped"):
  * - the record is SKIPPED when it is not an object, has none of email, phone, loyalty_id,
  *   external_id, or one of those four is invalid (an invalid key could put the data on
  *   the wrong person), or any of its names or texts cannot be stored (a NUL, a lone

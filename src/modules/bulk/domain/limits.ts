@@ -1,5 +1,5 @@
 /**
- * Frequency caps and quiet hours (docs/bulk.md, "Caps" and "Quiet hours"). Pure: the
+ * Frequency caps and quiet hours (docs/bulk.md, "Frequency caps" and "Quiet hours"). Pure: the
  * instant and the time zone are arguments; Intl only reads the zone's rules.
  */
 import { dateInTimezone } from '../../shops/domain/shop.js';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 /**
- * Standard Webhooks signing (docs/webhooks.md, "Verifying a delivery"): a secret is
+ * Standard Webhooks signing (docs/webhooks.md, "Headers and verification"): a secret is
  * `whsec_` and the base64 of its key bytes; a signature is `v1,` and the base64
  * HMAC-SHA256, under those bytes, of `<webhook-id>.<webhook-timestamp>.<body>`; the
  * `webhook-signature` header lists one signature per secret in force, space-delimited, so
