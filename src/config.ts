@@ -71,7 +71,7 @@ export interface Config {
    * (PATRON_MESSAGE_ATTRIBUTION_DAYS, default 7; docs/messaging.md "Tracking"), in ms.
    */
   readonly messageAttributionMs: number;
-  /** What rendering a template may cost (docs/messaging.md, "Rendering limits"). */
+  /** What rendering a template may cost (docs/messaging-templates.md, "Rendering limits"). */
   readonly render: RenderConfig;
 }
 

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 /**
  * Random identifiers for hot paths (message codes, profile, device and search log ids),
  * drawn from a pool that crypto.randomFillSync refills 4 KiB at a time. A call of
- * crypto.randomBytes costs a trip into OpenSSL each time: 8.3 us for 16 bytes on the
- * machine of 29 Nov 2026 against 0.3 us from the pool, and a /transact request took two.
+ * crypto.randomBytes costs a trip into OpenSSL each time, some twenty times what a draw
+ * from the pool costs, and a /transact request takes two.
  * The bytes come from the same CSPRNG and each is handed out once, as Node's own
  * crypto.randomUUID does with its cache. Each thread has a pool of its own (module state).
  * Secrets and keys are not drawn from here: they are rare, and a pool would hold their
