@@ -1,7 +1,7 @@
 // Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
 import type {} from '@fastify/swagger';
 import { Type, type TNumber, type TSchema } from '@sinclair/typebox';
-import { ShopIdSchema } from '../tracking/tracking.schemas.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
 import { CODE_MAX_LENGTH, MAX_BONUSES_AMOUNT, MAX_CART_LINES, MAX_CODES, TEXT_MAX_LENGTH } from './checkout.params.js';
 
 /**

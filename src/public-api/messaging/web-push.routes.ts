@@ -4,8 +4,10 @@ import { Type } from '@sinclair/typebox';
 import { statusSuccess, StatusSuccessSchema } from '../../http/envelopes.js';
 import { authenticatedShop, hasShopSecret } from '../auth.js';
 import { readCustomer } from '../profile/profile.params.js';
-import { noSchemaValidation, ShopIdSchema, statusResponses, StatusOkSchema } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
+import { statusResponses, StatusOkSchema } from '../common/envelopes.schemas.js';
 import { readEndpoint, readSubscription } from './web-push.params.js';
 
 const TAGS = ['messaging'];

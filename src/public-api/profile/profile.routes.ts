@@ -2,8 +2,9 @@ import { statusSuccess } from '../../http/envelopes.js';
 import type { ProfileSnapshot } from '../../modules/audience/profiles.service.js';
 import { authenticatedShop, hasShopSecret } from '../auth.js';
 import { readRequiredDid } from '../tracking/common.params.js';
-import { noSchemaValidation, statusResponses, StatusOkSchema } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
+import { statusResponses, StatusOkSchema } from '../common/envelopes.schemas.js';
 import {
   readCustomer,
   readDeviceCustomer,
