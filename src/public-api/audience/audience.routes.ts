@@ -6,7 +6,7 @@ import { AUDIENCE_BODY_LIMIT, CHUNK_BYTES, CHUNK_RECORDS, MAX_RECORDS_PER_REQUES
 import { authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { noSchemaValidation } from '../common/route-compilers.js';
-import { statusResponses, StatusOkSchema } from '../common/envelopes.schemas.js';
+import { StatusOkSchema, statusResponses } from '../common/envelopes.schemas.js';
 import { readBoundedBody } from './audience-body-reader.js';
 import { scanAudienceBody } from './audience-body.js';
 import { toAudienceImportRequest } from './audience.params.js';

@@ -8,8 +8,7 @@ import type {
   UnsubscribeInput,
 } from '../../modules/product-subscriptions/product-subscriptions.types.js';
 import { toMinorUnits } from '../../modules/tracking/domain/money.js';
-import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
-import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
+import { IDENTIFIER_NOT_VALID, readCustomerIdentifiers, readOptionalId } from '../common/identity.params.js';
 import { MAX_ITEM_ID_LENGTH, readIdList } from './products.params.js';
 
 /**

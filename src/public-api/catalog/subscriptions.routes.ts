@@ -5,7 +5,7 @@ import type { SubscriptionKind } from '../../modules/product-subscriptions/produ
 import { authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { PRODUCT_NOT_FOUND } from '../../modules/catalog/products.service.js';
-import { DEVICE_NOT_FOUND } from '../tracking/common.params.js';
+import { DEVICE_NOT_FOUND } from '../common/identity.params.js';
 import { noSchemaValidation } from '../common/route-compilers.js';
 import { toSubscribeInput, toUnsubscribeInput } from './subscriptions.params.js';
 

@@ -5,7 +5,7 @@ import type { SdkOutcome } from '../../modules/messaging/outcomes.service.js';
 import { authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { noSchemaValidation } from '../common/route-compilers.js';
-import { statusResponses, StatusOkSchema } from '../common/envelopes.schemas.js';
+import { StatusOkSchema, statusResponses } from '../common/envelopes.schemas.js';
 import { MESSAGING_TAGS } from './messaging.schemas.js';
 
 const TrackBodySchema = Type.Object(

@@ -3,7 +3,7 @@ import { readString, validationError } from '../../http/readers.js';
 import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES, type SearchType } from '../../modules/search/domain/query.js';
 import { MAX_SEARCH_LIMIT, type SearchInput, type ShopCurrency } from '../../modules/search/search.service.js';
 import { readListingParams } from '../catalog/listing.params.js';
-import { readOptionalId } from '../tracking/common.params.js';
+import { readOptionalId } from '../common/identity.params.js';
 
 /**
  * Parameters of GET /search (docs/search.md), checked in this order after the

@@ -11,7 +11,8 @@ import {
   type PushEventName,
 } from '../../modules/tracking/tracking.types.js';
 import { readIdList } from '../catalog/products.params.js';
-import { readIdentifiers, readOptionalId, readOptionalText, readSource } from './common.params.js';
+import { readOptionalId } from '../common/identity.params.js';
+import { readIdentifiers, readOptionalText, readSource } from './event.params.js';
 import { readScalarObject } from './push-custom.params.js';
 
 /**
