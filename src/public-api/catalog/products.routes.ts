@@ -3,7 +3,8 @@ import { StatusErrorSchema, statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
-import { readItemId, toCategoryTreeQuery, toHiddenPage, wantsEnvelope } from './products.params.js';
+import { wantsEnvelope } from '../common/common.params.js';
+import { readItemId, toCategoryTreeQuery, toHiddenPage } from './products.params.js';
 import {
   CATALOG_TAGS,
   CategoriesQuerySchema,

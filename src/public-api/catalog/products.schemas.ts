@@ -5,7 +5,8 @@ import { StatusSuccessSchema } from '../../http/envelopes.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
 import { ShopIdSchema } from '../common/common.schemas.js';
 import { versionedResponses } from '../common/envelopes.schemas.js';
-import { DEFAULT_DEPTH, MAX_DEPTH, MAX_HIDDEN_PAGE_SIZE, MAX_LIST_IDS } from './products.params.js';
+import { MAX_LIST_IDS } from '../common/common.params.js';
+import { DEFAULT_DEPTH, MAX_DEPTH, MAX_HIDDEN_PAGE_SIZE } from './products.params.js';
 
 /**
  * The OpenAPI description of the catalog reads (interface.md endpoints 7, 8, 9, 14).

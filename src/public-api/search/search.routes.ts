@@ -1,8 +1,8 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
 import { toListingBody } from '../catalog/listing.schemas.js';
-import { wantsEnvelope } from '../catalog/products.params.js';
 import type { PublicRouteModule } from '../types.js';
+import { wantsEnvelope } from '../common/common.params.js';
 import { readOptionalId } from '../common/identity.params.js';
 import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
 import { toSearchInput } from './search.params.js';
