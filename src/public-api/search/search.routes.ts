@@ -1,7 +1,7 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
-import { toListingBody } from '../catalog/listing.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { toListingBody } from '../common/listing.schemas.js';
 import { wantsEnvelope } from '../common/common.params.js';
 import { readOptionalId } from '../common/identity.params.js';
 import { noSchemaValidation, plainJson } from '../common/route-compilers.js';

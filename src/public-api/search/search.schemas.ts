@@ -6,7 +6,7 @@ import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
 import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES } from '../../modules/search/domain/query.js';
 import { MAX_NO_RESULT_QUERIES } from '../../modules/search/domain/search-log.js';
 import { BLANK_PRODUCTS, BLANK_QUERIES, MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
-import { ListingFacetProperties, ListingQueryProperties } from '../catalog/listing.schemas.js';
+import { ListingFacetProperties, ListingQueryProperties } from '../common/listing.schemas.js';
 import { versionedResponses } from '../common/envelopes.schemas.js';
 import { DeviceIdSchema, SessionIdSchema, ShopIdSchema } from '../common/common.schemas.js';
 
