@@ -1,7 +1,7 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
 import type { CheckoutOrder } from '../modules/checkout/checkout.types.js';
+import { resultBody } from '../modules/checkout/domain/result-body.js';
 import { toUnits } from '../modules/loyalty/domain/amount.js';
-import { resultBody } from '../public-api/checkout/checkout.mappers.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
 import { OrderDetailSchema, OrderListQuerySchema, OrderListSchema, OrderParamsSchema } from './checkout-orders.schemas.js';
 import { integerQueryParameters } from './query-integers.js';

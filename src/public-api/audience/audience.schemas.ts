@@ -3,6 +3,7 @@ import type {} from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import { AUDIENCE_BODY_LIMIT, MAX_RECORDS_PER_REQUEST } from '../../modules/audience/domain/limits.js';
 import { MAX_LIST_ENTRIES } from '../../modules/audience/domain/record.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
 
 /**
  * The OpenAPI description of POST /import/audience (interface.md endpoint 11 and
@@ -69,7 +70,7 @@ export const AudienceRecordSchema = Type.Object(
 
 export const ImportAudienceBodySchema = Type.Object(
   {
-    shop_id: Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' }),
+    shop_id: ShopIdSchema,
     shop_secret: Type.String({ description: 'The shop secret.' }),
     audience: Type.Array(AudienceRecordSchema, {
       maxItems: MAX_RECORDS_PER_REQUEST,

@@ -3,11 +3,12 @@ import { StatusErrorSchema } from '../../http/envelopes.js';
 import { validationError } from '../../http/readers.js';
 import { linkHandle } from '../../modules/catalog/domain/link-handle.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation, ShopIdSchema, plainJson } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
-import { readListingParams } from './listing.params.js';
-import { ListingFacetProperties, ListingQueryProperties, ListingResponses, toListingBody } from './listing.schemas.js';
-import { MAX_ITEM_ID_LENGTH } from './products.params.js';
+import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
+import { MAX_ITEM_ID_LENGTH } from '../common/common.params.js';
+import { readListingParams } from '../common/listing.params.js';
+import { ListingFacetProperties, ListingQueryProperties, ListingResponses, toListingBody } from '../common/listing.schemas.js';
 import { CATALOG_TAGS } from './products.schemas.js';
 
 const ListingQuerySchema = Type.Object({ shop_id: ShopIdSchema, ...ListingQueryProperties() }, { additionalProperties: true });

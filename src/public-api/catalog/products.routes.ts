@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { StatusErrorSchema, statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation, plainJson } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
-import { readItemId, toCategoryTreeQuery, toHiddenPage, wantsEnvelope } from './products.params.js';
+import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
+import { wantsEnvelope } from '../common/common.params.js';
+import { readItemId, toCategoryTreeQuery, toHiddenPage } from './products.params.js';
 import {
   CATALOG_TAGS,
   CategoriesQuerySchema,

@@ -1,10 +1,12 @@
 // Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
 import type {} from '@fastify/swagger';
-import { Type, type TSchema } from '@sinclair/typebox';
-import { StatusErrorSchema, StatusSuccessSchema } from '../../http/envelopes.js';
+import { Type } from '@sinclair/typebox';
+import { StatusSuccessSchema } from '../../http/envelopes.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
-import { DEFAULT_DEPTH, MAX_DEPTH, MAX_HIDDEN_PAGE_SIZE, MAX_LIST_IDS } from './products.params.js';
-import { ShopIdSchema } from '../tracking/tracking.schemas.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
+import { versionedResponses } from '../common/envelopes.schemas.js';
+import { MAX_LIST_IDS } from '../common/common.params.js';
+import { DEFAULT_DEPTH, MAX_DEPTH, MAX_HIDDEN_PAGE_SIZE } from './products.params.js';
 
 /**
  * The OpenAPI description of the catalog reads (interface.md endpoints 7, 8, 9, 14).
@@ -109,17 +111,6 @@ export const HiddenProductSchema = Type.Object({
 export const HiddenProductsSchema = StatusSuccessSchema({
   data: Type.Object({ total: Type.Integer(), items: Type.Array(HiddenProductSchema) }),
 });
-
-/** The bare data, or `{"status":"success","payload":{<key>: data}}` with v=2. */
-export function versionedResponses(key: string, data: TSchema) {
-  return {
-    200: Type.Union([data, StatusSuccessSchema({ payload: Type.Object({ [key]: data }) })], {
-      description: `The bare data; with v=2 or Accept-Version: 2, the status envelope with payload.${key}.`,
-    }),
-    '4xx': StatusErrorSchema,
-    '5xx': StatusErrorSchema,
-  };
-}
 
 export const ProductResponses = versionedResponses('product', ProductSchema);
 export const CountersResponses = versionedResponses('counters', CountersSchema);

@@ -8,9 +8,8 @@ import type {
   UnsubscribeInput,
 } from '../../modules/product-subscriptions/product-subscriptions.types.js';
 import { toMinorUnits } from '../../modules/tracking/domain/money.js';
-import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
-import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
-import { MAX_ITEM_ID_LENGTH, readIdList } from './products.params.js';
+import { IDENTIFIER_NOT_VALID, readCustomerIdentifiers, readOptionalId } from '../common/identity.params.js';
+import { MAX_ITEM_ID_LENGTH, readIdList } from '../common/common.params.js';
 
 /**
  * POST /subscriptions/subscribe_for_product_available, …/subscribe_for_product_price and

@@ -3,10 +3,10 @@ import { AppError } from '../../errors.js';
 import { StatusErrorSchema, statusSuccess, StatusSuccessSchema } from '../../http/envelopes.js';
 import type { SubscriptionKind } from '../../modules/product-subscriptions/product-subscriptions.types.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
 import { PRODUCT_NOT_FOUND } from '../../modules/catalog/products.service.js';
-import { DEVICE_NOT_FOUND } from '../tracking/common.params.js';
+import { DEVICE_NOT_FOUND } from '../common/identity.params.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
 import { toSubscribeInput, toUnsubscribeInput } from './subscriptions.params.js';
 
 const TAGS = ['catalog'];

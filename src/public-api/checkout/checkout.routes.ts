@@ -1,7 +1,8 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation, plainJson, statusResponses } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
+import { statusResponses } from '../common/envelopes.schemas.js';
 import { answerPayload, orderBody } from './checkout.mappers.js';
 import { checkoutAnswerSerializer } from './checkout.serializer.js';
 import { readCheckoutRequest, readIdentifier, readOrderId } from './checkout.params.js';

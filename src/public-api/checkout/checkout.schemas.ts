@@ -1,7 +1,8 @@
 // Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
 import type {} from '@fastify/swagger';
-import { Type, type TNumber, type TSchema } from '@sinclair/typebox';
-import { ShopIdSchema } from '../tracking/tracking.schemas.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { ResultSchema } from '../../modules/checkout/domain/result-body.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
 import { CODE_MAX_LENGTH, MAX_BONUSES_AMOUNT, MAX_CART_LINES, MAX_CODES, TEXT_MAX_LENGTH } from './checkout.params.js';
 
 /**
@@ -14,8 +15,6 @@ export const CHECKOUT_TAGS = ['checkout'];
 const Secret = Type.String({ description: 'The shop secret.' });
 const Text = (description: string) => Type.String({ maxLength: TEXT_MAX_LENGTH, description });
 const Num = Type.Number();
-/** The sticker objects: empty until stickers exist (contract-notes). */
-const Empty = Type.Object({}, { additionalProperties: false, description: 'Empty until stickers exist.' });
 const Codes = (description: string) => Type.Array(Type.String({ maxLength: CODE_MAX_LENGTH }), { maxItems: MAX_CODES, description });
 
 const CartLineSchema = Type.Object({
@@ -45,86 +44,6 @@ export const CheckoutBodySchema = Type.Object({
 
 export const OrderBodySchema = Type.Object({ shop_id: ShopIdSchema, shop_secret: Secret, order_id: Text('The order id given to apply.') });
 export const HistoryQuerySchema = Type.Object({ shop_id: ShopIdSchema, shop_secret: Secret, identifier: Text('The member’s phone or loyalty_id.') });
-
-const Part = Type.Object({ total: Num, per_product: Num });
-const Failed = Type.Array(Type.Object({ code: Type.String(), message: Type.String() }));
-/** An amount and the same per unit (quantity 1), in currency units or bonuses. */
-function Paid<N extends string>(name: N, what: string) {
-  return {
-    [name]: Type.Number({ description: `${what}, the whole line.` }),
-    [`${name}_per_product`]: Type.Number({ description: `${what}, one unit.` }),
-  } as Record<N | `${N}_per_product`, TNumber>;
-}
-
-/**
- * One line of the Checkout apply result (interface.md), every field. Exact: the answer is
- * serialised by a compiled serialiser (checkout.serializer.ts) that writes what is listed
- * here and nothing else, and checkout.mappers.ts builds the type of this schema.
- */
-export const ItemSchema = Type.Object(
-  {
-    uniqid: Type.String(),
-    product_id: Type.String(),
-    name: Type.String({ description: 'From the feed; `---` when the product is not in it.' }),
-    quantity: Type.Integer(),
-    price: Num,
-    total: Num,
-    discountable: Type.Boolean(),
-    bonusable: Type.Boolean(),
-    rewardable: Type.Boolean(),
-    ...Paid('paid_with_offers', 'What promotions took off'),
-    ...Paid('paid_with_referral_discounts', 'What referral discounts took off'),
-    ...Paid('paid_with_discounts', 'What the discount programme took off (0: there is none)'),
-    ...Paid('paid_with_bonuses', 'The money bonuses pay'),
-    ...Paid('paid_with_certificates', 'The money certificates pay'),
-    ...Paid('bonuses_reward', 'The bonuses the line earns'),
-    bonuses_reward_loyalty_program: Part,
-    bonuses_reward_referral_program: Part,
-    bonuses_reward_promotions: Type.Record(Type.String(), Part, { description: 'Keyed by promotion id.' }),
-    certificates: Type.Record(
-      Type.String(),
-      Type.Object({ id: Type.Integer(), code: Type.String(), pool_id: Type.Union([Type.Integer(), Type.Null()]), amount: Num, amount_per_product: Num }),
-      { description: 'Keyed by certificate id.' },
-    ),
-    ...Paid('bonuses_used', 'The bonuses charged for it'),
-    ...Paid('total_after_discounts', 'The money left to pay, `total` minus every `paid_with_*`'),
-    max_payable_by_bonuses: Type.Number({ description: 'The line’s bonus limit.' }),
-  },
-  { additionalProperties: false },
-);
-
-/** The Checkout apply result (docs/checkout.md), every field; exact as ItemSchema is. */
-export const ResultSchema = Type.Object(
-  {
-    order_id: Type.String(),
-    identifier: Type.String(),
-    payment_type: Type.String(),
-    products_total: Type.Integer(),
-    order_total: Num,
-    saved_total: Num,
-    saved_by_discounts: Num,
-    saved_by_bonuses: Num,
-    saved_by_offers: Num,
-    saved_by_certificates: Num,
-    order_to_pay: Num,
-    order_bonuses_to_charge: Num,
-    bonuses_balance: Num,
-    bonuses_reward: Num,
-    bonuses_referrer_reward: Num,
-    referrer_identifier: Type.Union([Type.String(), Type.Null()]),
-    referral_program: Type.Integer({ description: "The referrer's programme (1), or 0 without a referral." }),
-    applied_promotions: Type.Array(Type.Integer()),
-    rewarded_stickers: Empty,
-    used_stickers: Empty,
-    stickers_balance: Empty,
-    promo_codes: Type.Array(Type.String()),
-    promo_codes_failed: Failed,
-    certificates: Type.Array(Type.String()),
-    certificates_failed: Failed,
-    items: Type.Array(ItemSchema),
-  },
-  { additionalProperties: false, description: 'The Checkout apply result (docs/checkout.md, "The answer\'s fields").' },
-);
 
 const DuplicateSchema = Type.Object({ message: Type.String(), identifier: Type.String() }, { description: 'Two lines of one product id (HTTP 200).' });
 

@@ -1,6 +1,6 @@
 import fastJson from 'fast-json-stringify';
 import { Type } from '@sinclair/typebox';
-import { ResultSchema } from './checkout.schemas.js';
+import { ResultSchema } from '../../modules/checkout/domain/result-body.js';
 
 /**
  * The serialiser of estimate, apply and confirm. Their result is the largest answer of the
@@ -8,7 +8,7 @@ import { ResultSchema } from './checkout.schemas.js';
  * about 120 µs on each on bench:checkout, a seventh of an estimate's time; a serialiser
  * compiled from ResultSchema writes the same bytes in less than half of that
  * (docs/checkout.md, "A compiled serialiser, and request threads on Node 20"). The
- * schema is exact and checkout.mappers.ts builds its type, so no field is dropped. The
+ * schema is exact and resultBody builds its type, so no field is dropped. The
  * duplicate-product answer and the errors are small and go through JSON.stringify.
  */
 const writeResult: (data: unknown) => string = fastJson(Type.Object({ status: Type.Literal('success'), payload: ResultSchema }));

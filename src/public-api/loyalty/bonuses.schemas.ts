@@ -2,7 +2,7 @@
 import type {} from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import { SuccessErrorSchema, SuccessTrueSchema } from '../../http/envelopes.js';
-import { ShopIdSchema } from '../tracking/tracking.schemas.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
 import { IDENTIFIER_MAX_LENGTH } from './loyalty.params.js';
 
 /**

@@ -4,7 +4,7 @@ import { validationError } from '../../http/readers.js';
 import type { PublicCustomer, StatusQuery } from '../../modules/loyalty/domain/member-status.js';
 import { REFERRER_CODE_MAX_LENGTH } from '../../modules/loyalty/domain/referral.js';
 import { SECRET_MESSAGES } from '../auth.js';
-import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
+import { readCustomerIdentifiers, readOptionalId } from '../common/identity.params.js';
 
 /**
  * Parameters of the public loyalty calls (docs/loyalty.md), as the platform's mobile SDK

@@ -1,7 +1,8 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop, hasShopSecret } from '../auth.js';
-import { noSchemaValidation, statusResponses } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
+import { statusResponses } from '../common/envelopes.schemas.js';
 import { readJoinCustomer, readStatusQuery } from './loyalty.params.js';
 import { JoinBodySchema, LOYALTY_TAGS, MemberStatusSchema, StatusQuerySchema } from './loyalty.schemas.js';
 

@@ -1,7 +1,7 @@
 import { successTrue } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
 import { LOYALTY_TAGS } from './loyalty.schemas.js';
 import { statusPayload, subscriptionOrderBody } from './subscriptions.mappers.js';
 import { readOrdersQuery, readSubscriptionQuery } from './subscriptions.params.js';

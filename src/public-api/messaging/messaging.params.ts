@@ -6,8 +6,7 @@ import { MESSAGE_TYPES, type HistoryQuery, type MessageType } from '../../module
 import { hasLineBreak } from '../../modules/messaging/domain/recipients.js';
 import { CHANNELS } from '../../modules/messaging/providers/provider.js';
 import type { TransactRequest } from '../../modules/messaging/transact.service.js';
-import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
-import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
+import { IDENTIFIER_NOT_VALID, readCustomerIdentifiers, readOptionalId } from '../common/identity.params.js';
 
 /**
  * Parameters of POST /transact (interface.md endpoint 3) and of GET /notifications and its

@@ -2,8 +2,8 @@ import { AppError } from '../../errors.js';
 import { statusSuccess, successTrue } from '../../http/envelopes.js';
 import type { Counters, MessageStatus, SentMessage } from '../../modules/messaging/history.service.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
 import { readChannels, readCountersQuery, readDateFrom, readHistoryCustomer, readPage, readTransactRequest, readTypes } from './messaging.params.js';
 import {
   CountersQuerySchema,

@@ -2,7 +2,7 @@
 import type {} from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import { StatusErrorSchema, StatusSuccessSchema, SuccessErrorSchema, SuccessTrueSchema } from '../../http/envelopes.js';
-import { ShopIdSchema } from '../tracking/tracking.schemas.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
 
 /**
  * The OpenAPI description of the messaging endpoints (interface.md 3, 15, 16). As for the

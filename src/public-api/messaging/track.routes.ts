@@ -3,8 +3,9 @@ import { AppError } from '../../errors.js';
 import { statusSuccess } from '../../http/envelopes.js';
 import type { SdkOutcome } from '../../modules/messaging/outcomes.service.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation, statusResponses, StatusOkSchema } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
+import { StatusOkSchema, statusResponses } from '../common/envelopes.schemas.js';
 import { MESSAGING_TAGS } from './messaging.schemas.js';
 
 const TrackBodySchema = Type.Object(

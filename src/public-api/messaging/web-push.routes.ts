@@ -3,9 +3,11 @@ import type {} from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import { statusSuccess, StatusSuccessSchema } from '../../http/envelopes.js';
 import { authenticatedShop, hasShopSecret } from '../auth.js';
-import { readCustomer } from '../profile/profile.params.js';
-import { noSchemaValidation, ShopIdSchema, statusResponses, StatusOkSchema } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { readCustomer } from '../common/identity.params.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
+import { StatusOkSchema, statusResponses } from '../common/envelopes.schemas.js';
 import { readEndpoint, readSubscription } from './web-push.params.js';
 
 const TAGS = ['messaging'];
@@ -22,7 +24,7 @@ const SubscriptionFields = {
  * Browser push subscriptions (docs/messaging.md, "Web push subscriptions"): a site's
  * service worker reads the shop's VAPID public key, subscribes with it, and posts the
  * subscription here for the device's customer. Shop id only, like /mobile_push_tokens;
- * identifiers without a device need the shop's secret (profile.params.ts readCustomer).
+ * identifiers without a device need the shop's secret (common/identity.params.ts readCustomer).
  */
 export const webPushRoutes: PublicRouteModule = (scope) => {
   const webPush = scope.services.webPush;

@@ -6,8 +6,7 @@ import { PUSH_PLATFORMS, PUSH_TOKEN_MAX_LENGTH } from '../../modules/audience/do
 import { SUBSCRIPTION_FLAGS, type PushPlatform, type SubscriptionFlag } from '../../modules/audience/domain/record.js';
 import type { CustomerRef } from '../../modules/audience/profiles.service.js';
 import { SECRET_MESSAGES } from '../auth.js';
-import { readCustomerIdentifiers, readOptionalId, readRequiredDid } from '../tracking/common.params.js';
-import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
+import { readCustomer, readRequiredDid } from '../common/identity.params.js';
 
 /**
  * Parameters of the profile group (docs/profiles.md): POST /profile/set, GET /profile,
@@ -15,21 +14,6 @@ import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
  * the platform's mobile SDK sends them. `did`, `sid`/`seance`, `stream` and `segment`
  * come with every SDK call; only `did` is used here.
  */
-
-/**
- * Whose profile: the device (`did`, with any identifiers linked to it), or, for a caller
- * holding the shop's secret, the identifiers alone. Identifiers without a device and
- * without the secret would let anyone read or change a stranger's profile by email: 401.
- */
-export function readCustomer(input: PublicInput, trusted: boolean): CustomerRef {
-  const did = readOptionalId(input, 'did', { emptyIsAbsent: true });
-  const identifiers = readCustomerIdentifiers(input);
-  if (did === undefined) {
-    if (Object.keys(identifiers).length === 0) throw new AppError('VALIDATION_FAILED', IDENTIFIER_NOT_VALID, { field: 'did' });
-    if (!trusted) throw new AppError('UNAUTHORIZED', SECRET_MESSAGES.status);
-  }
-  return { ...(did !== undefined && { did }), identifiers };
-}
 
 /**
  * POST /profile/set: the device (absent 401, as on /push), or, for a caller with the

@@ -1,17 +1,11 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import type { ProfileSnapshot } from '../../modules/audience/profiles.service.js';
 import { authenticatedShop, hasShopSecret } from '../auth.js';
-import { readRequiredDid } from '../tracking/common.params.js';
-import { noSchemaValidation, statusResponses, StatusOkSchema } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
-import {
-  readCustomer,
-  readDeviceCustomer,
-  readProfileOwner,
-  readPushToken,
-  readSegmentId,
-  readSubscriptionFlags,
-} from './profile.params.js';
+import { readCustomer, readRequiredDid } from '../common/identity.params.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
+import { StatusOkSchema, statusResponses } from '../common/envelopes.schemas.js';
+import { readDeviceCustomer, readProfileOwner, readPushToken, readSegmentId, readSubscriptionFlags } from './profile.params.js';
 import {
   PROFILE_TAGS,
   ProfileQuerySchema,

@@ -2,7 +2,7 @@
 import type {} from '@fastify/swagger';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/record.js';
-import { ShopIdSchema } from '../tracking/tracking.schemas.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
 
 /**
  * The OpenAPI description of the profile group. As for tracking, these schemas document

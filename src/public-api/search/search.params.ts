@@ -2,14 +2,14 @@ import type { PublicInput } from '../../http/input.js';
 import { readString, validationError } from '../../http/readers.js';
 import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES, type SearchType } from '../../modules/search/domain/query.js';
 import { MAX_SEARCH_LIMIT, type SearchInput, type ShopCurrency } from '../../modules/search/search.service.js';
-import { readListingParams } from '../catalog/listing.params.js';
-import { readOptionalId } from '../tracking/common.params.js';
+import { readListingParams } from '../common/listing.params.js';
+import { readOptionalId } from '../common/identity.params.js';
 
 /**
  * Parameters of GET /search (docs/search.md), checked in this order after the
  * credentials: type, search_query, then the listing's (page, limit, offset, brands,
  * categories, locations, price_min, price_max, filters, exclude, sort_by, sort_dir or
- * order, category_limit, brand_limit: catalog/listing.params.ts), did, sid. Each bad one
+ * order, category_limit, brand_limit: common/listing.params.ts), did, sid. Each bad one
  * is 422 naming it.
  */
 

@@ -1,10 +1,10 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
-import { toListingBody } from '../catalog/listing.schemas.js';
-import { wantsEnvelope } from '../catalog/products.params.js';
-import { noSchemaValidation, plainJson } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
-import { readOptionalId } from '../tracking/common.params.js';
+import { toListingBody } from '../common/listing.schemas.js';
+import { wantsEnvelope } from '../common/common.params.js';
+import { readOptionalId } from '../common/identity.params.js';
+import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
 import { toSearchInput } from './search.params.js';
 import {
   BlankSearchQuerySchema,

@@ -3,13 +3,12 @@ import type {} from '@fastify/swagger';
 import { Type, type Static } from '@sinclair/typebox';
 import { StatusErrorSchema } from '../../http/envelopes.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
-import { DEVICE_ID_PATTERN_TEXT, SESSION_ID_PATTERN_TEXT } from '../../modules/identity/domain/identifiers.js';
 import { MAX_SEARCH_QUERY_LENGTH, SEARCH_TYPES } from '../../modules/search/domain/query.js';
 import { MAX_NO_RESULT_QUERIES } from '../../modules/search/domain/search-log.js';
 import { BLANK_PRODUCTS, BLANK_QUERIES, MAX_SEARCH_LIMIT } from '../../modules/search/search.service.js';
-import { ListingFacetProperties, ListingQueryProperties } from '../catalog/listing.schemas.js';
-import { versionedResponses } from '../catalog/products.schemas.js';
-import { ShopIdSchema } from '../tracking/tracking.schemas.js';
+import { ListingFacetProperties, ListingQueryProperties } from '../common/listing.schemas.js';
+import { versionedResponses } from '../common/envelopes.schemas.js';
+import { DeviceIdSchema, SessionIdSchema, ShopIdSchema } from '../common/common.schemas.js';
 
 /**
  * The OpenAPI description of GET /search and GET /search/no_result_queries. Parameters
@@ -18,10 +17,6 @@ import { ShopIdSchema } from '../tracking/tracking.schemas.js';
  */
 
 export const SEARCH_TAGS = ['search'];
-
-const DeviceId = (description: string) =>
-  Type.String({ description: `${description} 8 to 64 characters [A-Za-z0-9-].`, pattern: DEVICE_ID_PATTERN_TEXT });
-const SessionId = (description: string) => Type.String({ description, pattern: SESSION_ID_PATTERN_TEXT });
 
 export const SearchQuerySchema = Type.Object(
   {
@@ -36,8 +31,8 @@ export const SearchQuerySchema = Type.Object(
       description: `What the user typed: not blank, at most ${MAX_SEARCH_QUERY_LENGTH} characters.`,
     }),
     ...ListingQueryProperties(MAX_SEARCH_LIMIT),
-    did: Type.Optional(DeviceId('Device id the query is logged for.')),
-    sid: Type.Optional(SessionId('Session id the query is logged for (legacy alias `seance`).')),
+    did: Type.Optional(DeviceIdSchema('Device id the query is logged for.')),
+    sid: Type.Optional(SessionIdSchema('Session id the query is logged for (legacy alias `seance`).')),
   },
   { additionalProperties: true },
 );
@@ -76,7 +71,7 @@ export const NoResultQueriesResponses = versionedResponses(
 export const BlankSearchQuerySchema = Type.Object(
   {
     shop_id: ShopIdSchema,
-    did: Type.Optional(DeviceId('Device whose last queries are answered.')),
+    did: Type.Optional(DeviceIdSchema('Device whose last queries are answered.')),
   },
   { additionalProperties: true },
 );

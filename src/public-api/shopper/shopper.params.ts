@@ -5,7 +5,7 @@ import { COLLECTION_ID_MAX_LENGTH, isValidCollectionId } from '../../modules/col
 import type { CustomerLookup } from '../../modules/shopper-view/shopper-view.service.js';
 import { startOfDayIn } from '../../modules/shopper-view/domain/dates.js';
 import { isValidCalendarDate } from '../../modules/shops/domain/shop.js';
-import { readCustomerIdentifiers, readOptionalId } from '../tracking/common.params.js';
+import { readCustomerIdentifiers, readOptionalId } from '../common/identity.params.js';
 
 /**
  * Parameters of GET /products/cart, /orders/by_user, /orders/last_for_user and

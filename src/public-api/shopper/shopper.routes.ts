@@ -1,8 +1,9 @@
 import { statusSuccess } from '../../http/envelopes.js';
 import { authenticatedShop } from '../auth.js';
-import { readRequiredDid } from '../tracking/common.params.js';
-import { noSchemaValidation, statusResponses, plainJson } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { readRequiredDid } from '../common/identity.params.js';
+import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
+import { statusResponses } from '../common/envelopes.schemas.js';
 import { toCartItem, toOrderBodies } from './shopper.mappers.js';
 import { readCollectionId, readDateFrom, readLastOrderLookup, readLocation, readOrdersLookup } from './shopper.params.js';
 import {

@@ -5,7 +5,7 @@ import { StatusSuccessSchema } from '../../http/envelopes.js';
 import { COLLECTION_ID_MAX_LENGTH } from '../../modules/collections/domain/collection.js';
 import { ProductSchema } from '../../modules/catalog/domain/product.schema.js';
 import { MAX_ORDERS_ANSWERED } from '../../modules/shopper-view/shopper-view.service.js';
-import { ShopIdSchema } from '../tracking/tracking.schemas.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
 
 /**
  * The OpenAPI description of what an app reads of its customer (GET /products/cart,

@@ -7,8 +7,7 @@ import {
   type IdentifierKind,
 } from '../../modules/identity/domain/identifiers.js';
 import { isValidSliderCode, MAX_TAG_LENGTH } from '../../modules/sliders/domain/slider.js';
-import { DEVICE_ID_NOT_VALID } from '../tracking/common.params.js';
-import { IDENTIFIER_NOT_VALID } from '../tracking/push-custom.params.js';
+import { DEVICE_ID_NOT_VALID, IDENTIFIER_NOT_VALID } from '../common/identity.params.js';
 
 /**
  * GET /slider (interface.md endpoint 10) mapped to the sliders service's input. Checked

@@ -3,8 +3,9 @@ import { AppError } from '../../errors.js';
 import { statusSuccess } from '../../http/envelopes.js';
 import type { RenderedSlider } from '../../modules/sliders/sliders.service.js';
 import { authenticatedShop } from '../auth.js';
-import { noSchemaValidation, statusResponses } from '../tracking/tracking.schemas.js';
 import type { PublicRouteModule } from '../types.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
+import { statusResponses } from '../common/envelopes.schemas.js';
 import { INVALID_SLIDER_CODE, toSliderRequest } from './slider.params.js';
 import { SLIDER_TAGS, SliderQuerySchema, SliderResponseSchema } from './slider.schemas.js';
 

@@ -3,10 +3,11 @@ import type {} from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import { StatusSuccessSchema } from '../../http/envelopes.js';
 import { MAX_TAG_LENGTH, SLIDER_CODE_MAX_LENGTH } from '../../modules/sliders/domain/slider.js';
+import { ShopIdSchema } from '../common/common.schemas.js';
 import { MAX_REQUEST_TAGS } from './slider.params.js';
 
 /**
- * The OpenAPI description of GET /slider. Like the tracking schemas, these document and
+ * The OpenAPI description of GET /slider. Like every public group's schemas, these document and
  * do not validate: the contract's messages (`Identifier is not valid`) and its order of
  * checks come from slider.params.ts.
  */
@@ -17,7 +18,7 @@ const Identifier = (description: string) => Type.Optional(Type.String({ descript
 
 export const SliderQuerySchema = Type.Object(
   {
-    shop_id: Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' }),
+    shop_id: ShopIdSchema,
     code: Type.String({
       description: `Slider code set in the admin API: 1 to ${SLIDER_CODE_MAX_LENGTH} letters, digits, _ and -.`,
     }),

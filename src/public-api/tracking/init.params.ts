@@ -1,7 +1,7 @@
 import type { PublicInput } from '../../http/input.js';
 import { readString } from '../../http/readers.js';
 import type { InitInput } from '../../modules/tracking/tracking.types.js';
-import { readOptionalId } from './common.params.js';
+import { readOptionalId } from '../common/identity.params.js';
 
 /**
  * GET /init?shop_id=…[&v=3][&did][&sid][&stream][&tz][&referrer] (contract-notes,

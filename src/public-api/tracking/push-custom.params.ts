@@ -2,7 +2,8 @@ import { AppError } from '../../errors.js';
 import { isPlainObject, type PublicInput } from '../../http/input.js';
 import { readInteger, readNumber, validationError } from '../../http/readers.js';
 import type { CustomEventInput, CustomVariableValue } from '../../modules/tracking/tracking.types.js';
-import { IDENTIFIER_PARAMETERS, readIdentifiers, readOptionalId, readOptionalText, readSource } from './common.params.js';
+import { IDENTIFIER_NOT_VALID, readOptionalId } from '../common/identity.params.js';
+import { IDENTIFIER_PARAMETERS, readIdentifiers, readOptionalText, readSource } from './event.params.js';
 
 /**
  * POST /push/custom (interface.md endpoint 1, contract-notes "POST /push/custom") mapped
@@ -21,7 +22,6 @@ import { IDENTIFIER_PARAMETERS, readIdentifiers, readOptionalId, readOptionalTex
  *    SDKs add `{from, code}` to every custom event for 48 hours after trackSource.
  */
 
-export const IDENTIFIER_NOT_VALID = 'Identifier is not valid';
 export const MAX_CLOCK_SKEW_SECONDS = 300;
 export const MAX_VARIABLES = 50;
 export const MAX_VARIABLE_NAME_LENGTH = 64;

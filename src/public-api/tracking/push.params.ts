@@ -10,8 +10,9 @@ import {
   type PushEventInput,
   type PushEventName,
 } from '../../modules/tracking/tracking.types.js';
-import { readIdList } from '../catalog/products.params.js';
-import { readIdentifiers, readOptionalId, readOptionalText, readSource } from './common.params.js';
+import { readIdList } from '../common/common.params.js';
+import { readOptionalId } from '../common/identity.params.js';
+import { readIdentifiers, readOptionalText, readSource } from './event.params.js';
 import { readScalarObject } from './push-custom.params.js';
 
 /**
@@ -71,7 +72,7 @@ function readSubject(input: PublicInput, event: PushEventName): Subject {
     case 'search': {
       const searchQuery = readSubjectText(input, 'search_query', MAX_SEARCH_QUERY_LENGTH);
       // The SDKs send the ids the shop's search showed as `results`, comma-joined; an
-      // array is read too. Bounded as every id list (catalog/products.params.ts).
+      // array is read too. Bounded as every id list (common/common.params.ts).
       const searchResults = readIdList(input, 'results');
       return { items: [], searchQuery, ...(searchResults !== undefined && { searchResults }) };
     }

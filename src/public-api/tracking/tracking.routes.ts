@@ -3,20 +3,13 @@ import { statusSuccess } from '../../http/envelopes.js';
 import { currencySymbol } from '../../modules/shops/domain/currency.js';
 import { assertShopServing, authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
-import { DEVICE_NOT_FOUND, readRequiredDid } from './common.params.js';
+import { noSchemaValidation } from '../common/route-compilers.js';
+import { StatusOkSchema, statusResponses } from '../common/envelopes.schemas.js';
+import { DEVICE_NOT_FOUND, readRequiredDid } from '../common/identity.params.js';
 import { toInitInput } from './init.params.js';
 import { toCustomEventInput } from './push-custom.params.js';
 import { EVENT_NOT_VALID, toPushEventInput } from './push.params.js';
-import {
-  InitQuerySchema,
-  InitResponseSchema,
-  noSchemaValidation,
-  PushBodySchema,
-  PushCustomBodySchema,
-  statusResponses,
-  StatusOkSchema,
-  TRACKING_TAGS,
-} from './tracking.schemas.js';
+import { InitQuerySchema, InitResponseSchema, PushBodySchema, PushCustomBodySchema, TRACKING_TAGS } from './tracking.schemas.js';
 
 /**
  * The tracking group of the public API: GET /init, POST /push and POST /push/custom

@@ -1,46 +1,23 @@
 // Brings @fastify/swagger's route-schema fields (tags, summary, description) into FastifySchema.
 import type {} from '@fastify/swagger';
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
-import { StatusErrorSchema, StatusSuccessSchema } from '../../http/envelopes.js';
-import { DEVICE_ID_PATTERN_TEXT, SESSION_ID_PATTERN_TEXT } from '../../modules/identity/domain/identifiers.js';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { RECOMMENDED_BY_VALUES } from '../../modules/tracking/domain/source.js';
 import { PUSH_EVENTS } from '../../modules/tracking/tracking.types.js';
+import { DeviceIdSchema, SessionIdSchema, ShopIdSchema } from '../common/common.schemas.js';
 import { MAX_ITEMS_PER_EVENT } from './push.params.js';
 import { MAX_CLOCK_SKEW_SECONDS, MAX_VARIABLES } from './push-custom.params.js';
 
 /**
  * The OpenAPI description of GET /init, POST /push and POST /push/custom. These schemas
- * document; they do not validate. The contract fixes the order of the checks (the
- * /push status table: did before shop state before event …), which a schema validator
- * cannot follow, so the routes compile them with noSchemaValidation and the *.params.ts
- * mappers check by hand. Each parameter may also come in the query string, a JSON body
- * or an urlencoded form (bracket notation), the body winning.
+ * document; they do not validate (common/route-compilers.ts): the *.params.ts mappers
+ * check in the contract's order. Each parameter may also come in the query string, a
+ * JSON body or an urlencoded form (bracket notation), the body winning.
  */
 
 export const TRACKING_TAGS = ['tracking'];
 
-/** The validator compiler of the tracking routes: every request passes (see above). */
-export function noSchemaValidation(): (data: unknown) => boolean {
-  return () => true;
-}
-
-/**
- * A plain JSON.stringify serialiser compiler, for answers built of product views: they
- * carry a record of locations (which a compiled serialiser would need spelled out), their
- * 200 schema may be a union (bare or enveloped, interface.md "Versioning"), and the views
- * already hold exactly the contract's fields.
- */
-export function plainJson(): (data: unknown) => string {
-  return (data) => JSON.stringify(data);
-}
-
-/** `shop_id` of every public route (auth.ts checks it before any schema would). */
-export const ShopIdSchema = Type.String({ description: 'The shop id: 30 hexadecimal characters.', pattern: '^[0-9a-fA-F]{30}$' });
-const DeviceId = (description: string) =>
-  Type.String({ description: `${description} 8 to 64 characters [A-Za-z0-9-].`, pattern: DEVICE_ID_PATTERN_TEXT });
-const SessionId = (description: string) => Type.String({ description, pattern: SESSION_ID_PATTERN_TEXT });
-const Sid = SessionId('Session id: 10 letters or digits. A well-formed id the server never issued opens a session.');
-const Seance = SessionId('Legacy alias of `sid`; `sid` wins when both are given.');
+const Sid = SessionIdSchema('Session id: 10 letters or digits. A well-formed id the server never issued opens a session.');
+const Seance = SessionIdSchema('Legacy alias of `sid`; `sid` wins when both are given.');
 const Text = (description: string) => Type.String({ description, minLength: 1 });
 
 const WHERE = 'Parameters may be given in the query string, a JSON body or an urlencoded form; the body wins.';
@@ -58,7 +35,7 @@ export const InitQuerySchema = ObjectWith(
   {
     shop_id: ShopIdSchema,
     v: Type.String({ description: 'Protocol version of a web SDK, e.g. `3`; optional, not interpreted (mobile SDKs never send it).' }),
-    did: DeviceId('Device id; without it (or empty) a new device is created, with an unknown one the device is registered under it.'),
+    did: DeviceIdSchema('Device id; without it (or empty) a new device is created, with an unknown one the device is registered under it.'),
     sid: Sid,
     seance: Seance,
     stream: Type.String({ description: 'Client platform, e.g. `web`, `ios`, `android`.' }),
@@ -103,7 +80,7 @@ const Source = Type.Union(
 export const PushBodySchema = ObjectWith(
   {
     shop_id: ShopIdSchema,
-    did: DeviceId('Device id registered by GET /init; must exist.'),
+    did: DeviceIdSchema('Device id registered by GET /init; must exist.'),
     event: Type.Union(
       PUSH_EVENTS.map((name) => Type.Literal(name)),
       { description: 'The event.' },
@@ -146,7 +123,7 @@ const Identifier = (description: string) => Type.String({ description: `${descri
 export const PushCustomBodySchema = ObjectWith(
   {
     shop_id: ShopIdSchema,
-    did: DeviceId('Device id (identifier group); needs `sid`.'),
+    did: DeviceIdSchema('Device id (identifier group); needs `sid`.'),
     sid: Sid,
     seance: Seance,
     email: Identifier('Email'),
@@ -171,14 +148,3 @@ export const PushCustomBodySchema = ObjectWith(
       `(a scalar or an array of scalars; at most ${MAX_VARIABLES}) passed to triggered chains.`,
   },
 );
-
-export const StatusOkSchema = StatusSuccessSchema({});
-
-/** Responses of a status-family route: its success shape and the error envelope. */
-export function statusResponses(success: TSchema) {
-  return {
-    200: success,
-    '4xx': StatusErrorSchema,
-    '5xx': StatusErrorSchema,
-  };
-}

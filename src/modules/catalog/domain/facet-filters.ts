@@ -12,7 +12,7 @@ export const PRICE = 2;
 export const LOCATIONS = 3;
 /**
  * Bits of the param filters start here (one bit per filtered param name): 27 names fit a
- * 31-bit mask; the parameters allow 20 (public-api/catalog/listing.params.ts).
+ * 31-bit mask; the parameters allow 20 (public-api/common/listing.params.ts).
  */
 export const FIRST_PARAM_BIT = 4;
 const MAX_PARAM_FILTERS = 31 - FIRST_PARAM_BIT;

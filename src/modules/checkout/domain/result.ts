@@ -1,8 +1,8 @@
 /**
  * The calculation's answer: every field of interface.md's Checkout apply result, in
  * minor units (money: kopecks; bonuses: hundredths of a bonus), camelCase, plus the holds
- * the service places on apply. The public edge renames and converts; nothing here knows
- * an envelope. docs/checkout.md defines each field.
+ * the service places on apply. result-body.ts renames and converts it for the API
+ * scopes; nothing here knows an envelope. docs/checkout.md defines each field.
  */
 
 import type { BenefitTake } from './subscription-benefits.js';

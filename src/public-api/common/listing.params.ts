@@ -2,7 +2,7 @@ import { indexedArray, isPlainObject, type PublicInput } from '../../http/input.
 import { readInteger, validationError } from '../../http/readers.js';
 import { minorUnits } from '../../modules/catalog/domain/price.js';
 import { LISTING_SORT_KEYS, type FacetLimits, type ListingFilters, type ListingSort } from '../../modules/catalog/domain/facets.js';
-import { readIdList } from './products.params.js';
+import { readIdList } from './common.params.js';
 
 /**
  * The filter and page parameters shared by GET /search, GET /products and GET
