@@ -3,7 +3,7 @@ import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas
 import { IssuePassBodySchema, PkpassSchema } from './wallet.schemas.js';
 
 /**
- * Apple Wallet passes (docs/messaging.md "Wallet", "Issuing a pass"). Issuing is an admin
+ * Apple Wallet passes (docs/messaging-wallet.md, "Issuing a pass (admin)"). Issuing is an admin
  * call, not a public one: a pass carries the member's identifier and balance, so the
  * shop's backend, which knows who its customer is, fetches it and hands it over.
  */

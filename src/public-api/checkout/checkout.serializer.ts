@@ -4,10 +4,9 @@ import { ResultSchema } from '../../modules/checkout/domain/result-body.js';
 
 /**
  * The serialiser of estimate, apply and confirm. Their result is the largest answer of the
- * public API (about 10 kB for a 10-line cart, some 400 numbers), and JSON.stringify spent
- * about 120 µs on each on bench:checkout, a seventh of an estimate's time; a serialiser
- * compiled from ResultSchema writes the same bytes in less than half of that
- * (docs/checkout.md, "A compiled serialiser, and request threads on Node 20"). The
+ * public API (about 10 kB for a 10-line cart, some 400 numbers), and JSON.stringify was a
+ * large share of an estimate's time; a serialiser compiled from ResultSchema writes the
+ * same bytes in less than half of it (docs/checkout.md, "Performance"). The
  * schema is exact and resultBody builds its type, so no field is dropped. The
  * duplicate-product answer and the errors are small and go through JSON.stringify.
  */

@@ -21,7 +21,7 @@ const SubscriptionFields = {
 };
 
 /**
- * Browser push subscriptions (docs/messaging.md, "Web push subscriptions"): a site's
+ * Browser push subscriptions (docs/messaging-push.md, "Web push subscriptions"): a site's
  * service worker reads the shop's VAPID public key, subscribes with it, and posts the
  * subscription here for the device's customer. Shop id only, like /mobile_push_tokens;
  * identifiers without a device need the shop's secret (common/identity.params.ts readCustomer).

@@ -9,7 +9,7 @@ import type { PassKey } from '../../modules/messaging/wallet/wallet.service.js';
 
 /**
  * The PassKit web service (Apple, "Adding a Web Service to Update Passes";
- * docs/messaging.md "Wallet", "Endpoints"): what Wallet on a device calls at the pass's
+ * docs/messaging-wallet.md, "The PassKit web service"): what Wallet on a device calls at the pass's
  * webServiceURL, `<PATRON_PUBLIC_URL>/wallet/<shop_id>`, with the protocol's own paths
  * and status codes. Outside the public API's plumbing (no shop keys or envelopes): the
  * credential is the pass's token in `Authorization: ApplePass <token>`, so registered on
@@ -149,7 +149,7 @@ export const walletWebServicePlugin: FastifyPluginCallback = (app, _options, don
       },
     },
     async (request, reply) => {
-      // Unauthenticated by the protocol, so bounded three ways (docs/messaging.md, "Wallet"):
+      // Unauthenticated by the protocol, so bounded three ways (docs/messaging-wallet.md, "The PassKit web service"):
       // dropped unless the shop has passes devices could hold, a budget per shop, and a
       // few short messages a request. Logged at warn, never stored.
       const { shopId } = request.params;
