@@ -4,10 +4,9 @@ import type { CheckoutOrderStatus } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
 import type { LoyaltyService } from '../loyalty/loyalty.service.js';
-import type { BlockRefusal } from '../promotions/promo-codes.service.js';
+import type { BlockRefusal } from '../promotions/promo-code-holds.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { TrackingSubscriber } from '../tracking/tracking.types.js';
-import type { CheckoutHoldParticipant } from './checkout-holds.js';
 import type { CheckoutInputs, OwnHolds } from './checkout-inputs.js';
 import type { CheckoutSettle } from './checkout-settle.js';
 import * as repo from './checkout.repo.js';
@@ -57,11 +56,6 @@ export class CheckoutService {
     return this.deps.db.db;
   }
 
-  /** Another module's holds join the order's apply, confirm and cancel transactions (checkout-holds.ts). */
-  addHoldParticipant(participant: CheckoutHoldParticipant): void {
-    this.deps.settle.addParticipant(participant);
-  }
-
   /** The calculation alone: nothing is stored or held. */
   async estimate(shop: CheckoutShop, request: CheckoutRequest): Promise<CheckoutAnswer> {
     const loaded = await this.deps.inputs.load(shop, request, null, new Map());
@@ -102,7 +96,6 @@ export class CheckoutService {
         existing: existing !== undefined,
         previousBonusHoldId: bonusHoldId,
         profileId,
-        request,
         calculation,
         row: {
           profile_id: profileId,
