@@ -9,6 +9,7 @@ import { CertificateHolds } from '../../../src/modules/promotions/certificate-ho
 import { createServices, type Services } from '../../../src/services.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
+import { inOrderStep } from '../../helpers/order-holds.js';
 import { push } from '../tracking/tracking-fixture.js';
 import { balances, checkoutRequest, line, programme } from './checkout-fixture.js';
 
@@ -230,7 +231,7 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
 
   it('refuses to confirm a created order whose holds are no longer all in place', async () => {
     await checkout().apply(shop, full('H-3'));
-    await services.certificates.releaseHolds(shopId, 'H-3');
+    await inOrderStep(db, clock, { shopId, orderId: 'H-3' }, (scope) => new CertificateHolds({ db }).release(scope));
     await expect(checkout().confirm(shopId, 'H-3')).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await rewards()).toEqual([]);
     await checkout().apply(shop, full('H-3'));
