@@ -403,7 +403,7 @@ export function createServices(deps: {
     loyaltyRewards,
     checkout,
     subscriptions: new SubscriptionsService({ db, clock, shops, promotions, usage: subscriptionUsage }),
-    subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions }),
+    subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions, orders: checkout }),
     subscriptionUsage,
     clock,
     messagingProviders,

@@ -178,6 +178,23 @@ export async function listMemberOrders(db: Executor, shopId: string, profileId: 
     .execute();
 }
 
+/** GET /loyalty/subscriptions/orders: a member's orders computed with the subscription, newest first, within [from, to). */
+export async function listSubscriptionOrders(
+  db: Executor,
+  shopId: string,
+  filter: { subscription: string; profileId: number; from: number | undefined; to: number | undefined; limit: number },
+) {
+  let query = db
+    .selectFrom('checkout_orders')
+    .select(['order_id', 'status', 'result', 'created_at'])
+    .where('shop_id', '=', shopId)
+    .where('subscription', '=', filter.subscription)
+    .where('profile_id', '=', filter.profileId);
+  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
+  return query.orderBy('created_at', 'desc').orderBy('order_id', 'desc').limit(filter.limit).execute();
+}
+
 export interface OrderFilter {
   readonly status?: CheckoutOrderStatus | undefined;
   readonly profileId?: number | undefined;

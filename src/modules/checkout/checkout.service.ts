@@ -170,6 +170,15 @@ export class CheckoutService {
     return (await repo.listMemberOrders(this.db, shopId, member.profileId, HISTORY_LIMIT)).map(toOrder);
   }
 
+  /** A member's orders computed with a paid subscription (the row's `subscription`), newest first, created within [from, to). */
+  async subscriptionOrders(
+    shopId: string,
+    filter: { subscription: string; profileId: number; from: number | undefined; to: number | undefined; limit: number },
+  ): Promise<{ orderId: string; status: CheckoutOrderStatus; createdAt: number; result: StoredCalculation['result'] }[]> {
+    const rows = await repo.listSubscriptionOrders(this.db, shopId, filter);
+    return rows.map((r) => ({ orderId: r.order_id, status: r.status, createdAt: Number(r.created_at), result: readStoredCalculation(r.result).result }));
+  }
+
   /** Whether any of these profiles (a customer's ids, merged ones included) has a completed order. */
   hasCompletedOrder(shopId: string, profileIds: readonly number[]): Promise<boolean> {
     return repo.hasCompletedOrderOfAny(this.db, shopId, profileIds);
