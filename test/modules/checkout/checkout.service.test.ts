@@ -97,6 +97,39 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     expect(await balances(own, shopId, identifier)).toEqual(before);
   });
 
+  it("runs the holds that lock after the member once the order's reward is credited or cancelled, and refuses a list out of that order", async () => {
+    const seen: string[] = [];
+    const rewardIn = async (scope: OrderHoldScope) =>
+      (
+        await scope.trx
+          .selectFrom('loyalty_transactions')
+          .select('status')
+          .where('shop_id', '=', scope.shopId)
+          .where('order_id', '=', scope.orderId)
+          .where('kind', '=', 'order_reward')
+          .executeTakeFirst()
+      )?.status ?? 'no reward';
+    const probe: CheckoutHoldParticipant = {
+      name: 'probe',
+      locks: 'after member',
+      place: async (scope) => {
+        seen.push(`place ${await rewardIn(scope)}`);
+        return { ok: true };
+      },
+      capture: async (scope) => void seen.push(`capture ${await rewardIn(scope)}`),
+      release: async (scope) => void seen.push(`release ${await rewardIn(scope)}`),
+    };
+    const own = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, extraCheckoutHolds: [probe] });
+    ok(await own.checkout.apply(shop, full('M-1')));
+    ok(await own.checkout.confirm(shopId, 'M-1'));
+    await own.checkout.cancel(shopId, 'M-1');
+    expect(seen).toEqual(['place no reward', 'capture confirmed', 'release cancelled']);
+    const early = { ...probe, locks: 'before member' } as const;
+    expect(() => createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, extraCheckoutHolds: [early] })).toThrow(
+      'The hold participant probe locks before subscription benefits: list it earlier.',
+    );
+  });
+
   it('apply holds, confirm spends and rewards, and a cancel after completion restores every balance exactly', async () => {
     const before = await balances(services, shopId, identifier);
     const applied = ok(await checkout().apply(shop, full('O-1')));
