@@ -1,5 +1,6 @@
 import type { Clock } from '../../src/clock.js';
 import type { DbHandle } from '../../src/db/create-db.js';
+import type { LoyaltyLedger } from '../../src/modules/loyalty/loyalty-ledger.js';
 import type { OrderPlaceScope } from '../../src/modules/order-holds/order-holds.js';
 
 class RolledBack extends Error {}
@@ -30,4 +31,17 @@ export async function inOrderStep<T>(
   await db.durable();
   if (!answer) throw new Error('the step answered nothing');
   return answer.value;
+}
+
+/** Captures or releases a bonus hold in a transaction of its own, as its order's confirm or cancel does. False when it was not active. */
+export async function settleBonusHold(
+  db: DbHandle,
+  ledger: Pick<LoyaltyLedger, 'settleHoldIn'>,
+  shopId: string,
+  holdId: number,
+  outcome: 'released' | 'captured',
+): Promise<boolean> {
+  const settled = await db.db.transaction().execute((trx) => ledger.settleHoldIn(trx, shopId, holdId, outcome));
+  await db.durable();
+  return settled;
 }

@@ -25,15 +25,17 @@ export class BonusHolds implements OrderHoldParticipant<OrderBonuses, PlacedBonu
   readonly name = 'bonuses';
   readonly locks = 'member';
 
-  constructor(private readonly ledger: Pick<LoyaltyLedger, 'writeIn' | 'placeHoldIn' | 'settleHoldIn' | 'activeHoldAmount'>) {}
+  constructor(private readonly ledger: Pick<LoyaltyLedger, 'writeIn' | 'settleHoldIn' | 'activeHoldAmount'>) {}
 
   /** Beyond the member's balance: refused (the ledger's CONFLICT, its writes rolled back with the apply). */
   async place(scope: OrderPlaceScope, order: OrderBonuses): Promise<HoldPlacement<PlacedBonuses>> {
     // The ledger keeps one active hold per order: the old one goes before the new one is placed.
     if (order.bonusHoldId !== null) await this.ledger.settleHoldIn(scope.trx, scope.shopId, order.bonusHoldId, 'released');
-    if (order.holds.bonuses <= 0 || scope.profileId === null) return { ok: true, note: { bonusHoldId: null } };
+    const amount = order.holds.bonuses;
+    if (amount <= 0 || scope.profileId === null) return { ok: true, note: { bonusHoldId: null } };
     try {
-      return { ok: true, note: { bonusHoldId: await this.ledger.placeHoldIn(scope.trx, scope.shopId, scope.profileId, scope.orderId, order.holds.bonuses) } };
+      const placed = await this.ledger.writeIn(scope.trx, scope.shopId, scope.profileId, (w) => w.hold(scope.orderId, amount));
+      return { ok: true, note: { bonusHoldId: placed.transactionId } };
     } catch (error) {
       if (error instanceof AppError && error.code === 'CONFLICT') return { ok: false };
       throw error;
