@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { PreparedQuery } from '../../db/prepared-query.js';
 import type { CheckoutOrdersTable, CheckoutOrderStatus, Database } from '../../db/types.js';
 
-/** Kysely only: the checkout's orders (docs/checkout.md); the holds are read and written through their modules' services. */
+/** Kysely only: the checkout's orders (docs/checkout.md); the holds are read and written by the modules that own them. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type OrderRow = Selectable<CheckoutOrdersTable>;
 

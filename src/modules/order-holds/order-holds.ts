@@ -34,8 +34,9 @@ export interface OrderPlaceScope extends OrderHoldScope {
 /**
  * Where a participant's rows come in the one order in which apply, confirm and cancel lock
  * rows, so that two orders never wait on each other in opposite orders (PostgreSQL): before
- * the loyalty member's row, that row itself, or after it. The order's own steps lock the
- * member too (its reward, its purchase), after every participant that comes before it.
+ * the loyalty member's row, that row itself, or after it. The checkout's own steps of an
+ * order lock the member too (the reward, the purchase): they run after the participants up
+ * to the member and before those after it.
  */
 export type HoldLockPlace = 'before member' | 'member' | 'after member';
 
