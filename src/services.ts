@@ -9,6 +9,7 @@ import { SegmentsService } from './modules/audience/segments.service.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
 import { CollectionsService } from './modules/collections/collections.service.js';
 import { ListingService } from './modules/catalog/listing.service.js';
+import { BonusHolds } from './modules/loyalty/bonus-holds.js';
 import { LoyaltyLedger } from './modules/loyalty/loyalty-ledger.js';
 import { LoyaltyLevelsService } from './modules/loyalty/loyalty-levels.service.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
@@ -18,9 +19,12 @@ import { LoyaltyService } from './modules/loyalty/loyalty.service.js';
 import { LoyaltyUpkeepService } from './modules/loyalty/loyalty-upkeep.service.js';
 import { LoyaltyReportsService } from './modules/loyalty/loyalty-reports.service.js';
 import { ProductsService } from './modules/catalog/products.service.js';
+import { CertificateHolds } from './modules/promotions/certificate-holds.js';
 import { CertificatesService } from './modules/promotions/certificates.service.js';
+import { PromoCodeHolds } from './modules/promotions/promo-code-holds.js';
 import { PromoCodesService } from './modules/promotions/promo-codes.service.js';
 import { PromotionsService } from './modules/promotions/promotions.service.js';
+import type { CheckoutHoldParticipant } from './modules/checkout/checkout-holds.js';
 import { CheckoutInputs } from './modules/checkout/checkout-inputs.js';
 import { CheckoutService } from './modules/checkout/checkout.service.js';
 import { CheckoutSettle } from './modules/checkout/checkout-settle.js';
@@ -37,7 +41,7 @@ import { AdminTokenService } from './modules/system/admin-token.service.js';
 import { SettingsVersion } from './modules/system/settings-version.js';
 import { TrackingService } from './modules/tracking/tracking.service.js';
 import { SubscriptionMembersService } from './modules/subscriptions/subscription-members.service.js';
-import { SubscriptionCheckoutParticipant } from './modules/subscriptions/subscription-checkout.js';
+import { BenefitHolds } from './modules/subscriptions/subscription-holds.js';
 import { SubscriptionUsageService } from './modules/subscriptions/subscription-usage.service.js';
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { ChannelsService } from './modules/messaging/channels.service.js';
@@ -186,6 +190,8 @@ export function createServices(deps: {
   clock: Clock;
   /** The engine the trigger detectors start runs on; the chains service unless a test of the detectors records them instead. */
   triggerStarter?: ChainStarter;
+  /** Hold participants after the shop's own (a test's probe of the checkout's transactions). */
+  extraCheckoutHolds?: readonly CheckoutHoldParticipant[];
 }): Services {
   const { config, db, clock } = deps;
   const settings = new SettingsVersion({ db, clock });
@@ -231,6 +237,15 @@ export function createServices(deps: {
   const promoCodes = new PromoCodesService({ db, clock, shops });
   const certificates = new CertificatesService({ db, clock, shops });
   const subscriptionUsage = new SubscriptionUsageService({ clock });
+  // What an order holds, placed at apply, captured at confirm and released at cancel, in
+  // the order in which they lock their rows (docs/checkout.md "Orders").
+  const checkoutHolds: CheckoutHoldParticipant[] = [
+    new PromoCodeHolds({ db }),
+    new CertificateHolds({ db }),
+    new BonusHolds(ledger),
+    new BenefitHolds(subscriptionUsage),
+    ...(deps.extraCheckoutHolds ?? []),
+  ];
   const checkout = new CheckoutService({
     db,
     clock,
@@ -249,7 +264,7 @@ export function createServices(deps: {
       products: new ProductFacts({ clock, catalog, products }),
       subscriptions: subscriptionUsage,
     }),
-    settle: new CheckoutSettle({ db, clock, ledger, members: loyalty, levels: loyaltyLevels, promoCodes, certificates }),
+    settle: new CheckoutSettle({ db, clock, ledger, members: loyalty, levels: loyaltyLevels, holds: checkoutHolds }),
   });
   // GET /profile derives bought_something from the orders of both (docs/profiles.md).
   const profiles = new ProfilesService({
@@ -262,8 +277,6 @@ export function createServices(deps: {
     orders: tracking,
     checkoutOrders: checkout,
   });
-  // Paid subscriptions' benefit usage is held, counted and given back with the order (docs/subscriptions.md).
-  checkout.addHoldParticipant(new SubscriptionCheckoutParticipant(subscriptionUsage));
   // A purchase event with the order_id of a created checkout order confirms it.
   tracking.subscribe(checkout.trackingSubscriber());
   // Messaging (docs/messaging.md). Vendor classes are listed here; mobile_push vendors
@@ -390,7 +403,7 @@ export function createServices(deps: {
     loyaltyRewards,
     checkout,
     subscriptions: new SubscriptionsService({ db, clock, shops, promotions, usage: subscriptionUsage }),
-    subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions }),
+    subscriptionMembers: new SubscriptionMembersService({ db, clock, shops, members: loyalty, promotions, orders: checkout }),
     subscriptionUsage,
     clock,
     messagingProviders,

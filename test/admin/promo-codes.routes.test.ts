@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PromoCodeHolds } from '../../src/modules/promotions/promo-code-holds.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createShopFixture } from '../helpers/factories.js';
+import { inOrderStep } from '../helpers/order-holds.js';
 import { expectAdminError } from './admin-assertions.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -44,7 +46,7 @@ describe('admin promo code and certificate routes', () => {
       ends_at: null,
       created_at: at,
     });
-    await t.app.services.promoCodes.blockUse(shopId, { orderId: 'o1', code: 'SALE10', profileId: 5 });
+    await inOrderStep(t.db, t.clock, { shopId, orderId: 'o1', profileId: 5 }, (scope) => new PromoCodeHolds({ db: t.db }).block(scope, 'SALE10'), (o) => !o.ok);
     expect((await inject('GET', `${shop}/promo-codes/Sale10`)).json()).toMatchObject({ used: 0, blocked: 1 });
     expect(expectAdminError(await inject('POST', `${shop}/promo-codes`, { code: 'SALE10', promotion_id: 1 }), 409, 'CONFLICT')).toBe(
       'Promo code `SALE10` already exists.',

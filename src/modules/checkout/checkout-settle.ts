@@ -11,22 +11,25 @@ import type { LoyaltySettings } from '../loyalty/domain/settings.js';
 import type { LoyaltyLedger } from '../loyalty/loyalty-ledger.js';
 import type { LoyaltyLevelsService } from '../loyalty/loyalty-levels.service.js';
 import type { LoyaltyService } from '../loyalty/loyalty.service.js';
-import type { CertificatesService } from '../promotions/certificates.service.js';
-import type { BlockRefusal, PromoCodesService } from '../promotions/promo-codes.service.js';
+import type { OrderHoldScope } from '../order-holds/order-holds.js';
+import type { BlockRefusal } from '../promotions/promo-code-holds.js';
 import { purchaseAmount } from './checkout-inputs.js';
-import type { CheckoutHoldParticipant, CheckoutHoldScope } from './checkout-holds.js';
+import type { CheckoutHeldOrder, CheckoutHoldParticipant } from './checkout-holds.js';
 import * as repo from './checkout.repo.js';
 import { readStoredCalculation } from './stored-calculation.js';
-import { COULD_NOT_APPLY, type CheckoutRequest, type StoredCalculation } from './checkout.types.js';
+import { COULD_NOT_APPLY, type StoredCalculation } from './checkout.types.js';
 
 export interface CheckoutSettleDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
-  readonly ledger: Pick<LoyaltyLedger, 'writeIn' | 'placeHoldIn' | 'settleHoldIn' | 'lotsDue' | 'activeHoldAmount'>;
+  readonly ledger: Pick<LoyaltyLedger, 'writeIn' | 'lotsDue'>;
   readonly members: Pick<LoyaltyService, 'getSettings'>;
   readonly levels: Pick<LoyaltyLevelsService, 'recordPurchaseIn' | 'cancelPurchaseIn' | 'purchaseSettled'>;
-  readonly promoCodes: Pick<PromoCodesService, 'replaceBlocksIn' | 'confirmUsesIn' | 'cancelUsesIn' | 'blockedCodesOf'>;
-  readonly certificates: Pick<CertificatesService, 'replaceHoldsIn' | 'captureHoldsIn' | 'cancelHoldsIn' | 'heldOf'>;
+  /**
+   * What an order holds (promo codes, certificates, bonuses, subscription benefits), in the
+   * order in which they lock their rows: each `locks` no earlier than the one before it.
+   */
+  readonly holds: readonly CheckoutHoldParticipant[];
 }
 
 /** What an apply stores and holds: the calculation, and the order row's fields. */
@@ -38,13 +41,12 @@ export interface ApplyPlan {
   readonly existing: boolean;
   readonly previousBonusHoldId: number | null;
   readonly profileId: number | null;
-  readonly request: CheckoutRequest;
   readonly calculation: StoredCalculation;
   readonly row: Omit<repo.OrderRow, 'shop_id' | 'order_id' | 'status' | 'bonus_hold_id' | 'reward_transaction_id' | 'steps_done' | 'created_at' | 'completed_at' | 'cancelled_at'>;
 }
 
 export type PlaceOutcome =
-  | { readonly ok: true; readonly bonusHoldId: number | null }
+  | { readonly ok: true }
   /** Something was refused (a race lost): the transaction rolled back, the order is as it was. */
   | { readonly ok: false; readonly refusedCodes: ReadonlyMap<string, BlockRefusal> };
 
@@ -55,27 +57,37 @@ class Refused extends Error {
   }
 }
 
+const LOCK_PLACES = ['before member', 'member', 'after member'] as const;
+
 /**
  * The holds of an order and what confirm and cancel do with them (docs/checkout.md
  * "Orders"). Apply, confirm and cancel each run as ONE transaction with one fsync: the
- * order row first (which locks it), then promo codes, certificates, the member's bonuses
- * and the registered hold participants (checkout-holds.ts), always in that order so that
- * two orders never lock in opposite orders. Each hold is still a conditional write of its
- * own module, so the limits hold across processes, and each step happens once. On SQLite
- * the applies arriving together share that transaction and its commit (group commit,
- * each in a savepoint of its own); on PostgreSQL each has its own.
+ * order row first (which locks it), then the hold participants in their order (promo
+ * codes, certificates, the member's bonuses, subscription benefits), with the order's own
+ * member steps (its reward, its purchase) where the member comes, so that two orders never
+ * lock in opposite orders. Each hold is a conditional write of its own module, so the
+ * limits hold across processes, and each step happens once. On SQLite the applies arriving
+ * together share that transaction and its commit (group commit, each in a savepoint of its
+ * own); on PostgreSQL each has its own.
  */
 export class CheckoutSettle {
-  private readonly participants: CheckoutHoldParticipant[] = [];
+  /** The participants that lock before the member steps, and those after. */
+  private readonly upToMember: readonly CheckoutHoldParticipant[];
+  private readonly afterMember: readonly CheckoutHoldParticipant[];
 
-  constructor(private readonly deps: CheckoutSettleDeps) {}
+  constructor(private readonly deps: CheckoutSettleDeps) {
+    deps.holds.forEach((hold, i) => {
+      const before = deps.holds[i - 1];
+      if (before && LOCK_PLACES.indexOf(hold.locks) < LOCK_PLACES.indexOf(before.locks)) {
+        throw new Error(`The hold participant ${hold.name} locks before ${before.name}: list it earlier.`);
+      }
+    });
+    this.upToMember = deps.holds.filter((h) => h.locks !== 'after member');
+    this.afterMember = deps.holds.filter((h) => h.locks === 'after member');
+  }
 
   private get db() {
     return this.deps.db.db;
-  }
-
-  addParticipant(participant: CheckoutHoldParticipant): void {
-    this.participants.push(participant);
   }
 
   /**
@@ -87,10 +99,10 @@ export class CheckoutSettle {
    */
   async apply(plan: ApplyPlan): Promise<PlaceOutcome> {
     const { shopId, orderId, profileId } = plan;
-    const { holds } = plan.calculation;
+    const order: CheckoutHeldOrder = { holds: plan.calculation.holds, subscription: plan.row.subscription, bonusHoldId: plan.previousBonusHoldId };
     try {
       // Applies share transactions (db/group-write.ts); a refusal rolls back its own apply alone.
-      const bonusHoldId = await groupWriteOf(this.deps.db).runContained(async (trx) => {
+      await groupWriteOf(this.deps.db).runContained(async (trx) => {
         const now = this.deps.clock.now();
         const stored = plan.existing
           ? await repo.replaceCreated(trx, shopId, orderId, { ...plan.row, bonus_hold_id: plan.previousBonusHoldId })
@@ -108,20 +120,16 @@ export class CheckoutSettle {
             });
         if (!stored) throw new AppError('CONFLICT', COULD_NOT_APPLY);
         // Holds are written only in the transaction that writes their order's row: an order this one inserts holds nothing yet.
-        const fresh = !plan.existing;
-        const refusedCodes = await this.deps.promoCodes.replaceBlocksIn(trx, shopId, { orderId, profileId, codes: holds.promoCodes.map((c) => c.code), fresh });
-        if (refusedCodes.size > 0) throw new Refused(refusedCodes);
-        if ((await this.deps.certificates.replaceHoldsIn(trx, shopId, orderId, holds.certificates, { fresh })).length > 0) throw new Refused();
-        // The ledger keeps one active hold per order: the old one goes before the new one is placed.
-        if (plan.previousBonusHoldId !== null) await this.deps.ledger.settleHoldIn(trx, shopId, plan.previousBonusHoldId, 'released');
-        let holdId: number | null = null;
-        if (holds.bonuses > 0 && profileId !== null) holdId = await this.placeBonuses(trx, shopId, profileId, orderId, holds.bonuses);
-        const scope = { trx, shopId, timezone: plan.timezone, orderId, profileId, now, fresh, request: plan.request, calculation: plan.calculation };
-        for (const participant of this.participants) if (!(await participant.place(scope))) throw new Refused();
+        const scope = { trx, shopId, timezone: plan.timezone, orderId, profileId, now, fresh: !plan.existing };
+        let holdId = plan.previousBonusHoldId;
+        for (const hold of this.deps.holds) {
+          const placed = await hold.place(scope, order);
+          if (!placed.ok) throw new Refused(placed.note?.refusedCodes);
+          if (placed.note?.bonusHoldId !== undefined) holdId = placed.note.bonusHoldId;
+        }
         if (holdId !== plan.previousBonusHoldId) await repo.setBonusHold(trx, shopId, orderId, holdId);
-        return holdId;
       });
-      return { ok: true, bonusHoldId };
+      return { ok: true };
     } catch (error) {
       if (error instanceof Refused) return { ok: false, refusedCodes: error.refusedCodes };
       // Two transactions in each other's way (a deadlock on PostgreSQL, a busy database file
@@ -131,21 +139,12 @@ export class CheckoutSettle {
     }
   }
 
-  private async placeBonuses(trx: Transaction<Database>, shopId: string, profileId: number, orderId: string, amount: number): Promise<number> {
-    try {
-      return await this.deps.ledger.placeHoldIn(trx, shopId, profileId, orderId, amount);
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'CONFLICT') throw new Refused();
-      throw error;
-    }
-  }
-
   /**
-   * Confirm: created → completed and every step in one transaction — the code uses
-   * counted, the certificate holds and the bonus hold captured, the reward credited (its
-   * id claimed on the order), the purchase recorded for levels, the participants'
-   * captures. With `from` 'completed' it finishes an order whose steps did not all run
-   * (each is a no-op when done). False when the order was not in `from`.
+   * Confirm: created → completed and every step in one transaction — the holds captured
+   * (the code uses counted, the certificate amounts and the bonus hold spent, the benefit
+   * usage counted), the reward credited (its id claimed on the order), the purchase
+   * recorded for levels. With `from` 'completed' it finishes an order whose steps did not
+   * all run (each is a no-op when done). False when the order was not in `from`.
    */
   async confirm(shopId: string, orderId: string, from: 'created' | 'completed'): Promise<boolean> {
     const settings = await this.deps.members.getSettings(shopId);
@@ -154,13 +153,12 @@ export class CheckoutSettle {
       const now = this.deps.clock.now();
       const order = from === 'created' ? await repo.moveStatus(trx, shopId, orderId, 'created', 'completed', now) : await repo.lockOrder(trx, shopId, orderId, 'completed');
       if (!order) return undefined;
-      await this.deps.promoCodes.confirmUsesIn(trx, shopId, orderId);
-      await this.deps.certificates.captureHoldsIn(trx, shopId, orderId);
-      if (order.bonus_hold_id !== null) await this.deps.ledger.settleHoldIn(trx, shopId, Number(order.bonus_hold_id), 'captured');
       const calculation = readStoredCalculation(order.result);
+      const scope = scopeOf(trx, order, now);
+      const held = heldOrder(order, calculation.holds);
+      for (const hold of this.upToMember) await hold.capture(scope, held);
       if (order.profile_id !== null) dueAt = await this.memberSteps(trx, order, calculation, settings, now);
-      const scope = this.scope(trx, order, now);
-      for (const participant of this.participants) await participant.capture(scope);
+      for (const hold of this.afterMember) await hold.capture(scope, held);
       return order;
     });
     if (!row) return false;
@@ -197,30 +195,26 @@ export class CheckoutSettle {
   /**
    * Cancel: `from` → cancelled and every step in one transaction. Whatever is still held
    * is released and whatever was captured given back — code uses, certificate amounts,
-   * the bonus hold (refunded to exactly the lots it drew from) —, the reward cancelled
-   * (what the member already spent of it stays spent), the purchase cancelled for
-   * levels, the participants' releases. Each step acts on the state it finds, so a
-   * confirm cut short anywhere is undone exactly. With `from` 'cancelled' it finishes a
-   * cancel whose steps did not all run. False when the order was not in `from`.
+   * the bonus hold (refunded to exactly the lots it drew from), benefit usage —, the
+   * reward cancelled (what the member already spent of it stays spent), the purchase
+   * cancelled for levels. Each step acts on the state it finds, so a confirm cut short
+   * anywhere is undone exactly. With `from` 'cancelled' it finishes a cancel whose steps
+   * did not all run. False when the order was not in `from`.
    */
   async cancel(shopId: string, orderId: string, from: 'created' | 'completed' | 'cancelled'): Promise<boolean> {
     const row = await this.db.transaction().execute(async (trx) => {
       const now = this.deps.clock.now();
       const order = from === 'cancelled' ? await repo.lockOrder(trx, shopId, orderId, 'cancelled') : await repo.moveStatus(trx, shopId, orderId, from, 'cancelled', now);
       if (!order) return undefined;
-      await this.deps.promoCodes.cancelUsesIn(trx, shopId, orderId);
-      await this.deps.certificates.cancelHoldsIn(trx, shopId, orderId);
-      const holdId = order.bonus_hold_id === null ? null : Number(order.bonus_hold_id);
-      if (holdId !== null && !(await this.deps.ledger.settleHoldIn(trx, shopId, holdId, 'released')) && order.profile_id !== null) {
-        await this.ifMember(this.deps.ledger.writeIn(trx, shopId, Number(order.profile_id), async (w) => (await w.refund(holdId, `Order ${orderId} cancelled`)).ok ? holdId : 0));
-      }
+      const scope = scopeOf(trx, order, now);
+      const held = heldOrder(order, readStoredCalculation(order.result).holds);
+      for (const hold of this.upToMember) await hold.release(scope, held);
       const rewardId = order.reward_transaction_id === null ? null : Number(order.reward_transaction_id);
       if (rewardId !== null && order.profile_id !== null) {
         await this.ifMember(this.deps.ledger.writeIn(trx, shopId, Number(order.profile_id), async (w) => ((await w.cancelCredit(rewardId, `Order ${orderId} cancelled`)).ok ? rewardId : 0)));
       }
       await this.deps.levels.cancelPurchaseIn(trx, shopId, orderId);
-      const scope = this.scope(trx, order, now);
-      for (const participant of this.participants) await participant.release(scope);
+      for (const hold of this.afterMember) await hold.release(scope, held);
       return order;
     });
     if (!row) return false;
@@ -237,17 +231,9 @@ export class CheckoutSettle {
    * apply that lost its race).
    */
   async holdsIntact(shopId: string, row: repo.OrderRow): Promise<boolean> {
-    const { holds } = readStoredCalculation(row.result);
-    const holdId = row.bonus_hold_id === null ? null : Number(row.bonus_hold_id);
-    if (holds.bonuses > 0 && (holdId === null || (await this.deps.ledger.activeHoldAmount(shopId, holdId)) !== holds.bonuses)) return false;
-    const blocked = new Set((await this.deps.promoCodes.blockedCodesOf(shopId, row.order_id)).map((b) => b.code));
-    if (!holds.promoCodes.every((c) => blocked.has(c.code))) return false;
-    const held = await this.deps.certificates.heldOf(shopId, row.order_id);
-    return holds.certificates.every((c) => held.get(c.code) === c.amount);
-  }
-
-  private scope(trx: Transaction<Database>, order: repo.OrderRow, now: number): CheckoutHoldScope {
-    return { trx, shopId: order.shop_id, orderId: order.order_id, profileId: order.profile_id === null ? null : Number(order.profile_id), now };
+    const held = heldOrder(row, readStoredCalculation(row.result).holds);
+    for (const hold of this.deps.holds) if (hold.intact && !(await hold.intact(shopId, row.order_id, held))) return false;
+    return true;
   }
 
   /** After the commit: the upkeep hears of a reward lot that will expire, the referral programme of the purchase. */
@@ -265,6 +251,14 @@ export class CheckoutSettle {
       throw error;
     }
   }
+}
+
+function scopeOf(trx: Transaction<Database>, order: repo.OrderRow, now: number): OrderHoldScope {
+  return { trx, shopId: order.shop_id, orderId: order.order_id, profileId: order.profile_id === null ? null : Number(order.profile_id), now };
+}
+
+function heldOrder(order: repo.OrderRow, holds: StoredCalculation['holds']): CheckoutHeldOrder {
+  return { holds, subscription: order.subscription, bonusHoldId: order.bonus_hold_id === null ? null : Number(order.bonus_hold_id) };
 }
 
 /** The reward lot: pending for reward_pending_days when set; its lifetime runs from when it may be spent. */

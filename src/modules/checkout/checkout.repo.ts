@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { PreparedQuery } from '../../db/prepared-query.js';
 import type { CheckoutOrdersTable, CheckoutOrderStatus, Database } from '../../db/types.js';
 
-/** Kysely only: the checkout's orders (docs/checkout.md); the holds are read and written through their modules' services. */
+/** Kysely only: the checkout's orders (docs/checkout.md); the holds are read and written by the modules that own them. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type OrderRow = Selectable<CheckoutOrdersTable>;
 
@@ -176,6 +176,23 @@ export async function listMemberOrders(db: Executor, shopId: string, profileId: 
     .orderBy('order_id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** GET /loyalty/subscriptions/orders: a member's orders computed with the subscription, newest first, within [from, to). */
+export async function listSubscriptionOrders(
+  db: Executor,
+  shopId: string,
+  filter: { subscription: string; profileId: number; from: number | undefined; to: number | undefined; limit: number },
+) {
+  let query = db
+    .selectFrom('checkout_orders')
+    .select(['order_id', 'status', 'result', 'created_at'])
+    .where('shop_id', '=', shopId)
+    .where('subscription', '=', filter.subscription)
+    .where('profile_id', '=', filter.profileId);
+  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
+  return query.orderBy('created_at', 'desc').orderBy('order_id', 'desc').limit(filter.limit).execute();
 }
 
 export interface OrderFilter {

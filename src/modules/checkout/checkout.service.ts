@@ -4,10 +4,9 @@ import type { CheckoutOrderStatus } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
 import type { LoyaltyService } from '../loyalty/loyalty.service.js';
-import type { BlockRefusal } from '../promotions/promo-codes.service.js';
+import type { BlockRefusal } from '../promotions/promo-code-holds.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { TrackingSubscriber } from '../tracking/tracking.types.js';
-import type { CheckoutHoldParticipant } from './checkout-holds.js';
 import type { CheckoutInputs, OwnHolds } from './checkout-inputs.js';
 import type { CheckoutSettle } from './checkout-settle.js';
 import * as repo from './checkout.repo.js';
@@ -57,11 +56,6 @@ export class CheckoutService {
     return this.deps.db.db;
   }
 
-  /** Another module's holds join the order's apply, confirm and cancel transactions (checkout-holds.ts). */
-  addHoldParticipant(participant: CheckoutHoldParticipant): void {
-    this.deps.settle.addParticipant(participant);
-  }
-
   /** The calculation alone: nothing is stored or held. */
   async estimate(shop: CheckoutShop, request: CheckoutRequest): Promise<CheckoutAnswer> {
     const loaded = await this.deps.inputs.load(shop, request, null, new Map());
@@ -102,7 +96,6 @@ export class CheckoutService {
         existing: existing !== undefined,
         previousBonusHoldId: bonusHoldId,
         profileId,
-        request,
         calculation,
         row: {
           profile_id: profileId,
@@ -175,6 +168,15 @@ export class CheckoutService {
     const member = await this.findMember(shopId, identifier);
     if (!member) throw new AppError('NOT_FOUND', PUBLIC_MEMBER_NOT_FOUND);
     return (await repo.listMemberOrders(this.db, shopId, member.profileId, HISTORY_LIMIT)).map(toOrder);
+  }
+
+  /** A member's orders computed with a paid subscription (the row's `subscription`), newest first, created within [from, to). */
+  async subscriptionOrders(
+    shopId: string,
+    filter: { subscription: string; profileId: number; from: number | undefined; to: number | undefined; limit: number },
+  ): Promise<{ orderId: string; status: CheckoutOrderStatus; createdAt: number; result: StoredCalculation['result'] }[]> {
+    const rows = await repo.listSubscriptionOrders(this.db, shopId, filter);
+    return rows.map((r) => ({ orderId: r.order_id, status: r.status, createdAt: Number(r.created_at), result: readStoredCalculation(r.result).result }));
   }
 
   /** Whether any of these profiles (a customer's ids, merged ones included) has a completed order. */

@@ -58,6 +58,13 @@ export interface LedgerWrite {
   /** Draws from the spendable lots in spend order; not enough: CONFLICT (the write rolls back). */
   draw(amount: number, spec: DrawSpec): Promise<number>;
   /**
+   * Blocks `amount` for an order: a pending debit that reserves its lots (recorded as
+   * allocations) until it is captured or released (settleHoldIn). Beyond the balance, or a
+   * second active hold of the order (a unique index): CONFLICT (the write rolls back; on
+   * PostgreSQL a unique violation has aborted the transaction anyway).
+   */
+  hold(orderId: string, amount: number): Promise<number>;
+  /**
    * Takes a credit back: the lot is cancelled and what is left of it written off by a
    * `cancellation` entry. What was already spent stays spent (docs/loyalty.md).
    */
@@ -127,49 +134,10 @@ export class LoyaltyLedger {
     if (dueAt !== null && this.dueHook) await this.dueHook(shopId, dueAt);
   }
 
-  /**
-   * Blocks `amount` for an order: a pending debit that reserves its lots (recorded as
-   * allocations) until it is captured or released. Beyond the balance, or a second
-   * active hold of the order (a unique index): CONFLICT, nothing written.
-   */
-  async placeHold(shopId: string, profileId: number, orderId: string, amount: number): Promise<Posted> {
-    return this.write(shopId, profileId, (w) => placeHoldWith(w, orderId, amount));
-  }
-
-  /**
-   * placeHold inside the caller's transaction (see writeIn); the hold's id. A CONFLICT
-   * leaves writes in `trx`: the caller must roll it back (on PostgreSQL a unique
-   * violation has aborted it anyway).
-   */
-  async placeHoldIn(trx: Transaction<Database>, shopId: string, profileId: number, orderId: string, amount: number): Promise<number> {
-    return (await this.writeIn(trx, shopId, profileId, (w) => placeHoldWith(w, orderId, amount))).transactionId;
-  }
-
   /** The amount of an active hold; 0 when it is not active (released, captured or unknown). */
   async activeHoldAmount(shopId: string, holdId: number): Promise<number> {
     const hold = await repo.findHold(this.deps.db.db, shopId, holdId);
     return hold?.status === 'active' ? Number(hold.amount) : 0;
-  }
-
-  /** A hold's status; undefined when the shop has no such hold. */
-  async holdStatus(shopId: string, holdId: number): Promise<repo.HoldRow['status'] | undefined> {
-    return (await repo.findHold(this.deps.db.db, shopId, holdId))?.status;
-  }
-
-  /** Voids an active hold: its lots get back exactly what it took. False when it was not active. */
-  async releaseHold(shopId: string, holdId: number): Promise<boolean> {
-    return this.settle(shopId, holdId, 'released');
-  }
-
-  /** Posts an active hold: what it reserved is spent for good. False when it was not active. */
-  async captureHold(shopId: string, holdId: number): Promise<boolean> {
-    return this.settle(shopId, holdId, 'captured');
-  }
-
-  private async settle(shopId: string, holdId: number, outcome: 'released' | 'captured'): Promise<boolean> {
-    const settled = await this.deps.db.db.transaction().execute((trx) => this.settleHoldIn(trx, shopId, holdId, outcome));
-    if (settled) await this.deps.db.durable();
-    return settled;
   }
 
   /** Releases or captures an active hold inside the caller's transaction (see writeIn). False when it was not active. */
@@ -182,17 +150,6 @@ export class LoyaltyLedger {
     await repo.setTransactionStatus(trx, shopId, holdId, outcome === 'released' ? 'cancelled' : 'confirmed', now);
     return true;
   }
-}
-
-async function placeHoldWith(w: LedgerWrite, orderId: string, amount: number): Promise<number> {
-  const id = await w.draw(amount, { entry: 'hold', kind: 'order_hold', reason: null, orderId });
-  try {
-    await repo.insertHold(w.trx, { shop_id: w.shopId, id, profile_id: w.profileId, order_id: orderId, amount, status: 'active', created_at: w.now, updated_at: w.now });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'The order already has bonuses on hold.');
-    throw error;
-  }
-  return id;
 }
 
 class Write implements LedgerWrite {
@@ -246,6 +203,17 @@ class Write implements LedgerWrite {
       }
     }
     await repo.insertAllocations(this.trx, this.shopId, id, allocation.parts);
+    return id;
+  }
+
+  async hold(orderId: string, amount: number): Promise<number> {
+    const id = await this.draw(amount, { entry: 'hold', kind: 'order_hold', reason: null, orderId });
+    try {
+      await repo.insertHold(this.trx, { shop_id: this.shopId, id, profile_id: this.profileId, order_id: orderId, amount, status: 'active', created_at: this.now, updated_at: this.now });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'The order already has bonuses on hold.');
+      throw error;
+    }
     return id;
   }
 

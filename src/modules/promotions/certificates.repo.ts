@@ -111,26 +111,6 @@ export async function claimHold(trx: Transaction<Database>, row: CertificateHold
   return (await holdClaim.run(trx, row)).rows[0];
 }
 
-/** Moves the order's holds (all, or of one code) from `from` to `to`, each once; answers the rows moved. */
-export async function settleHolds(
-  trx: Transaction<Database>,
-  shopId: string,
-  orderId: string,
-  from: CertificateHoldStatus,
-  to: CertificateHoldStatus,
-  now: number,
-  code?: string,
-): Promise<CertificateHoldRow[]> {
-  let query = trx
-    .updateTable('certificate_holds')
-    .set({ status: to, updated_at: now })
-    .where('shop_id', '=', shopId)
-    .where('order_id', '=', orderId)
-    .where('status', '=', from);
-  if (code !== undefined) query = query.where('code', '=', code);
-  return query.returningAll().execute();
-}
-
 /** What the order holds of each certificate code. */
 export async function heldOf(db: Executor, shopId: string, orderId: string): Promise<Map<string, number>> {
   const rows = await db

@@ -1,8 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { Transaction } from 'kysely';
-import type { CertificateHoldStatus, Database } from '../../db/types.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { normalizeCode } from './domain/codes.js';
 import * as repo from './certificates.repo.js';
@@ -28,20 +26,9 @@ export interface Certificate {
   readonly createdAt: number;
 }
 
-export type HoldRefusal = 'unknown' | 'expired' | 'insufficient' | 'order_settled';
-export type HoldOutcome =
-  | { readonly ok: true; readonly code: string; readonly certificateId: number; readonly amount: number }
-  | { readonly ok: false; readonly code: string; readonly reason: HoldRefusal };
-
 export const CERTIFICATE_NOT_FOUND = 'Certificate not found.';
 
-class Refused extends Error {
-  constructor(readonly reason: HoldRefusal) {
-    super(reason);
-  }
-}
-
-/** Gift certificates and their pools, and the holds the checkout places on them (docs/promotions.md). */
+/** Gift certificates and their pools, and the checkout's reads of them (docs/promotions.md); the checkout's holds are CertificateHolds. */
 export class CertificatesService {
   constructor(private readonly deps: CertificatesDeps) {}
 
@@ -111,147 +98,9 @@ export class CertificatesService {
     return new Map(rows.map((r) => [r.code, toCertificate(r)]));
   }
 
-  /**
-   * Holds `amount` of a certificate for an order (apply). A repeat for the same order and
-   * code replaces the order's hold: the old one is released and the new one taken in one
-   * transaction, by a conditional UPDATE (`balance - held >= amount`, not expired at the
-   * clock's now). A refusal changes nothing, the old hold included.
-   */
-  async holdAmount(shopId: string, input: { orderId: string; code: string; amount: number }): Promise<HoldOutcome> {
-    const code = normalizeCode(input.code);
-    if (code === null) return { ok: false, code: input.code, reason: 'unknown' };
-    try {
-      const outcome = await this.db.transaction().execute(async (trx) => {
-        const held = await this.holdAmountIn(trx, shopId, { ...input, code });
-        // A refusal may follow the release of the old hold: it rolls back.
-        if (!held.ok) throw new Refused(held.reason);
-        return held;
-      });
-      await this.deps.db.durable();
-      return outcome;
-    } catch (error) {
-      if (error instanceof Refused) return { ok: false, code, reason: error.reason };
-      throw error;
-    }
-  }
-
-  /**
-   * holdAmount inside the caller's transaction (the checkout's apply, which places all
-   * its holds in one). A refusal may leave writes in `trx`: the caller must roll it back.
-   */
-  async holdAmountIn(
-    trx: Transaction<Database>,
-    shopId: string,
-    input: { orderId: string; code: string; amount: number },
-    options: { readonly fresh?: boolean } = {},
-  ): Promise<HoldOutcome> {
-    const code = normalizeCode(input.code);
-    if (code === null) return { ok: false, code: input.code, reason: 'unknown' };
-    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('A hold is a positive integer of minor units.');
-    const now = this.deps.clock.now();
-    if (!options.fresh) await this.settleIn(trx, shopId, input.orderId, 'held', 'released', code);
-    const taken = await repo.takeHold(trx, shopId, code, input.amount, now);
-    if (!taken) return { ok: false, code, reason: await this.whyRefused(trx, shopId, code, now) };
-    const hold = { shop_id: shopId, order_id: input.orderId, code, certificate_id: taken.id, amount: input.amount };
-    const claimed = await repo.claimHold(trx, { ...hold, status: 'held', created_at: now, updated_at: now });
-    if (!claimed) return { ok: false, code, reason: 'order_settled' };
-    return { ok: true, code, certificateId: taken.id, amount: input.amount };
-  }
-
-  /**
-   * The checkout's apply, inside its transaction: the order's holds become exactly
-   * `holds` (a code left out is released, the others held anew). Certificates are visited
-   * in one order (by code), so that two applies never lock two in opposite orders.
-   * Answers the refusals; any refusal leaves writes in `trx`, which the caller must roll back.
-   * `fresh`: the order was created in `trx`, so it holds nothing yet and nothing is read or released.
-   */
-  async replaceHoldsIn(
-    trx: Transaction<Database>,
-    shopId: string,
-    orderId: string,
-    holds: readonly { code: string; amount: number }[],
-    options: { readonly fresh?: boolean } = {},
-  ): Promise<HoldOutcome[]> {
-    const wanted = new Map(holds.map((h) => [h.code, h.amount]));
-    const old = options.fresh ? new Map<string, number>() : await repo.heldOf(trx, shopId, orderId);
-    const refusals: HoldOutcome[] = [];
-    for (const code of [...new Set([...old.keys(), ...wanted.keys()])].sort()) {
-      const amount = wanted.get(code);
-      if (amount === undefined) {
-        await this.settleIn(trx, shopId, orderId, 'held', 'released', code);
-        continue;
-      }
-      const held = await this.holdAmountIn(trx, shopId, { orderId, code, amount }, options);
-      if (!held.ok) refusals.push(held);
-    }
-    return refusals;
-  }
-
   /** What an order holds of each certificate, by code. */
   async heldOf(shopId: string, orderId: string): Promise<Map<string, number>> {
     return repo.heldOf(this.db, shopId, orderId);
-  }
-
-  /** Releases the order's holds (all, or the one of `code`); answers how many were held. */
-  async releaseHolds(shopId: string, orderId: string, code?: string): Promise<number> {
-    const normalized = code === undefined ? undefined : normalizeCode(code);
-    if (normalized === null) return 0;
-    return this.settle(shopId, orderId, 'held', 'released', normalized);
-  }
-
-  /** Confirm: the order's holds are spent (balance decreases), once. */
-  async captureHolds(shopId: string, orderId: string): Promise<number> {
-    return this.settle(shopId, orderId, 'held', 'captured');
-  }
-
-  /** Refund of a completed order: what it spent returns to the certificates, once, expired or not. */
-  async restoreHolds(shopId: string, orderId: string): Promise<number> {
-    return this.settle(shopId, orderId, 'captured', 'refunded');
-  }
-
-  /** Cancel, inside the caller's transaction: held amounts released, and captured ones (a completed order) restored. */
-  async cancelHoldsIn(trx: Transaction<Database>, shopId: string, orderId: string): Promise<number> {
-    return (await this.settleIn(trx, shopId, orderId, 'held', 'released')) + (await this.settleIn(trx, shopId, orderId, 'captured', 'refunded'));
-  }
-
-  /** captureHolds inside the caller's transaction (the checkout's confirm). */
-  async captureHoldsIn(trx: Transaction<Database>, shopId: string, orderId: string): Promise<number> {
-    return this.settleIn(trx, shopId, orderId, 'held', 'captured');
-  }
-
-  private async settle(shopId: string, orderId: string, from: CertificateHoldStatus, to: CertificateHoldStatus, code?: string): Promise<number> {
-    const moved = await this.db.transaction().execute((trx) => this.settleIn(trx, shopId, orderId, from, to, code));
-    if (moved > 0) await this.deps.db.durable();
-    return moved;
-  }
-
-  private async settleIn(
-    trx: Transaction<Database>,
-    shopId: string,
-    orderId: string,
-    from: CertificateHoldStatus,
-    to: CertificateHoldStatus,
-    code?: string,
-  ): Promise<number> {
-    const now = this.deps.clock.now();
-    const rows = await repo.settleHolds(trx, shopId, orderId, from, to, now, code);
-    // One lock order for multi-certificate settles, so two never deadlock.
-    rows.sort((a, b) => Number(a.certificate_id) - Number(b.certificate_id));
-    for (const row of rows) {
-      const amount = Number(row.amount);
-      const change =
-        to === 'released' ? { held: -amount, balance: 0 } : to === 'captured' ? { held: -amount, balance: -amount } : { held: 0, balance: amount };
-      await repo.moveAmounts(trx, shopId, Number(row.certificate_id), change, now);
-    }
-    return rows.length;
-  }
-
-  /** Why takeHold refused: read after the refusal, for the message only. */
-  private async whyRefused(trx: repo.Executor, shopId: string, code: string, now: number): Promise<HoldRefusal> {
-    const row = await repo.findByCode(trx, shopId, code);
-    if (!row) return 'unknown';
-    if (row.expires_at !== null && Number(row.expires_at) <= now) return 'expired';
-    return 'insufficient';
   }
 }
 

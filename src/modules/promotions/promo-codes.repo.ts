@@ -163,29 +163,6 @@ export async function findUse(db: Executor, shopId: string, orderId: string, cod
     .executeTakeFirst();
 }
 
-/**
- * Moves the order's uses (all codes, or one) from `from` to `to`: the conditional UPDATE
- * that settles each use once however often it is asked. Answers the rows it moved.
- */
-export async function settleUses(
-  trx: Transaction<Database>,
-  shopId: string,
-  orderId: string,
-  from: PromoUseStatus,
-  to: PromoUseStatus,
-  now: number,
-  code?: string,
-): Promise<PromoCodeUseRow[]> {
-  let query = trx
-    .updateTable('promo_code_uses')
-    .set({ status: to, updated_at: now })
-    .where('shop_id', '=', shopId)
-    .where('order_id', '=', orderId)
-    .where('status', '=', from);
-  if (code !== undefined) query = query.where('code', '=', code);
-  return query.returningAll().execute();
-}
-
 /** The codes this order has blocked, with the buyer each was blocked for. */
 export async function blockedCodesOf(db: Executor, shopId: string, orderId: string): Promise<{ code: string; profileId: number | null }[]> {
   const rows = await db

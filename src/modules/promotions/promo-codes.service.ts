@@ -1,8 +1,6 @@
 import crypto from 'node:crypto';
-import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
-import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { codeFrom, compilePattern, hasRoomFor, SPACE_FACTOR } from './domain/code-pattern.js';
@@ -35,11 +33,6 @@ export interface CodeTerms {
   readonly endsAt?: number | null | undefined;
 }
 
-export type BlockRefusal = 'unknown' | 'expired' | 'exhausted' | 'member_required' | 'member_limit' | 'order_settled';
-export type BlockOutcome =
-  | { readonly ok: true; readonly code: string; readonly promotionId: number }
-  | { readonly ok: false; readonly code: string; readonly reason: BlockRefusal };
-
 export const PROMO_CODE_NOT_FOUND = 'Promo code not found.';
 export const MAX_GENERATE_COUNT = 100_000;
 /** Rows per INSERT: 8 parameters each stays far below SQLite's 32,766 and PostgreSQL's 65,535. */
@@ -49,13 +42,7 @@ const MAX_ROUNDS = 20;
 /** Generated codes are for one use each unless the call says otherwise (docs/promotions.md). */
 const GENERATED_USAGE_LIMIT = 1;
 
-class Refused extends Error {
-  constructor(readonly reason: BlockRefusal) {
-    super(reason);
-  }
-}
-
-/** Promo codes: the admin's codes and generation, and the limits the checkout holds (docs/promotions.md). */
+/** Promo codes: the admin's codes and generation, and the checkout's reads of them (docs/promotions.md); the checkout's holds are PromoCodeHolds. */
 export class PromoCodesService {
   constructor(private readonly deps: PromoCodesDeps) {}
 
@@ -155,84 +142,6 @@ export class PromoCodesService {
     return { codes, nextAfter: rows.length > page.limit ? (codes.at(-1)?.code ?? null) : null };
   }
 
-  /**
-   * Blocks one use of a code for an order (apply). Held by conditional writes only: the
-   * use row (one per order and code, so a repeat apply of the order blocks nothing more),
-   * the code's counter (`used + blocked < usage_limit`, not ended at the clock's now) and,
-   * for a code with `per_member_limit`, the member's counter. A refusal writes nothing.
-   */
-  async blockUse(shopId: string, input: { orderId: string; code: string; profileId: number | null }): Promise<BlockOutcome> {
-    const code = normalizeCode(input.code);
-    if (code === null) return { ok: false, code: input.code, reason: 'unknown' };
-    try {
-      const outcome = await this.db.transaction().execute(async (trx) => {
-        const blocked = await this.blockUseIn(trx, shopId, { ...input, code });
-        // A refusal may follow writes of this transaction: it rolls back.
-        if (!blocked.ok) throw new Refused(blocked.reason);
-        return blocked;
-      });
-      await this.deps.db.durable();
-      return outcome;
-    } catch (error) {
-      if (error instanceof Refused) return { ok: false, code, reason: error.reason };
-      throw error;
-    }
-  }
-
-  /**
-   * blockUse inside the caller's transaction (the checkout's apply, which places all its
-   * holds in one). A refusal may leave writes in `trx`: the caller must roll it back.
-   */
-  async blockUseIn(trx: Transaction<Database>, shopId: string, input: { orderId: string; code: string; profileId: number | null }): Promise<BlockOutcome> {
-    const code = normalizeCode(input.code);
-    if (code === null) return { ok: false, code: input.code, reason: 'unknown' };
-    const refused = (reason: BlockRefusal): BlockOutcome => ({ ok: false, code, reason });
-    const now = this.deps.clock.now();
-    const use = { shop_id: shopId, order_id: input.orderId, code, profile_id: input.profileId, status: 'blocked' as const };
-    const claimed = await repo.claimUse(trx, { ...use, created_at: now, updated_at: now });
-    if (!claimed) {
-      const existing = await repo.findUse(trx, shopId, input.orderId, code);
-      if (existing?.status !== 'blocked') return refused('order_settled');
-      const row = await repo.findCode(trx, shopId, code);
-      return row ? { ok: true, code, promotionId: Number(row.promotion_id) } : refused('unknown');
-    }
-    const taken = await repo.takeBlock(trx, shopId, code, now);
-    if (!taken) return refused(await this.whyRefused(trx, shopId, code, now));
-    if (taken.per_member_limit !== null) {
-      if (input.profileId === null) return refused('member_required');
-      const slot = await repo.takeMemberSlot(trx, shopId, code, input.profileId, Number(taken.per_member_limit));
-      if (!slot) return refused('member_limit');
-    }
-    return { ok: true, code, promotionId: Number(taken.promotion_id) };
-  }
-
-  /**
-   * The checkout's apply, inside its transaction: the order's blocks become exactly
-   * `codes` for `profileId` (a block of a code left out, or of another buyer, is given
-   * back; the others are blocked). Codes are visited in one order (sorted), so that two
-   * applies never lock two codes in opposite orders. Answers the refusals; any refusal
-   * leaves writes in `trx`, which the caller must roll back.
-   */
-  async replaceBlocksIn(
-    trx: Transaction<Database>,
-    shopId: string,
-    input: { orderId: string; profileId: number | null; codes: readonly string[]; fresh?: boolean },
-  ): Promise<Map<string, BlockRefusal>> {
-    const wanted = new Set(input.codes);
-    // A fresh order was created in `trx`: it has blocked nothing yet.
-    const old = new Map(input.fresh ? [] : (await repo.blockedCodesOf(trx, shopId, input.orderId)).map((b) => [b.code, b.profileId]));
-    const refusals = new Map<string, BlockRefusal>();
-    for (const code of [...new Set([...old.keys(), ...wanted])].sort()) {
-      if (old.has(code) && (!wanted.has(code) || old.get(code) !== input.profileId)) {
-        await this.settleIn(trx, shopId, input.orderId, 'blocked', 'released', { blocked: -1, used: 0 }, true, code);
-      }
-      if (!wanted.has(code)) continue;
-      const blocked = await this.blockUseIn(trx, shopId, { orderId: input.orderId, code, profileId: input.profileId });
-      if (!blocked.ok) refusals.set(code, blocked.reason);
-    }
-    return refusals;
-  }
-
   /** The codes an order has blocked, with the buyer each was blocked for (a repeat apply does not count them against itself). */
   async blockedCodesOf(shopId: string, orderId: string): Promise<{ code: string; profileId: number | null }[]> {
     return repo.blockedCodesOf(this.db, shopId, orderId);
@@ -241,83 +150,6 @@ export class PromoCodesService {
   /** A member's uses and blocks of these codes (what its per-member limit counts). */
   async memberUsesOf(shopId: string, profileId: number, codes: readonly string[]): Promise<Map<string, number>> {
     return repo.memberTakenOf(this.db, shopId, profileId, codes);
-  }
-
-  /** Gives back the order's block of one code (the code left the cart); false when it had none. */
-  async releaseUse(shopId: string, orderId: string, text: string): Promise<boolean> {
-    const code = normalizeCode(text);
-    if (code === null) return false;
-    return (await this.settle(shopId, orderId, 'blocked', 'released', { blocked: -1, used: 0 }, true, code)) > 0;
-  }
-
-  /** Confirm: the order's blocks become uses (blocked → used), once. Answers how many. */
-  async confirmUses(shopId: string, orderId: string): Promise<number> {
-    return this.settle(shopId, orderId, 'blocked', 'used', { blocked: -1, used: 1 }, false);
-  }
-
-  /** confirmUses inside the caller's transaction (the checkout's confirm). */
-  async confirmUsesIn(trx: Transaction<Database>, shopId: string, orderId: string): Promise<number> {
-    return this.settleIn(trx, shopId, orderId, 'blocked', 'used', { blocked: -1, used: 1 }, false);
-  }
-
-  /**
-   * Cancel: the order's blocks are given back and, for a completed order, its uses are
-   * counted no more (and return to the member's allowance). Once.
-   */
-  async cancelUses(shopId: string, orderId: string): Promise<{ released: number; uncounted: number }> {
-    const moved = await this.db.transaction().execute((trx) => this.cancelUsesIn(trx, shopId, orderId));
-    if (moved.released + moved.uncounted > 0) await this.deps.db.durable();
-    return moved;
-  }
-
-  /** cancelUses inside the caller's transaction (the checkout's cancel). */
-  async cancelUsesIn(trx: Transaction<Database>, shopId: string, orderId: string): Promise<{ released: number; uncounted: number }> {
-    const released = await this.settleIn(trx, shopId, orderId, 'blocked', 'released', { blocked: -1, used: 0 }, true);
-    const uncounted = await this.settleIn(trx, shopId, orderId, 'used', 'cancelled', { blocked: 0, used: -1 }, true);
-    return { released, uncounted };
-  }
-
-  private async settle(
-    shopId: string,
-    orderId: string,
-    from: 'blocked' | 'used',
-    to: 'released' | 'used' | 'cancelled',
-    change: { blocked: -1 | 0; used: -1 | 0 | 1 },
-    givesBackMemberSlot: boolean,
-    code?: string,
-  ): Promise<number> {
-    const moved = await this.db.transaction().execute((trx) => this.settleIn(trx, shopId, orderId, from, to, change, givesBackMemberSlot, code));
-    if (moved > 0) await this.deps.db.durable();
-    return moved;
-  }
-
-  private async settleIn(
-    trx: Transaction<Database>,
-    shopId: string,
-    orderId: string,
-    from: 'blocked' | 'used',
-    to: 'released' | 'used' | 'cancelled',
-    change: { blocked: -1 | 0; used: -1 | 0 | 1 },
-    givesBackMemberSlot: boolean,
-    code?: string,
-  ): Promise<number> {
-    const now = this.deps.clock.now();
-    const rows = await repo.settleUses(trx, shopId, orderId, from, to, now, code);
-    // One lock order (by code) for every multi-code settle, so two never deadlock.
-    rows.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-    for (const row of rows) {
-      await repo.moveCounters(trx, shopId, row.code, change, now);
-      if (givesBackMemberSlot && row.profile_id !== null) await repo.giveBackMemberSlot(trx, shopId, row.code, Number(row.profile_id));
-    }
-    return rows.length;
-  }
-
-  /** Why takeBlock refused: read after the refusal, for the message only. */
-  private async whyRefused(trx: repo.Executor, shopId: string, code: string, now: number): Promise<BlockRefusal> {
-    const row = await repo.findCode(trx, shopId, code);
-    if (!row) return 'unknown';
-    if (row.ends_at !== null && Number(row.ends_at) <= now) return 'expired';
-    return 'exhausted';
   }
 
   private requireFutureEnd(endsAt: number | null | undefined): void {

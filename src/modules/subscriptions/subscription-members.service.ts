@@ -1,7 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import { readStoredCalculation } from '../checkout/stored-calculation.js';
 import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
 import type { LoyaltyService } from '../loyalty/loyalty.service.js';
 import type { PromotionsService } from '../promotions/promotions.service.js';
@@ -20,6 +19,7 @@ import {
   type PromotionRef,
   type SubscriptionMember,
   type SubscriptionOrder,
+  type SubscriptionOrders,
 } from './subscriptions.types.js';
 
 export interface SubscriptionMembersDeps {
@@ -29,6 +29,7 @@ export interface SubscriptionMembersDeps {
   /** Finds the loyalty member a public identifier names (NOT_FOUND otherwise). */
   readonly members: Pick<LoyaltyService, 'findMember'>;
   readonly promotions: Pick<PromotionsService, 'getPromotion'>;
+  readonly orders: SubscriptionOrders;
 }
 
 /** A shop as this service needs it: the time zone its dates and periods are in. */
@@ -134,14 +135,13 @@ export class SubscriptionMembersService {
    */
   async orders(shop: SubscriptionShop, code: string, identifier: string, range: { dateFrom?: string | undefined; dateTo?: string | undefined }): Promise<SubscriptionOrder[]> {
     const { member } = await this.requireSubscribed(shop.shopId, code, identifier);
-    const rows = await repo.listSubscriptionOrders(this.db, shop.shopId, {
+    return this.deps.orders.subscriptionOrders(shop.shopId, {
       subscription: code,
       profileId: Number(member.profile_id),
       from: range.dateFrom === undefined ? undefined : startOfDayIn(range.dateFrom, shop.timezone),
       to: range.dateTo === undefined ? undefined : startOfDayIn(addDays(range.dateTo, 1), shop.timezone),
       limit: ORDERS_LIMIT,
     });
-    return rows.map((r) => ({ orderId: r.order_id, status: r.status, createdAt: Number(r.created_at), result: readStoredCalculation(r.result).result }));
   }
 
   /**

@@ -291,22 +291,3 @@ export async function settleHolds(
 export async function listHolds(db: Executor, shopId: string, orderId: string): Promise<HoldRow[]> {
   return db.selectFrom('subscription_holds').selectAll().where('shop_id', '=', shopId).where('order_id', '=', orderId).orderBy('benefit').execute();
 }
-
-// --- subscription orders -------------------------------------------------------------
-
-/** GET /loyalty/subscriptions/orders: the member's checkout orders computed with the subscription, newest first, within [from, to). */
-export async function listSubscriptionOrders(
-  db: Executor,
-  shopId: string,
-  filter: { subscription: string; profileId: number; from: number | undefined; to: number | undefined; limit: number },
-) {
-  let query = db
-    .selectFrom('checkout_orders')
-    .select(['order_id', 'status', 'result', 'created_at'])
-    .where('shop_id', '=', shopId)
-    .where('subscription', '=', filter.subscription)
-    .where('profile_id', '=', filter.profileId);
-  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
-  if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
-  return query.orderBy('created_at', 'desc').orderBy('order_id', 'desc').limit(filter.limit).execute();
-}

@@ -73,5 +73,14 @@ export interface SubscriptionOrder {
   readonly result: unknown;
 }
 
+/** Where a member's orders computed with a subscription come from: the checkout (CheckoutService), which keeps orders. */
+export interface SubscriptionOrders {
+  /** Newest first, created within [from, to) when given. */
+  subscriptionOrders(
+    shopId: string,
+    filter: { subscription: string; profileId: number; from: number | undefined; to: number | undefined; limit: number },
+  ): Promise<SubscriptionOrder[]>;
+}
+
 export const SUBSCRIPTION_NOT_FOUND = 'Subscription is not found';
 export const NOT_SUBSCRIBED = 'Loyalty program member is not subscribed to this subscription';

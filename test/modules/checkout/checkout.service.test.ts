@@ -2,11 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ManualClock } from '../../../src/clock.js';
 import { loadConfig } from '../../../src/config.js';
 import type { JobMap } from '../../../src/jobs/job-map.js';
-import type { CheckoutHoldParticipant, CheckoutHoldScope } from '../../../src/modules/checkout/checkout-holds.js';
+import type { CheckoutHoldParticipant } from '../../../src/modules/checkout/checkout-holds.js';
 import type { CheckoutAnswer } from '../../../src/modules/checkout/checkout.types.js';
+import type { OrderHoldScope } from '../../../src/modules/order-holds/order-holds.js';
+import { CertificateHolds } from '../../../src/modules/promotions/certificate-holds.js';
 import { createServices, type Services } from '../../../src/services.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
+import { inOrderStep } from '../../helpers/order-holds.js';
 import { push } from '../tracking/tracking-fixture.js';
 import { balances, checkoutRequest, line, programme } from './checkout-fixture.js';
 
@@ -63,22 +66,22 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
   });
 
   it('runs a hold participant inside the order\'s transactions, and a refusal of its rolls the whole apply back', async () => {
-    // A services instance of its own, so that the participant stays out of the other tests.
-    const own = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock });
     const seen: string[] = [];
     let refuse = true;
-    const statusIn = async (scope: CheckoutHoldScope) =>
+    const statusIn = async (scope: OrderHoldScope) =>
       (await scope.trx.selectFrom('checkout_orders').select('status').where('shop_id', '=', scope.shopId).where('order_id', '=', scope.orderId).executeTakeFirst())?.status;
     const participant: CheckoutHoldParticipant = {
       name: 'test',
-      place: async (scope) => {
-        seen.push(`place ${await statusIn(scope)} ${scope.calculation.holds.bonuses}`);
-        return !refuse;
+      locks: 'after member',
+      place: async (scope, order) => {
+        seen.push(`place ${await statusIn(scope)} ${order.holds.bonuses}`);
+        return { ok: !refuse };
       },
       capture: async (scope) => void seen.push(`capture ${await statusIn(scope)}`),
       release: async (scope) => void seen.push(`release ${await statusIn(scope)}`),
     };
-    own.checkout.addHoldParticipant(participant);
+    // A services instance of its own, so that the participant stays out of the other tests.
+    const own = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, extraCheckoutHolds: [participant] });
     const before = await balances(own, shopId, identifier);
     await expect(own.checkout.apply(shop, full('P-1'))).rejects.toMatchObject({ code: 'CONFLICT' });
     // Every round saw its own uncommitted order row, and each was rolled back with the holds.
@@ -92,6 +95,39 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     await own.checkout.cancel(shopId, 'P-1');
     expect(seen).toEqual(['place created 3000', 'capture completed', 'release cancelled']);
     expect(await balances(own, shopId, identifier)).toEqual(before);
+  });
+
+  it("runs the holds that lock after the member once the order's reward is credited or cancelled, and refuses a list out of that order", async () => {
+    const seen: string[] = [];
+    const rewardIn = async (scope: OrderHoldScope) =>
+      (
+        await scope.trx
+          .selectFrom('loyalty_transactions')
+          .select('status')
+          .where('shop_id', '=', scope.shopId)
+          .where('order_id', '=', scope.orderId)
+          .where('kind', '=', 'order_reward')
+          .executeTakeFirst()
+      )?.status ?? 'no reward';
+    const probe: CheckoutHoldParticipant = {
+      name: 'probe',
+      locks: 'after member',
+      place: async (scope) => {
+        seen.push(`place ${await rewardIn(scope)}`);
+        return { ok: true };
+      },
+      capture: async (scope) => void seen.push(`capture ${await rewardIn(scope)}`),
+      release: async (scope) => void seen.push(`release ${await rewardIn(scope)}`),
+    };
+    const own = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, extraCheckoutHolds: [probe] });
+    ok(await own.checkout.apply(shop, full('M-1')));
+    ok(await own.checkout.confirm(shopId, 'M-1'));
+    await own.checkout.cancel(shopId, 'M-1');
+    expect(seen).toEqual(['place no reward', 'capture confirmed', 'release cancelled']);
+    const early = { ...probe, locks: 'before member' } as const;
+    expect(() => createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, extraCheckoutHolds: [early] })).toThrow(
+      'The hold participant probe locks before subscription benefits: list it earlier.',
+    );
   });
 
   it('apply holds, confirm spends and rewards, and a cancel after completion restores every balance exactly', async () => {
@@ -200,7 +236,7 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
 
   it('leaves no hold behind when a hold is refused at every try', async () => {
     const before = await balances(services, shopId, identifier);
-    const spy = vi.spyOn(services.certificates, 'holdAmountIn').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
+    const spy = vi.spyOn(CertificateHolds.prototype, 'hold').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
     try {
       await expect(checkout().apply(shop, full('H-1'))).rejects.toMatchObject({ code: 'CONFLICT' });
     } finally {
@@ -214,7 +250,7 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     const first = ok(await checkout().apply(shop, full('H-2')));
     const held = await balances(services, shopId, identifier);
     expect(held).not.toEqual(before);
-    const spy = vi.spyOn(services.certificates, 'holdAmountIn').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
+    const spy = vi.spyOn(CertificateHolds.prototype, 'hold').mockResolvedValue({ ok: false, code: 'GIFT', reason: 'insufficient' });
     try {
       await expect(checkout().apply(shop, full('H-2', { bonusesAmount: 1_000 }))).rejects.toMatchObject({ code: 'CONFLICT' });
     } finally {
@@ -228,7 +264,7 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
 
   it('refuses to confirm a created order whose holds are no longer all in place', async () => {
     await checkout().apply(shop, full('H-3'));
-    await services.certificates.releaseHolds(shopId, 'H-3');
+    await inOrderStep(db, clock, { shopId, orderId: 'H-3' }, (scope) => new CertificateHolds({ db }).release(scope));
     await expect(checkout().confirm(shopId, 'H-3')).rejects.toMatchObject({ code: 'CONFLICT' });
     expect(await rewards()).toEqual([]);
     await checkout().apply(shop, full('H-3'));

@@ -7,6 +7,7 @@ import { LoyaltyLedger } from '../../../src/modules/loyalty/loyalty-ledger.js';
 import { LoyaltyService } from '../../../src/modules/loyalty/loyalty.service.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { settleBonusHold } from '../../helpers/order-holds.js';
 import { createShopFixture } from '../../helpers/factories.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -202,7 +203,7 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
             const attempt =
               op.op === 'debit'
                 ? loyalty.debitManual(shopId, member.identifier, { amount: op.amount, reason: 'test' })
-                : ledger.placeHold(shopId, member.profileId, `order-${seq}-${holds.length}`, op.amount);
+                : ledger.write(shopId, member.profileId, (w) => w.hold(`order-${seq}-${holds.length}`, op.amount));
             const outcome = await attempt.then(
               (posted) => posted,
               (error: unknown) => error,
@@ -220,8 +221,8 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
             }
           } else if (holds.length > 0) {
             const id = holds[op.index % holds.length] as number;
-            if (op.op === 'release') await ledger.releaseHold(shopId, id);
-            else await ledger.captureHold(shopId, id);
+            if (op.op === 'release') await settleBonusHold(db, ledger, shopId, id, 'released');
+            else await settleBonusHold(db, ledger, shopId, id, 'captured');
           }
           await checkInvariants(member.profileId, member.identifier);
         }

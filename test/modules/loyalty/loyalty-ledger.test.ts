@@ -5,6 +5,7 @@ import { LoyaltyLedger, type LedgerWrite } from '../../../src/modules/loyalty/lo
 import { LoyaltyService } from '../../../src/modules/loyalty/loyalty.service.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { settleBonusHold } from '../../helpers/order-holds.js';
 import { createShopFixture } from '../../helpers/factories.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -132,12 +133,12 @@ describe.each(TEST_DIALECTS)('the loyalty ledger on %s', (dialect) => {
   it('refunds a captured hold, and refuses an active or released one', async () => {
     const m = await newMember();
     await loyalty.creditManual(shopId, m.identifier, { amount: 500 });
-    const active = (await ledger.placeHold(shopId, m.profileId, 'o-1', 100)).transactionId;
+    const active = (await ledger.write(shopId, m.profileId, (w) => w.hold('o-1', 100))).transactionId;
     expect(await inWrite(m.profileId, (w) => w.refund(active, null))).toEqual({ ok: false, why: 'not_refundable' });
-    await ledger.releaseHold(shopId, active);
+    await settleBonusHold(db, ledger, shopId, active, 'released');
     expect(await inWrite(m.profileId, (w) => w.refund(active, null))).toEqual({ ok: false, why: 'not_refundable' });
-    const captured = (await ledger.placeHold(shopId, m.profileId, 'o-2', 200)).transactionId;
-    await ledger.captureHold(shopId, captured);
+    const captured = (await ledger.write(shopId, m.profileId, (w) => w.hold('o-2', 200))).transactionId;
+    await settleBonusHold(db, ledger, shopId, captured, 'captured');
     expect((await loyalty.viewMember(shopId, m.identifier)).balance).toBe(300);
     expect(await inWrite(m.profileId, (w) => w.refund(captured, null))).toMatchObject({ ok: true, refunded: 200 });
     expect(await inWrite(m.profileId, (w) => w.refund(captured, null))).toEqual({ ok: false, why: 'already_refunded' });
@@ -147,7 +148,7 @@ describe.each(TEST_DIALECTS)('the loyalty ledger on %s', (dialect) => {
   it('writes an expired lot off as an expiry entry, only once it has expired', async () => {
     const m = await newMember();
     const id = (await loyalty.creditManual(shopId, m.identifier, { amount: 400, expiresAt: NOW + DAY })).transactionId;
-    await ledger.placeHold(shopId, m.profileId, 'o-1', 150);
+    await ledger.write(shopId, m.profileId, (w) => w.hold('o-1', 150));
     expect(await inWrite(m.profileId, (w) => w.expireLot(id))).toBe(0);
     clock.set(NOW + DAY);
     expect(await inWrite(m.profileId, (w) => w.expireLot(id))).toBe(250);
@@ -157,7 +158,7 @@ describe.each(TEST_DIALECTS)('the loyalty ledger on %s', (dialect) => {
     // The hold released after expiry gives its part back to the expired lot, which pays nothing
     // and is written off again by the next expiry run.
     const hold = view.transactions.find((t) => t.kind === 'order_hold');
-    await ledger.releaseHold(shopId, hold?.id as number);
+    await settleBonusHold(db, ledger, shopId, hold?.id as number, 'released');
     expect((await loyalty.viewMember(shopId, m.identifier)).balance).toBe(0);
     expect(await inWrite(m.profileId, (w) => w.expireLot(id))).toBe(150);
   });

@@ -58,7 +58,7 @@ describe.each(TEST_DIALECTS)('loyalty reports on %s', (dialect) => {
       clock.set(NOW + DAY);
       // The 80 expired (not yet swept); the debit and the hold draw from the 300 expiring first.
       await bed.services.loyalty.debitManual(bed.shopId, a.identifier, { amount: 50, reason: 'fix' });
-      await bed.services.loyaltyLedger.placeHold(bed.shopId, a.profileId, 'order-1', 100);
+      await bed.services.loyaltyLedger.write(bed.shopId, a.profileId, (w) => w.hold('order-1', 100));
       await bed.services.loyalty.debitManual(bed.shopId, b.identifier, { amount: 120, reason: 'fraud', kind: 'write_off' });
 
       // outstanding: a 1000 + 150 + 200 + 150, b 380; expiring by NOW + 31 days: a 150 + 200, b 380.

@@ -10,6 +10,7 @@ import { createJobRunner } from '../../../src/process/job-runner.js';
 import { createLogger } from '../../../src/process/logger.js';
 import { createServices, type Services } from '../../../src/services.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { settleBonusHold } from '../../helpers/order-holds.js';
 import { createShopFixture } from '../../helpers/factories.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -148,13 +149,13 @@ describe.each(TEST_DIALECTS)('loyalty upkeep on %s', (dialect) => {
     it('writes off the unheld part of a lot at its expiry, and the rest once a released hold gives it back', async () => {
       const m = await newMember();
       const id = await creditExpiring(m.profileId, 100, NOW + DAY);
-      const hold = await services.loyaltyLedger.placeHold(shopId, m.profileId, 'order-1', 30);
+      const hold = await services.loyaltyLedger.write(shopId, m.profileId, (w) => w.hold('order-1', 30));
       clock.set(NOW + DAY);
       expect(await services.loyaltyUpkeep.sweep(shopId)).toMatchObject({ expired: 1, writtenOff: 70 });
       expect(await lot(id)).toEqual({ status: 'confirmed', remaining: 0 });
 
       // The order is cancelled after the expiry: the hold goes back to an expired lot.
-      expect(await services.loyaltyLedger.releaseHold(shopId, hold.transactionId)).toBe(true);
+      expect(await settleBonusHold(db, services.loyaltyLedger, shopId, hold.transactionId, 'released')).toBe(true);
       const view = await services.loyalty.viewMember(shopId, m.identifier);
       expect(view).toMatchObject({ balance: 0, pending: 0 });
       expect(await services.loyaltyUpkeep.sweep(shopId)).toMatchObject({ expired: 1, writtenOff: 30 });
@@ -352,14 +353,14 @@ describe.each(TEST_DIALECTS)('loyalty upkeep on %s', (dialect) => {
     it('keeps going hourly while a hold is active, so a hold released into an expired lot is written off', async () => {
       const m = await newMember();
       await services.loyalty.creditManual(shopId, m.identifier, { amount: 100, expiresAt: NOW + 30 * MINUTE_MS });
-      const hold = await services.loyaltyLedger.placeHold(shopId, m.profileId, 'order-7', 40);
+      const hold = await services.loyaltyLedger.write(shopId, m.profileId, (w) => w.hold('order-7', 40));
       clock.set(NOW + 30 * MINUTE_MS);
       await runner.runDue();
       expect((await entriesOfKind('expiry')).map((e) => e.amount)).toEqual([-60]);
       expect(await nextSweepAt()).toBe(NOW + 90 * MINUTE_MS);
 
       clock.set(NOW + 60 * MINUTE_MS);
-      await services.loyaltyLedger.releaseHold(shopId, hold.transactionId);
+      await settleBonusHold(db, services.loyaltyLedger, shopId, hold.transactionId, 'released');
       clock.set(NOW + 90 * MINUTE_MS);
       await runner.runDue();
       expect((await entriesOfKind('expiry')).map((e) => e.amount)).toEqual([-60, -40]);

@@ -7,6 +7,7 @@ import { LoyaltyLedger } from '../../../src/modules/loyalty/loyalty-ledger.js';
 import { LoyaltyService } from '../../../src/modules/loyalty/loyalty.service.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
+import { settleBonusHold } from '../../helpers/order-holds.js';
 import { createShopFixture } from '../../helpers/factories.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -167,16 +168,16 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     const m = await newMember();
     await loyalty.creditManual(shopId, m.identifier, { amount: 100, expiresAt: NOW + 2 * DAY });
     await loyalty.creditManual(shopId, m.identifier, { amount: 400 });
-    const hold = await ledger.placeHold(shopId, m.profileId, 'order-1', 250);
+    const hold = await ledger.write(shopId, m.profileId, (w) => w.hold('order-1', 250));
     expect(hold.balance).toBe(250);
     expect(await lotRemainders(m.profileId)).toEqual([0, 250]);
-    await expectRefusal(ledger.placeHold(shopId, m.profileId, 'order-2', 251), 'CONFLICT');
-    expect(await ledger.releaseHold(shopId, hold.transactionId)).toBe(true);
-    expect(await ledger.captureHold(shopId, hold.transactionId)).toBe(false);
+    await expectRefusal(ledger.write(shopId, m.profileId, (w) => w.hold('order-2', 251)), 'CONFLICT');
+    expect(await settleBonusHold(db, ledger, shopId, hold.transactionId, 'released')).toBe(true);
+    expect(await settleBonusHold(db, ledger, shopId, hold.transactionId, 'captured')).toBe(false);
     expect(await lotRemainders(m.profileId)).toEqual([100, 400]);
-    const second = await ledger.placeHold(shopId, m.profileId, 'order-3', 150);
-    expect(await ledger.captureHold(shopId, second.transactionId)).toBe(true);
-    expect(await ledger.releaseHold(shopId, second.transactionId)).toBe(false);
+    const second = await ledger.write(shopId, m.profileId, (w) => w.hold('order-3', 150));
+    expect(await settleBonusHold(db, ledger, shopId, second.transactionId, 'captured')).toBe(true);
+    expect(await settleBonusHold(db, ledger, shopId, second.transactionId, 'released')).toBe(false);
     const view = await loyalty.viewMember(shopId, m.identifier);
     expect(view.balance).toBe(350);
     expect(view.transactions.slice(0, 2).map((t) => [t.kind, t.amount, t.status, t.orderId])).toEqual([
@@ -188,13 +189,13 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
   it('refuses a second active hold of one order, and takes one again after a release', async () => {
     const m = await newMember();
     await loyalty.creditManual(shopId, m.identifier, { amount: 500 });
-    const first = await ledger.placeHold(shopId, m.profileId, 'order-9', 100);
-    expect(await expectRefusal(ledger.placeHold(shopId, m.profileId, 'order-9', 100), 'CONFLICT')).toBe(
+    const first = await ledger.write(shopId, m.profileId, (w) => w.hold('order-9', 100));
+    expect(await expectRefusal(ledger.write(shopId, m.profileId, (w) => w.hold('order-9', 100)), 'CONFLICT')).toBe(
       'The order already has bonuses on hold.',
     );
     expect(await lotRemainders(m.profileId)).toEqual([400]);
-    await ledger.releaseHold(shopId, first.transactionId);
-    expect((await ledger.placeHold(shopId, m.profileId, 'order-9', 300)).balance).toBe(200);
+    await settleBonusHold(db, ledger, shopId, first.transactionId, 'released');
+    expect((await ledger.write(shopId, m.profileId, (w) => w.hold('order-9', 300))).balance).toBe(200);
   });
 
   it('moves the ledger with a profile merge', async () => {
@@ -238,7 +239,7 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) =>
         i % 2 === 0
-          ? ledger.placeHold(shopId, m.profileId, `order-${i}`, 100)
+          ? ledger.write(shopId, m.profileId, (w) => w.hold(`order-${i}`, 100))
           : loyalty.debitManual(shopId, m.identifier, { amount: 100, reason: `spend ${i}` }),
       ),
     );

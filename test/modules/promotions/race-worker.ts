@@ -1,8 +1,8 @@
 import { systemClock } from '../../../src/clock.js';
 import { createDb, type DbOptions } from '../../../src/db/create-db.js';
-import { CertificatesService } from '../../../src/modules/promotions/certificates.service.js';
-import { PromoCodesService } from '../../../src/modules/promotions/promo-codes.service.js';
-import { ShopsService } from '../../../src/modules/shops/shops.service.js';
+import { CertificateHolds } from '../../../src/modules/promotions/certificate-holds.js';
+import { PromoCodeHolds } from '../../../src/modules/promotions/promo-code-holds.js';
+import { inOrderStep } from '../../helpers/order-holds.js';
 
 /**
  * One process of the two-process race (promotions-processes.test.ts): waits for the
@@ -13,9 +13,8 @@ import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 const env = process.env;
 const options = JSON.parse(env.RACE_DB ?? '{}') as DbOptions;
 const db = createDb(options.kind === 'postgres' ? { ...options, poolSize: 10 } : options);
-const shops = new ShopsService({ db, clock: systemClock });
-const codes = new PromoCodesService({ db, clock: systemClock, shops });
-const certificates = new CertificatesService({ db, clock: systemClock, shops });
+const codes = new PromoCodeHolds({ db });
+const certificates = new CertificateHolds({ db });
 const shopId = env.RACE_SHOP ?? '';
 const code = env.RACE_CODE ?? '';
 const count = Number(env.RACE_COUNT);
@@ -24,9 +23,10 @@ await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(env.RACE_S
 const outcomes = await Promise.all(
   Array.from({ length: count }, (_, i) => {
     const orderId = `${env.RACE_PREFIX}-${i}`;
+    // Each its own transaction, rolled back on a refusal, as the checkout's apply is.
     return env.RACE_MODE === 'holds'
-      ? certificates.holdAmount(shopId, { orderId, code, amount: 100 })
-      : codes.blockUse(shopId, { orderId, code, profileId: null });
+      ? inOrderStep(db, systemClock, { shopId, orderId }, (scope) => certificates.hold(scope, code, 100), (o) => !o.ok)
+      : inOrderStep(db, systemClock, { shopId, orderId }, (scope) => codes.block(scope, code), (o) => !o.ok);
   }),
 );
 await db.destroy();
