@@ -32,6 +32,8 @@ export type RenderTask =
 export type RenderReply =
   /** The thread begins the task (its modules, and mjml when the task needs it, are loaded). */
   | { readonly id: number; readonly started: true }
+  /** An email's Liquid is done and its MJML compile begins (what a runaway stop then names). */
+  | { readonly id: number; readonly phase: 'mjml' }
   | { readonly id: number; readonly ok: true; readonly value: unknown; readonly elapsedMs: number }
   | { readonly id: number; readonly ok: false; readonly message: string; readonly elapsedMs: number };
 
@@ -57,6 +59,8 @@ interface Running extends Queued {
   readonly id: number;
   /** When the thread began the task: the runaway stop counts from then, not from the thread's own start. */
   started?: number;
+  /** The task's MJML compile has begun. */
+  compilingMjml?: boolean;
   timer?: NodeJS.Timeout;
 }
 
@@ -150,6 +154,8 @@ export class RenderPool {
       if ('started' in reply) {
         running.started = performance.now();
         running.timer = setTimeout(() => this.stopRunaway(worker, running.id), this.limitMs * 2).unref();
+      } else if ('phase' in reply) {
+        running.compilingMjml = true;
       } else if (reply.ok) this.finish(running, reply.elapsedMs, () => running.resolve(reply.value));
       else this.finish(running, reply.elapsedMs, () => running.reject(new Error(reply.message)));
     });
@@ -177,7 +183,7 @@ export class RenderPool {
     if (!running || running.id !== id) return;
     if (this.worker === worker) this.worker = undefined;
     void worker.terminate();
-    const what = running.task.kind === 'mjml' ? 'email.html (MJML)' : running.task.channel;
+    const what = running.task.kind === 'mjml' || running.compilingMjml ? 'email.html (MJML)' : running.task.channel;
     this.finish(running, sinceStart(running), () =>
       running.reject(new RenderTimeExceeded(`${what} takes more than ${this.limitMs} ms to render`)),
     );

@@ -18,7 +18,10 @@ port.on('message', ({ id, task }: { id: number; task: RenderTask }) => {
   if (task.kind === 'mjml' || (task.kind === 'channel' && task.channel === 'email' && isMjml(task.set.email?.html ?? ''))) loadMjml();
   post({ id, started: true });
   const started = performance.now();
-  const rendered = task.kind === 'channel' ? engine.renderChannel(task.set, task.channel, task.scope) : engine.compileMjml(task.source);
+  const rendered =
+    task.kind === 'channel'
+      ? engine.renderChannel(task.set, task.channel, task.scope, () => post({ id, phase: 'mjml' }))
+      : engine.compileMjml(task.source);
   rendered.then(
     (value) => post({ id, ok: true, value, elapsedMs: performance.now() - started }),
     (error: unknown) => post({ id, ok: false, message: firstLine(error), elapsedMs: performance.now() - started }),

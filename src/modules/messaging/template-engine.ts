@@ -165,18 +165,24 @@ export class TemplateEngine {
     return out;
   }
 
-  /** One channel rendered in full: Liquid, then for email MJML and the text part. */
+  /**
+   * One channel rendered in full: Liquid, then for email MJML and the text part.
+   * `beforeMjml` is told when the Liquid is done and the MJML compile begins.
+   */
   async renderChannel<C extends RenderChannel>(
     set: ChannelTemplates,
     channel: C,
     scope: Readonly<Record<string, unknown>>,
+    beforeMjml?: () => void,
   ): Promise<RenderedMessage[C] | undefined> {
     const fields = set[channel] as ChannelFields | undefined;
     if (!fields) return undefined;
     const out = this.renderFields(channel, fields, scope);
     if (channel !== 'email') return out as RenderedMessage[C];
     const html = out.html ?? '';
-    return this.email(out, isMjml(html) ? await this.compileMjml(html) : html) as RenderedMessage[C];
+    if (!isMjml(html)) return this.email(out, html) as RenderedMessage[C];
+    beforeMjml?.();
+    return this.email(out, await this.compileMjml(html)) as RenderedMessage[C];
   }
 
   /** The email of rendered fields and its final HTML: the text part derived from the HTML when the mailing has none. */
