@@ -19,6 +19,64 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // The layers of ../shared/STYLE.md, held by lint rather than by review.
+  {
+    // A scope parses, calls a service and maps: it never reaches the database itself.
+    files: ['src/public-api/**/*.ts', 'src/admin-api/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/*.repo.js', '**/*.repo'], message: 'A route calls a service; repositories are the services\' own.' },
+            { group: ['**/db/**', 'kysely', 'pg', 'better-sqlite3'], message: 'A route never reaches the database: call a service.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // domain/ is pure: no I/O, no clock, no randomness (they come in as arguments).
+    files: ['src/**/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            'node:fs',
+            'node:fs/promises',
+            'node:net',
+            'node:dns',
+            'node:http',
+            'node:https',
+            'node:http2',
+            'node:child_process',
+            'node:worker_threads',
+            'fastify',
+            'kysely',
+            'pg',
+            'better-sqlite3',
+            'nodemailer',
+          ].map((name) => ({ name, message: 'domain/ is pure: I/O belongs to a service or a repository.' })),
+          patterns: [
+            {
+              group: ['**/*.repo.js', '**/*.service.js', '**/db/create-db.js', '**/db/handle.js', '**/clock.js', '**/random.js'],
+              allowTypeImports: true,
+              message: 'domain/ is pure: it takes data, the time and random values as arguments.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'domain/ takes the time as an argument (the injected clock).' },
+        { object: 'Math', property: 'random', message: 'domain/ takes random values as arguments.' },
+        { object: 'performance', property: 'now', message: 'domain/ takes the time as an argument.' },
+        { object: 'crypto', property: 'randomBytes', message: 'domain/ takes random values as arguments.' },
+        { object: 'crypto', property: 'randomUUID', message: 'domain/ takes random values as arguments.' },
+      ],
+    },
+  },
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
