@@ -3,7 +3,6 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
-import type { ProfileSegmentSource } from '../profile-view/profile-view.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { Segment } from './audience.types.js';
 import * as repo from './segments.repo.js';
@@ -37,9 +36,10 @@ export interface SegmentEntryListener {
  * Segments (admin-api.md, "Segments"): named sets of profiles an audience import loads
  * into (interface.md endpoint 11, `segment_id`). Ids are small per-shop integers, because
  * clients type them into requests. Also the profile view's segment source: a profile
- * lists the segments it belongs to.
+ * lists the segments it belongs to (segmentIdsOf fits the view's ProfileSegmentSource
+ * without naming it: the view sits above audience, which never imports it).
  */
-export class SegmentsService implements ProfileSegmentSource {
+export class SegmentsService {
   private readonly entryListeners: SegmentEntryListener[] = [];
 
   constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock; readonly shops: Pick<ShopsService, 'requireShop'> }) {}
@@ -121,7 +121,7 @@ export class SegmentsService implements ProfileSegmentSource {
     for (const listener of listeners) await listener.entered(trx, { shopId, segmentId, profileIds: added, at: now });
   }
 
-  /** ProfileSegmentSource: the segment ids of each profile, ascending. */
+  /** The profile view's segment source: the segment ids of each profile, ascending. */
   async segmentIdsOf(shopId: string, profileIds: readonly number[]): Promise<ReadonlyMap<number, readonly number[]>> {
     const rows = await repo.findMemberships(this.db, shopId, profileIds);
     const map = new Map<number, number[]>();
