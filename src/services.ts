@@ -28,7 +28,8 @@ import type { CheckoutHoldParticipant } from './modules/checkout/checkout-holds.
 import { CheckoutInputs } from './modules/checkout/checkout-inputs.js';
 import { CheckoutService } from './modules/checkout/checkout.service.js';
 import { CheckoutSettle } from './modules/checkout/checkout-settle.js';
-import { IdentityService } from './modules/identity/identity.service.js';
+import { IdentityService, type MergeParticipant } from './modules/identity/identity.service.js';
+import { Late } from './late.js';
 import { ImagesService } from './modules/images/images.service.js';
 import { ProductFacts } from './modules/catalog/product-facts.js';
 import { ProductSubscriptionsService } from './modules/product-subscriptions/product-subscriptions.service.js';
@@ -184,19 +185,41 @@ export interface Services {
   readonly bulkExpansion: BulkExpansion;
 }
 
-export function createServices(deps: {
-  config: Config;
-  db: DbHandle;
-  clock: Clock;
+/** What a test hands the modules in place of, or after, the app's own; production passes none. */
+export interface TestProbes {
   /** The engine the trigger detectors start runs on; the chains service unless a test of the detectors records them instead. */
-  triggerStarter?: ChainStarter;
+  readonly triggerStarter?: ChainStarter;
   /** Hold participants after the shop's own (a test's probe of the checkout's transactions). */
-  extraCheckoutHolds?: readonly CheckoutHoldParticipant[];
-}): Services {
+  readonly checkoutHolds?: readonly CheckoutHoldParticipant[];
+  /** Merge participants after the modules' own (a test's failing one). */
+  readonly mergeParticipants?: readonly MergeParticipant[];
+}
+
+export interface ServicesDeps {
+  readonly config: Config;
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly probes?: TestProbes;
+}
+
+/** The modules wired: the services the scopes read, and the ordered lists the root handed the shared flows. */
+export interface Composition {
+  readonly services: Services;
+  /** In the order identity runs them in a merge. */
+  readonly mergeParticipants: readonly MergeParticipant[];
+}
+
+/** Every service, built once per process from explicit dependencies. */
+export function createServices(deps: ServicesDeps): Services {
+  return compose(deps).services;
+}
+
+export function compose(deps: ServicesDeps): Composition {
   const { config, db, clock } = deps;
   const settings = new SettingsVersion({ db, clock });
   const shops = new ShopsService({ db, clock });
-  const identity = new IdentityService({ db, clock });
+  const mergeParticipants = Late.namedList<MergeParticipant>('merge participant');
+  const identity = new IdentityService({ db, clock, mergeParticipants });
   const jobs = new JobQueue({ db, clock });
   const tracking = new TrackingService({ db, clock, identity, shops, jobs, settings });
   const segments = new SegmentsService({ db, clock, shops });
@@ -244,7 +267,7 @@ export function createServices(deps: {
     new CertificateHolds({ db }),
     new BonusHolds(ledger),
     new BenefitHolds(subscriptionUsage),
-    ...(deps.extraCheckoutHolds ?? []),
+    ...(deps.probes?.checkoutHolds ?? []),
   ];
   const checkout = new CheckoutService({
     db,
@@ -343,7 +366,7 @@ export function createServices(deps: {
   tracking.subscribe(chains.trackingSubscriber());
   // The other triggers (docs/chains.md, "Triggers"): abandoned lists and purchases heard from tracking,
   // product alerts from catalog landings, segment entries from member additions.
-  const chainTriggers = createChainTriggers({
+  const { triggers: chainTriggers, mergeParticipant: watchesMerge } = createChainTriggers({
     db,
     clock,
     jobs,
@@ -353,8 +376,25 @@ export function createServices(deps: {
     products,
     productSubscriptions,
     segments,
-    starter: deps.triggerStarter ?? chains,
+    starter: deps.probes?.triggerStarter ?? chains,
   });
+  // What a merge moves, in this order: the loyalty ledger's participant before those of
+  // referrals, levels and rewards, which find the surviving profile a member by then.
+  const merges = [
+    tracking.mergeParticipant(),
+    audience.mergeParticipant(),
+    productSubscriptions.mergeParticipant(),
+    loyalty.mergeParticipant(),
+    loyaltyReferrals.mergeParticipant(),
+    loyaltyLevels.mergeParticipant(),
+    loyaltyRewards.mergeParticipant(),
+    wallet.mergeParticipant(),
+    webPush.mergeParticipant(),
+    chains.mergeParticipant(),
+    watchesMerge,
+    ...(deps.probes?.mergeParticipants ?? []),
+  ];
+  mergeParticipants.bind(merges);
   // Bulk mailings (docs/bulk.md): their templates by reference, and quiet hours holding bulk and chain deliveries.
   const messagingLimits = new LimitsService({ db, clock, shops });
   const bulkMailings = new BulkService({ db, clock, shops, segments, renderer, jobs });
@@ -369,7 +409,7 @@ export function createServices(deps: {
     }
     forgetCachedMailings(db);
   });
-  return {
+  const services: Services = {
     settings,
     shops,
     adminToken: new AdminTokenService({ db, clock, envToken: config.adminToken }),
@@ -426,4 +466,5 @@ export function createServices(deps: {
     bulkMailings,
     bulkExpansion,
   };
+  return { services, mergeParticipants: merges };
 }

@@ -3,7 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import { TtlCache } from '../../ttl-cache.js';
 import { normalizePhone } from '../identity/domain/identifiers.js';
-import type { IdentityService } from '../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { balanceOf, pendingOf } from './domain/ledger.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
@@ -15,7 +15,7 @@ export interface LoyaltyDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'findProfilesOnly' | 'getProfile' | 'onMerge'>;
+  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'findProfilesOnly' | 'getProfile'>;
   readonly ledger: LoyaltyLedger;
 }
 
@@ -83,7 +83,11 @@ export class LoyaltyService {
 
   constructor(private readonly deps: LoyaltyDeps) {
     this.settingsCache = new TtlCache({ max: SETTINGS_CACHE_MAX_SHOPS, ttlMs: SETTINGS_CACHE_TTL_MS, clock: deps.clock });
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveLedger(trx, shopId, fromId, intoId, deps.clock.now()));
+  }
+
+  /** The merged profile's ledger is the survivor's (loyalty.repo.ts moveLedger); the other loyalty participants run after it. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'loyalty ledger', merge: (trx, shopId, fromId, intoId) => repo.moveLedger(trx, shopId, fromId, intoId, this.deps.clock.now()) };
   }
 
   /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */

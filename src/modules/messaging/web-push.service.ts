@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import type { ChannelsService } from './channels.service.js';
 import { generateVapidKeys } from './providers/vapid.provider.js';
 import { endpointOfAddress, subscriptionAddress, type WebPushSubscription } from './domain/web-push-subscription.js';
@@ -29,11 +29,14 @@ export class WebPushService {
     private readonly deps: {
       readonly db: DbHandle;
       readonly clock: Clock;
-      readonly identity: Pick<IdentityService, 'requireDevice' | 'resolveProfile' | 'onMerge'>;
+      readonly identity: Pick<IdentityService, 'requireDevice' | 'resolveProfile'>;
       readonly channels: Pick<ChannelsService, 'settingsFor' | 'putChannel'>;
     },
-  ) {
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileSubscriptions(trx, shopId, fromId, intoId));
+  ) {}
+
+  /** The merged profile's browser subscriptions are the survivor's. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'web push', merge: (trx, shopId, fromId, intoId) => repo.moveProfileSubscriptions(trx, shopId, fromId, intoId) };
   }
 
   /** The applicationServerKey a site's service worker subscribes with; never the private key. */

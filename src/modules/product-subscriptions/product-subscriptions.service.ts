@@ -4,7 +4,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import type { CatalogLandedListener, CatalogLanding } from '../catalog/catalog.types.js';
 import { IDENTIFIER_KINDS } from '../identity/domain/identifiers.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import * as repo from './product-subscriptions.repo.js';
 import type {
   ProductAlert,
@@ -19,7 +19,7 @@ import type {
 export interface ProductSubscriptionsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
-  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findDevice' | 'findProfiles' | 'onMerge'>;
+  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findDevice' | 'findProfiles'>;
   readonly catalog: {
     currentGeneration(shopId: string): Promise<number>;
     onLanded(listener: CatalogLandedListener): void;
@@ -45,8 +45,12 @@ export class ProductSubscriptionsService {
   private readonly alertListeners: AlertsWrittenListener[] = [];
 
   constructor(private readonly deps: ProductSubscriptionsDeps) {
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileRows(trx, shopId, fromId, intoId));
     deps.catalog.onLanded(this.landedListener());
+  }
+
+  /** The merged profile's subscriptions and alerts are the survivor's. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'product subscriptions', merge: (trx, shopId, fromId, intoId) => repo.moveProfileRows(trx, shopId, fromId, intoId) };
   }
 
   private get db() {

@@ -7,7 +7,7 @@ import { TtlCache } from '../../ttl-cache.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { isValidDeviceId, normalizeIdentifiers } from '../identity/domain/identifiers.js';
-import type { IdentityService } from '../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import { generateDeviceId } from '../identity/ids.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { COUNTER_WINDOWS, sumCounterWindows, windowBuckets } from './domain/counters.js';
@@ -70,9 +70,11 @@ export class TrackingService {
     // A 200 means the event is on disk, not only committed (db/sqlite/wal-sync.ts on SQLite).
     this.committer = new GroupCommitter((drafts) => this.commitBatch(drafts), { durable: () => deps.db.durable() });
     this.knownDevices = new TtlCache({ max: KNOWN_DEVICES_MAX, ttlMs: KNOWN_DEVICES_TTL_MS, clock: deps.clock });
-    deps.identity.onMerge((trx, shopId, fromId, intoId) =>
-      mergeTrackingData(trx, shopId, fromId, intoId, deps.clock.now()),
-    );
+  }
+
+  /** Moves the merged profile's events, lists and orders (tracking.merge.ts). */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'tracking', merge: (trx, shopId, fromId, intoId) => mergeTrackingData(trx, shopId, fromId, intoId, this.deps.clock.now()) };
   }
 
   private get db() {

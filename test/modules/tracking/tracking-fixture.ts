@@ -1,6 +1,7 @@
 import { ManualClock } from '../../../src/clock.js';
 import { JobQueue } from '../../../src/jobs/queue.js';
-import { IdentityService } from '../../../src/modules/identity/identity.service.js';
+import { Late } from '../../../src/late.js';
+import { IdentityService, type MergeParticipant } from '../../../src/modules/identity/identity.service.js';
 import type { TrackedItem } from '../../../src/modules/tracking/domain/items.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { TrackingService } from '../../../src/modules/tracking/tracking.service.js';
@@ -18,9 +19,11 @@ export interface TrackingStack {
 /** The tracking service with its real dependencies on the test database; only the clock is manual. */
 export function trackingStack(db: TestDb, clock = new ManualClock()): TrackingStack {
   const shops = new ShopsService({ db, clock });
-  const identity = new IdentityService({ db, clock });
+  const mergeParticipants = Late.namedList<MergeParticipant>('merge participant');
+  const identity = new IdentityService({ db, clock, mergeParticipants });
   const jobs = new JobQueue({ db, clock });
   const tracking = new TrackingService({ db, clock, identity, shops, jobs });
+  mergeParticipants.bind([tracking.mergeParticipant()]);
   return { clock, shops, identity, jobs, tracking };
 }
 

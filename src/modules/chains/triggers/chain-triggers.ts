@@ -3,6 +3,7 @@ import type { DbHandle } from '../../../db/create-db.js';
 import type { JobMap } from '../../../jobs/job-map.js';
 import type { JobQueue } from '../../../jobs/queue.js';
 import type { SegmentEntryListener } from '../../audience/segments.service.js';
+import type { MergeParticipant } from '../../identity/identity.service.js';
 import type { TrackingSubscriber } from '../../tracking/tracking.types.js';
 import type { ChainStarter } from '../chain-starter.js';
 import { AbandonedLists, type AbandonedListsDeps } from './abandoned-lists.js';
@@ -41,13 +42,20 @@ export interface ChainTriggers {
   forgetCachedSettings(): void;
 }
 
+/** The detectors' jobs, and what they add to the shared flows: the composition root lists it. */
+export interface ChainTriggerParts {
+  readonly triggers: ChainTriggers;
+  /** A merged profile's watched lists are the survivor's. */
+  readonly mergeParticipant: MergeParticipant;
+}
+
 /**
  * The detectors of the chain triggers other than custom events (docs/chains.md, "Triggers"):
  * abandoned carts and wish lists, back in stock and price drop, segment entry, and the
  * purchase that ends abandoned-cart runs. Building them registers their listeners on
  * tracking, the product subscriptions and the segments; what is left is to run their jobs.
  */
-export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggers {
+export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggerParts {
   const { db, clock, jobs, starter } = deps;
   const chains = new ActiveChainsView(starter, clock, deps.activeChainsTtlMs ?? DEFAULT_ACTIVE_CHAINS_TTL_MS);
   const products = new TriggerProducts({ shops: deps.shops, products: deps.products });
@@ -56,9 +64,12 @@ export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggers {
   const alerts = new ProductAlerts({ db, clock, jobs, alerts: deps.productSubscriptions, products, chains, starter });
   const entries = new SegmentEntries({ db, jobs, segments: deps.segments, chains, starter });
   return {
-    checkAbandoned: (job) => lists.check(job),
-    handProductAlerts: (job) => alerts.run(job),
-    handSegmentEntries: (job) => entries.run(job),
-    forgetCachedSettings: () => chains.clear(),
+    triggers: {
+      checkAbandoned: (job) => lists.check(job),
+      handProductAlerts: (job) => alerts.run(job),
+      handSegmentEntries: (job) => entries.run(job),
+      forgetCachedSettings: () => chains.clear(),
+    },
+    mergeParticipant: lists.mergeParticipant(),
   };
 }

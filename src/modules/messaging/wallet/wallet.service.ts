@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Clock } from '../../../clock.js';
 import type { DbHandle } from '../../../db/create-db.js';
 import { AppError } from '../../../errors.js';
-import type { IdentityService } from '../../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../../identity/identity.service.js';
 import type { LoyaltyService } from '../../loyalty/loyalty.service.js';
 import type { ShopsService } from '../../shops/shops.service.js';
 import type { AppleWalletSettings } from '../providers/apple-wallet.settings.js';
@@ -26,7 +26,7 @@ export interface WalletDeps {
   /** This server's base URL as devices reach it (config PATRON_PUBLIC_URL): the passes' webServiceURL. */
   readonly publicUrl: string;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'getProfile' | 'currentProfileId' | 'onMerge'>;
+  readonly identity: Pick<IdentityService, 'getProfile' | 'currentProfileId'>;
   readonly loyalty: Pick<LoyaltyService, 'findMember' | 'balanceAt'>;
 }
 
@@ -64,8 +64,11 @@ const NO_PASS_HASH = hashSecret('no pass has this token');
 export class WalletService {
   private settingsSource: WalletSettingsSource | undefined;
 
-  constructor(private readonly deps: WalletDeps) {
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfilePasses(trx, shopId, fromId, intoId));
+  constructor(private readonly deps: WalletDeps) {}
+
+  /** The merged profile's passes are the survivor's. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'wallet passes', merge: (trx, shopId, fromId, intoId) => repo.moveProfilePasses(trx, shopId, fromId, intoId) };
   }
 
   private get db() {
