@@ -41,6 +41,7 @@ import { SlidersService } from './modules/sliders/sliders.service.js';
 import { AdminTokenService } from './modules/system/admin-token.service.js';
 import { SettingsVersion } from './modules/system/settings-version.js';
 import { TrackingService } from './modules/tracking/tracking.service.js';
+import type { TrackingSubscriber } from './modules/tracking/tracking.types.js';
 import { SubscriptionMembersService } from './modules/subscriptions/subscription-members.service.js';
 import { BenefitHolds } from './modules/subscriptions/subscription-holds.js';
 import { SubscriptionUsageService } from './modules/subscriptions/subscription-usage.service.js';
@@ -193,6 +194,8 @@ export interface TestProbes {
   readonly checkoutHolds?: readonly CheckoutHoldParticipant[];
   /** Merge participants after the modules' own (a test's failing one). */
   readonly mergeParticipants?: readonly MergeParticipant[];
+  /** Tracking subscribers after the modules' own (a test's recorder). */
+  readonly trackingSubscribers?: readonly TrackingSubscriber[];
 }
 
 export interface ServicesDeps {
@@ -207,6 +210,8 @@ export interface Composition {
   readonly services: Services;
   /** In the order identity runs them in a merge. */
   readonly mergeParticipants: readonly MergeParticipant[];
+  /** In the order tracking enqueues their jobs. */
+  readonly trackingSubscribers: readonly TrackingSubscriber[];
 }
 
 /** Every service, built once per process from explicit dependencies. */
@@ -221,7 +226,8 @@ export function compose(deps: ServicesDeps): Composition {
   const mergeParticipants = Late.namedList<MergeParticipant>('merge participant');
   const identity = new IdentityService({ db, clock, mergeParticipants });
   const jobs = new JobQueue({ db, clock });
-  const tracking = new TrackingService({ db, clock, identity, shops, jobs, settings });
+  const trackingSubscribers = Late.namedList<TrackingSubscriber>('tracking subscriber');
+  const tracking = new TrackingService({ db, clock, identity, shops, jobs, settings, subscribers: trackingSubscribers });
   const segments = new SegmentsService({ db, clock, shops });
   const customProperties = new CustomPropertiesService({ db, clock, shops });
   const audience = new AudienceService({ db, clock, identity, jobs, shops, segments, properties: customProperties });
@@ -239,8 +245,6 @@ export function compose(deps: ServicesDeps): Composition {
   });
   const listing = new ListingService({ db, clock, catalog, products });
   const search = new SearchService({ db, clock, catalog, listing });
-  // The search event of POST /push feeds the search log.
-  tracking.subscribe(search.trackingSubscriber());
   const ledger = new LoyaltyLedger({ db, clock });
   const loyaltyUpkeep = new LoyaltyUpkeepService({ db, clock, jobs, ledger });
   const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
@@ -251,11 +255,7 @@ export function compose(deps: ServicesDeps): Composition {
   // Built after the ledger: its merge participant runs after the ledger's (the surviving member exists).
   const loyaltyReferrals = new LoyaltyReferralService({ db, clock, shops, identity, members: loyalty, ledger });
   const loyaltyLevels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty, purchases: loyaltyReferrals });
-  // Members' purchase events count toward their levels.
-  tracking.subscribe(loyaltyLevels.trackingSubscriber());
   const loyaltyRewards = new LoyaltyRewardsService({ db, clock, shops, identity, ledger, loyalty });
-  // Custom events with a rewarded code credit the member (docs/loyalty.md, "Event rewards").
-  tracking.subscribe(loyaltyRewards.trackingSubscriber());
   const promotions = new PromotionsService({ db, clock, shops });
   const promoCodes = new PromoCodesService({ db, clock, shops });
   const certificates = new CertificatesService({ db, clock, shops });
@@ -300,8 +300,6 @@ export function compose(deps: ServicesDeps): Composition {
     orders: tracking,
     checkoutOrders: checkout,
   });
-  // A purchase event with the order_id of a created checkout order confirms it.
-  tracking.subscribe(checkout.trackingSubscriber());
   // Messaging (docs/messaging.md). Vendor classes are listed here; mobile_push vendors
   // say which tokens they take (`accepts`), so the engine picks one per message.
   const messagingProviders = createProviderRegistry(clock);
@@ -317,7 +315,6 @@ export function compose(deps: ServicesDeps): Composition {
   // Outbound webhooks (docs/webhooks.md): message outcomes reach them through the outcome
   // hook, in the transaction that records each outcome; tracking events as a subscriber.
   const webhooks = new WebhooksService({ db, clock, config, shops, jobs, box: messagingBox, settings });
-  tracking.subscribe(webhooks.trackingSubscriber());
   const outcomeHook = webhooks.outcomeHook();
   const messageOutcomes = new OutcomesService({
     db,
@@ -329,8 +326,6 @@ export function compose(deps: ServicesDeps): Composition {
     attributionWindowMs: config.messageAttributionMs,
     outcomeHook,
   });
-  // Purchase events credit the message the customer came from (docs/messaging.md, "Tracking").
-  tracking.subscribe(messageOutcomes.trackingSubscriber());
   const wallet = new WalletService({ db, clock, publicUrl: config.publicUrl, shops, identity, loyalty });
   wallet.useSettings(async (shopId) => (await messagingChannels.settingsFor(shopId, 'wallet'))?.vendors.apple_wallet as AppleWalletSettings | undefined);
   // The channels whose addresses the engine does not store: their sources, the wallet's
@@ -363,10 +358,9 @@ export function compose(deps: ServicesDeps): Composition {
   const chainSteps = new ChainSteps({ db, clock, jobs, writer: messageWriter, identity, audience, orders: tracking, segments, levels: loyaltyLevels });
   const chains = new ChainsService({ db, clock, shops, identity, renderer, segments, jobs, steps: chainSteps });
   messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
-  tracking.subscribe(chains.trackingSubscriber());
   // The other triggers (docs/chains.md, "Triggers"): abandoned lists and purchases heard from tracking,
   // product alerts from catalog landings, segment entries from member additions.
-  const { triggers: chainTriggers, mergeParticipant: watchesMerge } = createChainTriggers({
+  const { triggers: chainTriggers, mergeParticipant: watchesMerge, trackingSubscriber: watchesSubscriber } = createChainTriggers({
     db,
     clock,
     jobs,
@@ -395,6 +389,26 @@ export function compose(deps: ServicesDeps): Composition {
     ...(deps.probes?.mergeParticipants ?? []),
   ];
   mergeParticipants.bind(merges);
+  // Who hears tracking's events; each accepted event gets its job in this order.
+  const subscribers = [
+    // The search event of POST /push feeds the search log.
+    search.trackingSubscriber(),
+    // Members' purchase events count toward their levels.
+    loyaltyLevels.trackingSubscriber(),
+    // Custom events with a rewarded code credit the member (docs/loyalty.md, "Event rewards").
+    loyaltyRewards.trackingSubscriber(),
+    // A purchase event with the order_id of a created checkout order confirms it.
+    checkout.trackingSubscriber(),
+    // Outbound webhooks of tracking events (docs/webhooks.md).
+    webhooks.trackingSubscriber(),
+    // Purchase events credit the message the customer came from (docs/messaging.md, "Tracking").
+    messageOutcomes.trackingSubscriber(),
+    // Custom events start the chains they trigger; list changes and purchases move the abandoned-list watches.
+    chains.trackingSubscriber(),
+    watchesSubscriber,
+    ...(deps.probes?.trackingSubscribers ?? []),
+  ];
+  trackingSubscribers.bind(subscribers);
   // Bulk mailings (docs/bulk.md): their templates by reference, and quiet hours holding bulk and chain deliveries.
   const messagingLimits = new LimitsService({ db, clock, shops });
   const bulkMailings = new BulkService({ db, clock, shops, segments, renderer, jobs });
@@ -466,5 +480,5 @@ export function compose(deps: ServicesDeps): Composition {
     bulkMailings,
     bulkExpansion,
   };
-  return { services, mergeParticipants: merges };
+  return { services, mergeParticipants: merges, trackingSubscribers: subscribers };
 }

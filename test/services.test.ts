@@ -36,4 +36,17 @@ describe('the composition root', () => {
       'abandoned lists',
     ]);
   });
+
+  it('hands tracking its subscribers in one list, in the order their jobs are enqueued', () => {
+    expect(composition.trackingSubscribers.map((s) => s.name)).toEqual([
+      'search-log',
+      'loyalty.purchases',
+      'loyalty.event_rewards',
+      'checkout.orders',
+      'webhooks',
+      'messaging.attribution',
+      'chains.events',
+      'chains.abandoned-lists',
+    ]);
+  });
 });

@@ -3,6 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { fromFlag } from '../../db/dialect.js';
 import { GroupCommitter, type GroupCommitStats } from '../../db/group-commit.js';
 import { AppError } from '../../errors.js';
+import type { Late } from '../../late.js';
 import { TtlCache } from '../../ttl-cache.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -39,6 +40,12 @@ export interface TrackingDeps {
   readonly shops: ShopsService;
   readonly jobs: JobQueue;
   /**
+   * The modules built after tracking that hear its events, in the composition root's order
+   * (src/services.ts): each stored event one accepts gets a `tracking.deliver` job in the
+   * event's transaction. None when absent.
+   */
+  readonly subscribers?: Late<readonly TrackingSubscriber[]>;
+  /**
    * Read once per batch before the subscribers decide (their `accepts` answers from
    * caches of admin settings): a change an admin made anywhere is seen by the next batch.
    */
@@ -61,7 +68,6 @@ const COUNTER_PRUNE_INTERVAL_MS = 10 * 60_000;
  * requests share that transaction (tracking.batch.ts stores a batch set-wise).
  */
 export class TrackingService {
-  private readonly subscribers = new Map<string, TrackingSubscriber>();
   private readonly committer: GroupCommitter<EventDraft, StoredEvent>;
   private readonly lastPrune = new Map<string, number>();
   private readonly knownDevices: TtlCache<string, true>;
@@ -206,20 +212,13 @@ export class TrackingService {
     return new Map([...rowsByItem].map(([id, rows]) => [id, sumCounterWindows(rows, now)]));
   }
 
-  /**
-   * Registers a subscriber (loyalty, messaging …) when services are built. Each stored
-   * event it accepts gets a `tracking.deliver` job in the event's transaction.
-   */
-  subscribe(subscriber: TrackingSubscriber): void {
-    if (this.subscribers.has(subscriber.name)) {
-      throw new Error(`A tracking subscriber named "${subscriber.name}" is already registered`);
-    }
-    this.subscribers.set(subscriber.name, subscriber);
+  private get subscribers(): readonly TrackingSubscriber[] {
+    return this.deps.subscribers?.get() ?? [];
   }
 
   /** The `tracking.deliver` job: hands one stored event to one subscriber. */
   async deliver(job: JobMap['tracking.deliver']): Promise<void> {
-    const subscriber = this.subscribers.get(job.subscriber);
+    const subscriber = this.subscribers.find((s) => s.name === job.subscriber);
     if (!subscriber) throw new Error(`No tracking subscriber named "${job.subscriber}" is registered in this process`);
     const row = await repo.findEvent(this.db, job.shopId, job.eventId);
     if (!row) throw new Error(`Event ${job.eventId} of shop ${job.shopId} does not exist`);
@@ -237,7 +236,7 @@ export class TrackingService {
   }
 
   private async commitBatch(drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
-    if (this.subscribers.size > 0) await this.deps.settings?.refresh();
+    if (this.subscribers.length > 0) await this.deps.settings?.refresh();
     const now = this.deps.clock.now();
     const pruneShops = new Set<string>();
     for (const { shopId } of drafts) {
@@ -248,7 +247,7 @@ export class TrackingService {
     const context = {
       identity: this.deps.identity,
       jobs: this.deps.jobs,
-      subscribers: [...this.subscribers.values()],
+      subscribers: this.subscribers,
       pruneShops,
       now,
     };

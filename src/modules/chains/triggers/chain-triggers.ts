@@ -24,7 +24,7 @@ export interface ChainTriggersDeps {
   readonly jobs: Pick<JobQueue, 'enqueue'>;
   readonly shops: TriggerProductsDeps['shops'];
   readonly identity: AbandonedListsDeps['identity'];
-  readonly tracking: AbandonedListsDeps['tracking'] & { subscribe(subscriber: TrackingSubscriber): void };
+  readonly tracking: AbandonedListsDeps['tracking'];
   readonly products: TriggerProductsDeps['products'];
   readonly productSubscriptions: AlertSource;
   readonly segments: { onEntered(listener: SegmentEntryListener): void };
@@ -47,6 +47,8 @@ export interface ChainTriggerParts {
   readonly triggers: ChainTriggers;
   /** A merged profile's watched lists are the survivor's. */
   readonly mergeParticipant: MergeParticipant;
+  /** List changes and purchases: the abandoned-list watches. */
+  readonly trackingSubscriber: TrackingSubscriber;
 }
 
 /**
@@ -60,7 +62,6 @@ export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggerParts 
   const chains = new ActiveChainsView(starter, clock, deps.activeChainsTtlMs ?? DEFAULT_ACTIVE_CHAINS_TTL_MS);
   const products = new TriggerProducts({ shops: deps.shops, products: deps.products });
   const lists = new AbandonedLists({ db, clock, jobs, tracking: deps.tracking, identity: deps.identity, products, chains, starter });
-  deps.tracking.subscribe(lists.trackingSubscriber());
   const alerts = new ProductAlerts({ db, clock, jobs, alerts: deps.productSubscriptions, products, chains, starter });
   const entries = new SegmentEntries({ db, jobs, segments: deps.segments, chains, starter });
   return {
@@ -71,5 +72,6 @@ export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggerParts 
       forgetCachedSettings: () => chains.clear(),
     },
     mergeParticipant: lists.mergeParticipant(),
+    trackingSubscriber: lists.trackingSubscriber(),
   };
 }
