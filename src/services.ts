@@ -47,7 +47,7 @@ import { BenefitHolds } from './modules/subscriptions/subscription-holds.js';
 import { SubscriptionUsageService } from './modules/subscriptions/subscription-usage.service.js';
 import { SubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { ChannelsService } from './modules/messaging/channels.service.js';
-import { DeliveryService } from './modules/messaging/delivery.service.js';
+import { DeliveryService, type SendGate, type TemplateSource } from './modules/messaging/delivery.service.js';
 import { HistoryService } from './modules/messaging/history.service.js';
 import { forgetCachedMailings, MailingsService } from './modules/messaging/mailings.service.js';
 import type { ProviderRegistry } from './modules/messaging/providers/registry.js';
@@ -326,14 +326,30 @@ export function compose(deps: ServicesDeps): Composition {
     attributionWindowMs: config.messageAttributionMs,
     outcomeHook,
   });
-  const wallet = new WalletService({ db, clock, publicUrl: config.publicUrl, shops, identity, loyalty });
-  wallet.useSettings(async (shopId) => (await messagingChannels.settingsFor(shopId, 'wallet'))?.vendors.apple_wallet as AppleWalletSettings | undefined);
+  const wallet = new WalletService({
+    db,
+    clock,
+    publicUrl: config.publicUrl,
+    shops,
+    identity,
+    loyalty,
+    settings: async (shopId) => (await messagingChannels.settingsFor(shopId, 'wallet'))?.vendors.apple_wallet as AppleWalletSettings | undefined,
+  });
   // The channels whose addresses the engine does not store: their sources, the wallet's
   // pass text stored before its update push, and dead addresses dropped from their stores.
   const webPush = new WebPushService({ db, clock, identity, channels: messagingChannels });
-  const messageWriter = new MessageWriter({ identity, audience, channels: messagingChannels, jobs });
-  messageWriter.useAddressSource('web_push', (shopId, profileId) => webPush.addresses(shopId, profileId));
-  messageWriter.useAddressSource('wallet', (shopId, profileId) => wallet.addresses(shopId, profileId));
+  const messageWriter = new MessageWriter({
+    identity,
+    audience,
+    channels: messagingChannels,
+    jobs,
+    addressSources: {
+      web_push: (shopId, profileId) => webPush.addresses(shopId, profileId),
+      wallet: (shopId, profileId) => wallet.addresses(shopId, profileId),
+    },
+  });
+  const templateSources = new Late<{ chain: TemplateSource; bulk: TemplateSource }>('the chain and bulk template sources');
+  const sendGate = new Late<SendGate>('the send gate');
   const transact = new TransactService({ db, clock, identity, writer: messageWriter });
   const messageDelivery = new DeliveryService({
     db,
@@ -347,17 +363,22 @@ export function compose(deps: ServicesDeps): Composition {
     jobs,
     links: messageOutcomes,
     outcomeHook,
+    beforeSend: {
+      wallet: async (shopId, profileId, message) => {
+        await wallet.deliverWalletMessage(shopId, profileId, message.text);
+      },
+    },
+    deadAddress: {
+      web_push: (shopId, address) => webPush.forgetAddress(shopId, address),
+      wallet: (shopId, address) => wallet.forgetAddress(shopId, address),
+    },
+    templateSources,
+    sendGate,
   });
-  messageDelivery.useBeforeSend('wallet', async (shopId, profileId, message) => {
-    await wallet.deliverWalletMessage(shopId, profileId, message.text);
-  });
-  messageDelivery.useDeadAddress('web_push', (shopId, address) => webPush.forgetAddress(shopId, address));
-  messageDelivery.useDeadAddress('wallet', (shopId, address) => wallet.forgetAddress(shopId, address));
   // Chains (docs/chains.md): steps run in the `chains.step` job; their messages find their
   // templates in the chain's version; custom events start the chains they trigger.
   const chainSteps = new ChainSteps({ db, clock, jobs, writer: messageWriter, identity, audience, orders: tracking, segments, levels: loyaltyLevels });
   const chains = new ChainsService({ db, clock, shops, identity, renderer, segments, jobs, steps: chainSteps });
-  messageDelivery.useTemplateSource('chain', (shopId, ref) => chains.templates(shopId, ref));
   // The other triggers (docs/chains.md, "Triggers"): abandoned lists and purchases heard from tracking,
   // product alerts from catalog landings, segment entries from member additions.
   const { triggers: chainTriggers, mergeParticipant: watchesMerge, trackingSubscriber: watchesSubscriber } = createChainTriggers({
@@ -413,8 +434,11 @@ export function compose(deps: ServicesDeps): Composition {
   const messagingLimits = new LimitsService({ db, clock, shops });
   const bulkMailings = new BulkService({ db, clock, shops, segments, renderer, jobs });
   const bulkExpansion = new BulkExpansion({ db, clock, writer: messageWriter, limits: messagingLimits, jobs });
-  messageDelivery.useTemplateSource('bulk', (shopId, ref) => bulkMailings.templateSource(shopId, ref));
-  messageDelivery.useSendGate((shopId, channel, type, now) => messagingLimits.sendAt(shopId, channel, type, now));
+  templateSources.bind({
+    chain: (shopId, ref) => chains.templates(shopId, ref),
+    bulk: (shopId, ref) => bulkMailings.templateSource(shopId, ref),
+  });
+  sendGate.bind((shopId, channel, type, now) => messagingLimits.sendAt(shopId, channel, type, now));
   // Every cache of admin settings, dropped when an admin changes anything (docs/settings-caches.md).
   settings.onChange(() => webhooks.topics.reload());
   settings.onChange(() => {

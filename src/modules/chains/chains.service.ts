@@ -226,7 +226,7 @@ export class ChainsService implements ChainStarter {
     };
   }
 
-  /** The templates of a chain message (DeliveryService.useTemplateSource('chain', …)). */
+  /** The templates of a chain message (the delivery's template source of the `chain` type). */
   async templates(shopId: string, ref: string): Promise<MailingTemplates | undefined> {
     const [chainId, version, index] = ref.split(':').map(Number);
     if (chainId === undefined || version === undefined || index === undefined) return undefined;

@@ -20,9 +20,9 @@ export interface SubscriberRef {
 /**
  * Browser push subscriptions (docs/messaging-push.md, "Web push subscriptions"): the public
  * endpoints store what a site's service worker got from pushManager.subscribe, and the
- * engine reads them back as web_push addresses (`addresses`, registered with
- * MessageWriter.useAddressSource in services.ts). A subscription the push service
- * declared gone is deleted (`forgetAddress`, on the delivery's dead address).
+ * engine reads them back as web_push addresses (`addresses`, the MessageWriter's address
+ * source of the channel). A subscription the push service declared gone is deleted
+ * (`forgetAddress`, on the delivery's dead address).
  */
 export class WebPushService {
   constructor(

@@ -16,7 +16,7 @@ import * as repo from './wallet.repo.js';
 /**
  * Where the wallet channel's settings come from: the messaging engine's channel settings
  * (secrets opened), for the vendor `apple_wallet`; undefined when the shop has not set
- * the channel up. Wired by services.ts through `useSettings`.
+ * the channel up. The composition root passes it in (src/services.ts).
  */
 export type WalletSettingsSource = (shopId: string) => Promise<AppleWalletSettings | undefined>;
 
@@ -28,6 +28,8 @@ export interface WalletDeps {
   readonly shops: Pick<ShopsService, 'requireShop'>;
   readonly identity: Pick<IdentityService, 'getProfile' | 'currentProfileId'>;
   readonly loyalty: Pick<LoyaltyService, 'findMember' | 'balanceAt'>;
+  /** The shop's apple_wallet settings: the messaging engine keeps them with its channels' (sealed). */
+  readonly settings: WalletSettingsSource;
 }
 
 export interface IssuedPass {
@@ -62,8 +64,6 @@ const NO_PASS_HASH = hashSecret('no pass has this token');
  * `deliverWalletMessage`, which puts a message on the passes before the pushes go out.
  */
 export class WalletService {
-  private settingsSource: WalletSettingsSource | undefined;
-
   constructor(private readonly deps: WalletDeps) {}
 
   /** The merged profile's passes are the survivor's. */
@@ -73,11 +73,6 @@ export class WalletService {
 
   private get db() {
     return this.deps.db.db;
-  }
-
-  /** Tells the service where the channel settings are (services.ts; the engine owns them). */
-  useSettings(source: WalletSettingsSource): void {
-    this.settingsSource = source;
   }
 
   /**
@@ -229,7 +224,7 @@ export class WalletService {
   }
 
   private async requireSettings(shopId: string): Promise<AppleWalletSettings> {
-    const settings = this.settingsSource ? await this.settingsSource(shopId) : undefined;
+    const settings = await this.deps.settings(shopId);
     if (!settings) throw new AppError('CONFLICT', NOT_CONFIGURED);
     return settings;
   }

@@ -48,10 +48,10 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
     identity = new IdentityService({ db, clock, mergeParticipants });
     const ledger = new LoyaltyLedger({ db, clock });
     loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
-    wallet = new WalletService({ db, clock, publicUrl: 'https://patron.example.org/base', shops, identity, loyalty });
-    mergeParticipants.bind([loyalty.mergeParticipant(), wallet.mergeParticipant()]);
     // The engine's channel settings stand-in: the engine is built elsewhere (docs/messaging-wallet.md).
-    wallet.useSettings((id) => Promise.resolve(configured.get(id)));
+    const channelSettings = (id: string) => Promise.resolve(configured.get(id));
+    wallet = new WalletService({ db, clock, publicUrl: 'https://patron.example.org/base', shops, identity, loyalty, settings: channelSettings });
+    mergeParticipants.bind([loyalty.mergeParticipant(), wallet.mergeParticipant()]);
     shopId = (await createShopFixture({ shops })).shopId;
     configured.set(shopId, settings);
   });
