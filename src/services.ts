@@ -10,7 +10,7 @@ import { CatalogService } from './modules/catalog/catalog.service.js';
 import { CollectionsService } from './modules/collections/collections.service.js';
 import { ListingService } from './modules/catalog/listing.service.js';
 import { BonusHolds } from './modules/loyalty/bonus-holds.js';
-import { LoyaltyLedger } from './modules/loyalty/loyalty-ledger.js';
+import { LoyaltyLedger, type LotsDueHook } from './modules/loyalty/loyalty-ledger.js';
 import { LoyaltyLevelsService } from './modules/loyalty/loyalty-levels.service.js';
 import { LoyaltyPublicService } from './modules/loyalty/loyalty-public.service.js';
 import { LoyaltyReferralService } from './modules/loyalty/loyalty-referral.service.js';
@@ -245,13 +245,13 @@ export function compose(deps: ServicesDeps): Composition {
   });
   const listing = new ListingService({ db, clock, catalog, products });
   const search = new SearchService({ db, clock, catalog, listing });
-  const ledger = new LoyaltyLedger({ db, clock });
-  const loyaltyUpkeep = new LoyaltyUpkeepService({ db, clock, jobs, ledger });
-  const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
   // Every credit of a lot that is pending or expires starts (or moves up) the shop's upkeep
   // chain, whichever service made it; a settings PUT resumes a chain that should run.
-  ledger.onLotsDue((shopId, dueAt) => loyaltyUpkeep.ensureScheduled(shopId, dueAt));
-  loyalty.useUpkeep(loyaltyUpkeep);
+  const lotsDue = new Late<LotsDueHook>('the loyalty upkeep');
+  const ledger = new LoyaltyLedger({ db, clock, lotsDue });
+  const loyaltyUpkeep = new LoyaltyUpkeepService({ db, clock, jobs, ledger });
+  lotsDue.bind((shopId, dueAt) => loyaltyUpkeep.ensureScheduled(shopId, dueAt));
+  const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger, upkeep: loyaltyUpkeep });
   // Built after the ledger: its merge participant runs after the ledger's (the surviving member exists).
   const loyaltyReferrals = new LoyaltyReferralService({ db, clock, shops, identity, members: loyalty, ledger });
   const loyaltyLevels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty, purchases: loyaltyReferrals });

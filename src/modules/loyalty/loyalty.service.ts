@@ -17,6 +17,8 @@ export interface LoyaltyDeps {
   readonly shops: Pick<ShopsService, 'requireShop'>;
   readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'findProfilesOnly' | 'getProfile'>;
   readonly ledger: LoyaltyLedger;
+  /** Told of settings changes (credits reach it through the ledger); tests without a chain leave it out. */
+  readonly upkeep?: UpkeepHooks;
 }
 
 export interface MemberInput {
@@ -78,7 +80,6 @@ const SETTINGS_CACHE_MAX_SHOPS = 10_000;
  * debits (docs/loyalty.md). The writes themselves are the ledger's (loyalty-ledger.ts).
  */
 export class LoyaltyService {
-  private upkeep: UpkeepHooks | undefined;
   private readonly settingsCache: TtlCache<string, LoyaltySettings>;
 
   constructor(private readonly deps: LoyaltyDeps) {
@@ -97,11 +98,6 @@ export class LoyaltyService {
 
   private get db() {
     return this.deps.db.db;
-  }
-
-  /** Tells the upkeep of settings changes from now on (credits reach it through the ledger's onLotsDue) (src/services.ts; tests without a chain leave it out). */
-  useUpkeep(upkeep: UpkeepHooks): void {
-    this.upkeep = upkeep;
   }
 
   async getSettings(shopId: string): Promise<LoyaltySettings> {
@@ -137,7 +133,7 @@ export class LoyaltyService {
     });
     this.settingsCache.delete(shopId);
     await this.deps.db.durable();
-    await this.upkeep?.resumeChain(shopId);
+    await this.deps.upkeep?.resumeChain(shopId);
     return toSettings(row);
   }
 
