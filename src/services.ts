@@ -39,7 +39,7 @@ import { ShopperViewService } from './modules/shopper-view/shopper-view.service.
 import { ShopsService } from './modules/shops/shops.service.js';
 import { SlidersService } from './modules/sliders/sliders.service.js';
 import { AdminTokenService } from './modules/system/admin-token.service.js';
-import { SettingsVersion } from './modules/system/settings-version.js';
+import { SettingsVersion, type SettingsListener } from './modules/system/settings-version.js';
 import { TrackingService } from './modules/tracking/tracking.service.js';
 import type { TrackingSubscriber } from './modules/tracking/tracking.types.js';
 import { SubscriptionMembersService } from './modules/subscriptions/subscription-members.service.js';
@@ -221,7 +221,8 @@ export function createServices(deps: ServicesDeps): Services {
 
 export function compose(deps: ServicesDeps): Composition {
   const { config, db, clock } = deps;
-  const settings = new SettingsVersion({ db, clock });
+  const settingsListeners = new Late<readonly SettingsListener[]>('the caches of admin settings');
+  const settings = new SettingsVersion({ db, clock, listeners: settingsListeners });
   const shops = new ShopsService({ db, clock });
   const mergeParticipants = Late.namedList<MergeParticipant>('merge participant');
   const identity = new IdentityService({ db, clock, mergeParticipants });
@@ -440,13 +441,15 @@ export function compose(deps: ServicesDeps): Composition {
   });
   sendGate.bind((shopId, channel, type, now) => messagingLimits.sendAt(shopId, channel, type, now));
   // Every cache of admin settings, dropped when an admin changes anything (docs/settings-caches.md).
-  settings.onChange(() => webhooks.topics.reload());
-  settings.onChange(() => {
-    for (const cache of [shops, loyalty, loyaltyLevels, loyaltyRewards, promotions, subscriptionUsage, messagingChannels, chains, chainTriggers, messagingLimits, bulkMailings]) {
-      cache.forgetCachedSettings();
-    }
-    forgetCachedMailings(db);
-  });
+  settingsListeners.bind([
+    () => webhooks.topics.reload(),
+    () => {
+      for (const cache of [shops, loyalty, loyaltyLevels, loyaltyRewards, promotions, subscriptionUsage, messagingChannels, chains, chainTriggers, messagingLimits, bulkMailings]) {
+        cache.forgetCachedSettings();
+      }
+      forgetCachedMailings(db);
+    },
+  ]);
   const services: Services = {
     settings,
     shops,
