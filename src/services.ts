@@ -5,8 +5,9 @@ import { JobQueue } from './jobs/queue.js';
 import { AudienceService } from './modules/audience/audience.service.js';
 import { CustomPropertiesService } from './modules/audience/custom-properties.service.js';
 import { ProfilesService } from './modules/audience/profiles.service.js';
-import { SegmentsService } from './modules/audience/segments.service.js';
+import { SegmentsService, type SegmentEntryListener } from './modules/audience/segments.service.js';
 import { CatalogService } from './modules/catalog/catalog.service.js';
+import type { CatalogLandedListener, CatalogServedListener } from './modules/catalog/catalog.types.js';
 import { CollectionsService } from './modules/collections/collections.service.js';
 import { ListingService } from './modules/catalog/listing.service.js';
 import { BonusHolds } from './modules/loyalty/bonus-holds.js';
@@ -32,7 +33,7 @@ import { IdentityService, type MergeParticipant } from './modules/identity/ident
 import { Late } from './late.js';
 import { ImagesService } from './modules/images/images.service.js';
 import { ProductFacts } from './modules/catalog/product-facts.js';
-import { ProductSubscriptionsService } from './modules/product-subscriptions/product-subscriptions.service.js';
+import { ProductSubscriptionsService, type AlertsWrittenListener } from './modules/product-subscriptions/product-subscriptions.service.js';
 import { ProfileViewService } from './modules/profile-view/profile-view.service.js';
 import { SearchService } from './modules/search/search.service.js';
 import { ShopperViewService } from './modules/shopper-view/shopper-view.service.js';
@@ -196,6 +197,8 @@ export interface TestProbes {
   readonly mergeParticipants?: readonly MergeParticipant[];
   /** Tracking subscribers after the modules' own (a test's recorder). */
   readonly trackingSubscribers?: readonly TrackingSubscriber[];
+  /** Catalog landed listeners after the modules' own (a test's probe of the landing transaction). */
+  readonly catalogListeners?: readonly CatalogLandedListener[];
 }
 
 export interface ServicesDeps {
@@ -212,6 +215,8 @@ export interface Composition {
   readonly mergeParticipants: readonly MergeParticipant[];
   /** In the order tracking enqueues their jobs. */
   readonly trackingSubscribers: readonly TrackingSubscriber[];
+  /** In the order the catalog runs them in a landing's transaction. */
+  readonly catalogListeners: readonly CatalogLandedListener[];
 }
 
 /** Every service, built once per process from explicit dependencies. */
@@ -229,12 +234,19 @@ export function compose(deps: ServicesDeps): Composition {
   const jobs = new JobQueue({ db, clock });
   const trackingSubscribers = Late.namedList<TrackingSubscriber>('tracking subscriber');
   const tracking = new TrackingService({ db, clock, identity, shops, jobs, settings, subscribers: trackingSubscribers });
-  const segments = new SegmentsService({ db, clock, shops });
+  const segmentEntryListeners = new Late<readonly SegmentEntryListener[]>('the segment entry listeners');
+  const segments = new SegmentsService({ db, clock, shops, entryListeners: segmentEntryListeners });
   const customProperties = new CustomPropertiesService({ db, clock, shops });
   const audience = new AudienceService({ db, clock, identity, jobs, shops, segments, properties: customProperties });
-  const catalog = new CatalogService({ db, clock, shops, jobs, config });
-  const images = new ImagesService({ db, clock, config, jobs, catalog });
-  const productSubscriptions = new ProductSubscriptionsService({ db, clock, identity, catalog });
+  const landedListeners = Late.namedList<CatalogLandedListener>('catalog landed listener');
+  const servedListeners = new Late<readonly CatalogServedListener[]>('the catalog served listeners');
+  const catalog = new CatalogService({ db, clock, shops, jobs, config, landedListeners, servedListeners });
+  const images = new ImagesService({ db, clock, config, jobs });
+  const alertListeners = new Late<readonly AlertsWrittenListener[]>('the product alert listeners');
+  const productSubscriptions = new ProductSubscriptionsService({ db, clock, identity, catalog, alertListeners });
+  // What follows a catalog landing, in its transaction and in this order: the pictures' download, the alerts it fires.
+  const catalogListeners = [images.landedListener(), productSubscriptions.landedListener(), ...(deps.probes?.catalogListeners ?? [])];
+  landedListeners.bind(catalogListeners);
   const products = new ProductsService({
     db,
     clock,
@@ -244,6 +256,7 @@ export function compose(deps: ServicesDeps): Composition {
     images,
     answerCacheBytes: config.productCacheBytes,
   });
+  servedListeners.bind([products.servedListener()]);
   const listing = new ListingService({ db, clock, catalog, products });
   const search = new SearchService({ db, clock, catalog, listing });
   // Every credit of a lot that is pending or expires starts (or moves up) the shop's upkeep
@@ -382,7 +395,7 @@ export function compose(deps: ServicesDeps): Composition {
   const chains = new ChainsService({ db, clock, shops, identity, renderer, segments, jobs, steps: chainSteps });
   // The other triggers (docs/chains.md, "Triggers"): abandoned lists and purchases heard from tracking,
   // product alerts from catalog landings, segment entries from member additions.
-  const { triggers: chainTriggers, mergeParticipant: watchesMerge, trackingSubscriber: watchesSubscriber } = createChainTriggers({
+  const chainTriggerParts = createChainTriggers({
     db,
     clock,
     jobs,
@@ -391,9 +404,10 @@ export function compose(deps: ServicesDeps): Composition {
     tracking,
     products,
     productSubscriptions,
-    segments,
     starter: deps.probes?.triggerStarter ?? chains,
   });
+  alertListeners.bind([chainTriggerParts.alertsListener]);
+  segmentEntryListeners.bind([chainTriggerParts.segmentEntryListener]);
   // What a merge moves, in this order: the loyalty ledger's participant before those of
   // referrals, levels and rewards, which find the surviving profile a member by then.
   const merges = [
@@ -407,7 +421,7 @@ export function compose(deps: ServicesDeps): Composition {
     wallet.mergeParticipant(),
     webPush.mergeParticipant(),
     chains.mergeParticipant(),
-    watchesMerge,
+    chainTriggerParts.mergeParticipant,
     ...(deps.probes?.mergeParticipants ?? []),
   ];
   mergeParticipants.bind(merges);
@@ -427,7 +441,7 @@ export function compose(deps: ServicesDeps): Composition {
     messageOutcomes.trackingSubscriber(),
     // Custom events start the chains they trigger; list changes and purchases move the abandoned-list watches.
     chains.trackingSubscriber(),
-    watchesSubscriber,
+    chainTriggerParts.trackingSubscriber,
     ...(deps.probes?.trackingSubscribers ?? []),
   ];
   trackingSubscribers.bind(subscribers);
@@ -444,7 +458,7 @@ export function compose(deps: ServicesDeps): Composition {
   settingsListeners.bind([
     () => webhooks.topics.reload(),
     () => {
-      for (const cache of [shops, loyalty, loyaltyLevels, loyaltyRewards, promotions, subscriptionUsage, messagingChannels, chains, chainTriggers, messagingLimits, bulkMailings]) {
+      for (const cache of [shops, loyalty, loyaltyLevels, loyaltyRewards, promotions, subscriptionUsage, messagingChannels, chains, chainTriggerParts.triggers, messagingLimits, bulkMailings]) {
         cache.forgetCachedSettings();
       }
       forgetCachedMailings(db);
@@ -501,11 +515,11 @@ export function compose(deps: ServicesDeps): Composition {
     webhooks,
     webhookDelivery: new WebhookDelivery({ db, clock, config, jobs, box: messagingBox, topics: webhooks.topics }),
     chains,
-    chainTriggers,
+    chainTriggers: chainTriggerParts.triggers,
     chainSteps,
     messagingLimits,
     bulkMailings,
     bulkExpansion,
   };
-  return { services, mergeParticipants: merges, trackingSubscribers: subscribers };
+  return { services, mergeParticipants: merges, trackingSubscribers: subscribers, catalogListeners };
 }

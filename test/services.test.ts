@@ -49,4 +49,8 @@ describe('the composition root', () => {
       'chains.abandoned-lists',
     ]);
   });
+
+  it("runs the catalog's landed listeners in one list: the pictures' download, then the alerts", () => {
+    expect(composition.catalogListeners.map((l) => l.name)).toEqual(['images', 'product-subscriptions']);
+  });
 });

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
+import type { Late } from '../../late.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { Segment } from './audience.types.js';
 import * as repo from './segments.repo.js';
@@ -40,9 +41,15 @@ export interface SegmentEntryListener {
  * without naming it: the view sits above audience, which never imports it).
  */
 export class SegmentsService {
-  private readonly entryListeners: SegmentEntryListener[] = [];
-
-  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock; readonly shops: Pick<ShopsService, 'requireShop'> }) {}
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      readonly shops: Pick<ShopsService, 'requireShop'>;
+      /** Who hears profiles entering segments (the chain triggers, built after audience: src/services.ts). None when absent. */
+      readonly entryListeners?: Late<readonly SegmentEntryListener[]>;
+    },
+  ) {}
 
   private get db() {
     return this.deps.db.db;
@@ -97,11 +104,6 @@ export class SegmentsService {
     return Number.isSafeInteger(id) && (await repo.findSegment(this.db, shopId, id)) !== undefined;
   }
 
-  /** Registers a listener for profiles entering segments, when services are built. */
-  onEntered(listener: SegmentEntryListener): void {
-    this.entryListeners.push(listener);
-  }
-
   /**
    * Makes the profiles members of the segment in the caller's transaction (one that is a
    * member already stays as it was), and tells the entry listeners that watch the segment
@@ -111,7 +113,7 @@ export class SegmentsService {
   async addMembers(trx: Transaction<Database>, shopId: string, segmentId: number, profileIds: readonly number[], now: number): Promise<void> {
     const rows = [...new Set(profileIds)].map((profileId) => ({ shop_id: shopId, segment_id: segmentId, profile_id: profileId, created_at: now }));
     if (rows.length === 0) return;
-    const listeners = this.entryListeners.filter((listener) => listener.watches(shopId, segmentId));
+    const listeners = (this.deps.entryListeners?.get() ?? []).filter((listener) => listener.watches(shopId, segmentId));
     if (listeners.length === 0) {
       await repo.addMembers(trx, rows);
       return;

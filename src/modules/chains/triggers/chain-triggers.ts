@@ -8,7 +8,7 @@ import type { TrackingSubscriber } from '../../tracking/tracking.types.js';
 import type { ChainStarter } from '../chain-starter.js';
 import { AbandonedLists, type AbandonedListsDeps } from './abandoned-lists.js';
 import { ActiveChainsView } from './active-chains.js';
-import { ProductAlerts, type AlertSource } from './product-alerts.js';
+import { ProductAlerts, type AlertSource, type AlertsListener } from './product-alerts.js';
 import { SegmentEntries } from './segment-entries.js';
 import { TriggerProducts, type TriggerProductsDeps } from './trigger-products.js';
 
@@ -27,7 +27,6 @@ export interface ChainTriggersDeps {
   readonly tracking: AbandonedListsDeps['tracking'];
   readonly products: TriggerProductsDeps['products'];
   readonly productSubscriptions: AlertSource;
-  readonly segments: { onEntered(listener: SegmentEntryListener): void };
   /** The chain engine (chains.service.ts), through the seam of chain-starter.ts. */
   readonly starter: ChainStarter;
   readonly activeChainsTtlMs?: number;
@@ -49,13 +48,18 @@ export interface ChainTriggerParts {
   readonly mergeParticipant: MergeParticipant;
   /** List changes and purchases: the abandoned-list watches. */
   readonly trackingSubscriber: TrackingSubscriber;
+  /** The product subscriptions' landings that wrote alerts: the alerts' job. */
+  readonly alertsListener: AlertsListener;
+  /** Profiles entering segments: the entries' jobs. */
+  readonly segmentEntryListener: SegmentEntryListener;
 }
 
 /**
  * The detectors of the chain triggers other than custom events (docs/chains.md, "Triggers"):
  * abandoned carts and wish lists, back in stock and price drop, segment entry, and the
- * purchase that ends abandoned-cart runs. Building them registers their listeners on
- * tracking, the product subscriptions and the segments; what is left is to run their jobs.
+ * purchase that ends abandoned-cart runs. They hear tracking, the product subscriptions and
+ * the segments through the listeners returned here, which the composition root lists; the
+ * rest is running their jobs.
  */
 export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggerParts {
   const { db, clock, jobs, starter } = deps;
@@ -63,7 +67,7 @@ export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggerParts 
   const products = new TriggerProducts({ shops: deps.shops, products: deps.products });
   const lists = new AbandonedLists({ db, clock, jobs, tracking: deps.tracking, identity: deps.identity, products, chains, starter });
   const alerts = new ProductAlerts({ db, clock, jobs, alerts: deps.productSubscriptions, products, chains, starter });
-  const entries = new SegmentEntries({ db, jobs, segments: deps.segments, chains, starter });
+  const entries = new SegmentEntries({ db, jobs, chains, starter });
   return {
     triggers: {
       checkAbandoned: (job) => lists.check(job),
@@ -73,5 +77,7 @@ export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggerParts 
     },
     mergeParticipant: lists.mergeParticipant(),
     trackingSubscriber: lists.trackingSubscriber(),
+    alertsListener: alerts.alertsListener(),
+    segmentEntryListener: entries.listener(),
   };
 }
