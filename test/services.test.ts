@@ -53,4 +53,8 @@ describe('the composition root', () => {
   it("runs the catalog's landed listeners in one list: the pictures' download, then the alerts", () => {
     expect(composition.catalogListeners.map((l) => l.name)).toEqual(['images', 'product-subscriptions']);
   });
+
+  it('hands the checkout its hold participants in the order they lock their rows', () => {
+    expect(composition.checkoutHolds.map((h) => h.name)).toEqual(['promo codes', 'certificates', 'bonuses', 'subscription benefits']);
+  });
 });

@@ -96,7 +96,7 @@ export class LoyaltyLedger {
        * Told after every committed write that credited a lot which will need the upkeep (a
        * pending lot, a lot that expires), with the earliest such instant, so that the
        * upkeep's chain is scheduled whoever credits. The upkeep writes through the ledger,
-       * so it is built after it and bound late (src/services.ts); tests without a chain
+       * so it is built after it and bound late (module.ts); tests without a chain
        * leave it out.
        */
       readonly lotsDue?: Late<LotsDueHook>;

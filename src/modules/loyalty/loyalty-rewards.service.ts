@@ -185,7 +185,7 @@ export class LoyaltyRewardsService {
     return { ok: true, taken };
   }
 
-  /** The subscriber of POST /push/custom events (registered on tracking in services.ts). */
+  /** The subscriber of POST /push/custom events (the composition root lists it for tracking: src/services.ts). */
   trackingSubscriber(): TrackingSubscriber {
     return {
       name: EVENT_REWARDS_SUBSCRIBER,

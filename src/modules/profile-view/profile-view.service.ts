@@ -63,19 +63,19 @@ export interface ProfileView extends ProfileWithDevices {
 export const DEFAULT_EVENT_LIMIT = 50;
 export const MAX_EVENT_LIMIT = 1000;
 
+export interface ProfileViewDeps {
+  readonly shops: Pick<ShopsService, 'requireShop'>;
+  readonly identity: Pick<IdentityService, 'findProfiles'>;
+  readonly tracking: TrackingReads;
+  readonly segments?: ProfileSegmentSource;
+  readonly attributes?: ProfileAttributeSource;
+}
+
 export class ProfileViewService {
   private readonly segments: ProfileSegmentSource;
   private readonly attributes: ProfileAttributeSource;
 
-  constructor(
-    private readonly deps: {
-      readonly shops: Pick<ShopsService, 'requireShop'>;
-      readonly identity: Pick<IdentityService, 'findProfiles'>;
-      readonly tracking: TrackingReads;
-      readonly segments?: ProfileSegmentSource;
-      readonly attributes?: ProfileAttributeSource;
-    },
-  ) {
+  constructor(private readonly deps: ProfileViewDeps) {
     this.segments = deps.segments ?? NO_SEGMENTS;
     this.attributes = deps.attributes ?? NO_ATTRIBUTES;
   }

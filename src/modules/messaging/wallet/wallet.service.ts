@@ -16,7 +16,7 @@ import * as repo from './wallet.repo.js';
 /**
  * Where the wallet channel's settings come from: the messaging engine's channel settings
  * (secrets opened), for the vendor `apple_wallet`; undefined when the shop has not set
- * the channel up. The composition root passes it in (src/services.ts).
+ * the channel up. The messaging module passes it in (module.ts).
  */
 export type WalletSettingsSource = (shopId: string) => Promise<AppleWalletSettings | undefined>;
 
