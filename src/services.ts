@@ -112,13 +112,14 @@ export function createServices(deps: ServicesDeps): Services {
 }
 
 /**
- * The composition root: the modules, one line each, in dependency order; then what a module
+ * The composition root: the modules, one call each, in dependency order; then what a module
  * needs of modules built after it, bound once they exist (late.ts); then the shared flows'
  * participants, as one ordered list each. Adding a module is its folder's module.ts, one
- * line here, and its parts in the lists it takes part in.
+ * call here, and its parts in the lists it takes part in.
  */
 export function compose(deps: ServicesDeps): Composition {
   const { config, db, clock, probes = {} } = deps;
+  // What a module needs of modules built after it, each the interface the lower module owns.
   const late = {
     settingsListeners: new Late<readonly SettingsListener[]>('the caches of admin settings'),
     mergeParticipants: Late.namedList<MergeParticipant>('merge participant'),
@@ -190,7 +191,7 @@ export function compose(deps: ServicesDeps): Composition {
   });
   const bulk = createBulkModule({ ...base, ...audience.services, ...messaging.services });
 
-  // What the modules above need of those built after them.
+  // What the modules above needed of those built after them.
   late.checkoutOrders.bind(checkout.services.checkout);
   late.subscriptionOrders.bind(checkout.services.checkout);
   late.productTriggers.bind(productSubscriptions.services.productSubscriptions);
