@@ -1,9 +1,9 @@
 /**
  * Every job Patron runs: its name and the type of its payload. A module that adds a job
- * adds one line here (e.g. `'audience.import': { importId: number };`) and registers
- * its handler on the runner; enqueue and register then infer the payload type from the
- * name. Payloads are stored as JSON, so they hold plain data (ids, not rows): a handler
- * loads what it needs when it runs.
+ * adds one line here (e.g. `'audience.import': { importId: number };`) and returns its
+ * handler from its module factory (job-handlers.ts); enqueue and the handler then infer
+ * the payload type from the name. Payloads are stored as JSON, so they hold plain data
+ * (ids, not rows): a handler loads what it needs when it runs.
  */
 export interface JobMap {
   /** Tracking's outbox: one stored event for one subscriber (src/modules/tracking). */

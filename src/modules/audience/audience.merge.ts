@@ -4,7 +4,7 @@ import * as repo from './audience.repo.js';
 import * as segmentsRepo from './segments.repo.js';
 
 /**
- * The audience module's merge participant (identity.onMerge, docs/identity.md): when
+ * The audience module's merge participant (docs/identity.md, "What a merge moves"): when
  * profile `fromId` merges into `intoId`, its segment memberships, imported attributes and
  * push tokens move to the survivor. The survivor, the older profile, keeps its own
  * attributes and takes the merged profile's only where it has none, as identity does for

@@ -3,7 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { isTransientConflict, refreshPlannerStatistics } from '../../db/dialect.js';
 import { AppError, isAppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { IdentityService } from '../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import { dateInTimezone } from '../shops/domain/shop.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { checkBatch, storeBatch } from './audience.import-run.js';
@@ -57,8 +57,11 @@ type Deps = {
  * and nothing is imported twice.
  */
 export class AudienceService {
-  constructor(private readonly deps: Deps) {
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => mergeAudienceData(trx, shopId, fromId, intoId, deps.clock.now()));
+  constructor(private readonly deps: Deps) {}
+
+  /** Moves the merged profile's attributes and segment memberships (audience.merge.ts). */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'audience', merge: (trx, shopId, fromId, intoId) => mergeAudienceData(trx, shopId, fromId, intoId, this.deps.clock.now()) };
   }
 
   private get db() {

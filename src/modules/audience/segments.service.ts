@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
-import type { ProfileSegmentSource } from '../profile-view/profile-view.service.js';
+import type { Late } from '../../late.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { Segment } from './audience.types.js';
 import * as repo from './segments.repo.js';
@@ -37,12 +37,19 @@ export interface SegmentEntryListener {
  * Segments (admin-api.md, "Segments"): named sets of profiles an audience import loads
  * into (interface.md endpoint 11, `segment_id`). Ids are small per-shop integers, because
  * clients type them into requests. Also the profile view's segment source: a profile
- * lists the segments it belongs to.
+ * lists the segments it belongs to (segmentIdsOf fits the view's ProfileSegmentSource
+ * without naming it: the view sits above audience, which never imports it).
  */
-export class SegmentsService implements ProfileSegmentSource {
-  private readonly entryListeners: SegmentEntryListener[] = [];
-
-  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock; readonly shops: Pick<ShopsService, 'requireShop'> }) {}
+export class SegmentsService {
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      readonly shops: Pick<ShopsService, 'requireShop'>;
+      /** Who hears profiles entering segments (the chain triggers, built after audience: src/services.ts). None when absent. */
+      readonly entryListeners?: Late<readonly SegmentEntryListener[]>;
+    },
+  ) {}
 
   private get db() {
     return this.deps.db.db;
@@ -97,11 +104,6 @@ export class SegmentsService implements ProfileSegmentSource {
     return Number.isSafeInteger(id) && (await repo.findSegment(this.db, shopId, id)) !== undefined;
   }
 
-  /** Registers a listener for profiles entering segments, when services are built. */
-  onEntered(listener: SegmentEntryListener): void {
-    this.entryListeners.push(listener);
-  }
-
   /**
    * Makes the profiles members of the segment in the caller's transaction (one that is a
    * member already stays as it was), and tells the entry listeners that watch the segment
@@ -111,7 +113,7 @@ export class SegmentsService implements ProfileSegmentSource {
   async addMembers(trx: Transaction<Database>, shopId: string, segmentId: number, profileIds: readonly number[], now: number): Promise<void> {
     const rows = [...new Set(profileIds)].map((profileId) => ({ shop_id: shopId, segment_id: segmentId, profile_id: profileId, created_at: now }));
     if (rows.length === 0) return;
-    const listeners = this.entryListeners.filter((listener) => listener.watches(shopId, segmentId));
+    const listeners = (this.deps.entryListeners?.get() ?? []).filter((listener) => listener.watches(shopId, segmentId));
     if (listeners.length === 0) {
       await repo.addMembers(trx, rows);
       return;
@@ -121,7 +123,7 @@ export class SegmentsService implements ProfileSegmentSource {
     for (const listener of listeners) await listener.entered(trx, { shopId, segmentId, profileIds: added, at: now });
   }
 
-  /** ProfileSegmentSource: the segment ids of each profile, ascending. */
+  /** The profile view's segment source: the segment ids of each profile, ascending. */
   async segmentIdsOf(shopId: string, profileIds: readonly number[]): Promise<ReadonlyMap<number, readonly number[]>> {
     const rows = await repo.findMemberships(this.db, shopId, profileIds);
     const map = new Map<number, number[]>();

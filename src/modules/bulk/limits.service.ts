@@ -120,7 +120,7 @@ export class LimitsService {
   }
 
   /**
-   * The send gate of the delivery path (DeliveryService.useSendGate): when a bulk or
+   * The send gate of the delivery path (DeliveryService's `sendGate`): when a bulk or
    * chain message on `channel` may go; `now` unless inside the channel's quiet hours.
    */
   async sendAt(shopId: string, channel: Channel, type: MessageType, now: number): Promise<number> {

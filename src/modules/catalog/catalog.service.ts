@@ -4,6 +4,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { Late } from '../../late.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { fetchAndImport, scheduleFetch, type FetchRun } from './catalog.fetch.js';
 import {
@@ -23,6 +24,7 @@ import { ImportHeartbeat } from './import-heartbeat.js';
 import { FeedStager } from './catalog.staging.js';
 import type {
   CatalogLandedListener,
+  CatalogServedListener,
   FeedImportInput,
   FeedImportRecord,
   FeedImportResult,
@@ -37,6 +39,14 @@ export interface CatalogDeps {
   readonly shops: ShopsService;
   readonly jobs: JobQueue;
   readonly config: Config;
+  /**
+   * The modules that follow landings (images, product subscriptions), run in this order
+   * inside the landing transaction; built after the catalog, so bound late (src/services.ts).
+   * None when absent.
+   */
+  readonly landedListeners?: Late<readonly CatalogLandedListener[]>;
+  /** Told once a landing has committed: the served products' caches (products.service.ts). None when absent. */
+  readonly servedListeners?: Late<readonly CatalogServedListener[]>;
 }
 
 /** Hourly by default (issue 4: "re-fetched on a schedule … hourly by default"). */
@@ -48,12 +58,9 @@ const MAX_FEED_URL = 2_048;
 /**
  * The product feed: imports by generation (staged invisibly, landed by one UPDATE in one
  * transaction, older generations deleted after), the feed URL and its schedule, and the
- * import log. Other modules follow landings through `onLanded`.
+ * import log. Other modules follow landings as its `landedListeners`.
  */
 export class CatalogService {
-  private readonly listeners: CatalogLandedListener[] = [];
-  private readonly servedListeners: ((shopId: string, generation: number) => void)[] = [];
-
   constructor(private readonly deps: CatalogDeps) {}
 
   private get db() {
@@ -64,7 +71,7 @@ export class CatalogService {
     return {
       db: this.db,
       clock: this.deps.clock,
-      listeners: this.listeners,
+      listeners: this.deps.landedListeners?.get() ?? [],
       defaultRefreshMinutes: DEFAULT_REFRESH_MINUTES,
       leaseMs: this.deps.config.importLeaseMs,
     };
@@ -73,19 +80,6 @@ export class CatalogService {
   /** The largest feed accepted, in bytes (config PATRON_FEED_MAX_BYTES). */
   get maxFeedBytes(): number {
     return this.deps.config.feedMaxBytes;
-  }
-
-  /** Listeners run in registration order inside the landing transaction. */
-  onLanded(listener: CatalogLandedListener): void {
-    this.listeners.push(listener);
-  }
-
-  /**
-   * Listeners told, in this process, once a landing has committed: every reader sees the
-   * new generation from then on, so what they keep of older ones can go. They must not throw.
-   */
-  onServed(listener: (shopId: string, generation: number) => void): void {
-    this.servedListeners.push(listener);
   }
 
   /** The generation readers see; 0 when the shop has no catalog. */
@@ -124,7 +118,7 @@ export class CatalogService {
       };
       await repo.refreshServedReadStatistics(this.db, this.deps.db.dialect);
       await landImport(ctx, input.shopId, generation, result);
-      for (const listener of this.servedListeners) listener(input.shopId, generation);
+      for (const listener of this.deps.servedListeners?.get() ?? []) listener(input.shopId, generation);
       // Answer only once the landing is on disk (SQLite commits are flushed apart).
       await this.deps.db.durable();
     } catch (error) {

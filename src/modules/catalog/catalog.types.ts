@@ -19,6 +19,12 @@ export interface CatalogLandedListener {
   onLanded(trx: Transaction<Database>, landing: CatalogLanding): Promise<void>;
 }
 
+/**
+ * Told, in this process, once a landing has committed: every reader sees the new generation
+ * from then on, so what it keeps of older ones can go. It must not throw.
+ */
+export type CatalogServedListener = (shopId: string, generation: number) => void;
+
 /** Where an import came from (feed_imports.source). */
 export type FeedSource = 'admin' | 'cli' | 'url';
 

@@ -15,6 +15,7 @@ import { BatchLoader } from './batch-loader.js';
 import * as repo from './products.repo.js';
 import { PromiseCache } from './promise-cache.js';
 import type { ProductFact } from './product-facts.js';
+import type { CatalogServedListener } from './catalog.types.js';
 
 /** The images module's batch lookup (services.images), by the links of the products' first pictures. */
 export interface ProductImageSource {
@@ -32,10 +33,7 @@ export interface ProductTriggerCounts {
 export interface ProductsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
-  readonly catalog: {
-    currentGeneration(shopId: string): Promise<number>;
-    onServed(listener: (shopId: string, generation: number) => void): void;
-  };
+  readonly catalog: { currentGeneration(shopId: string): Promise<number> };
   /** Each read names many items of a shop; every item asked is in the answer. */
   readonly tracking: { productCountersOf(shopId: string, itemIds: readonly string[]): Promise<ReadonlyMap<string, ProductActivityCounters>> };
   readonly triggers: { countActiveOf(shopId: string, itemIds: readonly string[]): Promise<ReadonlyMap<string, ProductTriggerCounts>> };
@@ -92,7 +90,7 @@ const PRODUCT_ANSWER_OVERHEAD_BYTES = 256;
 /**
  * How long this process answers a cached product from the generation it last saw
  * served, before a read of the database tells it the current one. A landing in this
- * process is seen at once (CatalogService.onServed); one by another process (a separate
+ * process is seen at once (the catalog's served listener); one by another process (a separate
  * `patron worker`, a CLI import, another API process) within this time, as for the shop
  * row cache of the public routes (SHOP_CACHE_TTL_MS).
  */
@@ -167,10 +165,6 @@ export class ProductsService {
     this.activity = batched((shopId, itemIds) => deps.tracking.productCountersOf(shopId, itemIds));
     this.triggerCounts = batched((shopId, itemIds) => deps.triggers.countActiveOf(shopId, itemIds));
     this.servedGenerations = new TtlCache({ max: SERVED_GENERATION_MAX_SHOPS, ttlMs: SERVED_GENERATION_TTL_MS, clock: deps.clock });
-    deps.catalog.onServed((shopId) => {
-      this.landings += 1;
-      this.servedGenerations.delete(shopId);
-    });
     this.lookups = new PromiseCache<CatalogLookups>({
       clock: deps.clock,
       ttlMs: LOOKUPS_TTL_MS,
@@ -182,6 +176,14 @@ export class ProductsService {
 
   private get db() {
     return this.deps.db.db;
+  }
+
+  /** The catalog's served listener: a landing in this process ends the generation reads trust. */
+  servedListener(): CatalogServedListener {
+    return (shopId) => {
+      this.landings += 1;
+      this.servedGenerations.delete(shopId);
+    };
   }
 
   /**

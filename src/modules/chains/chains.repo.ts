@@ -222,7 +222,7 @@ export async function shopTimezone(db: Executor, shopId: string): Promise<string
 }
 
 /**
- * The chain data of a profile merged into another (identity.onMerge): its runs move to
+ * The chain data of a profile merged into another (its merge participant): its runs move to
  * the survivor; its entries too, except for chains the survivor has entered already,
  * whose entry (the survivor's) stays, so a `once` chain stays once for the person.
  */

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { TtlCache } from '../../ttl-cache.js';
 import type { SegmentsService } from '../audience/segments.service.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import { RewardCodesCache } from '../loyalty/reward-codes.cache.js';
 import type { MailingTemplates } from '../messaging/domain/mailing.js';
 import { nextId } from '../messaging/messaging.repo.js';
@@ -75,7 +75,7 @@ export class ChainsService implements ChainStarter {
       readonly db: DbHandle;
       readonly clock: Clock;
       readonly shops: Pick<ShopsService, 'requireShop'>;
-      readonly identity: Pick<IdentityService, 'findProfilesOnly' | 'onMerge'>;
+      readonly identity: Pick<IdentityService, 'findProfilesOnly'>;
       readonly renderer: Pick<TemplateRenderer, 'check'>;
       /** A segment_entry trigger must name a segment of the shop (as a bulk mailing's segments must). */
       readonly segments: Pick<SegmentsService, 'hasSegment'>;
@@ -96,8 +96,11 @@ export class ChainsService implements ChainStarter {
       runRow: (start, id, version, now) => this.runRow(start, id, version, now),
       startIn: async (trx, start, decided, chain, id) => (await this.startIn(trx, start, decided, { chain, id })).outcome,
     });
-    // A merged profile's runs and entries are the survivor's: its runs list under it, and `once` holds for the person.
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileChains(trx, shopId, fromId, intoId));
+  }
+
+  /** A merged profile's runs and entries are the survivor's: its runs list under it, and `once` holds for the person. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'chains', merge: (trx, shopId, fromId, intoId) => repo.moveProfileChains(trx, shopId, fromId, intoId) };
   }
 
   /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
@@ -223,7 +226,7 @@ export class ChainsService implements ChainStarter {
     };
   }
 
-  /** The templates of a chain message (DeliveryService.useTemplateSource('chain', …)). */
+  /** The templates of a chain message (the delivery's template source of the `chain` type). */
   async templates(shopId: string, ref: string): Promise<MailingTemplates | undefined> {
     const [chainId, version, index] = ref.split(':').map(Number);
     if (chainId === undefined || version === undefined || index === undefined) return undefined;

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
+import type { Late } from '../../late.js';
 import {
   isValidDeviceId,
   normalizeIdentifiers,
@@ -49,17 +50,24 @@ const MAX_ATTEMPTS = 10;
  * resolve identities inside its own batched commit; without one, each call commits alone.
  */
 export class IdentityService {
-  private readonly participants: MergeParticipant[] = [];
-
-  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock }) {}
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      /**
+       * What the modules built after identity move in a merge, in the order they run
+       * (src/services.ts says why the order matters); none when absent.
+       */
+      readonly mergeParticipants?: Late<readonly MergeParticipant[]>;
+    },
+  ) {}
 
   private get db() {
     return this.deps.db.db;
   }
 
-  /** Registers a module's merge participant; modules call this once when services are built. */
-  onMerge(participant: MergeParticipant): void {
-    this.participants.push(participant);
+  private get participants(): readonly MergeParticipant[] {
+    return this.deps.mergeParticipants?.get() ?? [];
   }
 
   /**

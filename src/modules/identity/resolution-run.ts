@@ -28,14 +28,14 @@ import * as repo from './identity.repo.js';
 /**
  * Moves what a module keeps per profile (carts, orders, segment memberships …) when a
  * profile is merged. Called inside the merge's transaction, before the merged profile
- * becomes a tombstone; a participant that throws undoes the whole merge.
+ * becomes a tombstone; a participant that throws undoes the whole merge. The composition
+ * root hands identity one ordered list of them (src/services.ts).
  */
-export type MergeParticipant = (
-  executor: Transaction<Database>,
-  shopId: string,
-  fromProfileId: number,
-  intoProfileId: number,
-) => Promise<void>;
+export interface MergeParticipant {
+  /** Names it in that list. */
+  readonly name: string;
+  merge(executor: Transaction<Database>, shopId: string, fromProfileId: number, intoProfileId: number): Promise<void>;
+}
 
 /** The attempt lost a race with a concurrent writer; the service retries. */
 export class LostRace extends Error {
@@ -179,7 +179,7 @@ export class ResolutionRun {
    * participants, the devices, the tombstone and the merge log.
    */
   async merge(fromId: number, intoId: number, reason: LinkReason, identifiers: object): Promise<void> {
-    for (const participant of this.participants) await participant(this.trx, this.shopId, fromId, intoId);
+    for (const participant of this.participants) await participant.merge(this.trx, this.shopId, fromId, intoId);
     await repo.moveDevices(this.trx, this.shopId, fromId, intoId);
     if (!(await repo.tombstoneProfile(this.trx, this.shopId, fromId, intoId, this.now))) throw new LostRace();
     await repo.repointTombstones(this.trx, this.shopId, fromId, intoId);

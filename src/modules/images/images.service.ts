@@ -4,20 +4,17 @@ import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { CatalogLanding } from '../catalog/catalog.types.js';
-import type { CatalogService } from '../catalog/catalog.service.js';
 import { hashLink, resizedLinks, type ThumbnailRef } from './domain/links.js';
 import { DEFAULT_DOWNLOAD_LIMITS, downloadShopPictures, type DownloadLimits } from './image-download.js';
 import { ImageStore, type StoredThumbnail } from './image-store.js';
 import * as repo from './images.repo.js';
-import type { ImageRunSummary, ProductImageView } from './images.types.js';
+import type { ImageRunSummary, ImagesLanding, ProductImageView } from './images.types.js';
 
 export interface ImagesDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly config: Pick<Config, 'dataDir' | 'publicUrl' | 'fetchAllowPrivate'>;
   readonly jobs: JobQueue;
-  readonly catalog: Pick<CatalogService, 'onLanded'>;
   /** Tests lower these; production uses DEFAULT_DOWNLOAD_LIMITS. */
   readonly limits?: Partial<DownloadLimits>;
 }
@@ -43,14 +40,18 @@ export class ImagesService {
   constructor(private readonly deps: ImagesDeps) {
     this.store = ImageStore.inDataDir(deps.config.dataDir);
     this.limits = { ...DEFAULT_DOWNLOAD_LIMITS, ...deps.limits };
-    deps.catalog.onLanded({ name: 'images', onLanded: (trx, landing) => this.enqueueDownload(trx, landing) });
+  }
+
+  /** The catalog's landed listener (src/services.ts lists it): each landing's pictures are downloaded. */
+  landedListener(): { readonly name: string; onLanded(trx: Transaction<Database>, landing: ImagesLanding): Promise<void> } {
+    return { name: 'images', onLanded: (trx, landing) => this.enqueueDownload(trx, landing) };
   }
 
   /**
    * Enqueued in the landing transaction, so the job exists exactly when the new catalog
    * does; the key makes a replayed landing enqueue nothing new.
    */
-  private async enqueueDownload(trx: Transaction<Database>, landing: CatalogLanding): Promise<void> {
+  private async enqueueDownload(trx: Transaction<Database>, landing: ImagesLanding): Promise<void> {
     await this.deps.jobs.enqueue(
       'images.download',
       { shopId: landing.shopId, generation: landing.generation },

@@ -19,6 +19,17 @@ export interface ProductImageView {
   readonly error: string | null;
 }
 
+/**
+ * A catalog landing as images hears it: the shop's new served generation. The catalog
+ * (a module above images: it reads their views) runs the listener of images.service.ts
+ * in its landing transaction; images owns this shape, so that it never imports the
+ * catalog.
+ */
+export interface ImagesLanding {
+  readonly shopId: string;
+  readonly generation: number;
+}
+
 /** What one download job did (logged; tests assert on it). */
 export interface ImageRunSummary {
   /** True when a newer import had landed, so this run left the work to that import's job. */

@@ -4,11 +4,15 @@ import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, LotKind } from '../../db/types.js';
 import { AppError } from '../../errors.js';
+import type { Late } from '../../late.js';
 import { allocateSpend, balanceOf, type LotState } from './domain/ledger.js';
 import { lotDueAt } from './domain/upkeep.js';
 import * as repo from './loyalty.repo.js';
 
 export const MEMBER_NOT_FOUND = 'Member not found.';
+
+/** The upkeep's scheduling: its chain runs by `dueAt` (loyalty-upkeep.service.ts ensureScheduled). */
+export type LotsDueHook = (shopId: string, dueAt: number) => Promise<void>;
 
 export interface Posted {
   readonly transactionId: number;
@@ -84,18 +88,20 @@ export interface LedgerWrite {
  * member from spending twice. The answer comes once the write is on disk.
  */
 export class LoyaltyLedger {
-  private dueHook: ((shopId: string, dueAt: number) => Promise<void>) | undefined;
-
-  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock }) {}
-
-  /**
-   * Tells `hook` after every committed write that credited a lot which will need the
-   * upkeep (a pending lot, a lot that expires), with the earliest such instant: the
-   * upkeep's chain is scheduled whoever credits (src/services.ts wires it).
-   */
-  onLotsDue(hook: (shopId: string, dueAt: number) => Promise<void>): void {
-    this.dueHook = hook;
-  }
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      /**
+       * Told after every committed write that credited a lot which will need the upkeep (a
+       * pending lot, a lot that expires), with the earliest such instant, so that the
+       * upkeep's chain is scheduled whoever credits. The upkeep writes through the ledger,
+       * so it is built after it and bound late (module.ts); tests without a chain
+       * leave it out.
+       */
+      readonly lotsDue?: Late<LotsDueHook>;
+    },
+  ) {}
 
   /** Runs `work` as one ledger write of the member; unknown member: NOT_FOUND. */
   async write(shopId: string, profileId: number, work: (w: LedgerWrite) => Promise<number>): Promise<Posted> {
@@ -129,9 +135,10 @@ export class LoyaltyLedger {
     return { transactionId, dueAt: write.earliestDue };
   }
 
-  /** After a committed write that credited lots needing the upkeep: tells the hook (onLotsDue). */
+  /** After a committed write that credited lots needing the upkeep: tells the upkeep (`deps.lotsDue`). */
   async lotsDue(shopId: string, dueAt: number | null): Promise<void> {
-    if (dueAt !== null && this.dueHook) await this.dueHook(shopId, dueAt);
+    const hook = this.deps.lotsDue?.get();
+    if (dueAt !== null && hook) await hook(shopId, dueAt);
   }
 
   /** The amount of an active hold; 0 when it is not active (released, captured or unknown). */

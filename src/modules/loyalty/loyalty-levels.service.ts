@@ -5,7 +5,7 @@ import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { IdentityService } from '../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { TrackingSubscriber } from '../tracking/tracking.types.js';
 import { TtlCache } from '../../ttl-cache.js';
@@ -36,7 +36,7 @@ export interface LoyaltyLevelsDeps {
   readonly clock: Clock;
   readonly jobs: JobQueue;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'onMerge' | 'currentProfileId'>;
+  readonly identity: Pick<IdentityService, 'currentProfileId'>;
   /** The programme's settings and members (the ledger service). */
   readonly members: Pick<LoyaltyService, 'getSettings' | 'viewMember'>;
   readonly purchases?: PurchaseListener;
@@ -66,12 +66,20 @@ export class LoyaltyLevelsService {
 
   constructor(private readonly deps: LoyaltyLevelsDeps) {
     this.ladders = new TtlCache({ max: LADDER_CACHE_MAX_SHOPS, ttlMs: LADDER_CACHE_TTL_MS, clock: deps.clock });
-    // Registered after the ledger's participant (services.ts builds the ledger first), so
-    // the surviving profile is a member by now; its level is recomputed when next read.
-    deps.identity.onMerge(async (trx, shopId, fromId, intoId) => {
-      await repo.movePurchases(trx, shopId, fromId, intoId);
-      await repo.markMemberDue(trx, shopId, intoId, deps.clock.now());
-    });
+  }
+
+  /**
+   * Listed after the ledger's participant (src/services.ts), so the surviving profile is a
+   * member by now; its level is recomputed when next read.
+   */
+  mergeParticipant(): MergeParticipant {
+    return {
+      name: 'loyalty levels',
+      merge: async (trx, shopId, fromId, intoId) => {
+        await repo.movePurchases(trx, shopId, fromId, intoId);
+        await repo.markMemberDue(trx, shopId, intoId, this.deps.clock.now());
+      },
+    };
   }
 
   /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */

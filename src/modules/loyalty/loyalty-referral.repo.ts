@@ -179,9 +179,10 @@ export async function countReferrals(db: Executor, shopId: string, referrerId: n
 }
 
 /**
- * A profile merge (identity's onMerge, in its transaction). The surviving profile keeps
- * its own referrer if it has one, else takes the merged one's; it becomes the referrer of
- * whom the merged profile referred. A referral of the survivor by itself is dropped.
+ * A profile merge (an identity merge participant, in the merge's transaction). The
+ * surviving profile keeps its own referrer if it has one, else takes the merged one's; it
+ * becomes the referrer of whom the merged profile referred. A referral of the survivor by
+ * itself is dropped.
  */
 export async function mergeReferrals(trx: Transaction<Database>, shopId: string, fromId: number, intoId: number): Promise<void> {
   const intoReferred = await findReferral(trx, shopId, intoId);

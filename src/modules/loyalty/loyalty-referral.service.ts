@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { fromFlag, isUniqueViolation, toFlag } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
-import type { IdentityService } from '../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { DAY_MS } from './domain/levels.js';
 import {
@@ -25,7 +25,7 @@ export interface LoyaltyReferralDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'onMerge' | 'currentProfileId' | 'getProfile' | 'findProfiles'>;
+  readonly identity: Pick<IdentityService, 'currentProfileId' | 'getProfile' | 'findProfiles'>;
   readonly members: Pick<LoyaltyService, 'findMember' | 'joinMember' | 'getSettings'>;
   readonly ledger: Pick<LoyaltyLedger, 'write'>;
 }
@@ -61,8 +61,11 @@ const CODE_ATTEMPTS = 8;
  * and taken back if that purchase is cancelled.
  */
 export class LoyaltyReferralService implements PurchaseListener {
-  constructor(private readonly deps: LoyaltyReferralDeps) {
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.mergeReferrals(trx, shopId, fromId, intoId));
+  constructor(private readonly deps: LoyaltyReferralDeps) {}
+
+  /** Listed after the ledger's participant (src/services.ts): the surviving member exists by then (loyalty-referral.repo.ts). */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'loyalty referrals', merge: (trx, shopId, fromId, intoId) => repo.mergeReferrals(trx, shopId, fromId, intoId) };
   }
 
   private get db() {

@@ -79,9 +79,10 @@ export async function insertRewarded(trx: Transaction<Database>, row: RewardedRo
 }
 
 /**
- * A profile merge (identity's onMerge, in its transaction): the merged profile's rewarded
- * codes move to the survivor. A code both were rewarded for keeps the survivor's row (the
- * primary key allows one); the merged one's credit stays in the ledger, which moved whole.
+ * A profile merge (an identity merge participant, in the merge's transaction): the merged
+ * profile's rewarded codes move to the survivor. A code both were rewarded for keeps the
+ * survivor's row (the primary key allows one); the merged one's credit stays in the
+ * ledger, which moved whole.
  */
 export async function moveRewarded(trx: Transaction<Database>, shopId: string, fromId: number, intoId: number): Promise<void> {
   await trx

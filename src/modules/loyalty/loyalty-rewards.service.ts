@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { IdentityService } from '../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
 import { EVENT_CODE_MAX_LENGTH, isEventCode, rewardTerms } from './domain/event-rewards.js';
@@ -15,7 +15,7 @@ export interface LoyaltyRewardsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'currentProfileId' | 'onMerge'>;
+  readonly identity: Pick<IdentityService, 'currentProfileId'>;
   readonly ledger: LoyaltyLedger;
   /** The programme's settings and the reading of a public identifier (phone, else loyalty_id). */
   readonly loyalty: Pick<LoyaltyService, 'findMember' | 'getSettings'>;
@@ -74,12 +74,19 @@ export class LoyaltyRewardsService {
       refreshMs: RULE_CODES_REFRESH_MS,
       maxShops: RULE_CODES_MAX_SHOPS,
     });
-    deps.identity.onMerge(async (trx, shopId, fromId, intoId) => {
-      // The survivor's member lock first, as its reward writes take it: a reward being
-      // written for it commits before its rewarded codes are compared here.
-      await repo.lockMember(trx, shopId, intoId, deps.clock.now());
-      await rewardsRepo.moveRewarded(trx, shopId, fromId, intoId);
-    });
+  }
+
+  /** The merged profile's rewarded event codes are the survivor's. */
+  mergeParticipant(): MergeParticipant {
+    return {
+      name: 'loyalty rewards',
+      merge: async (trx, shopId, fromId, intoId) => {
+        // The survivor's member lock first, as its reward writes take it: a reward being
+        // written for it commits before its rewarded codes are compared here.
+        await repo.lockMember(trx, shopId, intoId, this.deps.clock.now());
+        await rewardsRepo.moveRewarded(trx, shopId, fromId, intoId);
+      },
+    };
   }
 
   private get db() {
@@ -178,7 +185,7 @@ export class LoyaltyRewardsService {
     return { ok: true, taken };
   }
 
-  /** The subscriber of POST /push/custom events (registered on tracking in services.ts). */
+  /** The subscriber of POST /push/custom events (the composition root lists it for tracking: src/services.ts). */
   trackingSubscriber(): TrackingSubscriber {
     return {
       name: EVENT_REWARDS_SUBSCRIBER,

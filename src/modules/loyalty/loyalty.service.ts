@@ -3,7 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import { TtlCache } from '../../ttl-cache.js';
 import { normalizePhone } from '../identity/domain/identifiers.js';
-import type { IdentityService } from '../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { balanceOf, pendingOf } from './domain/ledger.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
@@ -15,8 +15,10 @@ export interface LoyaltyDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'findProfilesOnly' | 'getProfile' | 'onMerge'>;
+  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findProfiles' | 'findProfilesOnly' | 'getProfile'>;
   readonly ledger: LoyaltyLedger;
+  /** Told of settings changes (credits reach it through the ledger); tests without a chain leave it out. */
+  readonly upkeep?: UpkeepHooks;
 }
 
 export interface MemberInput {
@@ -78,12 +80,15 @@ const SETTINGS_CACHE_MAX_SHOPS = 10_000;
  * debits (docs/loyalty.md). The writes themselves are the ledger's (loyalty-ledger.ts).
  */
 export class LoyaltyService {
-  private upkeep: UpkeepHooks | undefined;
   private readonly settingsCache: TtlCache<string, LoyaltySettings>;
 
   constructor(private readonly deps: LoyaltyDeps) {
     this.settingsCache = new TtlCache({ max: SETTINGS_CACHE_MAX_SHOPS, ttlMs: SETTINGS_CACHE_TTL_MS, clock: deps.clock });
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveLedger(trx, shopId, fromId, intoId, deps.clock.now()));
+  }
+
+  /** The merged profile's ledger is the survivor's (loyalty.repo.ts moveLedger); the other loyalty participants run after it. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'loyalty ledger', merge: (trx, shopId, fromId, intoId) => repo.moveLedger(trx, shopId, fromId, intoId, this.deps.clock.now()) };
   }
 
   /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
@@ -93,11 +98,6 @@ export class LoyaltyService {
 
   private get db() {
     return this.deps.db.db;
-  }
-
-  /** Tells the upkeep of settings changes from now on (credits reach it through the ledger's onLotsDue) (src/services.ts; tests without a chain leave it out). */
-  useUpkeep(upkeep: UpkeepHooks): void {
-    this.upkeep = upkeep;
   }
 
   async getSettings(shopId: string): Promise<LoyaltySettings> {
@@ -133,7 +133,7 @@ export class LoyaltyService {
     });
     this.settingsCache.delete(shopId);
     await this.deps.db.durable();
-    await this.upkeep?.resumeChain(shopId);
+    await this.deps.upkeep?.resumeChain(shopId);
     return toSettings(row);
   }
 

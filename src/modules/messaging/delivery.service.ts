@@ -8,6 +8,7 @@ import { groupWriteOf } from '../../db/group-write.js';
 import { retryDelayMs, type BackoffPolicy } from '../../jobs/backoff.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { Late } from '../../late.js';
 import type { AudienceService } from '../audience/audience.service.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { ChannelsService } from './channels.service.js';
@@ -66,10 +67,6 @@ export type DeadAddressHook = (shopId: string, address: string) => Promise<void>
  */
 export class DeliveryService {
   private readonly buckets = new Map<string, TokenBucket>();
-  private readonly beforeSend = new Map<Channel, BeforeSendHook>();
-  private readonly deadAddress = new Map<Channel, DeadAddressHook>();
-  private readonly templateSources = new Map<MessageType, TemplateSource>();
-  private sendGate: SendGate | undefined;
 
   constructor(
     private readonly deps: {
@@ -86,28 +83,19 @@ export class DeliveryService {
       readonly links?: Pick<OutcomesService, 'emailLinks'>;
       /** Told of each send in its recording transaction (outbound webhooks). */
       readonly outcomeHook?: OutcomeHook;
+      /** A channel's pre-send step (the wallet's). */
+      readonly beforeSend?: { readonly [C in Channel]?: BeforeSendHook<C> };
+      /** What a channel's own store does with an address its vendor declared dead. */
+      readonly deadAddress?: Partial<Record<Channel, DeadAddressHook>>;
+      /**
+       * Where messages of a type other than transactional find their templates (chains,
+       * bulk mailings): modules built after the engine, bound by the composition root.
+       */
+      readonly templateSources?: Late<{ readonly [T in Exclude<MessageType, 'transactional'>]?: TemplateSource }>;
+      /** The gate that may postpone bulk and chain deliveries (quiet hours: bulk's limits, built after the engine); transactional ones never pass it. */
+      readonly sendGate?: Late<SendGate>;
     },
   ) {}
-
-  /** Registers a channel's pre-send step (services.ts), as MessageWriter.useAddressSource registers its addresses. */
-  useBeforeSend<C extends Channel>(channel: C, hook: BeforeSendHook<C>): void {
-    this.beforeSend.set(channel, hook as BeforeSendHook);
-  }
-
-  /** Registers where messages of a type other than transactional find their templates (chains, bulk mailings). */
-  useTemplateSource(type: Exclude<MessageType, 'transactional'>, source: TemplateSource): void {
-    this.templateSources.set(type, source);
-  }
-
-  /** Registers the gate that may postpone bulk and chain deliveries (quiet hours); transactional ones never pass it. */
-  useSendGate(gate: SendGate): void {
-    this.sendGate = gate;
-  }
-
-  /** Registers what a channel's store does with an address its vendor declared dead. */
-  useDeadAddress(channel: Channel, hook: DeadAddressHook): void {
-    this.deadAddress.set(channel, hook);
-  }
 
   async deliver(payload: Payload, options: { signal?: AbortSignal } = {}): Promise<void> {
     const delivery = await repo.findDeliveryToSend(this.deps.db.db, payload.shopId, payload.code, payload.seq);
@@ -115,9 +103,10 @@ export class DeliveryService {
     const templates = await this.templatesOf(payload.shopId, delivery);
     if (!templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
     const channel = delivery.channel as Channel;
-    if (this.sendGate && delivery.message_type !== 'transactional') {
+    const sendGate = this.deps.sendGate?.get();
+    if (sendGate && delivery.message_type !== 'transactional') {
       const now = this.deps.clock.now();
-      const at = await this.sendGate(payload.shopId, channel, delivery.message_type, now);
+      const at = await sendGate(payload.shopId, channel, delivery.message_type, now);
       if (at > now) return this.postpone(payload, delivery.attempts, at);
     }
 
@@ -165,7 +154,7 @@ export class DeliveryService {
     await this.waitForRate(`${payload.shopId}:${channel}:${provider.vendor}`, settings.ratePerSecond, options.signal);
     let result: SendResult;
     try {
-      await this.beforeSend.get(channel)?.(payload.shopId, delivery.profile_id, outgoing.message);
+      await (this.deps.beforeSend?.[channel] as BeforeSendHook | undefined)?.(payload.shopId, delivery.profile_id, outgoing.message);
       result = await provider.send(settings.vendors[provider.vendor], outgoing.message, {
         allowPrivate: this.deps.config.fetchAllowPrivate,
         ...(options.signal && { signal: options.signal }),
@@ -212,7 +201,8 @@ export class DeliveryService {
   }
 
   private async templatesOf(shopId: string, delivery: repo.DeliveryToSend): Promise<MailingTemplates | undefined> {
-    const source = this.templateSources.get(delivery.message_type);
+    const type = delivery.message_type;
+    const source = type === 'transactional' ? undefined : this.deps.templateSources?.get()[type];
     if (source) return source(shopId, delivery.mailing_code);
     return (await findMailingForSend(this.deps.db, this.deps.clock, shopId, delivery.mailing_code))?.templates;
   }
@@ -252,7 +242,7 @@ export class DeliveryService {
       }
     });
     // After the commit: the dead list already keeps the address out, the channel's store is tidied on top.
-    if (dead) await this.deadAddress.get(delivery.channel as Channel)?.(delivery.shop_id, delivery.address);
+    if (dead) await this.deps.deadAddress?.[delivery.channel as Channel]?.(delivery.shop_id, delivery.address);
   }
 
   private async waitForRate(key: string, ratePerSecond: number | null, signal: AbortSignal | undefined): Promise<void> {

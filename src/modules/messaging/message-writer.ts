@@ -23,7 +23,7 @@ export interface NewMessage {
   readonly campaignId: number;
   /**
    * What the delivery renders from: a transactional mailing's code, or the reference that
-   * the template source registered for the type reads (DeliveryService.useTemplateSource).
+   * the type's template source reads (DeliveryService's `templateSources`).
    */
   readonly templateRef: string;
   readonly variables: Readonly<Record<string, unknown>>;
@@ -54,21 +54,16 @@ export interface WrittenMessage {
  * that what the caller commits is what gets sent.
  */
 export class MessageWriter {
-  private readonly sources = new Map<Channel, AddressSource>();
-
   constructor(
     private readonly deps: {
       readonly identity: Pick<IdentityService, 'getProfileOnly' | 'getProfilesMany'>;
       readonly audience: Pick<AudienceService, 'getLiveCustomerAttributes' | 'getCustomerAttributesMany'>;
       readonly channels: Pick<ChannelsService, 'configuredChannels'>;
       readonly jobs: JobQueue;
+      /** Where the channels whose addresses the engine does not store find them (web push subscriptions, wallet passes). */
+      readonly addressSources?: Partial<Record<Channel, AddressSource>>;
     },
   ) {}
-
-  /** Registers where a channel's addresses come from (web push subscriptions, wallet passes). */
-  useAddressSource(channel: Channel, source: AddressSource): void {
-    this.sources.set(channel, source);
-  }
 
   /** The addresses a message of `type` to the profile goes to, on the given channels. */
   async plan(db: repo.Executor, shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<DeliveryPlan> {
@@ -161,7 +156,7 @@ export class MessageWriter {
   private async extraAddresses(shopId: string, profileId: number, channels: readonly Channel[]): Promise<RecipientFacts['extra']> {
     const extra: Partial<Record<Channel, readonly string[]>> = {};
     for (const channel of channels) {
-      const source = this.sources.get(channel);
+      const source = this.deps.addressSources?.[channel];
       if (source) extra[channel] = await source(shopId, profileId);
     }
     return extra;

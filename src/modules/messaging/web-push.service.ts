@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import type { ChannelsService } from './channels.service.js';
 import { generateVapidKeys } from './providers/vapid.provider.js';
 import { endpointOfAddress, subscriptionAddress, type WebPushSubscription } from './domain/web-push-subscription.js';
@@ -20,20 +20,23 @@ export interface SubscriberRef {
 /**
  * Browser push subscriptions (docs/messaging-push.md, "Web push subscriptions"): the public
  * endpoints store what a site's service worker got from pushManager.subscribe, and the
- * engine reads them back as web_push addresses (`addresses`, registered with
- * MessageWriter.useAddressSource in services.ts). A subscription the push service
- * declared gone is deleted (`forgetAddress`, on the delivery's dead address).
+ * engine reads them back as web_push addresses (`addresses`, the MessageWriter's address
+ * source of the channel). A subscription the push service declared gone is deleted
+ * (`forgetAddress`, on the delivery's dead address).
  */
 export class WebPushService {
   constructor(
     private readonly deps: {
       readonly db: DbHandle;
       readonly clock: Clock;
-      readonly identity: Pick<IdentityService, 'requireDevice' | 'resolveProfile' | 'onMerge'>;
+      readonly identity: Pick<IdentityService, 'requireDevice' | 'resolveProfile'>;
       readonly channels: Pick<ChannelsService, 'settingsFor' | 'putChannel'>;
     },
-  ) {
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileSubscriptions(trx, shopId, fromId, intoId));
+  ) {}
+
+  /** The merged profile's browser subscriptions are the survivor's. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'web push', merge: (trx, shopId, fromId, intoId) => repo.moveProfileSubscriptions(trx, shopId, fromId, intoId) };
   }
 
   /** The applicationServerKey a site's service worker subscribes with; never the private key. */

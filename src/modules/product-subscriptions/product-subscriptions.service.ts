@@ -2,9 +2,10 @@ import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
+import type { Late } from '../../late.js';
 import type { CatalogLandedListener, CatalogLanding } from '../catalog/catalog.types.js';
 import { IDENTIFIER_KINDS } from '../identity/domain/identifiers.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import * as repo from './product-subscriptions.repo.js';
 import type {
   ProductAlert,
@@ -19,11 +20,10 @@ import type {
 export interface ProductSubscriptionsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
-  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findDevice' | 'findProfiles' | 'onMerge'>;
-  readonly catalog: {
-    currentGeneration(shopId: string): Promise<number>;
-    onLanded(listener: CatalogLandedListener): void;
-  };
+  readonly identity: Pick<IdentityService, 'resolveProfile' | 'findDevice' | 'findProfiles'>;
+  readonly catalog: { currentGeneration(shopId: string): Promise<number> };
+  /** Told of landings that wrote alerts (the chain triggers, built after this: src/services.ts). None when absent. */
+  readonly alertListeners?: Late<readonly AlertsWrittenListener[]>;
 }
 
 export const MAX_ALERTS_LISTED = 1000;
@@ -42,11 +42,11 @@ export type AlertsWrittenListener = (trx: Transaction<Database>, landing: Catalo
  * messages later.
  */
 export class ProductSubscriptionsService {
-  private readonly alertListeners: AlertsWrittenListener[] = [];
+  constructor(private readonly deps: ProductSubscriptionsDeps) {}
 
-  constructor(private readonly deps: ProductSubscriptionsDeps) {
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfileRows(trx, shopId, fromId, intoId));
-    deps.catalog.onLanded(this.landedListener());
+  /** The merged profile's subscriptions and alerts are the survivor's. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'product subscriptions', merge: (trx, shopId, fromId, intoId) => repo.moveProfileRows(trx, shopId, fromId, intoId) };
   }
 
   private get db() {
@@ -147,11 +147,6 @@ export class ProductSubscriptionsService {
     }));
   }
 
-  /** Registers a listener for landings that wrote alerts (the chain triggers), when services are built. */
-  onAlertsWritten(listener: AlertsWrittenListener): void {
-    this.alertListeners.push(listener);
-  }
-
   /** Profiles with pending alerts of one landing and kind, ascending, after `afterProfileId`; at most `limit` (≤ 1000). */
   pendingAlertProfiles(shopId: string, generation: number, kind: SubscriptionKind, afterProfileId: number, limit: number): Promise<number[]> {
     const bounded = Math.min(Math.max(1, limit), MAX_ALERT_PROFILES_PAGE);
@@ -175,14 +170,15 @@ export class ProductSubscriptionsService {
   }
 
   /** Runs inside the swap transaction, before the old generation's rows are deleted. */
-  private landedListener(): CatalogLandedListener {
+  /** The catalog's landed listener (src/services.ts lists it): a landing records the alerts it fires. */
+  landedListener(): CatalogLandedListener {
     return {
       name: 'product-subscriptions',
       onLanded: async (trx: Transaction<Database>, landing: CatalogLanding) => {
         const written = await repo.insertLandingAlerts(trx, landing);
         if (written === 0) return;
         await repo.markFired(trx, landing.shopId, landing.generation, landing.now);
-        for (const listener of this.alertListeners) await listener(trx, landing);
+        for (const listener of this.deps.alertListeners?.get() ?? []) await listener(trx, landing);
       },
     };
   }

@@ -11,12 +11,12 @@ import type { ProfileLists, StoredEvent } from '../tracking/tracking.types.js';
  * The read model behind the admin API's "Profiles (read)" and "Events (read)"
  * (admin-api.md): a profile as an operator sees it, assembled from the modules that own
  * its parts. It writes nothing and owns no table, so it sits above identity, tracking and
- * (later) segments rather than inside one of them: identity cannot import tracking,
- * which already depends on it.
+ * audience rather than inside one of them: identity cannot import tracking, which
+ * already depends on it.
  *
- * Each part comes through a narrow port, so a module that arrives later fills its part
- * by being passed in where services are built (src/services.ts), without a change here
- * or in the route: the segments module (issue 5) implements ProfileSegmentSource.
+ * Each part comes through a narrow port the view owns, so a module that fills a part
+ * (audience's segments and attributes) is passed in where services are built and never
+ * imports the view.
  */
 
 /** What the view reads from tracking; TrackingService satisfies it. */
@@ -63,19 +63,19 @@ export interface ProfileView extends ProfileWithDevices {
 export const DEFAULT_EVENT_LIMIT = 50;
 export const MAX_EVENT_LIMIT = 1000;
 
+export interface ProfileViewDeps {
+  readonly shops: Pick<ShopsService, 'requireShop'>;
+  readonly identity: Pick<IdentityService, 'findProfiles'>;
+  readonly tracking: TrackingReads;
+  readonly segments?: ProfileSegmentSource;
+  readonly attributes?: ProfileAttributeSource;
+}
+
 export class ProfileViewService {
   private readonly segments: ProfileSegmentSource;
   private readonly attributes: ProfileAttributeSource;
 
-  constructor(
-    private readonly deps: {
-      readonly shops: Pick<ShopsService, 'requireShop'>;
-      readonly identity: Pick<IdentityService, 'findProfiles'>;
-      readonly tracking: TrackingReads;
-      readonly segments?: ProfileSegmentSource;
-      readonly attributes?: ProfileAttributeSource;
-    },
-  ) {
+  constructor(private readonly deps: ProfileViewDeps) {
     this.segments = deps.segments ?? NO_SEGMENTS;
     this.attributes = deps.attributes ?? NO_ATTRIBUTES;
   }

@@ -192,7 +192,7 @@ export class SearchService {
     return entry === undefined ? false : this.record(entry);
   }
 
-  /** The tracking subscriber that feeds pushed search events to the log (services.ts registers it). */
+  /** The tracking subscriber that feeds pushed search events to the log (the composition root lists it: src/services.ts). */
   trackingSubscriber(): TrackingSubscriber {
     return {
       name: SEARCH_LOG_SUBSCRIBER,

@@ -10,7 +10,7 @@ import { startOfDayIn } from '../shopper-view/domain/dates.js';
 import { addDays, isPaid, periodOf } from './domain/periods.js';
 import { allowanceOf, NO_USAGE } from './domain/benefits.js';
 import * as repo from './subscriptions.repo.js';
-import { toPlan } from './subscriptions.service.js';
+import { toPlan } from './subscriptions.rows.js';
 import {
   NOT_SUBSCRIBED,
   SUBSCRIPTION_NOT_FOUND,

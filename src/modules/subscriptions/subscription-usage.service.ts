@@ -6,7 +6,7 @@ import { dateInTimezone } from '../shops/domain/shop.js';
 import { allowanceOf, NO_USAGE, type BenefitAllowance, type PromosBenefit } from './domain/benefits.js';
 import { isPaid, periodOf } from './domain/periods.js';
 import * as repo from './subscriptions.repo.js';
-import { toPlan } from './subscriptions.service.js';
+import { toPlan } from './subscriptions.rows.js';
 
 /** The shop as usage needs it: periods are days of its time zone. */
 export interface UsageShop {
@@ -110,7 +110,7 @@ export class SubscriptionUsageService {
 
   /**
    * The promotions that apply only through a benefit: every promotion a promos benefit of
-   * one of the shop's plans names (docs/subscriptions.md, "Subscription-only promotions").
+   * one of the shop's plans names (docs/subscriptions.md, "In the checkout").
    * The checkout leaves them out of play unless the order's member holds the benefit.
    */
   async benefitPromotionIds(db: repo.Executor, shopId: string): Promise<ReadonlySet<number>> {

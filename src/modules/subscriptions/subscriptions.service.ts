@@ -7,6 +7,7 @@ import type { ShopsService } from '../shops/shops.service.js';
 import type { SubscriptionUsageService } from './subscription-usage.service.js';
 import { CODE_PATTERN, findBenefitsProblem, NAME_MAX_LENGTH, PERIOD_DAYS_MAX, type Benefit } from './domain/benefits.js';
 import * as repo from './subscriptions.repo.js';
+import { toPlan, toSubscription } from './subscriptions.rows.js';
 import type { Plan, PlanInput, Subscription } from './subscriptions.types.js';
 
 export interface SubscriptionsDeps {
@@ -182,21 +183,4 @@ function requirePeriod(days: number): void {
   if (!Number.isSafeInteger(days) || days < 1 || days > PERIOD_DAYS_MAX) {
     throw new AppError('VALIDATION_FAILED', `Field \`period_days\` must be an integer from 1 to ${PERIOD_DAYS_MAX}.`, { field: 'period_days' });
   }
-}
-
-export function toSubscription(row: repo.SubscriptionRow): Subscription {
-  return { code: row.code, name: row.name, status: row.status, createdAt: Number(row.created_at), updatedAt: Number(row.updated_at) };
-}
-
-export function toPlan(row: repo.PlanRow): Plan {
-  return {
-    subscription: row.subscription,
-    code: row.code,
-    name: row.name,
-    status: row.status,
-    periodDays: Number(row.period_days),
-    benefits: JSON.parse(row.benefits) as Benefit[],
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
 }

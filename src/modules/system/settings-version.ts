@@ -1,17 +1,13 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
+import type { Late } from '../../late.js';
 import { readSetting, writeSetting } from './settings.repo.js';
 
 const VERSION_KEY = 'settings_version';
 
 /** What a cache of admin settings is told: drop what you hold (a reload may be awaited). */
 export type SettingsListener = () => void | Promise<void>;
-
-/** The side of SettingsVersion a module with a cache of admin settings needs. */
-export interface SettingsChanges {
-  onChange(listener: SettingsListener): void;
-}
 
 /**
  * Tells every cache of admin settings, in every thread and process on the database, that
@@ -25,17 +21,19 @@ export interface SettingsChanges {
  * already under way (which may have begun before the change it must see), so however
  * many callers ask at once, at most two reads are in flight.
  */
-export class SettingsVersion implements SettingsChanges {
-  private readonly listeners: SettingsListener[] = [];
+export class SettingsVersion {
   private seen: string | undefined;
   private running: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
 
-  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock }) {}
-
-  onChange(listener: SettingsListener): void {
-    this.listeners.push(listener);
-  }
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      /** The caches of every module, all built after this (src/services.ts lists them); none when absent. */
+      readonly listeners?: Late<readonly SettingsListener[]>;
+    },
+  ) {}
 
   /** After an admin change is committed: every holder drops its caches, this thread's now. */
   async bump(): Promise<void> {
@@ -83,7 +81,8 @@ export class SettingsVersion implements SettingsChanges {
 
   /** True when every listener dropped (and reloaded) what it holds. */
   private async notify(): Promise<boolean> {
-    const outcomes = await Promise.allSettled(this.listeners.map(async (listener) => listener()));
+    const listeners = this.deps.listeners?.get() ?? [];
+    const outcomes = await Promise.allSettled(listeners.map(async (listener) => listener()));
     return outcomes.every((outcome) => outcome.status === 'fulfilled');
   }
 }

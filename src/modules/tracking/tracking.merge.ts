@@ -5,7 +5,7 @@ import { LIST_NAMES, mergeLists } from './domain/lists.js';
 import * as repo from './tracking.repo.js';
 
 /**
- * Tracking's merge participant (identity.onMerge, docs/identity.md): when profile
+ * Tracking's merge participant (docs/identity.md, "What a merge moves"): when profile
  * `fromId` merges into `intoId`, its events and orders move to the survivor and the two
  * carts and wish lists become one (the union by item id, the survivor's entries winning).
  * Sessions belong to devices, which identity moves itself. Runs inside the merge's

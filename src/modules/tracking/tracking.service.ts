@@ -3,11 +3,12 @@ import type { DbHandle } from '../../db/create-db.js';
 import { fromFlag } from '../../db/dialect.js';
 import { GroupCommitter, type GroupCommitStats } from '../../db/group-commit.js';
 import { AppError } from '../../errors.js';
+import type { Late } from '../../late.js';
 import { TtlCache } from '../../ttl-cache.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { isValidDeviceId, normalizeIdentifiers } from '../identity/domain/identifiers.js';
-import type { IdentityService } from '../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
 import { generateDeviceId } from '../identity/ids.js';
 import type { ShopsService } from '../shops/shops.service.js';
 import { COUNTER_WINDOWS, sumCounterWindows, windowBuckets } from './domain/counters.js';
@@ -39,6 +40,12 @@ export interface TrackingDeps {
   readonly shops: ShopsService;
   readonly jobs: JobQueue;
   /**
+   * The modules built after tracking that hear its events, in the composition root's order
+   * (src/services.ts): each stored event one accepts gets a `tracking.deliver` job in the
+   * event's transaction. None when absent.
+   */
+  readonly subscribers?: Late<readonly TrackingSubscriber[]>;
+  /**
    * Read once per batch before the subscribers decide (their `accepts` answers from
    * caches of admin settings): a change an admin made anywhere is seen by the next batch.
    */
@@ -61,7 +68,6 @@ const COUNTER_PRUNE_INTERVAL_MS = 10 * 60_000;
  * requests share that transaction (tracking.batch.ts stores a batch set-wise).
  */
 export class TrackingService {
-  private readonly subscribers = new Map<string, TrackingSubscriber>();
   private readonly committer: GroupCommitter<EventDraft, StoredEvent>;
   private readonly lastPrune = new Map<string, number>();
   private readonly knownDevices: TtlCache<string, true>;
@@ -70,9 +76,11 @@ export class TrackingService {
     // A 200 means the event is on disk, not only committed (db/sqlite/wal-sync.ts on SQLite).
     this.committer = new GroupCommitter((drafts) => this.commitBatch(drafts), { durable: () => deps.db.durable() });
     this.knownDevices = new TtlCache({ max: KNOWN_DEVICES_MAX, ttlMs: KNOWN_DEVICES_TTL_MS, clock: deps.clock });
-    deps.identity.onMerge((trx, shopId, fromId, intoId) =>
-      mergeTrackingData(trx, shopId, fromId, intoId, deps.clock.now()),
-    );
+  }
+
+  /** Moves the merged profile's events, lists and orders (tracking.merge.ts). */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'tracking', merge: (trx, shopId, fromId, intoId) => mergeTrackingData(trx, shopId, fromId, intoId, this.deps.clock.now()) };
   }
 
   private get db() {
@@ -204,20 +212,13 @@ export class TrackingService {
     return new Map([...rowsByItem].map(([id, rows]) => [id, sumCounterWindows(rows, now)]));
   }
 
-  /**
-   * Registers a subscriber (loyalty, messaging …) when services are built. Each stored
-   * event it accepts gets a `tracking.deliver` job in the event's transaction.
-   */
-  subscribe(subscriber: TrackingSubscriber): void {
-    if (this.subscribers.has(subscriber.name)) {
-      throw new Error(`A tracking subscriber named "${subscriber.name}" is already registered`);
-    }
-    this.subscribers.set(subscriber.name, subscriber);
+  private get subscribers(): readonly TrackingSubscriber[] {
+    return this.deps.subscribers?.get() ?? [];
   }
 
   /** The `tracking.deliver` job: hands one stored event to one subscriber. */
   async deliver(job: JobMap['tracking.deliver']): Promise<void> {
-    const subscriber = this.subscribers.get(job.subscriber);
+    const subscriber = this.subscribers.find((s) => s.name === job.subscriber);
     if (!subscriber) throw new Error(`No tracking subscriber named "${job.subscriber}" is registered in this process`);
     const row = await repo.findEvent(this.db, job.shopId, job.eventId);
     if (!row) throw new Error(`Event ${job.eventId} of shop ${job.shopId} does not exist`);
@@ -235,7 +236,7 @@ export class TrackingService {
   }
 
   private async commitBatch(drafts: readonly EventDraft[]): Promise<StoredEvent[]> {
-    if (this.subscribers.size > 0) await this.deps.settings?.refresh();
+    if (this.subscribers.length > 0) await this.deps.settings?.refresh();
     const now = this.deps.clock.now();
     const pruneShops = new Set<string>();
     for (const { shopId } of drafts) {
@@ -246,7 +247,7 @@ export class TrackingService {
     const context = {
       identity: this.deps.identity,
       jobs: this.deps.jobs,
-      subscribers: [...this.subscribers.values()],
+      subscribers: this.subscribers,
       pruneShops,
       now,
     };

@@ -5,7 +5,8 @@ import { createDb, type DbHandle } from '../../../src/db/create-db.js';
 import { BATCH_RECORDS } from '../../../src/modules/audience/domain/limits.js';
 import { createJobRunner } from '../../../src/process/job-runner.js';
 import { createLogger } from '../../../src/process/logger.js';
-import { createServices, type Services } from '../../../src/services.js';
+import type { MergeParticipant } from '../../../src/modules/identity/identity.service.js';
+import { createServices, type Services, type TestProbes } from '../../../src/services.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
 import { generatedRecords, toChunks } from './audience-fixture.js';
@@ -28,10 +29,10 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
   const extraHandles: DbHandle[] = [];
 
   /** A second "process" on the same database: its own connection and services. */
-  function otherProcess(): Services {
+  function otherProcess(probes?: TestProbes): Services {
     const handle = createDb(db.options);
     extraHandles.push(handle);
-    return createServices({ config, db: handle, clock });
+    return createServices({ config, db: handle, clock, ...(probes && { probes }) });
   }
 
   beforeAll(async () => {
@@ -131,12 +132,16 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
   it('rolls a chunk that failed half-way back whole, and the job runner redoes it once', async () => {
     const { importId, received } = await submit();
     let failures = 1;
-    services.identity.onMerge(() => {
-      if (failures === 0) return Promise.resolve();
-      failures -= 1;
-      return Promise.reject(new Error('disk I/O error'));
-    });
-    const runner = createJobRunner({ config, services, clock, log: createLogger('silent') });
+    const failing: MergeParticipant = {
+      name: 'failing',
+      merge: () => {
+        if (failures === 0) return Promise.resolve();
+        failures -= 1;
+        return Promise.reject(new Error('disk I/O error'));
+      },
+    };
+    const own = createServices({ config, db, clock, probes: { mergeParticipants: [failing] } });
+    const runner = createJobRunner({ config, services: own, clock, log: createLogger('silent') });
 
     await runner.runDue();
     const failed = await services.audience.getImport(shopId, importId);
@@ -168,8 +173,7 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
 
   it('fails on the final attempt, keeping what it imported and saying where it stopped', async () => {
     const { importId, received } = await submit();
-    const broken = otherProcess();
-    broken.identity.onMerge(() => Promise.reject(new Error('disk I/O error')));
+    const broken = otherProcess({ mergeParticipants: [{ name: 'broken', merge: () => Promise.reject(new Error('disk I/O error')) }] });
     await expect(broken.audience.runImport({ shopId, importId }, { finalAttempt: true })).rejects.toThrow('disk I/O error');
     const failed = await services.audience.getImport(shopId, importId);
     const processed = failed!.processed;

@@ -1,6 +1,6 @@
 import { ManualClock } from '../../../src/clock.js';
 import { loadConfig } from '../../../src/config.js';
-import { createServices, type Services } from '../../../src/services.js';
+import { createServices, type Services, type TestProbes } from '../../../src/services.js';
 import type { TestDb } from '../../helpers/db.js';
 
 export interface CatalogStack {
@@ -9,11 +9,11 @@ export interface CatalogStack {
   readonly db: TestDb;
 }
 
-/** Real services over a test database, with a manual clock. */
-export function catalogStack(db: TestDb, env: Record<string, string> = {}): CatalogStack {
+/** Real services over a test database, with a manual clock (and a test's probes, as createServices takes them). */
+export function catalogStack(db: TestDb, env: Record<string, string> = {}, probes?: TestProbes): CatalogStack {
   const clock = new ManualClock();
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
-  return { services: createServices({ config, db, clock }), clock, db };
+  return { services: createServices({ config, db, clock, ...(probes && { probes }) }), clock, db };
 }
 
 /** Every staged or served product row of a shop, by generation and id. */

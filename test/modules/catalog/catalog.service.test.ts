@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
 import { INTERNAL_IMPORT_FAILURE, UPLOAD_BROKE_OFF } from '../../../src/modules/catalog/catalog.import.js';
-import type { CatalogLanding } from '../../../src/modules/catalog/catalog.types.js';
+import type { CatalogLandedListener, CatalogLanding } from '../../../src/modules/catalog/catalog.types.js';
 import { refusalOf } from '../../helpers/app-error.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
@@ -178,7 +178,7 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
 
   it('runs landed listeners inside the swap, when both generations are still there', async () => {
     const seen: { landing: CatalogLanding; previous: string[]; next: string[]; served: number }[] = [];
-    t.services.catalog.onLanded({
+    const listener: CatalogLandedListener = {
       name: 'test',
       async onLanded(trx, landing) {
         const ids = async (generation: number) =>
@@ -194,7 +194,8 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
         const served = await trx.selectFrom('catalogs').select('generation').where('shop_id', '=', landing.shopId).executeTakeFirstOrThrow();
         seen.push({ landing, previous: await ids(landing.previousGeneration), next: await ids(landing.generation), served: Number(served.generation) });
       },
-    });
+    };
+    t = catalogStack(db, {}, { catalogListeners: [listener] });
     await importTestFeed(t.services, shopId, { offers: [offer('a'), offer('b')] });
     await importTestFeed(t.services, shopId, { offers: [offer('b'), offer('c')] });
     expect(seen).toEqual([
@@ -205,11 +206,10 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
 
   it('fails the import when a landed listener fails, and keeps the old catalog', async () => {
     await importTestFeed(t.services, shopId, { offers: [offer('a')] });
-    t.services.catalog.onLanded({
-      name: 'broken',
-      onLanded: () => Promise.reject(new AppError('CONFLICT', 'Listener refused.')),
+    const broken = catalogStack(db, {}, {
+      catalogListeners: [{ name: 'broken', onLanded: () => Promise.reject(new AppError('CONFLICT', 'Listener refused.')) }],
     });
-    await expect(importTestFeed(t.services, shopId, { offers: [offer('b')] })).rejects.toThrow('Listener refused.');
+    await expect(importTestFeed(broken.services, shopId, { offers: [offer('b')] })).rejects.toThrow('Listener refused.');
     expect(await t.services.catalog.currentGeneration(shopId)).toBe(1);
     expect((await productRows(db, shopId)).map((p) => [p.generation, p.id])).toEqual([[1, 'a']]);
   });
@@ -233,8 +233,10 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
     await expect(t.services.catalog.importFeed({ shopId, format: 'yml', body: aborted(), source: 'admin' })).rejects.toThrow();
     expect((await t.services.catalog.getFeed(shopId)).lastImport?.error).toBe(UPLOAD_BROKE_OFF);
 
-    t.services.catalog.onLanded({ name: 'refusing', onLanded: () => Promise.reject(new AppError('CONFLICT', 'Listener refused.')) });
-    await expect(importTestFeed(t.services, shopId, { offers: [offer('b')] })).rejects.toThrow('Listener refused.');
+    const refusing = catalogStack(db, {}, {
+      catalogListeners: [{ name: 'refusing', onLanded: () => Promise.reject(new AppError('CONFLICT', 'Listener refused.')) }],
+    });
+    await expect(importTestFeed(refusing.services, shopId, { offers: [offer('b')] })).rejects.toThrow('Listener refused.');
     expect((await t.services.catalog.getFeed(shopId)).lastImport?.error).toBe('Listener refused.');
   });
 

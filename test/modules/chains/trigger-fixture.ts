@@ -26,7 +26,7 @@ const silent = { warn: () => undefined, error: () => undefined };
  */
 export function triggerStack(db: TestDb, clock: ManualClock, starter: ChainStarterRecorder): TriggerStack {
   const config = loadConfig({ LOG_LEVEL: 'silent', PATRON_RATE_LIMIT: 'off' });
-  const services = createServices({ config, db, clock, triggerStarter: starter });
+  const services = createServices({ config, db, clock, probes: { triggerStarter: starter } });
   const triggers = services.chainTriggers;
   // Tracking's outbox and the detectors' jobs, registered as src/process/job-runner.ts does
   // (not the others: an import's picture downloads would go out to the network).

@@ -81,7 +81,7 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
       release: async (scope) => void seen.push(`release ${await statusIn(scope)}`),
     };
     // A services instance of its own, so that the participant stays out of the other tests.
-    const own = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, extraCheckoutHolds: [participant] });
+    const own = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, probes: { checkoutHolds: [participant] } });
     const before = await balances(own, shopId, identifier);
     await expect(own.checkout.apply(shop, full('P-1'))).rejects.toMatchObject({ code: 'CONFLICT' });
     // Every round saw its own uncommitted order row, and each was rolled back with the holds.
@@ -119,13 +119,13 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
       capture: async (scope) => void seen.push(`capture ${await rewardIn(scope)}`),
       release: async (scope) => void seen.push(`release ${await rewardIn(scope)}`),
     };
-    const own = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, extraCheckoutHolds: [probe] });
+    const own = createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, probes: { checkoutHolds: [probe] } });
     ok(await own.checkout.apply(shop, full('M-1')));
     ok(await own.checkout.confirm(shopId, 'M-1'));
     await own.checkout.cancel(shopId, 'M-1');
     expect(seen).toEqual(['place no reward', 'capture confirmed', 'release cancelled']);
     const early = { ...probe, locks: 'before member' } as const;
-    expect(() => createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, extraCheckoutHolds: [early] })).toThrow(
+    expect(() => createServices({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, clock, probes: { checkoutHolds: [early] } })).toThrow(
       'The hold participant probe locks before subscription benefits: list it earlier.',
     );
   });

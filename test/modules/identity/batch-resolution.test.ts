@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { AppError } from '../../../src/errors.js';
 import type { Identifiers } from '../../../src/modules/identity/domain/identifiers.js';
-import { IdentityService, type BatchPerson } from '../../../src/modules/identity/identity.service.js';
+import { IdentityService, type BatchPerson, type MergeParticipant } from '../../../src/modules/identity/identity.service.js';
+import { Late } from '../../../src/late.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
@@ -117,10 +118,14 @@ describe.each(TEST_DIALECTS)('identity batch resolution on %s', (dialect) => {
   it('merges stored profiles through the participants, and sets properties, the batch winning', async () => {
     const shopId = (await createShopFixture({ shops })).shopId;
     const merged: [number, number][] = [];
-    const local = new IdentityService({ db, clock });
-    local.onMerge((_trx, _shop, from, into) => {
-      merged.push([from, into]);
-      return Promise.resolve();
+    const localParticipants: MergeParticipant[] = [];
+    const local = new IdentityService({ db, clock, mergeParticipants: Late.of(localParticipants) });
+    localParticipants.push({
+      name: 'test',
+      merge: (_trx, _shop, from, into) => {
+        merged.push([from, into]);
+        return Promise.resolve();
+      },
     });
     const older = await local.resolveProfile(shopId, { email: 'ann@example.org' });
     clock.advance(1000);
@@ -174,29 +179,33 @@ describe.each(TEST_DIALECTS)('identity batch resolution on %s', (dialect) => {
 
   it('answers CONFLICT when another writer took an identifier of a new profile meanwhile', async () => {
     const shopId = (await createShopFixture({ shops })).shopId;
-    const racing = new IdentityService({ db, clock });
+    const racingParticipants: MergeParticipant[] = [];
+    const racing = new IdentityService({ db, clock, mergeParticipants: Late.of(racingParticipants) });
     const older = await racing.resolveProfile(shopId, { email: 'old@example.org' });
     clock.advance(1000);
     await racing.resolveProfile(shopId, { phone: '79000000003' });
     // The merge of the batch's first person gives a concurrent writer its moment: it
     // creates the profile of the second person's email before the batch inserts it.
-    racing.onMerge(async (trx, shop) => {
-      await trx
-        .insertInto('profiles')
-        .values({
-          shop_id: shop,
-          id: 424242,
-          email: 'fresh@example.org',
-          phone: null,
-          external_id: null,
-          loyalty_id: null,
-          telegram_id: null,
-          properties: '{}',
-          merged_into: null,
-          created_at: clock.now(),
-          updated_at: clock.now(),
-        })
-        .execute();
+    racingParticipants.push({
+      name: 'test',
+      merge: async (trx, shop) => {
+        await trx
+          .insertInto('profiles')
+          .values({
+            shop_id: shop,
+            id: 424242,
+            email: 'fresh@example.org',
+            phone: null,
+            external_id: null,
+            loyalty_id: null,
+            telegram_id: null,
+            properties: '{}',
+            merged_into: null,
+            created_at: clock.now(),
+            updated_at: clock.now(),
+          })
+          .execute();
+      },
     });
     const error = await db.db
       .transaction()

@@ -3,7 +3,8 @@ import type { Transaction } from 'kysely';
 import { ManualClock } from '../../../src/clock.js';
 import type { Database } from '../../../src/db/types.js';
 import { AppError } from '../../../src/errors.js';
-import { IdentityService } from '../../../src/modules/identity/identity.service.js';
+import { IdentityService, type MergeParticipant } from '../../../src/modules/identity/identity.service.js';
+import { Late } from '../../../src/late.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';
@@ -13,6 +14,8 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
   let clock: ManualClock;
   let shops: ShopsService;
   let identity: IdentityService;
+  /** The merge participants a test lists, as the composition root lists the modules'. */
+  let participants: MergeParticipant[];
   let shopId: string;
 
   beforeAll(async () => {
@@ -24,7 +27,8 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
     await db.cleanup();
   });
   beforeEach(async () => {
-    identity = new IdentityService({ db, clock });
+    participants = [];
+    identity = new IdentityService({ db, clock, mergeParticipants: Late.of(participants) });
     shopId = (await createShopFixture({ shops })).shopId;
   });
 
@@ -285,20 +289,23 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
   describe('merge participants', () => {
     it('calls each participant with (from, into) inside the merge transaction', async () => {
       const calls: unknown[] = [];
-      identity.onMerge(async (trx, shop, fromId, intoId) => {
-        // Both profiles are still live: the participant runs before the tombstone.
-        const live = await trx
-          .selectFrom('profiles')
-          .select('id')
-          .where('shop_id', '=', shop)
-          .where('merged_into', 'is', null)
-          .where('id', 'in', [fromId, intoId])
-          .execute();
-        calls.push({ shop, fromId, intoId, live: live.length });
-        await trx
-          .insertInto('custom_event_codes')
-          .values({ shop_id: shop, code: `moved_${fromId}`, name: null, created_at: clock.now() })
-          .execute();
+      participants.push({
+        name: 'test',
+        merge: async (trx, shop, fromId, intoId) => {
+          // Both profiles are still live: the participant runs before the tombstone.
+          const live = await trx
+            .selectFrom('profiles')
+            .select('id')
+            .where('shop_id', '=', shop)
+            .where('merged_into', 'is', null)
+            .where('id', 'in', [fromId, intoId])
+            .execute();
+          calls.push({ shop, fromId, intoId, live: live.length });
+          await trx
+            .insertInto('custom_event_codes')
+            .values({ shop_id: shop, code: `moved_${fromId}`, name: null, created_at: clock.now() })
+            .execute();
+        },
       });
       const d1 = await newDevice();
       await identity.resolveProfile(shopId, { did: d1.did, email: 'ann@x.ru' });
@@ -311,13 +318,16 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
     });
 
     it('leaves nothing half-merged when a participant throws', async () => {
-      identity.onMerge(async (trx, shop, fromId) => {
-        await trx
-          .insertInto('custom_event_codes')
-          .values({ shop_id: shop, code: `moved_${fromId}`, name: null, created_at: clock.now() })
-          .execute();
+      participants.push({
+        name: 'test',
+        merge: async (trx, shop, fromId) => {
+          await trx
+            .insertInto('custom_event_codes')
+            .values({ shop_id: shop, code: `moved_${fromId}`, name: null, created_at: clock.now() })
+            .execute();
+        },
       });
-      identity.onMerge(() => Promise.reject(new Error('cart store is down')));
+      participants.push({ name: 'test', merge: () => Promise.reject(new Error('cart store is down')) });
       const d1 = await newDevice();
       await identity.resolveProfile(shopId, { did: d1.did, email: 'ann@x.ru' });
       const d2 = await newDevice();
@@ -338,8 +348,8 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
           .values({ shop_id: shop, code: `moved_${fromId}`, name: null, created_at: clock.now() })
           .execute()
           .then(() => undefined);
-      identity.onMerge(moveRow);
-      identity.onMerge(moveRow);
+      participants.push({ name: 'test', merge: moveRow });
+      participants.push({ name: 'test', merge: moveRow });
       const d1 = await newDevice();
       await identity.resolveProfile(shopId, { did: d1.did, email: 'ann@x.ru' });
       const d2 = await newDevice();

@@ -41,10 +41,10 @@ describe.each(TEST_DIALECTS)('product pictures on %s', (dialect) => {
       clock,
       jobs,
       config: { dataDir, publicUrl: PUBLIC_URL, fetchAllowPrivate: ['127.0.0.1'] },
-      // The catalog's registration hook: the test lands catalogs itself (catalog-fixture.ts).
-      catalog: { onLanded: (listener) => void (landed = listener) },
       limits: { ...pictures.limits, timeoutMs: 2000 },
     });
+    // What the catalog would run at a landing: the test lands catalogs itself (catalog-fixture.ts).
+    landed = images.landedListener();
     ({ shopId } = await createShopFixture({ shops: new ShopsService({ db, clock }) }));
   });
 

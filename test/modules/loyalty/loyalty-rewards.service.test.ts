@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
-import { IdentityService } from '../../../src/modules/identity/identity.service.js';
+import { Late } from '../../../src/late.js';
+import { IdentityService, type MergeParticipant } from '../../../src/modules/identity/identity.service.js';
 import { DEFAULT_SETTINGS } from '../../../src/modules/loyalty/domain/settings.js';
 import { LoyaltyLedger } from '../../../src/modules/loyalty/loyalty-ledger.js';
 import { LoyaltyRewardsService } from '../../../src/modules/loyalty/loyalty-rewards.service.js';
@@ -28,10 +29,12 @@ describe.each(TEST_DIALECTS)('loyalty event rewards on %s', (dialect) => {
     db = await createTestDb(dialect);
     clock = new ManualClock();
     shops = new ShopsService({ db, clock });
-    identity = new IdentityService({ db, clock });
+    const mergeParticipants = Late.namedList<MergeParticipant>('merge participant');
+    identity = new IdentityService({ db, clock, mergeParticipants });
     const ledger = new LoyaltyLedger({ db, clock });
     loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
     rewards = new LoyaltyRewardsService({ db, clock, shops, identity, ledger, loyalty });
+    mergeParticipants.bind([loyalty.mergeParticipant(), rewards.mergeParticipant()]);
   });
   afterAll(async () => {
     await db.cleanup();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { AppError } from '../../../src/errors.js';
-import { IdentityService } from '../../../src/modules/identity/identity.service.js';
+import { Late } from '../../../src/late.js';
+import { IdentityService, type MergeParticipant } from '../../../src/modules/identity/identity.service.js';
 import { DEFAULT_SETTINGS } from '../../../src/modules/loyalty/domain/settings.js';
 import { LoyaltyLedger } from '../../../src/modules/loyalty/loyalty-ledger.js';
 import { LoyaltyService } from '../../../src/modules/loyalty/loyalty.service.js';
@@ -27,9 +28,11 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     db = await createTestDb(dialect);
     clock = new ManualClock();
     shops = new ShopsService({ db, clock });
-    identity = new IdentityService({ db, clock });
+    const mergeParticipants = Late.namedList<MergeParticipant>('merge participant');
+    identity = new IdentityService({ db, clock, mergeParticipants });
     ledger = new LoyaltyLedger({ db, clock });
     loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
+    mergeParticipants.bind([loyalty.mergeParticipant()]);
   });
   afterAll(async () => {
     await db.cleanup();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { createDb, type DbHandle } from '../../../src/db/create-db.js';
-import { SettingsVersion } from '../../../src/modules/system/settings-version.js';
+import { Late } from '../../../src/late.js';
+import { SettingsVersion, type SettingsListener } from '../../../src/modules/system/settings-version.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 
 /** The settings version (docs/settings-caches.md) between two holders on one database. */
@@ -20,11 +21,13 @@ describe.each(TEST_DIALECTS)('SettingsVersion on %s', (dialect) => {
   });
 
   function holder(handle: DbHandle) {
-    const version = new SettingsVersion({ db: handle, clock });
     const seen = { changes: 0 };
-    version.onChange(() => {
-      seen.changes += 1;
-    });
+    const listeners = [
+      () => {
+        seen.changes += 1;
+      },
+    ];
+    const version = new SettingsVersion({ db: handle, clock, listeners: Late.of(listeners) });
     return { version, seen };
   }
 
@@ -52,12 +55,13 @@ describe.each(TEST_DIALECTS)('SettingsVersion on %s', (dialect) => {
 
   it('answers a refresh asked for during a read with a read of its own, which sees what changed meanwhile', async () => {
     const here = holder(db);
-    const there = new SettingsVersion({ db: otherDb, clock });
+    const listeners: SettingsListener[] = [];
+    const there = new SettingsVersion({ db: otherDb, clock, listeners: Late.of(listeners) });
     await there.refresh();
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const tokens: number[] = [];
-    there.onChange(async () => {
+    listeners.push(async () => {
       tokens.push(tokens.length);
       if (tokens.length === 1) await gate;
     });
@@ -92,12 +96,14 @@ describe.each(TEST_DIALECTS)('SettingsVersion on %s', (dialect) => {
 
   it('asks its listeners again at the next refresh when one of them failed', async () => {
     const here = holder(db);
-    const flaky = new SettingsVersion({ db: otherDb, clock });
     let calls = 0;
-    flaky.onChange(() => {
-      calls += 1;
-      if (calls === 1) throw new Error('the database went away');
-    });
+    const listeners = [
+      () => {
+        calls += 1;
+        if (calls === 1) throw new Error('the database went away');
+      },
+    ];
+    const flaky = new SettingsVersion({ db: otherDb, clock, listeners: Late.of(listeners) });
     await here.version.bump();
     await nextTurn();
     await flaky.refresh();

@@ -1,10 +1,11 @@
 import { ManualClock } from '../../../src/clock.js';
 import { JobQueue } from '../../../src/jobs/queue.js';
-import { IdentityService } from '../../../src/modules/identity/identity.service.js';
+import { Late } from '../../../src/late.js';
+import { IdentityService, type MergeParticipant } from '../../../src/modules/identity/identity.service.js';
 import type { TrackedItem } from '../../../src/modules/tracking/domain/items.js';
 import { ShopsService } from '../../../src/modules/shops/shops.service.js';
 import { TrackingService } from '../../../src/modules/tracking/tracking.service.js';
-import type { PushEventInput } from '../../../src/modules/tracking/tracking.types.js';
+import type { PushEventInput, TrackingSubscriber } from '../../../src/modules/tracking/tracking.types.js';
 import type { TestDb } from '../../helpers/db.js';
 
 export interface TrackingStack {
@@ -13,15 +14,20 @@ export interface TrackingStack {
   readonly identity: IdentityService;
   readonly jobs: JobQueue;
   readonly tracking: TrackingService;
+  /** Tracking's subscribers: a test lists its own here, as the composition root lists the modules'. */
+  readonly subscribers: TrackingSubscriber[];
 }
 
 /** The tracking service with its real dependencies on the test database; only the clock is manual. */
 export function trackingStack(db: TestDb, clock = new ManualClock()): TrackingStack {
   const shops = new ShopsService({ db, clock });
-  const identity = new IdentityService({ db, clock });
+  const mergeParticipants = Late.namedList<MergeParticipant>('merge participant');
+  const identity = new IdentityService({ db, clock, mergeParticipants });
   const jobs = new JobQueue({ db, clock });
-  const tracking = new TrackingService({ db, clock, identity, shops, jobs });
-  return { clock, shops, identity, jobs, tracking };
+  const subscribers: TrackingSubscriber[] = [];
+  const tracking = new TrackingService({ db, clock, identity, shops, jobs, subscribers: Late.of(subscribers) });
+  mergeParticipants.bind([tracking.mergeParticipant()]);
+  return { clock, shops, identity, jobs, tracking, subscribers };
 }
 
 export const item = (id: string, amount = 1, extra: Partial<TrackedItem> = {}): TrackedItem => ({ id, amount, ...extra });

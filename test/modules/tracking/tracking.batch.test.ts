@@ -60,7 +60,7 @@ describe.each(TEST_DIALECTS)('tracking batches on %s', (dialect) => {
     it('fails only the bad event of a batch: the others are committed, the bad one leaves nothing', async () => {
       const { did, profileId } = await t.identity.createDevice(shopId);
       // A subscriber that throws for one event makes that event's transaction fail.
-      t.tracking.subscribe({
+      t.subscribers.push({
         name: 'picky',
         accepts: (event) => {
           if (event.items.some((i) => i.id === 'poison')) throw new Error('cannot take this event');
@@ -195,8 +195,6 @@ describe.each(TEST_DIALECTS)('tracking batches on %s', (dialect) => {
     it('delivers each accepted event to its subscriber through a tracking.deliver job', async () => {
       await db.db.deleteFrom('jobs').execute();
       const config = loadConfig({ LOG_LEVEL: 'silent' });
-      const services = createServices({ config, db, clock: t.clock });
-      const runner = createJobRunner({ config, services, clock: t.clock, log: createLogger('silent') });
       const handled: StoredEvent[] = [];
       const purchases: TrackingSubscriber = {
         name: 'purchases',
@@ -206,8 +204,9 @@ describe.each(TEST_DIALECTS)('tracking batches on %s', (dialect) => {
           return Promise.resolve();
         },
       };
-      services.tracking.subscribe(purchases);
-      expect(() => services.tracking.subscribe(purchases)).toThrow(/already registered/);
+      const services = createServices({ config, db, clock: t.clock, probes: { trackingSubscribers: [purchases] } });
+      const runner = createJobRunner({ config, services, clock: t.clock, log: createLogger('silent') });
+      expect(() => createServices({ config, db, clock: t.clock, probes: { trackingSubscribers: [purchases, purchases] } })).toThrow(/already registered/);
 
       const { did } = await services.identity.createDevice(shopId);
       await services.tracking.recordPush(push(shopId, did, 'cart', { items: [item('a')] }));

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppleWalletSettings } from '../../../src/modules/messaging/providers/apple-wallet.settings.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { createShopFixture } from '../../helpers/factories.js';
 import { makePassCertificates, type PassCertificates } from '../../helpers/pass-certificates.js';
@@ -22,12 +21,10 @@ describe('the PassKit web service and the pass issue, through the app', () => {
   let certs: PassCertificates;
   let shopId: string;
   let profileId: number;
-  const configured = new Map<string, AppleWalletSettings>();
 
   beforeAll(async () => {
     t = await createTestApp({ env: { PATRON_PUBLIC_URL: 'https://patron.example.org' } });
     certs = makePassCertificates(PASS_TYPE, 'ABCDE12345');
-    t.app.services.wallet.useSettings((id) => Promise.resolve(configured.get(id)));
     shopId = (await createShopFixture(t.app.services)).shopId;
     profileId = (await t.app.services.loyalty.joinMember(shopId, { phone: '79001112233' })).profileId;
   });
@@ -36,8 +33,10 @@ describe('the PassKit web service and the pass issue, through the app', () => {
     await t.close();
   });
 
-  function configure(): void {
-    configured.set(shopId, {
+  /** The shop's wallet channel, as an admin's PUT stores it. */
+  async function configure(): Promise<void> {
+    await t.app.services.messagingChannels.putChannel(shopId, 'wallet', {
+      provider: 'apple_wallet',
       pass_type_identifier: PASS_TYPE,
       team_identifier: 'ABCDE12345',
       organization_name: 'Corner Shop',
@@ -68,7 +67,7 @@ describe('the PassKit web service and the pass issue, through the app', () => {
     const unconfigured = await t.app.inject({ method: 'POST', url, headers: t.adminHeaders, payload: { profile_id: profileId } });
     expect(unconfigured.statusCode).toBe(409);
     expect(unconfigured.json()).toEqual({ error: { code: 'CONFLICT', message: 'The wallet channel of the shop is not configured.' } });
-    configure();
+    await configure();
     const missing = await t.app.inject({ method: 'POST', url, headers: t.adminHeaders, payload: { profile_id: 424_242_424 } });
     expect(missing.statusCode).toBe(404);
     const bad = await t.app.inject({ method: 'POST', url, headers: t.adminHeaders, payload: { profile_id: 'x' } });
@@ -84,7 +83,7 @@ describe('the PassKit web service and the pass issue, through the app', () => {
   });
 
   it('registers a device: 201 new, 200 again, 401 with a wrong or missing token, 422 without a push token', async () => {
-    configure();
+    await configure();
     const pass = await issue();
     const payload = { pushToken: PUSH_TOKEN };
     const wrong = await t.app.inject({ method: 'POST', url: registration(pass), headers: auth('x'.repeat(43)), payload });
@@ -103,7 +102,7 @@ describe('the PassKit web service and the pass issue, through the app', () => {
   });
 
   it('lists updated serials (200, then 204 with the tag), serves the pass (200, 304) and shows a delivered message', async () => {
-    configure();
+    await configure();
     const pass = await issue();
     await t.app.inject({ method: 'POST', url: registration(pass), headers: auth(pass.authenticationToken), payload: { pushToken: PUSH_TOKEN } });
     const listUrl = `${base()}/devices/${DEVICE}/registrations/${PASS_TYPE}`;
@@ -142,7 +141,7 @@ describe('the PassKit web service and the pass issue, through the app', () => {
   });
 
   it('unregisters: 200 with the token, 401 without it; the device then lists nothing', async () => {
-    configure();
+    await configure();
     const pass = await issue();
     const url = registration(pass, 'leaving-device');
     await t.app.inject({ method: 'POST', url, headers: auth(pass.authenticationToken), payload: { pushToken: PUSH_TOKEN } });

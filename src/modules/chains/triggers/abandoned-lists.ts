@@ -3,7 +3,7 @@ import type { DbHandle } from '../../../db/create-db.js';
 import { fromFlag, toFlag } from '../../../db/dialect.js';
 import type { JobMap } from '../../../jobs/job-map.js';
 import type { JobQueue } from '../../../jobs/queue.js';
-import type { IdentityService } from '../../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../../identity/identity.service.js';
 import type { StoredEvent, TrackingSubscriber } from '../../tracking/tracking.types.js';
 import type { ActiveChain, ChainStarter, Executor } from '../chain-starter.js';
 import type { ActiveChainsView } from './active-chains.js';
@@ -17,7 +17,7 @@ export interface AbandonedListsDeps {
   readonly jobs: Pick<JobQueue, 'enqueue'>;
   readonly tracking: { getLists(shopId: string, profileId: number): Promise<Readonly<Record<WatchedList, readonly { id: string; price?: number }[]>>> };
   readonly products: TriggerProducts;
-  readonly identity: Pick<IdentityService, 'currentProfileId' | 'onMerge'>;
+  readonly identity: Pick<IdentityService, 'currentProfileId'>;
   readonly chains: ActiveChainsView;
   readonly starter: ChainStarter;
 }
@@ -38,8 +38,11 @@ type CheckJob = JobMap['chains.abandoned_check'];
  * trigger list has no purchase trigger (docs/chains.md, "Triggers").
  */
 export class AbandonedLists {
-  constructor(private readonly deps: AbandonedListsDeps) {
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveWatches(trx, shopId, fromId, intoId));
+  constructor(private readonly deps: AbandonedListsDeps) {}
+
+  /** The merged profile's watched lists are the survivor's. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'abandoned lists', merge: (trx, shopId, fromId, intoId) => repo.moveWatches(trx, shopId, fromId, intoId) };
   }
 
   private get db() {

@@ -3,11 +3,12 @@ import type { DbHandle } from '../../../db/create-db.js';
 import type { JobMap } from '../../../jobs/job-map.js';
 import type { JobQueue } from '../../../jobs/queue.js';
 import type { SegmentEntryListener } from '../../audience/segments.service.js';
+import type { MergeParticipant } from '../../identity/identity.service.js';
 import type { TrackingSubscriber } from '../../tracking/tracking.types.js';
 import type { ChainStarter } from '../chain-starter.js';
 import { AbandonedLists, type AbandonedListsDeps } from './abandoned-lists.js';
 import { ActiveChainsView } from './active-chains.js';
-import { ProductAlerts, type AlertSource } from './product-alerts.js';
+import { ProductAlerts, type AlertSource, type AlertsListener } from './product-alerts.js';
 import { SegmentEntries } from './segment-entries.js';
 import { TriggerProducts, type TriggerProductsDeps } from './trigger-products.js';
 
@@ -23,10 +24,9 @@ export interface ChainTriggersDeps {
   readonly jobs: Pick<JobQueue, 'enqueue'>;
   readonly shops: TriggerProductsDeps['shops'];
   readonly identity: AbandonedListsDeps['identity'];
-  readonly tracking: AbandonedListsDeps['tracking'] & { subscribe(subscriber: TrackingSubscriber): void };
+  readonly tracking: AbandonedListsDeps['tracking'];
   readonly products: TriggerProductsDeps['products'];
   readonly productSubscriptions: AlertSource;
-  readonly segments: { onEntered(listener: SegmentEntryListener): void };
   /** The chain engine (chains.service.ts), through the seam of chain-starter.ts. */
   readonly starter: ChainStarter;
   readonly activeChainsTtlMs?: number;
@@ -41,24 +41,43 @@ export interface ChainTriggers {
   forgetCachedSettings(): void;
 }
 
+/** The detectors' jobs, and what they add to the shared flows: the composition root lists it. */
+export interface ChainTriggerParts {
+  readonly triggers: ChainTriggers;
+  /** A merged profile's watched lists are the survivor's. */
+  readonly mergeParticipant: MergeParticipant;
+  /** List changes and purchases: the abandoned-list watches. */
+  readonly trackingSubscriber: TrackingSubscriber;
+  /** The product subscriptions' landings that wrote alerts: the alerts' job. */
+  readonly alertsListener: AlertsListener;
+  /** Profiles entering segments: the entries' jobs. */
+  readonly segmentEntryListener: SegmentEntryListener;
+}
+
 /**
  * The detectors of the chain triggers other than custom events (docs/chains.md, "Triggers"):
  * abandoned carts and wish lists, back in stock and price drop, segment entry, and the
- * purchase that ends abandoned-cart runs. Building them registers their listeners on
- * tracking, the product subscriptions and the segments; what is left is to run their jobs.
+ * purchase that ends abandoned-cart runs. They hear tracking, the product subscriptions and
+ * the segments through the listeners returned here, which the composition root lists; the
+ * rest is running their jobs.
  */
-export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggers {
+export function createChainTriggers(deps: ChainTriggersDeps): ChainTriggerParts {
   const { db, clock, jobs, starter } = deps;
   const chains = new ActiveChainsView(starter, clock, deps.activeChainsTtlMs ?? DEFAULT_ACTIVE_CHAINS_TTL_MS);
   const products = new TriggerProducts({ shops: deps.shops, products: deps.products });
   const lists = new AbandonedLists({ db, clock, jobs, tracking: deps.tracking, identity: deps.identity, products, chains, starter });
-  deps.tracking.subscribe(lists.trackingSubscriber());
   const alerts = new ProductAlerts({ db, clock, jobs, alerts: deps.productSubscriptions, products, chains, starter });
-  const entries = new SegmentEntries({ db, jobs, segments: deps.segments, chains, starter });
+  const entries = new SegmentEntries({ db, jobs, chains, starter });
   return {
-    checkAbandoned: (job) => lists.check(job),
-    handProductAlerts: (job) => alerts.run(job),
-    handSegmentEntries: (job) => entries.run(job),
-    forgetCachedSettings: () => chains.clear(),
+    triggers: {
+      checkAbandoned: (job) => lists.check(job),
+      handProductAlerts: (job) => alerts.run(job),
+      handSegmentEntries: (job) => entries.run(job),
+      forgetCachedSettings: () => chains.clear(),
+    },
+    mergeParticipant: lists.mergeParticipant(),
+    trackingSubscriber: lists.trackingSubscriber(),
+    alertsListener: alerts.alertsListener(),
+    segmentEntryListener: entries.listener(),
   };
 }

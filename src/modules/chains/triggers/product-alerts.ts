@@ -10,9 +10,11 @@ import type { ActiveChainsView } from './active-chains.js';
 import { ALERT_TRIGGERS, alertFiringKey, itemsByProfile, type AlertTriggerKind } from './domain/alerts.js';
 import type { TriggerProducts } from './trigger-products.js';
 
+/** Told in the swap transaction of a landing that wrote alerts (the product subscriptions' alert listener). */
+export type AlertsListener = (trx: Transaction<Database>, landing: CatalogLanding) => Promise<void>;
+
 /** What the detector needs of the product subscriptions; ProductSubscriptionsService satisfies it. */
 export interface AlertSource {
-  onAlertsWritten(listener: (trx: Transaction<Database>, landing: CatalogLanding) => Promise<void>): void;
   pendingAlertProfiles(shopId: string, generation: number, kind: AlertTriggerKind, afterProfileId: number, limit: number): Promise<number[]>;
   pendingAlertsOf(
     shopId: string,
@@ -45,8 +47,11 @@ export const ALERT_PROFILES_PER_COMMIT = 200;
  * no active chain of a kind, its alerts stay pending.
  */
 export class ProductAlerts {
-  constructor(private readonly deps: ProductAlertsDeps) {
-    deps.alerts.onAlertsWritten((trx, landing) => this.landed(trx, landing));
+  constructor(private readonly deps: ProductAlertsDeps) {}
+
+  /** The product subscriptions' listener of landings that wrote alerts (src/services.ts lists it). */
+  alertsListener(): AlertsListener {
+    return (trx, landing) => this.landed(trx, landing);
   }
 
   private async landed(trx: Transaction<Database>, landing: CatalogLanding): Promise<void> {

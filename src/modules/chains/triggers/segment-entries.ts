@@ -11,7 +11,6 @@ import { chainsOfSegment, entryFiringKey, MAX_ENTRIES_PER_JOB, slicesOf } from '
 export interface SegmentEntriesDeps {
   readonly db: DbHandle;
   readonly jobs: Pick<JobQueue, 'enqueue'>;
-  readonly segments: { onEntered(listener: SegmentEntryListener): void };
   readonly chains: ActiveChainsView;
   readonly starter: ChainStarter;
 }
@@ -28,11 +27,10 @@ export const ENTRIES_PER_COMMIT = 200;
  * segment's chains for each profile; keys make a rerun start nothing twice.
  */
 export class SegmentEntries {
-  constructor(private readonly deps: SegmentEntriesDeps) {
-    deps.segments.onEntered(this.listener());
-  }
+  constructor(private readonly deps: SegmentEntriesDeps) {}
 
-  private listener(): SegmentEntryListener {
+  /** The segments' entry listener (src/services.ts lists it). */
+  listener(): SegmentEntryListener {
     return {
       name: 'chains.segment-entries',
       watches: (shopId) => this.deps.chains.mayHave(shopId, ['segment_entry']),

@@ -17,7 +17,7 @@ interface Entry {
 }
 
 /**
- * Maps channel → vendors (STYLE.md, "Providers"). Built in services.ts from the list of
+ * Maps channel → vendors (STYLE.md, "Providers"). Built in providers/vendors.ts from the list of
  * vendor instances; the engine asks it for a vendor by name (validating settings) or for
  * the first configured vendor that accepts a message, and never names vendors itself.
  */

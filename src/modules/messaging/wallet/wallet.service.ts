@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Clock } from '../../../clock.js';
 import type { DbHandle } from '../../../db/create-db.js';
 import { AppError } from '../../../errors.js';
-import type { IdentityService } from '../../identity/identity.service.js';
+import type { IdentityService, MergeParticipant } from '../../identity/identity.service.js';
 import type { LoyaltyService } from '../../loyalty/loyalty.service.js';
 import type { ShopsService } from '../../shops/shops.service.js';
 import type { AppleWalletSettings } from '../providers/apple-wallet.settings.js';
@@ -16,7 +16,7 @@ import * as repo from './wallet.repo.js';
 /**
  * Where the wallet channel's settings come from: the messaging engine's channel settings
  * (secrets opened), for the vendor `apple_wallet`; undefined when the shop has not set
- * the channel up. Wired by services.ts through `useSettings`.
+ * the channel up. The messaging module passes it in (module.ts).
  */
 export type WalletSettingsSource = (shopId: string) => Promise<AppleWalletSettings | undefined>;
 
@@ -26,8 +26,10 @@ export interface WalletDeps {
   /** This server's base URL as devices reach it (config PATRON_PUBLIC_URL): the passes' webServiceURL. */
   readonly publicUrl: string;
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'getProfile' | 'currentProfileId' | 'onMerge'>;
+  readonly identity: Pick<IdentityService, 'getProfile' | 'currentProfileId'>;
   readonly loyalty: Pick<LoyaltyService, 'findMember' | 'balanceAt'>;
+  /** The shop's apple_wallet settings: the messaging engine keeps them with its channels' (sealed). */
+  readonly settings: WalletSettingsSource;
 }
 
 export interface IssuedPass {
@@ -62,19 +64,15 @@ const NO_PASS_HASH = hashSecret('no pass has this token');
  * `deliverWalletMessage`, which puts a message on the passes before the pushes go out.
  */
 export class WalletService {
-  private settingsSource: WalletSettingsSource | undefined;
+  constructor(private readonly deps: WalletDeps) {}
 
-  constructor(private readonly deps: WalletDeps) {
-    deps.identity.onMerge((trx, shopId, fromId, intoId) => repo.moveProfilePasses(trx, shopId, fromId, intoId));
+  /** The merged profile's passes are the survivor's. */
+  mergeParticipant(): MergeParticipant {
+    return { name: 'wallet passes', merge: (trx, shopId, fromId, intoId) => repo.moveProfilePasses(trx, shopId, fromId, intoId) };
   }
 
   private get db() {
     return this.deps.db.db;
-  }
-
-  /** Tells the service where the channel settings are (services.ts; the engine owns them). */
-  useSettings(source: WalletSettingsSource): void {
-    this.settingsSource = source;
   }
 
   /**
@@ -226,7 +224,7 @@ export class WalletService {
   }
 
   private async requireSettings(shopId: string): Promise<AppleWalletSettings> {
-    const settings = this.settingsSource ? await this.settingsSource(shopId) : undefined;
+    const settings = await this.deps.settings(shopId);
     if (!settings) throw new AppError('CONFLICT', NOT_CONFIGURED);
     return settings;
   }

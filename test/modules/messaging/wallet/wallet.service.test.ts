@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/clock.js';
 import { AppError } from '../../../../src/errors.js';
-import { IdentityService } from '../../../../src/modules/identity/identity.service.js';
+import { Late } from '../../../../src/late.js';
+import { IdentityService, type MergeParticipant } from '../../../../src/modules/identity/identity.service.js';
 import { LoyaltyLedger } from '../../../../src/modules/loyalty/loyalty-ledger.js';
 import { LoyaltyService } from '../../../../src/modules/loyalty/loyalty.service.js';
 import type { AppleWalletSettings } from '../../../../src/modules/messaging/providers/apple-wallet.settings.js';
@@ -43,12 +44,14 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
     };
     clock = new ManualClock();
     const shops = new ShopsService({ db, clock });
-    identity = new IdentityService({ db, clock });
+    const mergeParticipants = Late.namedList<MergeParticipant>('merge participant');
+    identity = new IdentityService({ db, clock, mergeParticipants });
     const ledger = new LoyaltyLedger({ db, clock });
     loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
-    wallet = new WalletService({ db, clock, publicUrl: 'https://patron.example.org/base', shops, identity, loyalty });
     // The engine's channel settings stand-in: the engine is built elsewhere (docs/messaging-wallet.md).
-    wallet.useSettings((id) => Promise.resolve(configured.get(id)));
+    const channelSettings = (id: string) => Promise.resolve(configured.get(id));
+    wallet = new WalletService({ db, clock, publicUrl: 'https://patron.example.org/base', shops, identity, loyalty, settings: channelSettings });
+    mergeParticipants.bind([loyalty.mergeParticipant(), wallet.mergeParticipant()]);
     shopId = (await createShopFixture({ shops })).shopId;
     configured.set(shopId, settings);
   });
