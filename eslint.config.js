@@ -1,7 +1,50 @@
 // Typed lint rules need TypeScript's JS API, which the native TypeScript 7 compiler
 // does not ship: the project pins typescript 5.9 with typescript-eslint 8 for that reason.
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const MODULES = path.join(import.meta.dirname, 'src', 'modules');
+
+/**
+ * A module reaches another only through that module's index.ts (../shared/STYLE.md): what
+ * a module offers the others is one file to read, and its other files may change freely.
+ */
+const moduleBoundaries = {
+  meta: {
+    type: 'problem',
+    messages: { deep: "Import another module through its index: '{{wanted}}', not '{{spec}}'." },
+    schema: [],
+  },
+  create(context) {
+    const file = context.filename;
+    const own = moduleOf(file);
+    if (own === undefined) return {};
+    const check = (source) => {
+      const spec = source?.value;
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const target = path.resolve(path.dirname(file), spec);
+      const other = moduleOf(target);
+      if (other === undefined || other === own) return;
+      if (path.relative(path.join(MODULES, other), target) === 'index.js') return;
+      const wanted = path.relative(path.dirname(file), path.join(MODULES, other, 'index.js'));
+      context.report({ node: source, messageId: 'deep', data: { spec, wanted } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
+function moduleOf(file) {
+  const relative = path.relative(MODULES, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  const [name, rest] = relative.split(path.sep);
+  return rest === undefined ? undefined : name;
+}
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'web/'] },
@@ -20,6 +63,15 @@ export default tseslint.config(
     },
   },
   // The layers of ../shared/STYLE.md, held by lint rather than by review.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { patron: { rules: { 'module-boundaries': moduleBoundaries } } },
+    rules: {
+      'patron/module-boundaries': 'error',
+      // A file past this is overdue for a split (../shared/STYLE.md, "Files stay small").
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+    },
+  },
   {
     // A scope parses, calls a service and maps: it never reaches the database itself.
     files: ['src/public-api/**/*.ts', 'src/admin-api/**/*.ts'],

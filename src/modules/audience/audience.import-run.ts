@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import { toFlag } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
-import type { IdentityService } from '../identity/identity.service.js';
-import { IDENTIFIER_FIELDS } from '../identity/domain/identifiers.js';
+import type { IdentityService } from '../identity/index.js';
+import { IDENTIFIER_FIELDS } from '../identity/index.js';
 import * as repo from './audience.repo.js';
 import type { ChunkReport, LogError, LogWarning } from './domain/import-log.js';
 import { checkRecord, type AudienceFields, type AudienceRecord, type RecordContext } from './domain/record.js';

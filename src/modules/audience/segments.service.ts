@@ -4,7 +4,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { Late } from '../../late.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { ShopsService } from '../shops/index.js';
 import type { Segment } from './audience.types.js';
 import * as repo from './segments.repo.js';
 

@@ -1,10 +1,9 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Executor } from './audience.repo.js';
-import type { IdentityService } from '../identity/identity.service.js';
+import type { IdentityService } from '../identity/index.js';
+import type { SubscriptionFlag } from './domain/record.js';
 
-/** The subscription flags of an audience record that other modules may turn off. */
-export type SubscriptionFlag = 'email_bulk' | 'email_chain' | 'email_transactional' | 'sms_bulk' | 'sms_chain' | 'sms_transactional';
 
 /**
  * Turning a customer's subscription flag off on their audience record (docs/audience.md),

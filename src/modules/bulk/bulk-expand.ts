@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { mailingChannels, type MailingTemplates } from '../messaging/domain/mailing.js';
-import type { DeliveryPlan } from '../messaging/domain/recipients.js';
-import type { MessageWriter, NewMessage, WrittenMessage } from '../messaging/message-writer.js';
+import { mailingChannels, type MailingTemplates } from '../messaging/index.js';
+import type { DeliveryPlan } from '../messaging/index.js';
+import type { MessageWriter, NewMessage, WrittenMessage } from '../messaging/index.js';
 import * as repo from './bulk.repo.js';
 import { HELD, holdsRest, throttleSlot, variantOf, type AbSplit } from './domain/bulk-mailing.js';
 import type { LimitsService, ShopLimits } from './limits.service.js';

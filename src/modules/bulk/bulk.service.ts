@@ -3,11 +3,11 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { TtlCache } from '../../ttl-cache.js';
-import type { SegmentsService } from '../audience/segments.service.js';
-import { mailingChannels, type MailingTemplates } from '../messaging/domain/mailing.js';
-import * as messagingRepo from '../messaging/messaging.repo.js';
-import type { TemplateRenderer } from '../messaging/render.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { SegmentsService } from '../audience/index.js';
+import { mailingChannels, type MailingTemplates } from '../messaging/index.js';
+import { nextMessagingId } from '../messaging/index.js';
+import type { TemplateRenderer } from '../messaging/index.js';
+import type { ShopsService } from '../shops/index.js';
 import * as repo from './bulk.repo.js';
 import { checkSplit, pickWinner, templatesOfVariant, variantName, type AbSplit } from './domain/bulk-mailing.js';
 
@@ -87,7 +87,7 @@ export class BulkService {
     const sendAt = Math.max(now, input.sendAt ?? now);
     const db = this.deps.db.db;
     const id = await db.transaction().execute(async (trx) => {
-      const next = await messagingRepo.nextId(trx, shopId, 'bulk');
+      const next = await nextMessagingId(trx, shopId, 'bulk');
       await repo.insertMailing(trx, {
         shop_id: shopId,
         id: next,

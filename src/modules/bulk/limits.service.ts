@@ -2,10 +2,10 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import { TtlCache } from '../../ttl-cache.js';
-import { parseClockTime } from '../checkout/domain/conditions.js';
-import type { MessageType } from '../messaging/history.service.js';
-import type { Channel } from '../messaging/providers/provider.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import { parseClockTime } from '../checkout/index.js';
+import type { MessageType } from '../messaging/index.js';
+import type { Channel } from '../messaging/index.js';
+import type { ShopsService } from '../shops/index.js';
 import { capPeriods, formatClock, quietUntil, type ChannelLimits } from './domain/limits.js';
 import * as repo from './limits.repo.js';
 

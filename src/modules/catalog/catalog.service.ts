@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Late } from '../../late.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { ShopsService } from '../shops/index.js';
 import { fetchAndImport, scheduleFetch, type FetchRun } from './catalog.fetch.js';
 import {
   asAppError,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { inDisposableTransaction, toFlag, type Dialect } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
-import { hashLink } from '../images/domain/links.js';
+import { hashLink } from '../images/index.js';
 import * as repo from './catalog.repo.js';
 import type { SkippedOffer } from './catalog.types.js';
 import { CategoryStatsCollector } from './domain/categories.js';

@@ -3,14 +3,14 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { TtlCache } from '../../ttl-cache.js';
-import type { SegmentsService } from '../audience/segments.service.js';
-import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/identity.service.js';
-import { RewardCodesCache } from '../loyalty/reward-codes.cache.js';
-import type { MailingTemplates } from '../messaging/domain/mailing.js';
-import { nextId } from '../messaging/messaging.repo.js';
-import type { TemplateRenderer } from '../messaging/render.js';
-import type { ShopsService } from '../shops/shops.service.js';
-import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
+import type { SegmentsService } from '../audience/index.js';
+import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/index.js';
+import { RewardCodesCache } from '../loyalty/index.js';
+import type { MailingTemplates } from '../messaging/index.js';
+import { nextMessagingId } from '../messaging/index.js';
+import type { TemplateRenderer } from '../messaging/index.js';
+import type { ShopsService } from '../shops/index.js';
+import type { StoredEvent, TrackingSubscriber } from '../tracking/index.js';
 import type { ActiveChain, ChainStarter, ChainTrigger, Executor, RunStart, StartOutcome, TriggerKind } from './chain-starter.js';
 import type { ChainSteps } from './chain-steps.js';
 import * as repo from './chains.repo.js';
@@ -144,7 +144,7 @@ export class ChainsService implements ChainStarter {
     await this.db.transaction().execute(async (trx) => {
       let bumped = await repo.bumpChain(trx, shopId, code, values);
       if (!bumped) {
-        const id = await nextId(trx, shopId, 'chains');
+        const id = await nextMessagingId(trx, shopId, 'chains');
         if (await repo.insertChain(trx, { shop_id: shopId, id, code, version: 1, created_at: now, ...values })) bumped = { id, version: 1 };
         // A concurrent PUT created it: this one is its next version.
         else bumped = await repo.bumpChain(trx, shopId, code, values);
@@ -283,7 +283,7 @@ export class ChainsService implements ChainStarter {
     if (!first) return { outcome: 'chain_inactive' };
     const now = this.deps.clock.now();
     const due = 'wait' in first ? waitEnds(first, now, (await repo.shopTimezone(trx, start.shopId)) ?? 'UTC') : now;
-    const id = read ? read.id : await nextId(trx, start.shopId, 'chain_runs');
+    const id = read ? read.id : await nextMessagingId(trx, start.shopId, 'chain_runs');
     const row = { ...this.runRow(start, id, chain.version, now), due_at: due };
     const moved = decided?.decision.values;
     const inserted = await repo.insertRun(trx, moved ? { ...row, ...moved, due_at: moved.due_at ?? now } : row);

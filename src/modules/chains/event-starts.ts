@@ -1,6 +1,6 @@
 import type { DbHandle } from '../../db/create-db.js';
 import { GroupCommitter } from '../../db/group-commit.js';
-import { nextId } from '../messaging/messaging.repo.js';
+import { nextMessagingId } from '../messaging/index.js';
 import type { Executor, RunStart, StartOutcome } from './chain-starter.js';
 import type { ChainSteps, StepsDecision } from './chain-steps.js';
 import * as repo from './chains.repo.js';
@@ -148,7 +148,7 @@ async function chainsOf(db: Executor, starts: readonly RunStart[]): Promise<Map<
 async function reserveRunIds(trx: Executor, starts: readonly RunStart[]): Promise<{ next(shopId: string): number }> {
   const next = new Map<string, number>();
   for (const [shopId, all] of perShop(starts, () => 1)) {
-    const last = await nextId(trx, shopId, 'chain_runs', all.length);
+    const last = await nextMessagingId(trx, shopId, 'chain_runs', all.length);
     next.set(shopId, last - all.length + 1);
   }
   return {

@@ -1,5 +1,5 @@
-import type { OrderHoldParticipant } from '../order-holds/order-holds.js';
-import type { BlockRefusal } from '../promotions/promo-code-holds.js';
+import type { OrderHoldParticipant } from '../order-holds/index.js';
+import type { BlockRefusal } from '../promotions/index.js';
 import type { CheckoutHolds } from './domain/result.js';
 
 /** An order as its hold participants see it. */

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
-import type { ShopsService } from '../shops/shops.service.js';
-import type { TrackingSubscriber } from '../tracking/tracking.types.js';
+import type { ShopsService } from '../shops/index.js';
+import type { TrackingSubscriber } from '../tracking/index.js';
 import type { CheckoutHoldParticipant } from './checkout-holds.js';
 import { CheckoutInputs, type CheckoutInputsDeps } from './checkout-inputs.js';
 import { CheckoutSettle, type CheckoutSettleDeps } from './checkout-settle.js';

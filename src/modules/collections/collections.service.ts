@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { ShopCurrency } from '../catalog/products.service.js';
-import type { Product } from '../catalog/domain/product.schema.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { ShopCurrency } from '../catalog/index.js';
+import type { Product } from '../catalog/index.js';
+import type { ShopsService } from '../shops/index.js';
 import * as repo from './collections.repo.js';
 import {
   checkProductIds,

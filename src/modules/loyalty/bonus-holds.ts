@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import type { HoldPlacement, OrderHoldParticipant, OrderHoldScope, OrderPlaceScope } from '../order-holds/order-holds.js';
+import type { HoldPlacement, OrderHoldParticipant, OrderHoldScope, OrderPlaceScope } from '../order-holds/index.js';
 import type { LoyaltyLedger } from './loyalty-ledger.js';
 
 /** What the bonus holds read of an order. */

@@ -1,10 +1,10 @@
 import type { DbHandle } from '../../db/create-db.js';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { ProfilesService } from '../audience/profiles.service.js';
-import type { IdentityService } from '../identity/identity.service.js';
-import type { ShopsService } from '../shops/shops.service.js';
-import { dateInTimezone, type Shop } from '../shops/domain/shop.js';
+import type { ProfilesService } from '../audience/index.js';
+import type { IdentityService } from '../identity/index.js';
+import type { ShopsService } from '../shops/index.js';
+import { dateInTimezone, type Shop } from '../shops/index.js';
 import {
   PUBLIC_MEMBER_NOT_FOUND,
   type PublicCustomer,

@@ -3,8 +3,8 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { fromFlag, isUniqueViolation, toFlag } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
-import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/index.js';
+import type { ShopsService } from '../shops/index.js';
 import { DAY_MS } from './domain/levels.js';
 import {
   codeFromBytes,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { ShopsService } from '../shops/index.js';
 import { memberSearch, type MemberCursor } from './domain/member-list.js';
 import type { LedgerEntry, LoyaltyService } from './loyalty.service.js';
 import * as repo from './loyalty-reports.repo.js';

@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
-import type { ShopsService } from '../shops/shops.service.js';
-import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
+import type { IdentityService, MergeParticipant } from '../identity/index.js';
+import type { ShopsService } from '../shops/index.js';
+import type { StoredEvent, TrackingSubscriber } from '../tracking/index.js';
 import { EVENT_CODE_MAX_LENGTH, isEventCode, rewardTerms } from './domain/event-rewards.js';
 import { requireAmount, type LoyaltyLedger } from './loyalty-ledger.js';
 import * as rewardsRepo from './loyalty-rewards.repo.js';

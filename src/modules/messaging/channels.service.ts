@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import { TtlCache } from '../../ttl-cache.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { ShopsService } from '../shops/index.js';
 import {
   joinChannelBody,
   maskSecret,

@@ -1,6 +1,6 @@
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import type { IdentityInput, IdentityService } from '../identity/index.js';
 import * as history from './history.repo.js';
 import * as repo from './messaging.repo.js';
 

@@ -3,7 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { TtlCache } from '../../ttl-cache.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { ShopsService } from '../shops/index.js';
 import { templatesFor, type MailingTemplates } from './domain/mailing.js';
 import { checkVariables } from './domain/variables.js';
 import * as repo from './messaging.repo.js';

@@ -1,10 +1,10 @@
 import { randomToken } from '../../random.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { AudienceService } from '../audience/audience.service.js';
-import type { SubscriptionFlag } from '../audience/domain/record.js';
-import type { IdentityService } from '../identity/identity.service.js';
-import type { Profile } from '../identity/domain/profile.js';
-import type { CustomerAttributes } from '../audience/audience.types.js';
+import type { AudienceService } from '../audience/index.js';
+import type { SubscriptionFlag } from '../audience/index.js';
+import type { IdentityService } from '../identity/index.js';
+import type { Profile } from '../identity/index.js';
+import type { CustomerAttributes } from '../audience/index.js';
 import type { ChannelsService } from './channels.service.js';
 import { addressesOf, planDeliveries, type DeliveryPlan, type PlannedAddress, type RecipientFacts } from './domain/recipients.js';
 import type { MessageType } from './history.service.js';

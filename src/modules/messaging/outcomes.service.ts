@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
-import type { SubscriptionFlag, SubscriptionFlagsService } from '../audience/subscription-flags.service.js';
-import type { IdentityService } from '../identity/identity.service.js';
-import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
+import type { SubscriptionFlag, SubscriptionFlagsService } from '../audience/index.js';
+import type { IdentityService } from '../identity/index.js';
+import type { StoredEvent, TrackingSubscriber } from '../tracking/index.js';
 import { parseDsn } from './domain/dsn.js';
 import { afterOutcome, markOutcomeHooked, type OutcomeHook } from './outcome-hook.js';
 import { redirectTarget, trackingUrls, verifyLinkSignature, type LinkKind, type TrackingUrls } from './domain/tracking-links.js';

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { groupWriteOf } from '../../db/group-write.js';
 import { AppError } from '../../errors.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import type { IdentityInput, IdentityService } from '../identity/index.js';
 import { mailingChannels } from './domain/mailing.js';
 import { hasLineBreak } from './domain/recipients.js';
 import { checkVariables } from './domain/variables.js';

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/identity.service.js';
+import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/index.js';
 import type { ChannelsService } from './channels.service.js';
 import { generateVapidKeys } from './providers/vapid.provider.js';
 import { endpointOfAddress, subscriptionAddress, type WebPushSubscription } from './domain/web-push-subscription.js';

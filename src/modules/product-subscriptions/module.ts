@@ -1,6 +1,6 @@
 import type { Late } from '../../late.js';
-import type { CatalogLandedListener } from '../catalog/catalog.types.js';
-import type { MergeParticipant } from '../identity/identity.service.js';
+import type { CatalogLandedListener } from '../catalog/index.js';
+import type { MergeParticipant } from '../identity/index.js';
 import { ProductSubscriptionsService, type AlertsWrittenListener, type ProductSubscriptionsDeps } from './product-subscriptions.service.js';
 
 export interface ProductSubscriptionsServices {

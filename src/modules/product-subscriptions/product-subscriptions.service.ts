@@ -3,9 +3,9 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import type { Late } from '../../late.js';
-import type { CatalogLandedListener, CatalogLanding } from '../catalog/catalog.types.js';
-import { IDENTIFIER_KINDS } from '../identity/domain/identifiers.js';
-import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/identity.service.js';
+import type { CatalogLandedListener, CatalogLanding } from '../catalog/index.js';
+import { IDENTIFIER_KINDS } from '../identity/index.js';
+import type { IdentityInput, IdentityService, MergeParticipant } from '../identity/index.js';
 import * as repo from './product-subscriptions.repo.js';
 import type {
   ProductAlert,

@@ -1,4 +1,4 @@
-import type { IdentityInput } from '../identity/identity.service.js';
+import type { IdentityInput } from '../identity/index.js';
 
 /** interface.md "Product counters": `triggers.back_in_stock` and `triggers.price_drop`. */
 export const SUBSCRIPTION_KINDS = ['back_in_stock', 'price_drop'] as const;

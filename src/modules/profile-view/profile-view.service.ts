@@ -1,11 +1,11 @@
 import { AppError } from '../../errors.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
-import { isValidDeviceId } from '../identity/domain/identifiers.js';
-import type { ProfileWithDevices } from '../identity/domain/profile.js';
-import type { CustomerAttributes } from '../audience/audience.types.js';
-import type { ShopsService } from '../shops/shops.service.js';
-import type { TrackedItem } from '../tracking/domain/items.js';
-import type { ProfileLists, StoredEvent } from '../tracking/tracking.types.js';
+import type { IdentityInput, IdentityService } from '../identity/index.js';
+import { isValidDeviceId } from '../identity/index.js';
+import type { ProfileWithDevices } from '../identity/index.js';
+import type { CustomerAttributes } from '../audience/index.js';
+import type { ShopsService } from '../shops/index.js';
+import type { TrackedItem } from '../tracking/index.js';
+import type { ProfileLists, StoredEvent } from '../tracking/index.js';
 
 /**
  * The read model behind the admin API's "Profiles (read)" and "Events (read)"

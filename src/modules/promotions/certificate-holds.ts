@@ -1,5 +1,5 @@
 import type { DbHandle } from '../../db/create-db.js';
-import type { HoldPlacement, OrderHoldParticipant, OrderHoldScope, OrderPlaceScope } from '../order-holds/order-holds.js';
+import type { HoldPlacement, OrderHoldParticipant, OrderHoldScope, OrderPlaceScope } from '../order-holds/index.js';
 import * as repo from './certificates.repo.js';
 import { normalizeCode } from './domain/codes.js';
 import { inLockOrder, settleHeldRows, type HeldRows } from './held-rows.js';

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
-import type { OrderHoldScope } from '../order-holds/order-holds.js';
+import type { OrderHoldScope } from '../order-holds/index.js';
 import { moveHeldRows, type HeldRow, type HeldRowStatus, type HeldRowTable } from './held-rows.repo.js';
 
 /**

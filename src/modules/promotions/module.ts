@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { ShopsService } from '../shops/index.js';
 import { CertificateHolds } from './certificate-holds.js';
 import { CertificatesService } from './certificates.service.js';
 import { PromoCodeHolds } from './promo-code-holds.js';

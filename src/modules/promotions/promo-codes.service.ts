@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { ShopsService } from '../shops/index.js';
 import { codeFrom, compilePattern, hasRoomFor, SPACE_FACTOR } from './domain/code-pattern.js';
 import { normalizeCode } from './domain/codes.js';
 import type { PromotionStatus } from './domain/promotion.js';

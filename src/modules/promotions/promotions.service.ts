@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import { TtlCache } from '../../ttl-cache.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { ShopsService } from '../shops/index.js';
 import { canTransition, isActiveAt, validatePromotion, type Promotion, type PromotionInput } from './domain/promotion.js';
 import * as repo from './promotions.repo.js';
 

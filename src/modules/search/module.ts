@@ -1,4 +1,4 @@
-import type { TrackingSubscriber } from '../tracking/tracking.types.js';
+import type { TrackingSubscriber } from '../tracking/index.js';
 import { SearchService, type SearchDeps } from './search.service.js';
 
 export interface SearchServices {

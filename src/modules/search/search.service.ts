@@ -2,10 +2,10 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { AppError } from '../../errors.js';
-import { hasListingFilters, type FacetLimits, type ListingFilters, type ListingSort } from '../catalog/domain/facets.js';
-import { EMPTY_LISTING, type Listing, type ListingQuery } from '../catalog/listing.service.js';
-import type { Shop } from '../shops/domain/shop.js';
-import type { StoredEvent, TrackingSubscriber } from '../tracking/tracking.types.js';
+import { hasListingFilters, type FacetLimits, type ListingFilters, type ListingSort } from '../catalog/index.js';
+import { EMPTY_LISTING, type Listing, type ListingQuery } from '../catalog/index.js';
+import type { Shop } from '../shops/index.js';
+import type { StoredEvent, TrackingSubscriber } from '../tracking/index.js';
 import { normalizeQuery, searchTerms, type SearchType } from './domain/query.js';
 import {
   entryFromSearchEvent,
@@ -14,7 +14,7 @@ import {
   type NoResultQuery,
   type SearchLogEntry,
 } from './domain/search-log.js';
-import { PromiseCache } from '../catalog/promise-cache.js';
+import { PromiseCache } from '../catalog/index.js';
 import * as repo from './search.repo.js';
 import { randomId53 } from '../../random.js';
 

@@ -1,9 +1,9 @@
 import { AppError } from '../../errors.js';
-import type { Product } from '../catalog/domain/product.schema.js';
-import type { ShopCurrency } from '../catalog/products.service.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
-import type { TrackedItem } from '../tracking/domain/items.js';
-import type { ProfileLists, TrackedOrder } from '../tracking/tracking.types.js';
+import type { Product } from '../catalog/index.js';
+import type { ShopCurrency } from '../catalog/index.js';
+import type { IdentityInput, IdentityService } from '../identity/index.js';
+import type { TrackedItem } from '../tracking/index.js';
+import type { ProfileLists, TrackedOrder } from '../tracking/index.js';
 
 /**
  * What a shopper's app reads of its own customer (GET /products/cart, GET

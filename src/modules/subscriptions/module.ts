@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Late } from '../../late.js';
-import type { LoyaltyService } from '../loyalty/loyalty.service.js';
-import type { PromotionsService } from '../promotions/promotions.service.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { LoyaltyService } from '../loyalty/index.js';
+import type { PromotionsService } from '../promotions/index.js';
+import type { ShopsService } from '../shops/index.js';
 import { SubscriptionMembersService } from './subscription-members.service.js';
 import { BenefitHolds } from './subscription-holds.js';
 import { SubscriptionUsageService } from './subscription-usage.service.js';

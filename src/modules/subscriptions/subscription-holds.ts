@@ -1,4 +1,4 @@
-import type { HoldPlacement, OrderHoldParticipant, OrderHoldScope, OrderPlaceScope } from '../order-holds/order-holds.js';
+import type { HoldPlacement, OrderHoldParticipant, OrderHoldScope, OrderPlaceScope } from '../order-holds/index.js';
 import type { BenefitAmount, SubscriptionUsageService } from './subscription-usage.service.js';
 
 /** What the benefit holds read of an order. */

@@ -1,12 +1,12 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/domain/member-status.js';
-import type { LoyaltyService } from '../loyalty/loyalty.service.js';
-import type { PromotionsService } from '../promotions/promotions.service.js';
-import { dateInTimezone, isValidCalendarDate } from '../shops/domain/shop.js';
-import type { ShopsService } from '../shops/shops.service.js';
-import { startOfDayIn } from '../shopper-view/domain/dates.js';
+import { PUBLIC_MEMBER_NOT_FOUND } from '../loyalty/index.js';
+import type { LoyaltyService } from '../loyalty/index.js';
+import type { PromotionsService } from '../promotions/index.js';
+import { dateInTimezone, isValidCalendarDate } from '../shops/index.js';
+import type { ShopsService } from '../shops/index.js';
+import { startOfDayIn } from '../shopper-view/index.js';
 import { addDays, isPaid, periodOf } from './domain/periods.js';
 import { allowanceOf, NO_USAGE } from './domain/benefits.js';
 import * as repo from './subscriptions.repo.js';

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import { TtlCache } from '../../ttl-cache.js';
-import { dateInTimezone } from '../shops/domain/shop.js';
+import { dateInTimezone } from '../shops/index.js';
 import { allowanceOf, NO_USAGE, type BenefitAllowance, type PromosBenefit } from './domain/benefits.js';
 import { isPaid, periodOf } from './domain/periods.js';
 import * as repo from './subscriptions.repo.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
-import { generateSecret, hashSecret, secretMatches } from '../shops/secrets.js';
+import { generateSecret, hashSecret, secretMatches } from '../shops/index.js';
 import { insertSettingIfAbsent, readSetting, writeSetting } from './settings.repo.js';
 
 const TOKEN_HASH_KEY = 'admin_token_hash';

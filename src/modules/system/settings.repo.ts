@@ -1,4 +1,4 @@
-import type { Executor } from '../shops/shops.repo.js';
+import type { Executor } from '../shops/index.js';
 
 export async function readSetting(db: Executor, key: string): Promise<string | undefined> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();

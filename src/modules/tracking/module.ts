@@ -3,8 +3,8 @@ import type { DbHandle } from '../../db/create-db.js';
 import type { JobHandlers } from '../../jobs/job-handlers.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Late } from '../../late.js';
-import type { IdentityService, MergeParticipant } from '../identity/identity.service.js';
-import type { ShopsService } from '../shops/shops.service.js';
+import type { IdentityService, MergeParticipant } from '../identity/index.js';
+import type { ShopsService } from '../shops/index.js';
 import { TrackingService } from './tracking.service.js';
 import type { TrackingSubscriber } from './tracking.types.js';
 

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { toFlag } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { IdentityInput, IdentityService } from '../identity/identity.service.js';
+import type { IdentityInput, IdentityService } from '../identity/index.js';
 import { aggregateCounterHits, COUNTER_WINDOWS, type CounterHit } from './domain/counters.js';
 import type { EventDraft } from './domain/event-draft.js';
 import type { TrackedItem } from './domain/items.js';

@@ -3,10 +3,10 @@ import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { JobHandlers } from '../../jobs/job-handlers.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { OutcomeHook } from '../messaging/outcome-hook.js';
-import type { SecretBox } from '../messaging/secret-box.js';
-import type { ShopsService } from '../shops/shops.service.js';
-import type { TrackingSubscriber } from '../tracking/tracking.types.js';
+import type { OutcomeHook } from '../messaging/index.js';
+import type { SecretBox } from '../messaging/index.js';
+import type { ShopsService } from '../shops/index.js';
+import type { TrackingSubscriber } from '../tracking/index.js';
 import { WebhookDelivery } from './webhooks.delivery.js';
 import { WebhooksService } from './webhooks.service.js';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { AllowPrivate } from '../../net/address-guard.js';
 import { safeRequest } from '../../net/safe-request.js';
-import { retryAfterMs } from '../messaging/providers/api-outcome.js';
+import { retryAfterMs } from '../messaging/index.js';
 import type { AttemptAnswer } from './domain/retry.js';
 import { webhookHeaders } from './domain/signing.js';
 

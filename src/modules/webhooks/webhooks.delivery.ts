@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { SecretBox } from '../messaging/secret-box.js';
+import type { SecretBox } from '../messaging/index.js';
 import { judgeAttempt, type AttemptVerdict } from './domain/retry.js';
 import type { WebhookTopics } from './topics.js';
 import { postSigned } from './webhook-request.js';

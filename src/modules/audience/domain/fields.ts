@@ -1,4 +1,4 @@
-import { isValidCalendarDate } from '../../shops/domain/shop.js';
+import { isValidCalendarDate } from '../../shops/index.js';
 
 /**
  * Readers of single values of an audience record (interface.md, "Audience user record"),

@@ -1,4 +1,4 @@
-import type { Identifiers } from '../../identity/domain/identifiers.js';
+import type { Identifiers } from '../../identity/index.js';
 import type { PropertyValue } from './custom-properties.js';
 import { MAX_RECORD_KEYS, readRecordFields, type AudienceFields, type PushPlatform, type RecordContext } from './record.js';
 

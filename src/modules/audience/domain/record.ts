@@ -3,7 +3,7 @@ import {
   normalizeIdentifier,
   type IdentifierKind,
   type Identifiers,
-} from '../../identity/domain/identifiers.js';
+} from '../../identity/index.js';
 import { describeTextProblem, findUnstorableText } from '../../../storable-text.js';
 import { readPropertyValue, type CustomPropertyType, type PropertyValue } from './custom-properties.js';
 import { asObject, isAbsent, readBirthday, readFlag, readGender, readInteger, readText, type Read } from './fields.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EmailTemplateSchema, PushTemplateSchema, SmsTemplateSchema, ChatTemplateSchema, type ChannelTemplates, type MailingTemplates } from '../../messaging/domain/mailing.js';
+import { EmailTemplateSchema, PushTemplateSchema, SmsTemplateSchema, ChatTemplateSchema, type ChannelTemplates, type MailingTemplates } from '../../messaging/index.js';
 
 /**
  * A bulk mailing's A/B split and schedule (docs/bulk.md): pure, no I/O, no clock.

@@ -2,8 +2,8 @@
  * Frequency caps and quiet hours (docs/bulk.md, "Frequency caps" and "Quiet hours"). Pure: the
  * instant and the time zone are arguments; Intl only reads the zone's rules.
  */
-import { dateInTimezone } from '../../shops/domain/shop.js';
-import { minutesInTimezone, MINUTES_PER_DAY } from '../../checkout/domain/conditions.js';
+import { dateInTimezone } from '../../shops/index.js';
+import { minutesInTimezone, MINUTES_PER_DAY } from '../../checkout/index.js';
 
 export interface ChannelLimits {
   readonly bulkPerDay: number | null;

@@ -3,7 +3,7 @@
  * "1990.50" is 199050 and "1.005" is 101 (half up at the third decimal), never through
  * binary floating point. Pure.
  */
-import { toMinorUnits } from '../../tracking/domain/money.js';
+import { toMinorUnits } from '../../tracking/index.js';
 
 export type PriceResult =
   | { readonly ok: true; readonly minor: number }

@@ -1,5 +1,5 @@
 import type { ProductDraft } from './feed-offer.js';
-import { THUMBNAIL_SIZES, type ProductImageView } from '../../images/images.types.js';
+import { THUMBNAIL_SIZES, type ProductImageView } from '../../images/index.js';
 import { discountOf, priceFields } from './price.js';
 import {
   type Product,

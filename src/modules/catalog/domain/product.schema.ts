@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { THUMBNAIL_SIZES } from '../../images/images.types.js';
+import { THUMBNAIL_SIZES } from '../../images/index.js';
 
 /**
  * The Product resource of interface.md ("Product", the answer of GET /products/get and

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { MailingTemplatesSchema, mailingChannels, type MailingTemplates } from '../../messaging/domain/mailing.js';
+import { MailingTemplatesSchema, mailingChannels, type MailingTemplates } from '../../messaging/index.js';
 import type { ChainTrigger } from '../chain-starter.js';
 
 /**

@@ -1,4 +1,4 @@
-import { minutesInTimezone } from '../../checkout/domain/conditions.js';
+import { minutesInTimezone } from '../../checkout/index.js';
 import type { Condition, Step } from './definition.js';
 
 /**

@@ -4,7 +4,7 @@ import type { DbHandle } from '../../../db/create-db.js';
 import type { Database } from '../../../db/types.js';
 import type { JobMap } from '../../../jobs/job-map.js';
 import type { JobQueue } from '../../../jobs/queue.js';
-import type { CatalogLanding } from '../../catalog/catalog.types.js';
+import type { CatalogLanding } from '../../catalog/index.js';
 import type { ActiveChain, ChainStarter } from '../chain-starter.js';
 import type { ActiveChainsView } from './active-chains.js';
 import { ALERT_TRIGGERS, alertFiringKey, itemsByProfile, type AlertTriggerKind } from './domain/alerts.js';

@@ -3,7 +3,7 @@ import type { DbHandle } from '../../../db/create-db.js';
 import type { Database } from '../../../db/types.js';
 import type { JobMap } from '../../../jobs/job-map.js';
 import type { JobQueue } from '../../../jobs/queue.js';
-import type { SegmentEntry, SegmentEntryListener } from '../../audience/segments.service.js';
+import type { SegmentEntry, SegmentEntryListener } from '../../audience/index.js';
 import type { ChainStarter } from '../chain-starter.js';
 import type { ActiveChainsView } from './active-chains.js';
 import { chainsOfSegment, entryFiringKey, MAX_ENTRIES_PER_JOB, slicesOf } from './domain/entries.js';

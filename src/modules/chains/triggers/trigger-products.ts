@@ -1,6 +1,6 @@
-import type { Product } from '../../catalog/domain/product.schema.js';
-import type { ShopCurrency } from '../../catalog/products.service.js';
-import type { Shop } from '../../shops/domain/shop.js';
+import type { Product } from '../../catalog/index.js';
+import type { ShopCurrency } from '../../catalog/index.js';
+import type { Shop } from '../../shops/index.js';
 import type { ChainProduct } from '../chain-starter.js';
 import { chainProductsOf, MAX_TRIGGER_PRODUCTS, type TriggerItem } from './domain/products.js';
 

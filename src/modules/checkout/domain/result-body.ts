@@ -1,5 +1,5 @@
 import { Type, type Static, type TNumber } from '@sinclair/typebox';
-import { toUnits } from '../../loyalty/domain/amount.js';
+import { toUnits } from '../../loyalty/index.js';
 import type { CheckoutItem, CheckoutResult, RewardPart } from './result.js';
 
 /**

@@ -5,7 +5,7 @@
  * bonuses are integer hundredths of a bonus, as the ledger keeps them; percents are
  * hundredths of a percent, as the programme settings keep them.
  */
-import type { LoyaltySettings } from '../../loyalty/domain/settings.js';
+import type { LoyaltySettings } from '../../loyalty/index.js';
 import type { BenefitGrant } from './subscription-benefits.js';
 
 /** One line of `cart_items`. */

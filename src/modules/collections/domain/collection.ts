@@ -3,7 +3,7 @@
  * served by GET /collection/{id}. Pure rules: the id's shape, the list's bounds, and
  * which products of the list a reader sees. Decisions: docs/shopper-reads.md.
  */
-import { MAX_ITEM_ID_LENGTH } from '../../tracking/domain/items.js';
+import { MAX_ITEM_ID_LENGTH } from '../../tracking/index.js';
 
 /** Ids are chosen by the operator: the SDKs send them as a number or a string. */
 export const COLLECTION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

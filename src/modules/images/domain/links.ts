@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { SHOP_ID_PATTERN } from '../../shops/domain/shop.js';
+import { SHOP_ID_PATTERN } from '../../shops/index.js';
 import { THUMBNAIL_SIZES, type ThumbnailSize } from '../images.types.js';
 
 /**

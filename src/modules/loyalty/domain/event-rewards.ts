@@ -1,4 +1,4 @@
-import { CUSTOM_EVENT_CODE_PATTERN } from '../../shops/domain/shop.js';
+import { CUSTOM_EVENT_CODE_PATTERN } from '../../shops/index.js';
 import type { LoyaltySettings } from './settings.js';
 
 /** Event rewards (docs/loyalty.md, "Event rewards"): which codes may have a rule, and the terms of a reward's lot. */

@@ -1,4 +1,4 @@
-import type { Identifiers } from '../../identity/domain/identifiers.js';
+import type { Identifiers } from '../../identity/index.js';
 
 /**
  * The shapes of the public member calls (GET /loyalty/members/status, POST

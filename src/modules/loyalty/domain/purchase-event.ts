@@ -1,5 +1,5 @@
-import { orderTotals, toMinorUnits } from '../../tracking/domain/money.js';
-import type { StoredEvent } from '../../tracking/tracking.types.js';
+import { orderTotals, toMinorUnits } from '../../tracking/index.js';
+import type { StoredEvent } from '../../tracking/index.js';
 
 /**
  * What a tracked `purchase` event tells the levels (docs/loyalty.md "Levels"): its order

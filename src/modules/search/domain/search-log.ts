@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../../tracking/tracking.types.js';
+import type { StoredEvent } from '../../tracking/index.js';
 import { normalizeQuery, type SearchType } from './query.js';
 
 /**

@@ -2,7 +2,7 @@
  * Sessions (contract-notes.md, "Devices and sessions"): a session ends after 2 hours
  * without activity; the next action opens a new one. Pure.
  */
-import { isValidSessionId } from '../../identity/domain/identifiers.js';
+import { isValidSessionId } from '../../identity/index.js';
 
 export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 

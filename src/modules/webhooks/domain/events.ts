@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { PUSH_EVENTS, type StoredEvent } from '../../tracking/tracking.types.js';
+import { PUSH_EVENTS, type StoredEvent } from '../../tracking/index.js';
 
 /**
  * The events a shop's endpoints may receive and their payloads (docs/webhooks.md,

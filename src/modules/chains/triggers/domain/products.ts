@@ -3,7 +3,7 @@
  * "Chains and bulk mailings": `[{"id", "name", "price" (number), "url", "picture"}]`).
  * Pure: the served catalog's views in, the run's products out.
  */
-import type { Product } from '../../../catalog/domain/product.schema.js';
+import type { Product } from '../../../catalog/index.js';
 import type { ChainProduct } from '../../chain-starter.js';
 
 /** Products one run carries at most: a template lists a few, and a run's state stays small. */

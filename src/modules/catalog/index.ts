@@ -1,0 +1,13 @@
+/**
+ * What the catalog module offers the other modules: they import it from here, never
+ * from its files (eslint.config.js, "module-boundaries").
+ */
+export type { CatalogLandedListener, CatalogLanding } from './catalog.types.js';
+export { hasListingFilters } from './domain/facets.js';
+export type { FacetLimits, ListingFilters, ListingSort } from './domain/facets.js';
+export type { Product } from './domain/product.schema.js';
+export { EMPTY_LISTING } from './listing.service.js';
+export type { Listing, ListingQuery } from './listing.service.js';
+export type { ProductFacts } from './product-facts.js';
+export type { ShopCurrency } from './products.service.js';
+export { PromiseCache } from './promise-cache.js';
