@@ -111,3 +111,9 @@ export interface FeedSettingsPatch {
   readonly feedUrl?: string | null;
   readonly refreshMinutes?: number;
 }
+
+/** An offer as the checkout takes it: its name and its categories with all their ancestors. */
+export interface ProductFact {
+  readonly name: string | null;
+  readonly categoryIds: string[];
+}

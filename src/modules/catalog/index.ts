@@ -4,7 +4,8 @@
  */
 export type { CatalogLandedListener, CatalogLanding } from './catalog.types.js';
 export { hasListingFilters } from './domain/facets.js';
-export type { FacetLimits, ListingFilters, ListingSort } from './domain/facets.js';
+export type { ListingFilters } from './domain/facet-filters.js';
+export type { FacetLimits, ListingSort } from './domain/facets.js';
 export type { Product } from './domain/product.schema.js';
 export { EMPTY_LISTING } from './listing.service.js';
 export type { Listing, ListingQuery } from './listing.service.js';

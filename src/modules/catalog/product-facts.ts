@@ -1,13 +1,8 @@
 import type { Clock } from '../../clock.js';
 import { TtlCache } from '../../ttl-cache.js';
 import type { CatalogService } from './catalog.service.js';
+import type { ProductFact } from './catalog.types.js';
 import type { ProductsService } from './products.service.js';
-
-/** An offer as the checkout takes it: its name and its categories with all their ancestors. */
-export interface ProductFact {
-  readonly name: string | null;
-  readonly categoryIds: string[];
-}
 
 /** Offers kept over all shops and generations (an entry is an id, a name and a few category ids). */
 const FACTS_MAX_ENTRIES = 100_000;

@@ -14,7 +14,7 @@ import type { Product } from './domain/product.schema.js';
 import { BatchLoader } from './batch-loader.js';
 import * as repo from './products.repo.js';
 import { PromiseCache } from './promise-cache.js';
-import type { ProductFact } from './product-facts.js';
+import type { ProductFact } from './catalog.types.js';
 import type { CatalogServedListener } from './catalog.types.js';
 
 /** The images module's batch lookup (services.images), by the links of the products' first pictures. */

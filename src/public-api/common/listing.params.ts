@@ -1,7 +1,8 @@
 import { indexedArray, isPlainObject, type PublicInput } from '../../http/input.js';
 import { readInteger, validationError } from '../../http/readers.js';
 import { minorUnits } from '../../modules/catalog/domain/price.js';
-import { LISTING_SORT_KEYS, type FacetLimits, type ListingFilters, type ListingSort } from '../../modules/catalog/domain/facets.js';
+import type { ListingFilters } from '../../modules/catalog/domain/facet-filters.js';
+import { LISTING_SORT_KEYS, type FacetLimits, type ListingSort } from '../../modules/catalog/domain/facets.js';
 import { readIdList } from './common.params.js';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildFacetIndex, type FacetSource } from '../../../src/modules/catalog/domain/facet-index.js';
-import { facetedPage, type ListingFilters } from '../../../src/modules/catalog/domain/facets.js';
+import type { ListingFilters } from '../../../src/modules/catalog/domain/facet-filters.js';
+import { facetedPage } from '../../../src/modules/catalog/domain/facets.js';
 import { categorySlug } from '../../../src/modules/catalog/domain/link-handle.js';
 import type { CategoryRecord } from '../../../src/modules/catalog/domain/product-view.js';
 

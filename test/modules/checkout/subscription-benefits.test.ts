@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { calculateCheckout } from '../../../src/modules/checkout/domain/calculate.js';
 import { sum } from '../../../src/modules/checkout/domain/money.js';
-import { capBenefitDiscounts, type BenefitGrant, type PromotionLineDiscounts } from '../../../src/modules/checkout/domain/subscription-benefits.js';
+import { capBenefitDiscounts, type PromotionLineDiscounts } from '../../../src/modules/checkout/domain/subscription-benefits.js';
+import type { BenefitGrant } from '../../../src/modules/checkout/domain/types.js';
 
 import { input, line, member, promotion } from './builders.js';
 

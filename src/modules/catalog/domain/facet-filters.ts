@@ -1,10 +1,25 @@
 import { brandKey, pairKeyOf, type FacetIndex } from './facet-index.js';
-import type { ListingFilters } from './facets.js';
 
 /**
  * Which filters a row of the facet index fails, as bits: facets.ts counts a row in a
  * facet when it fails no filter but that facet's own. Pure.
  */
+
+/** What a listing is narrowed by (domain/facets.ts applies them). */
+export interface ListingFilters {
+  readonly brands?: readonly string[];
+  /** Feed category ids: a product in the category or below it. */
+  readonly categories?: readonly string[];
+  /** A product sold in one of them, or everywhere. */
+  readonly locations?: readonly string[];
+  /** Minor units, inclusive. */
+  readonly priceMin?: number;
+  readonly priceMax?: number;
+  /** Param name → accepted values. */
+  readonly params?: ReadonlyMap<string, readonly string[]>;
+  /** Offer ids left out of the page and of every facet (products a client shows already). */
+  readonly exclude?: readonly string[];
+}
 
 export const BRANDS = 0;
 export const CATEGORIES = 1;

@@ -1,4 +1,4 @@
-import { BRANDS, CATEGORIES, compile, failedFilters, FIRST_PARAM_BIT, inCategory, LOCATIONS, PRICE } from './facet-filters.js';
+import { BRANDS, CATEGORIES, compile, failedFilters, FIRST_PARAM_BIT, inCategory, LOCATIONS, PRICE, type ListingFilters } from './facet-filters.js';
 import type { FacetIndex } from './facet-index.js';
 import type { CategoryRecord } from './product-view.js';
 
@@ -15,21 +15,6 @@ import type { CategoryRecord } from './product-view.js';
  * - Unknown brands, categories, locations, param names or values match nothing.
  * - Excluded offer ids are left out of everything, like products outside the scope.
  */
-
-export interface ListingFilters {
-  readonly brands?: readonly string[];
-  /** Feed category ids: a product in the category or below it. */
-  readonly categories?: readonly string[];
-  /** A product sold in one of them, or everywhere. */
-  readonly locations?: readonly string[];
-  /** Minor units, inclusive. */
-  readonly priceMin?: number;
-  readonly priceMax?: number;
-  /** Param name → accepted values. */
-  readonly params?: ReadonlyMap<string, readonly string[]>;
-  /** Offer ids left out of the page and of every facet (products a client shows already). */
-  readonly exclude?: readonly string[];
-}
 
 /** Whether any filter narrows the listing (an empty list or map narrows nothing). */
 export function hasListingFilters(filters: ListingFilters): boolean {

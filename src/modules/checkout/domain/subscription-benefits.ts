@@ -19,22 +19,13 @@
  */
 import { distribute, sum } from './money.js';
 import type { StackedOffers } from './promotions.js';
+import type { BenefitGrant } from './types.js';
 
 /** One promotion's discount per cart line, in the order promotions applied. */
 export interface PromotionLineDiscounts {
   readonly promotionId: number;
   /** Minor units off each line, ≥ 0. */
   readonly discounts: readonly number[];
-}
-
-/** A promos benefit of the member, with what is left of it this period. */
-export interface BenefitGrant {
-  readonly benefit: string;
-  readonly promotionIds: readonly number[];
-  /** Minor units of discount left this period. */
-  readonly savingsLeft: number;
-  /** Applications (orders) left this period. */
-  readonly usageLeft: number;
 }
 
 /** What the order must hold of one benefit (SubscriptionUsageService.hold's amounts). */

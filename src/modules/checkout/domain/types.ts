@@ -6,7 +6,6 @@
  * hundredths of a percent, as the programme settings keep them.
  */
 import type { LoyaltySettings } from '../../loyalty/index.js';
-import type { BenefitGrant } from './subscription-benefits.js';
 
 /** One line of `cart_items`. */
 export interface CartLine {
@@ -167,4 +166,14 @@ export interface CheckoutInput {
 export interface CheckoutBenefits {
   readonly grants: readonly BenefitGrant[];
   readonly benefitOnly: ReadonlySet<number>;
+}
+
+/** A promos benefit of the member, with what is left of it this period. */
+export interface BenefitGrant {
+  readonly benefit: string;
+  readonly promotionIds: readonly number[];
+  /** Minor units of discount left this period. */
+  readonly savingsLeft: number;
+  /** Applications (orders) left this period. */
+  readonly usageLeft: number;
 }
