@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: process.env.TEST_DIALECT === 'postgres' ? databaseTestFiles() : INCLUDE,
     environment: 'node',
+    // Migrated template databases, made once per run and copied by each createTestDb.
+    globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine, which
     // leaves a core idle while a test file waits on a child process, a socket or PostgreSQL.
