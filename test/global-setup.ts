@@ -8,17 +8,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../src/db/create-db.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A SQLite file with every migration applied, which createTestDb copies. */
-    sqliteTemplate: string | undefined;
-    /** A PostgreSQL database with every migration applied, which createTestDb clones. */
-    postgresTemplate: string | undefined;
-    /** The repository's src and test helpers compiled to JavaScript, for child processes to run. */
-    childBuild: string | undefined;
-  }
-}
+import { PREPARED } from './helpers/prepared.js';
 
 /**
  * Once per run, before any test file: the migrated databases that test/helpers/db.ts
@@ -30,16 +20,15 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const teardown: (() => Promise<void>)[] = [];
-  project.provide('sqliteTemplate', undefined);
-  project.provide('postgresTemplate', undefined);
-  project.provide('childBuild', undefined);
+  for (const name of Object.values(PREPARED)) delete process.env[name];
   if (project.config.watch) return () => Promise.resolve();
   const undo = async (): Promise<void> => {
+    for (const name of Object.values(PREPARED)) delete process.env[name];
     for (const step of teardown.reverse()) await step();
   };
   try {
-    await prepareTemplates(project, teardown);
-    await prepareChildBuild(project, teardown);
+    await prepareTemplates(teardown);
+    await prepareChildBuild(project.config.root, teardown);
   } catch (error) {
     await undo();
     throw error;
@@ -47,7 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return undo;
 }
 
-async function prepareTemplates(project: TestProject, teardown: (() => Promise<void>)[]): Promise<void> {
+async function prepareTemplates(teardown: (() => Promise<void>)[]): Promise<void> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'patron-template-'));
   teardown.push(() => fs.promises.rm(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'patron.sqlite');
@@ -58,7 +47,7 @@ async function prepareTemplates(project: TestProject, teardown: (() => Promise<v
     // Closing the last connection checkpoints the WAL into the file and deletes it: the file alone is the database.
     await sqlite.destroy();
   }
-  project.provide('sqliteTemplate', file);
+  process.env[PREPARED.sqliteTemplate] = file;
 
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
@@ -75,7 +64,7 @@ async function prepareTemplates(project: TestProject, teardown: (() => Promise<v
       // A template may have no open connection while databases are created from it.
       await postgres.destroy();
     }
-    project.provide('postgresTemplate', name);
+    process.env[PREPARED.postgresTemplate] = name;
   }
 }
 
@@ -97,8 +86,7 @@ async function adminQuery(url: string, sql: string): Promise<void> {
  * tsx's options, into a tree shaped like the repository (package.json and node_modules
  * beside src/ and test/), and test/helpers/child-script.ts runs the compiled files.
  */
-async function prepareChildBuild(project: TestProject, teardown: (() => Promise<void>)[]): Promise<void> {
-  const root = project.config.root;
+async function prepareChildBuild(root: string, teardown: (() => Promise<void>)[]): Promise<void> {
   const out = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'patron-build-'));
   teardown.push(() => fs.promises.rm(out, { recursive: true, force: true }));
   const entryPoints = ['src', 'test'].flatMap((dir) =>
@@ -130,5 +118,5 @@ async function prepareChildBuild(project: TestProject, teardown: (() => Promise<
   // "type": "module" makes the .js files ES modules; src/version.ts reads the version from it.
   await fs.promises.copyFile(path.join(root, 'package.json'), path.join(out, 'package.json'));
   await fs.promises.symlink(path.join(root, 'node_modules'), path.join(out, 'node_modules'), 'dir');
-  project.provide('childBuild', out);
+  process.env[PREPARED.childBuild] = out;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { PREPARED } from './prepared.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -11,7 +11,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * source itself through tsx when there is no build (watch mode, where sources change).
  */
 export function scriptArgs(file: string): string[] {
-  const build = inject('childBuild');
+  const build = process.env[PREPARED.childBuild];
   if (build) return ['--enable-source-maps', path.join(build, file.replace(/\.ts$/, '.js'))];
   return ['--import', 'tsx', path.join(ROOT, file)];
 }

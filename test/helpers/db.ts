@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
 import { createDb, type DbHandle, type DbOptions } from '../../src/db/create-db.js';
 import type { Dialect } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { PREPARED } from './prepared.js';
 
 /**
  * The dialect matrix: SQLite always, PostgreSQL when TEST_DATABASE_URL is set; with
@@ -18,7 +18,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
  * schema of a database and trips over another file's schema being dropped.
  * The database is a copy of the run's migrated template (test/global-setup.ts): a file
  * copy or `CREATE DATABASE … TEMPLATE` costs a fraction of running every migration again.
- * Without a template (watch mode) each database is migrated here.
+ * Without a template (watch mode, or outside vitest) each database is migrated here.
  */
 export const TEST_DIALECTS: readonly Dialect[] = !process.env.TEST_DATABASE_URL
   ? ['sqlite']
@@ -33,7 +33,7 @@ export interface TestDb extends DbHandle {
 }
 
 export async function createTestDb(dialect: Dialect): Promise<TestDb> {
-  const template = inject(dialect === 'sqlite' ? 'sqliteTemplate' : 'postgresTemplate');
+  const template = process.env[dialect === 'sqlite' ? PREPARED.sqliteTemplate : PREPARED.postgresTemplate];
   const options = dialect === 'sqlite' ? await freshSqliteOptions() : await freshPostgresOptions(template);
   if (template && options.kind === 'sqlite') await fs.promises.copyFile(template, options.file);
   const handle = createDb(options);
