@@ -9,6 +9,9 @@ export default defineConfig({
   test: {
     include: process.env.TEST_DIALECT === 'postgres' ? databaseTestFiles() : INCLUDE,
     environment: 'node',
+    // Once per run: the migrated template databases that each createTestDb copies, and the
+    // compiled tree that the tests' child processes run (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine, which
     // leaves a core idle while a test file waits on a child process, a socket or PostgreSQL.

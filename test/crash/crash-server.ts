@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scriptArgs } from '../helpers/child-script.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -26,7 +27,7 @@ export class CrashServer {
     this.exited = new Promise((resolve) => child.on('close', () => resolve()));
   }
   static start(env: Record<string, string>): CrashServer {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/crash/messaging-crash-server.ts')], {
+    const child = spawn(process.execPath, scriptArgs('test/crash/messaging-crash-server.ts'), {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

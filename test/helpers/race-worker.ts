@@ -1,16 +1,18 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scriptArgs } from './child-script.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * Runs a worker script (a path from the repository root) in a child process through tsx,
- * with no build and only `env` besides PATH and HOME, and answers the JSON it prints on
- * stdout: how the tests that race two processes against one database count what each got.
+ * Runs a worker script (a path from the repository root) in a child process
+ * (test/helpers/child-script.ts says how), with only `env` besides PATH and HOME, and
+ * answers the JSON it prints on stdout: how the tests that race two processes against one
+ * database count what each got.
  */
 export function runWorker<T>(script: string, env: Record<string, string>, timeoutMs: number): Promise<T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, script)], {
+  const child = spawn(process.execPath, scriptArgs(script), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,15 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DbOptions } from '../../src/db/create-db.js';
+import { scriptArgs } from '../helpers/child-script.js';
 
 /**
- * Runs the real `patron` command (src/cli.ts through tsx, so no build is needed) in a
+ * Runs the real `patron` command (src/cli.ts, test/helpers/child-script.ts says how) in a
  * child process with a clean environment: only what a test passes, never the caller's
  * PATRON_* or DATABASE_URL.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(ROOT, 'src/cli.ts');
 
 export type Env = Record<string, string>;
 
@@ -25,7 +25,7 @@ function childEnv(env: Env): NodeJS.ProcessEnv {
 }
 
 function spawnCli(args: readonly string[], env: Env): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  return spawn(process.execPath, [...scriptArgs('src/cli.ts'), ...args], {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
