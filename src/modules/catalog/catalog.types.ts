@@ -1,5 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
+import type { ProductImageView } from '../images/index.js';
+import type { Shop } from '../shops/index.js';
+import type { ProductActivityCounters } from '../tracking/index.js';
+import type { PictureState } from './products.repo.js';
 
 /** One import landing: the shop's served generation moves from `previousGeneration` to `generation`. */
 export interface CatalogLanding {
@@ -116,4 +120,37 @@ export interface FeedSettingsPatch {
 export interface ProductFact {
   readonly name: string | null;
   readonly categoryIds: string[];
+}
+
+/** The images module's batch lookup (services.images), by the links of the products' first pictures. */
+export interface ProductImageSource {
+  viewsFor(shopId: string, links: readonly string[]): Promise<ReadonlyMap<string, ProductImageView>>;
+  /** The view of a picture whose row the caller read (undefined: no row). */
+  viewOf(shopId: string, link: string, row: PictureState | undefined): ProductImageView;
+}
+
+/** Active product subscriptions of an item (the product-subscriptions module). */
+export interface ProductTriggerCounts {
+  readonly back_in_stock: number;
+  readonly price_drop: number;
+}
+
+export type ShopCurrency = Pick<Shop, 'shopId' | 'currency'>;
+
+export interface ProductCounters extends ProductActivityCounters {
+  readonly triggers: ProductTriggerCounts;
+}
+
+export interface HiddenProduct {
+  readonly uniqid: string;
+  readonly price: number | null;
+  readonly name: string;
+  readonly url: string;
+  readonly image_url: string | null;
+  readonly image_downloading_error: string | null;
+}
+
+export interface HiddenProductsPage {
+  readonly total: number;
+  readonly items: readonly HiddenProduct[];
 }

@@ -10,5 +10,5 @@ export type { Product } from './domain/product.schema.js';
 export { EMPTY_LISTING } from './listing.service.js';
 export type { Listing, ListingQuery } from './listing.service.js';
 export type { ProductFacts } from './product-facts.js';
-export type { ShopCurrency } from './products.service.js';
+export type { ShopCurrency } from './catalog.types.js';
 export { PromiseCache } from './promise-cache.js';

@@ -9,7 +9,7 @@ import type { Product } from './domain/product.schema.js';
 import * as listingRepo from './listing.repo.js';
 import * as productsRepo from './products.repo.js';
 import { PromiseCache } from './promise-cache.js';
-import type { ShopCurrency } from './products.service.js';
+import type { ShopCurrency } from './catalog.types.js';
 
 export interface ListingDeps {
   readonly db: DbHandle;

@@ -10,7 +10,8 @@ import { CatalogService } from './catalog.service.js';
 import type { CatalogLandedListener, CatalogServedListener } from './catalog.types.js';
 import { ListingService } from './listing.service.js';
 import { ProductFacts } from './product-facts.js';
-import { ProductsService, type ProductImageSource, type ProductTriggerCounts } from './products.service.js';
+import type { ProductImageSource, ProductTriggerCounts } from './catalog.types.js';
+import { ProductsService } from './products.service.js';
 
 /** Active product subscriptions of items (the product-subscriptions module, above the catalog). */
 export interface ProductTriggerSource {
@@ -40,7 +41,9 @@ export function createCatalogModule(deps: {
   readonly jobs: JobQueue;
   readonly shops: ShopsService;
   /** Each read names many items of a shop (the tracking service). */
-  readonly tracking: { productCountersOf(shopId: string, itemIds: readonly string[]): Promise<ReadonlyMap<string, ProductActivityCounters>> };
+  readonly tracking: {
+    productCountersOf(shopId: string, itemIds: readonly string[]): Promise<ReadonlyMap<string, ProductActivityCounters>>;
+  };
   readonly images: ProductImageSource;
   /** The product subscriptions, built after the catalog (src/services.ts binds them). */
   readonly productTriggers: Late<ProductTriggerSource>;
@@ -50,7 +53,15 @@ export function createCatalogModule(deps: {
   const { db, clock, config } = deps;
   // The products' caches hear of the landings of the catalog, which they read.
   const servedListeners = new Late<readonly CatalogServedListener[]>('the catalog served listeners');
-  const catalog = new CatalogService({ db, clock, config, shops: deps.shops, jobs: deps.jobs, landedListeners: deps.catalogListeners, servedListeners });
+  const catalog = new CatalogService({
+    db,
+    clock,
+    config,
+    shops: deps.shops,
+    jobs: deps.jobs,
+    landedListeners: deps.catalogListeners,
+    servedListeners,
+  });
   const products = new ProductsService({
     db,
     clock,

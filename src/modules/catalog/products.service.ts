@@ -4,63 +4,45 @@ import { AppError } from '../../errors.js';
 import { TtlCache } from '../../ttl-cache.js';
 import type { ProductImageView } from '../images/index.js';
 import { currencySymbol } from '../shops/index.js';
-import type { Shop } from '../shops/index.js';
 import type { ProductActivityCounters } from '../tracking/index.js';
 import { CategoryStatsCollector } from './domain/categories.js';
-import { buildCategoryTree, countNodes, withAncestors, type CategoryTreeNode, type CategoryTreeQuery, type TreeCategoryRecord } from './domain/category-tree.js';
+import {
+  buildCategoryTree,
+  countNodes,
+  withAncestors,
+  type CategoryTreeNode,
+  type CategoryTreeQuery,
+  type TreeCategoryRecord,
+} from './domain/category-tree.js';
 import { wholeUnits } from './domain/price.js';
 import { toProductView, type CategoryRecord, type LocationRecord, type ProductRecord } from './domain/product-view.js';
 import type { Product } from './domain/product.schema.js';
 import { BatchLoader } from './batch-loader.js';
 import * as repo from './products.repo.js';
 import { PromiseCache } from './promise-cache.js';
-import type { ProductFact } from './catalog.types.js';
-import type { CatalogServedListener } from './catalog.types.js';
-
-/** The images module's batch lookup (services.images), by the links of the products' first pictures. */
-export interface ProductImageSource {
-  viewsFor(shopId: string, links: readonly string[]): Promise<ReadonlyMap<string, ProductImageView>>;
-  /** The view of a picture whose row the caller read (undefined: no row). */
-  viewOf(shopId: string, link: string, row: repo.PictureState | undefined): ProductImageView;
-}
-
-/** Active product subscriptions of an item (the product-subscriptions module). */
-export interface ProductTriggerCounts {
-  readonly back_in_stock: number;
-  readonly price_drop: number;
-}
+import type {
+  CatalogServedListener,
+  HiddenProductsPage,
+  ProductCounters,
+  ProductFact,
+  ProductImageSource,
+  ProductTriggerCounts,
+  ShopCurrency,
+} from './catalog.types.js';
 
 export interface ProductsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly catalog: { currentGeneration(shopId: string): Promise<number> };
   /** Each read names many items of a shop; every item asked is in the answer. */
-  readonly tracking: { productCountersOf(shopId: string, itemIds: readonly string[]): Promise<ReadonlyMap<string, ProductActivityCounters>> };
+  readonly tracking: {
+    productCountersOf(shopId: string, itemIds: readonly string[]): Promise<ReadonlyMap<string, ProductActivityCounters>>;
+  };
   readonly triggers: { countActiveOf(shopId: string, itemIds: readonly string[]): Promise<ReadonlyMap<string, ProductTriggerCounts>> };
   /** Absent until the images module is wired: every picture then shows its original link. */
   readonly images?: ProductImageSource;
   /** Bytes of GET /products/get answers kept (config PATRON_PRODUCT_CACHE_MB); PRODUCT_ANSWERS_MAX_BYTES when absent. */
   readonly answerCacheBytes?: number;
-}
-
-export type ShopCurrency = Pick<Shop, 'shopId' | 'currency'>;
-
-export interface ProductCounters extends ProductActivityCounters {
-  readonly triggers: ProductTriggerCounts;
-}
-
-export interface HiddenProduct {
-  readonly uniqid: string;
-  readonly price: number | null;
-  readonly name: string;
-  readonly url: string;
-  readonly image_url: string | null;
-  readonly image_downloading_error: string | null;
-}
-
-export interface HiddenProductsPage {
-  readonly total: number;
-  readonly items: readonly HiddenProduct[];
 }
 
 interface CatalogLookups {
@@ -255,7 +237,10 @@ export class ProductsService {
    */
   async productFactsIn(shopId: string, generation: number, itemIds: readonly string[]): Promise<Map<string, ProductFact>> {
     if (itemIds.length === 0) return new Map();
-    const [records, lookups] = await Promise.all([repo.findProducts(this.db, shopId, generation, itemIds), this.catalogLookups(shopId, generation)]);
+    const [records, lookups] = await Promise.all([
+      repo.findProducts(this.db, shopId, generation, itemIds),
+      this.catalogLookups(shopId, generation),
+    ]);
     const parentOf = (id: string) => lookups.categories.get(id)?.parentExternalId ?? null;
     return new Map(records.map((r) => [r.id, { name: r.name, categoryIds: withAncestors(r.categoryIds, parentOf) }]));
   }

@@ -19,15 +19,19 @@ describe.each(TEST_DIALECTS)('chain triggers with the engine on %s', (dialect) =
     // No pictures: an import would download them.
     await importTestFeed(s.t.app.services, s.shopId, {
       categories: [{ id: '1', name: 'Shoes' }],
-      offers: [{ id: 'sku-1', available: true, url: 'https://shop.example/p/sku-1', price: '1990.50', categoryIds: ['1'], name: 'Runner red' }],
+      offers: [
+        { id: 'sku-1', available: true, url: 'https://shop.example/p/sku-1', price: '1990.50', categoryIds: ['1'], name: 'Runner red' },
+      ],
     });
   });
   afterAll(async () => {
     await s.t.close();
   });
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const runs = async (code: string, email: string): Promise<any[]> => (await expectOk(s.admin('GET', `/chains/${code}/runs?email=${encodeURIComponent(email)}`))).runs as any[];
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  const runs = async (code: string, email: string): Promise<any[]> =>
+    (await expectOk(s.admin('GET', `/chains/${code}/runs?email=${encodeURIComponent(email)}`))).runs as any[];
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   const cart = async (email: string, event: 'cart' | 'purchase') => {
     const did = (await s.t.app.services.tracking.initSession({ shopId: s.shopId })).did;
     const items = [{ id: 'sku-1', amount: 1 }];
@@ -42,7 +46,13 @@ describe.each(TEST_DIALECTS)('chain triggers with the engine on %s', (dialect) =
         status: 'active',
         trigger: { abandoned_cart: { after_seconds: 3600 } },
         reentry: 'always',
-        steps: [{ send: { email: { subject: 'Still want {{ products[0].name }} for {{ products[0].price }}?', html: '<p>{{ products[0].url }}</p>' } } }],
+        steps: [
+          {
+            send: {
+              email: { subject: 'Still want {{ products[0].name }} for {{ products[0].price }}?', html: '<p>{{ products[0].url }}</p>' },
+            },
+          },
+        ],
       }),
     );
     const before = s.email.sent.length;
@@ -56,7 +66,14 @@ describe.each(TEST_DIALECTS)('chain triggers with the engine on %s', (dialect) =
     s.t.clock.advance(10 * HOUR);
     await s.runner.runDue();
     expect(s.email.sent.length).toBe(before + 1);
-    await expectOk(s.admin('PUT', '/chains/cart-left', { status: 'paused', trigger: { abandoned_cart: { after_seconds: 3600 } }, reentry: 'always', steps: [{ exit: {} }] }));
+    await expectOk(
+      s.admin('PUT', '/chains/cart-left', {
+        status: 'paused',
+        trigger: { abandoned_cart: { after_seconds: 3600 } },
+        reentry: 'always',
+        steps: [{ exit: {} }],
+      }),
+    );
   });
 
   it('a purchase ends the waiting abandoned-cart run', async () => {

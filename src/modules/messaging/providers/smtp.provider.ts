@@ -7,14 +7,9 @@ import type MailMessage from 'nodemailer/lib/mailer/mail-message';
 import { isGuardAllowed, resolveGuardedHost } from '../../../net/address-guard.js';
 import type { EmailMessage, Provider, SendContext, SendResult } from './provider.js';
 import { composeMime, fromHeaderValue } from './mime-message.js';
+import { checkMessage, parseMailbox } from './smtp-message-checks.js';
 import { classifyRecipientReply, classifySmtpError } from './smtp-errors.js';
-import {
-  parseSmtpUrl,
-  SMTP_SECRET_FIELDS,
-  SmtpSettingsSchema,
-  type SmtpEndpoint,
-  type SmtpSettings,
-} from './smtp-settings.js';
+import { parseSmtpUrl, SMTP_SECRET_FIELDS, SmtpSettingsSchema, type SmtpEndpoint, type SmtpSettings } from './smtp-settings.js';
 
 export { redactSmtpUrl, SmtpSettingsSchema, type SmtpSettings } from './smtp-settings.js';
 
@@ -38,16 +33,6 @@ export interface SmtpProviderOptions {
   /** Default 10 minutes. */
   readonly idlePoolMs?: number;
 }
-/** Headers the provider writes itself; a message may not set them. */
-const OWN_HEADERS = new Set([
-  'from', 'to', 'cc', 'bcc', 'subject', 'message-id', 'date', 'mime-version',
-  'content-type', 'content-transfer-encoding', 'dkim-signature', 'sender', 'return-path',
-]);
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,76}$/;
-/** A bare address: one @, no spaces, no brackets, no separators, no control characters. */
-const ADDRESS = /^[^\s<>()[\]",;:@\\\p{Cc}]{1,64}@[^\s<>()[\]",;:@\\\p{Cc}]{1,253}$/u;
-const MAILBOX = /^(?:"?([^"<>\p{Cc}]*?)"?\s*)?<([^<>\s]+)>$/u;
-
 interface Pool {
   readonly transport: Mail;
   readonly address: string;
@@ -164,7 +149,12 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
   private check(settings: SmtpSettings): { readonly prepared: Prepared; readonly key: string } {
     let checked = this.checked.get(settings);
     if (!checked) {
-      checked = { prepared: prepare(settings), key: createHash('sha256').update(JSON.stringify(canonical(settings))).digest('hex') };
+      checked = {
+        prepared: prepare(settings),
+        key: createHash('sha256')
+          .update(JSON.stringify(canonical(settings)))
+          .digest('hex'),
+      };
       this.checked.set(settings, checked);
     }
     return checked;
@@ -243,7 +233,9 @@ class PreparedMail {
 
 function sendPrepared(transport: Mail, mail: PreparedMail): Promise<SentInfo> {
   return new Promise((resolve, reject) => {
-    transport.transporter.send(mail as unknown as MailMessage, (error, info) => (error ? reject(error) : resolve((info ?? {}) as unknown as SentInfo)));
+    transport.transporter.send(mail as unknown as MailMessage, (error, info) =>
+      error ? reject(error) : resolve((info ?? {}) as unknown as SentInfo),
+    );
   });
 }
 
@@ -330,33 +322,6 @@ function prepare(settings: SmtpSettings): Prepared {
     fromDomain: from.slice(from.lastIndexOf('@') + 1),
     fromHeader: fromHeaderValue(settings.from.trim()),
   };
-}
-
-/** The address of "Name <address>" or of a bare address; undefined when neither. */
-function parseMailbox(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (/[\r\n]/.test(trimmed)) return undefined;
-  const address = MAILBOX.exec(trimmed)?.[2] ?? trimmed;
-  return ADDRESS.test(address) ? address : undefined;
-}
-
-/** Refuses what would let a rendered message write its own headers (header injection). */
-function checkMessage(message: EmailMessage): Extract<SendResult, { ok: false }> | undefined {
-  for (const address of [message.to, ...message.cc, ...message.bcc]) {
-    if (/[\r\n]/.test(address)) {
-      return { ok: false, kind: 'permanent', message: 'An email address holds a line break; refused (header injection).' };
-    }
-    if (!ADDRESS.test(address)) return { ok: false, kind: 'permanent', message: 'An email address is not valid.' };
-  }
-  for (const [name, value] of Object.entries(message.headers)) {
-    if (!HEADER_NAME.test(name) || OWN_HEADERS.has(name.toLowerCase())) {
-      return { ok: false, kind: 'permanent', message: `The header "${name.slice(0, 40)}" cannot be set by a message.` };
-    }
-    if (/[\r\n]/.test(value)) {
-      return { ok: false, kind: 'permanent', message: `The header ${name} holds a line break; refused (header injection).` };
-    }
-  }
-  return undefined;
 }
 
 const BOUNDARY_PREFIX = `=_patron_${randomUUID().slice(0, 8)}_`;
