@@ -80,7 +80,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/*.repo.js', '**/*.repo'], message: 'A route calls a service; repositories are the services\' own.' },
+            { group: ['**/*.repo.js', '**/*.repo'], message: "A route calls a service; repositories are the services' own." },
             { group: ['**/db/**', 'kysely', 'pg', 'better-sqlite3'], message: 'A route never reaches the database: call a service.' },
           ],
         },

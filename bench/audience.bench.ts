@@ -83,7 +83,8 @@ async function load(server: ServerProcess, shop: BenchShop): Promise<Omit<Run, '
   const size = await segmentSize(server.baseUrl, ADMIN_TOKEN, shop);
   const problems: string[] = [];
   const imported = imports.reduce((n, i) => n + i.imported, 0);
-  if (imports.some((i) => i.status !== 'done')) problems.push(`imports not done: ${JSON.stringify(imports.filter((i) => i.status !== 'done'))}`);
+  if (imports.some((i) => i.status !== 'done'))
+    problems.push(`imports not done: ${JSON.stringify(imports.filter((i) => i.status !== 'done'))}`);
   if (imported !== total) problems.push(`imported ${imported} of ${total} records`);
   if (size !== expectedPeople) problems.push(`segment size ${size}, expected ${expectedPeople} distinct customers`);
   return { seconds, recordsPerSec: total / seconds, ackMs, imports, segmentSize: size, problems };

@@ -36,7 +36,8 @@ const DRAIN_SEC = positive('drain', values.drain, 7200);
 const IMPORT_CHUNK = 10_000;
 const ADMIN_TOKEN = `bench-${crypto.randomBytes(16).toString('hex')}`;
 const SUBJECT = 'Autumn sale';
-const HTML = '<html><body><h1>Autumn sale</h1><p>Everything at 30% off until Sunday.</p><p><a href="https://shop.example/sale">See the sale</a></p></body></html>';
+const HTML =
+  '<html><body><h1>Autumn sale</h1><p>Everything at 30% off until Sunday.</p><p><a href="https://shop.example/sale">See the sale</a></p></body></html>';
 
 interface Run {
   readonly perSec: number;
@@ -55,7 +56,11 @@ function address(n: number): string {
 
 /** The segment: N profiles with an email, imported in chunks, waited for until the segment holds them all. */
 async function seed(server: ServerProcess, peer: Peer, name: string): Promise<{ shopId: string; segmentId: number }> {
-  const shop = await adminJson(server, ADMIN_TOKEN, 'POST', '/shops', { name: `Bulk bench (${name})`, currency: 'RUB', timezone: 'Europe/Moscow' });
+  const shop = await adminJson(server, ADMIN_TOKEN, 'POST', '/shops', {
+    name: `Bulk bench (${name})`,
+    currency: 'RUB',
+    timezone: 'Europe/Moscow',
+  });
   const shopId = String(shop.shop_id);
   await adminJson(server, ADMIN_TOKEN, 'PUT', `/shops/${shopId}/channels/email`, {
     smtp_url: `smtp://127.0.0.1:${peer.port}`,
@@ -122,7 +127,15 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
       let missing = 0;
       for (let n = 0; n < MEMBERS; n += 1) if (!arrived.byKey.has(address(n))) missing += 1;
       const { received } = arrived;
-      return { perSec: received / seconds, received, missing, twice, peakRssMb, cpuMsPerEmail: (cpuSeconds * 1000) / Math.max(1, received), view };
+      return {
+        perSec: received / seconds,
+        received,
+        missing,
+        twice,
+        peakRssMb,
+        cpuMsPerEmail: (cpuSeconds * 1000) / Math.max(1, received),
+        view,
+      };
     } finally {
       const code = await server.stop();
       if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
@@ -134,7 +147,14 @@ async function benchPatron(name: BenchDatabaseName, peer: Peer): Promise<Run> {
 
 /** The ceiling: nodemailer's pool sending the same N messages to the same peer. */
 async function benchBare(peer: Peer): Promise<number> {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: peer.port, secure: false, pool: true, maxConnections: 5, maxMessages: Infinity });
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: peer.port,
+    secure: false,
+    pool: true,
+    maxConnections: 5,
+    maxMessages: Infinity,
+  });
   await peer.reset();
   const started = performance.now();
   let next = 0;
@@ -175,7 +195,9 @@ async function main(): Promise<number> {
       const ratio = run.perSec / bare;
       console.log(`  ${run.missing === 0 && run.twice === 0 ? 'PASS' : 'FAIL'}  ${name}: every member mailed exactly once`);
       console.log(`  ${ratio >= 0.6 ? 'PASS' : 'MISS'}  ${name}: ${ratio.toFixed(3)} of bare (target ≥ 0.6)`);
-      console.log(`  ${(run.peakRssMb ?? Infinity) < 400 ? 'PASS' : 'MISS'}  ${name}: peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB (target < 400 MB)`);
+      console.log(
+        `  ${(run.peakRssMb ?? Infinity) < 400 ? 'PASS' : 'MISS'}  ${name}: peak RSS ${run.peakRssMb?.toFixed(0) ?? '?'} MB (target < 400 MB)`,
+      );
     }
     return failed ? 1 : 0;
   } finally {

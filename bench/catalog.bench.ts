@@ -72,14 +72,19 @@ interface ImportRun {
   readonly peakRssMb: number | undefined;
 }
 
-const fmt = (n: number | undefined, digits = 1): string =>
-  n === undefined || !Number.isFinite(n) ? 'n/a' : n.toFixed(digits);
+const fmt = (n: number | undefined, digits = 1): string => (n === undefined || !Number.isFinite(n) ? 'n/a' : n.toFixed(digits));
 
 async function measureReads(server: ServerProcess, routes: Routes): Promise<ReadRun> {
   const load = async (pathFor: (seq: number) => string): Promise<ReadLoad> => {
     await runHttpLoad({ url: server.baseUrl, method: 'GET', path: pathFor, connections: CONNECTIONS, durationSec: WARMUP });
     const cpuBefore = processCpuSeconds(server.pid);
-    const result = await runHttpLoad({ url: server.baseUrl, method: 'GET', path: pathFor, connections: CONNECTIONS, durationSec: DURATION });
+    const result = await runHttpLoad({
+      url: server.baseUrl,
+      method: 'GET',
+      path: pathFor,
+      connections: CONNECTIONS,
+      durationSec: DURATION,
+    });
     const cpuAfter = processCpuSeconds(server.pid);
     const answered = result.ok + result.non2xx;
     const serverCpuUs =
@@ -144,7 +149,9 @@ async function benchPatron(name: BenchDatabaseName, feed: GeneratedFeed, feedFil
   const database = await openBenchDatabase(name);
   try {
     const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
-    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN , ...benchLimitsEnv(values.limits) }, nodeArgs, ['--no-worker']);
+    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, ...benchLimitsEnv(values.limits) }, nodeArgs, [
+      '--no-worker',
+    ]);
     try {
       const shop = await adminJson(server, 'POST', '/admin/v1/shops', { name: `Catalog bench (${name})` });
       const shopId = String(shop.shop_id);

@@ -57,14 +57,20 @@ async function seedShop(server: ServerProcess, name: string, withChain: boolean)
       status: 'active',
       trigger: { event: 'signed_up' },
       reentry: 'always',
-      steps: [{ if: { variable: 'plan', equals: 'gold' }, else: 'exit' }, { send: { email: { subject: 'Welcome {{ plan }}', html: '<p>Hi</p>' } } }],
+      steps: [
+        { if: { variable: 'plan', equals: 'gold' }, else: 'exit' },
+        { send: { email: { subject: 'Welcome {{ plan }}', html: '<p>Hi</p>' } } },
+      ],
     });
   }
   return shopId;
 }
 
 async function count(db: DbHandle, shopId: string, table: 'chain_runs' | 'messaging_messages' | 'events', done: boolean): Promise<number> {
-  let query = db.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('shop_id', '=', shopId);
+  let query = db.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('shop_id', '=', shopId);
   if (done && table === 'chain_runs') query = query.where('status', '=', 'done');
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
@@ -129,14 +135,18 @@ async function benchPatron(name: BenchDatabaseName): Promise<{ plain: Phase; cha
 
 async function main(): Promise<number> {
   const names = await benchTargets(values.only);
-  console.log(`Chains: POST /push/custom, ${CONNECTIONS} connections for ${DURATION} s per phase; ${os.cpus().length} cores, Node ${process.version}\n`);
+  console.log(
+    `Chains: POST /push/custom, ${CONNECTIONS} connections for ${DURATION} s per phase; ${os.cpus().length} cores, Node ${process.version}\n`,
+  );
   let failed = false;
   const ratios: Array<[BenchDatabaseName, number]> = [];
   for (const name of names) {
     const { plain, chain } = await benchPatron(name);
     const ratio = chain.completedPerSec / plain.completedPerSec;
     ratios.push([name, ratio]);
-    console.log(`  ${name}: no chain   ${plain.completedPerSec.toFixed(0).padStart(6)} events/s, ${plain.cpuMsPerEvent.toFixed(2)} ms CPU/event (${plain.acknowledged} events stored${plain.bad ? `, ${plain.bad} bad` : ''})`);
+    console.log(
+      `  ${name}: no chain   ${plain.completedPerSec.toFixed(0).padStart(6)} events/s, ${plain.cpuMsPerEvent.toFixed(2)} ms CPU/event (${plain.acknowledged} events stored${plain.bad ? `, ${plain.bad} bad` : ''})`,
+    );
     console.log(
       `  ${name}: a chain    ${chain.completedPerSec.toFixed(0).padStart(6)} events/s through their runs' end, ${chain.cpuMsPerEvent.toFixed(2)} ms CPU/event ` +
         `(answers ${chain.answersPerSec.toFixed(0)}/s; ${chain.acknowledged} events stored, ${chain.runsDone} runs done, ${chain.messages} messages${chain.bad ? `, ${chain.bad} bad` : ''})`,

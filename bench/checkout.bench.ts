@@ -64,7 +64,12 @@ const PRODUCTS = Array.from({ length: 10 }, (_, i) => ({
   category: i < 5 ? 'coffee' : 'kitchen',
 }));
 
-const CART = PRODUCTS.map((p, i) => ({ product_id: p.id, price: p.price, quantity: 1 + (i % 3), ...(i === 9 ? { bonusable: false } : {}) }));
+const CART = PRODUCTS.map((p, i) => ({
+  product_id: p.id,
+  price: p.price,
+  quantity: 1 + (i % 3),
+  ...(i === 9 ? { bonusable: false } : {}),
+}));
 
 interface Run extends HttpLoadResult {
   /** The server process's CPU time (user + system, every thread) per 2xx answer during the run. */
@@ -101,14 +106,22 @@ async function load(target: Target, kind: 'apply' | 'estimate', durationSec: num
   });
   const requestThreadBusy = busy.stop();
   const cpuAfter = processCpuSeconds(target.pid);
-  const cpuMsPerRequest = cpuBefore === undefined || cpuAfter === undefined || result.ok === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.ok;
-  const serverWaits = describeServerWaits(metricsBefore, await scrapeHistograms(target.url), { method: 'POST', route: `/loyalty/checkout/${kind}` });
+  const cpuMsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined || result.ok === 0 ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.ok;
+  const serverWaits = describeServerWaits(metricsBefore, await scrapeHistograms(target.url), {
+    method: 'POST',
+    route: `/loyalty/checkout/${kind}`,
+  });
   return { ...result, cpuMsPerRequest, serverWaits, requestThreadBusy };
 }
 
 /** A shop with the feed, the programme, 3 promotions, a code, a certificate and members with bonuses. */
 async function seedShop(server: ServerProcess, name: string): Promise<{ shopId: string; secret: string; phones: string[] }> {
-  const shop = await adminJson(server, ADMIN_TOKEN, 'POST', '/shops', { name: `Checkout bench (${name})`, currency: 'RUB', timezone: 'Europe/Moscow' });
+  const shop = await adminJson(server, ADMIN_TOKEN, 'POST', '/shops', {
+    name: `Checkout bench (${name})`,
+    currency: 'RUB',
+    timezone: 'Europe/Moscow',
+  });
   const shopId = String(shop.shop_id);
   const secret = String(shop.shop_secret);
   const base = `/shops/${shopId}`;
@@ -117,7 +130,13 @@ async function seedShop(server: ServerProcess, name: string): Promise<{ shopId: 
       { id: 'coffee', name: 'Coffee' },
       { id: 'kitchen', name: 'Kitchen' },
     ],
-    offers: PRODUCTS.map((p) => ({ id: p.id, name: p.name, price: p.price, url: `https://bench.invalid/${p.id}`, category_id: p.category })),
+    offers: PRODUCTS.map((p) => ({
+      id: p.id,
+      name: p.name,
+      price: p.price,
+      url: `https://bench.invalid/${p.id}`,
+      category_id: p.category,
+    })),
   };
   const response = await fetch(`${server.baseUrl}/admin/v1${base}/feed`, {
     method: 'PUT',
@@ -132,9 +151,24 @@ async function seedShop(server: ServerProcess, name: string): Promise<{ shopId: 
     bonus_lifetime_days: 365,
     reward_pending_days: 0,
   });
-  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, { name: 'Coffee week', status: 'active', discount: { type: 'percent', value: 10 }, category_ids: ['coffee'] });
-  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, { name: 'Big basket', status: 'active', discount: { type: 'fixed', value: 50 }, min_order_total: 500 });
-  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, { name: 'Double bonus', status: 'active', discount: { type: 'percent', value: 0 }, bonus_reward_percent: 5 });
+  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, {
+    name: 'Coffee week',
+    status: 'active',
+    discount: { type: 'percent', value: 10 },
+    category_ids: ['coffee'],
+  });
+  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, {
+    name: 'Big basket',
+    status: 'active',
+    discount: { type: 'fixed', value: 50 },
+    min_order_total: 500,
+  });
+  await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, {
+    name: 'Double bonus',
+    status: 'active',
+    discount: { type: 'percent', value: 0 },
+    bonus_reward_percent: 5,
+  });
   const byCode = await adminJson(server, ADMIN_TOKEN, 'POST', `${base}/promotions`, {
     name: 'Code discount',
     status: 'active',
@@ -198,7 +232,9 @@ async function benchPatron(name: BenchDatabaseName, ceiling: (sample: string) =>
   const database = await openBenchDatabase(name);
   try {
     const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
-    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, ...benchLimitsEnv(values.limits) }, nodeArgs, ['--no-worker']);
+    const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, ...benchLimitsEnv(values.limits) }, nodeArgs, [
+      '--no-worker',
+    ]);
     try {
       const { shopId, secret, phones } = await seedShop(server, name);
       const target = (run: string): Target => ({ url: server.baseUrl, pid: server.pid, body: checkoutBody(shopId, secret, phones, run) });
@@ -208,7 +244,8 @@ async function benchPatron(name: BenchDatabaseName, ceiling: (sample: string) =>
         body: target('sample').body('apply', 0),
       });
       const sample = await sampleResponse.text();
-      if (!sampleResponse.ok || !sample.includes('"order_to_pay"')) throw new Error(`apply answered ${sampleResponse.status}: ${sample.slice(0, 500)}`);
+      if (!sampleResponse.ok || !sample.includes('"order_to_pay"'))
+        throw new Error(`apply answered ${sampleResponse.status}: ${sample.slice(0, 500)}`);
       if (!sample.includes('"promo_codes":["BENCH"]') || !sample.includes('"certificates":["BENCH-GIFT"]')) {
         throw new Error(`the sample apply did not take the code and the certificate: ${sample.slice(0, 800)}`);
       }
@@ -258,7 +295,10 @@ async function main(): Promise<number> {
   console.log(
     `Checkout: a 10-line cart, 3 promotions, a code, a certificate and bonuses; ${CONNECTIONS} connections, ` +
       `${DURATION} s after a ${WARMUP} s warm-up, ${MEMBERS} members; ${os.cpus().length} cores, Node ${process.version}; ` +
-      `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`,
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}\n`,
   );
   let bare: Promise<BareRuns> | undefined;
   let sample = '';
@@ -283,7 +323,12 @@ async function main(): Promise<number> {
     if (run.paced.serverWaits) console.log(`  ${''.padEnd(20)} ${run.paced.serverWaits}`);
   }
   let failed = false;
-  console.log(`\nTargets (issue 14, part 8), load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}:`);
+  console.log(
+    `\nTargets (issue 14, part 8), load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}:`,
+  );
   for (const run of runs) {
     const bad = run.apply.bad + run.estimate.bad + run.paced.bad;
     if (bad > 0 || run.apply.ok === 0 || run.estimate.ok === 0 || run.paced.ok === 0) {

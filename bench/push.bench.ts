@@ -86,7 +86,7 @@ async function benchPatron(name: BenchDatabaseName): Promise<TargetRun> {
   const env = database.env;
   try {
     const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
-    const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN , ...benchLimitsEnv(values.limits) }, nodeArgs);
+    const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, ...benchLimitsEnv(values.limits) }, nodeArgs);
     let measured: Measured;
     let shopId: string;
     try {

@@ -24,7 +24,8 @@ const { values } = parseArgs({ options: { messages: { type: 'string', default: '
 const MESSAGES = positive('messages', values.messages, 10_000_000, true);
 const ROUNDS = positive('rounds', values.rounds, 100, true);
 
-const HTML = '<html><body><h1>Order {{ order }}</h1><p>Hello {{ name }}, thank you for your order of {{ total }}.</p><p><a href="https://shop.example/orders/{{ order }}">Your order</a></p></body></html>';
+const HTML =
+  '<html><body><h1>Order {{ order }}</h1><p>Hello {{ name }}, thank you for your order of {{ total }}.</p><p><a href="https://shop.example/orders/{{ order }}">Your order</a></p></body></html>';
 const SET = { email: { subject: 'Order {{ order }}', html: HTML, text: 'Order {{ order }}: {{ total }}' } };
 const MJML = {
   email: {
@@ -81,7 +82,12 @@ async function main(): Promise<void> {
   console.log('path                          wall   calling thread busy   × bare   CPU, all threads');
   for (const [name, figures] of Object.entries(rows)) {
     const busy = median(figures, 'busyUs');
-    const columns = [median(figures, 'wallUs').toFixed(1).padStart(6), busy.toFixed(1).padStart(19), (busy / bare).toFixed(2).padStart(6), median(figures, 'cpuUs').toFixed(1).padStart(16)];
+    const columns = [
+      median(figures, 'wallUs').toFixed(1).padStart(6),
+      busy.toFixed(1).padStart(19),
+      (busy / bare).toFixed(2).padStart(6),
+      median(figures, 'cpuUs').toFixed(1).padStart(16),
+    ];
     console.log(`${name.padEnd(28)} ${columns.join('   ')}`);
   }
   // One MJML compile: the first loads mjml; the next ones are what a message with a new input costs.

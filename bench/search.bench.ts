@@ -83,7 +83,9 @@ async function benchDialect(dialect: Dialect, feedFile: string): Promise<void> {
     console.log(`${dialect}: imported ${OFFERS} offers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     for (const [label, query] of QUERIES) {
       const { median, p90, total } = await measure(t, shopId, query);
-      console.log(`  ${label.padEnd(44)} ${String(total).padStart(7)} found   median ${median.toFixed(1).padStart(7)} ms   p90 ${p90.toFixed(1).padStart(7)} ms`);
+      console.log(
+        `  ${label.padEnd(44)} ${String(total).padStart(7)} found   median ${median.toFixed(1).padStart(7)} ms   p90 ${p90.toFixed(1).padStart(7)} ms`,
+      );
     }
   } finally {
     await t.close();

@@ -77,10 +77,15 @@ interface Run {
   readonly serverWaits: string | undefined;
 }
 
-const HTML = '<html><body><h1>Order {{ order }}</h1><p>Hello {{ name }}, thank you for your order of {{ total }}.</p><p><a href="https://shop.example/orders/{{ order }}">Your order</a></p></body></html>';
+const HTML =
+  '<html><body><h1>Order {{ order }}</h1><p>Hello {{ name }}, thank you for your order of {{ total }}.</p><p><a href="https://shop.example/orders/{{ order }}">Your order</a></p></body></html>';
 
 async function seedShop(server: ServerProcess, peer: Peer, name: string): Promise<{ shopId: string; secret: string }> {
-  const shop = await adminJson(server, ADMIN_TOKEN, 'POST', '/shops', { name: `Transact bench (${name})`, currency: 'RUB', timezone: 'Europe/Moscow' });
+  const shop = await adminJson(server, ADMIN_TOKEN, 'POST', '/shops', {
+    name: `Transact bench (${name})`,
+    currency: 'RUB',
+    timezone: 'Europe/Moscow',
+  });
   const shopId = String(shop.shop_id);
   await adminJson(server, ADMIN_TOKEN, 'PUT', `/shops/${shopId}/channels/email`, {
     smtp_url: `smtp://127.0.0.1:${peer.port}`,
@@ -197,7 +202,14 @@ function keptUp(run: Run): boolean {
 
 /** The ceiling: nodemailer's pool sending the same message as fast as the peer takes it. */
 async function benchBare(peer: Peer): Promise<number> {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: peer.port, secure: false, pool: true, maxConnections: 5, maxMessages: Infinity });
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: peer.port,
+    secure: false,
+    pool: true,
+    maxConnections: 5,
+    maxMessages: Infinity,
+  });
   await peer.reset();
   const started = performance.now();
   let seq = 0;
@@ -224,7 +236,9 @@ async function main(): Promise<number> {
   const names = await benchTargets(values.only);
   const peer = new Peer(/^Subject: Order ([A-Za-z0-9-]+)/m);
   await peer.start();
-  console.log(`Transact: an email mailing, ${CONNECTIONS} connections for ${DURATION} s; ${os.cpus().length} cores, Node ${process.version}\n`);
+  console.log(
+    `Transact: an email mailing, ${CONNECTIONS} connections for ${DURATION} s; ${os.cpus().length} cores, Node ${process.version}\n`,
+  );
   try {
     // First, so that the paced runs offer half of what this run measured.
     const bare = await benchBare(peer);

@@ -120,14 +120,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function readInt(
-  env: Env,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  problems: string[],
-): number {
+function readInt(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw.trim());
@@ -144,7 +137,10 @@ function readAllowPrivate(env: Env, problems: string[]): boolean | readonly stri
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '' || ['0', 'false', 'no', 'off'].includes(raw)) return false;
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   if (entries.length === 0 || entries.some((entry) => parseAddressRange(entry) === undefined)) {
     problems.push(`${name} must be true, false or a comma-separated list of addresses and CIDR ranges, got "${env[name]}"`);
     return false;
@@ -325,7 +321,10 @@ function readTrustProxy(env: Env, problems: string[]): false | readonly string[]
   const name = 'PATRON_TRUST_PROXY';
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return false;
-  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   if (entries.length === 0 || entries.some((entry) => parseAddressRange(entry) === undefined)) {
     problems.push(`${name} must be a comma-separated list of proxy addresses and CIDR ranges, got "${raw}"`);
     return false;

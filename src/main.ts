@@ -66,7 +66,10 @@ export async function runWorker(config: Config): Promise<void> {
     resources.runner = runner;
     // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
     await services.loyaltyUpkeep.resumeChains();
-    log.info({ workerId: runner.workerId, concurrency: config.workerConcurrency, deliveryConcurrency: config.deliveryConcurrency }, 'Job worker started');
+    log.info(
+      { workerId: runner.workerId, concurrency: config.workerConcurrency, deliveryConcurrency: config.deliveryConcurrency },
+      'Job worker started',
+    );
   });
 }
 

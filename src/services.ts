@@ -144,10 +144,25 @@ export function compose(deps: ServicesDeps): Composition {
   // What every module below may use; each factory's deps say what it takes.
   const base = { ...core, ...system.services, ...shops.services, ...identity.services };
   const tracking = createTrackingModule({ ...base, trackingSubscribers: late.trackingSubscribers });
-  const audience = createAudienceModule({ ...base, ...tracking.services, checkoutOrders: late.checkoutOrders, segmentEntryListeners: late.segmentEntryListeners });
+  const audience = createAudienceModule({
+    ...base,
+    ...tracking.services,
+    checkoutOrders: late.checkoutOrders,
+    segmentEntryListeners: late.segmentEntryListeners,
+  });
   const images = createImagesModule(base);
-  const catalog = createCatalogModule({ ...base, ...tracking.services, ...images.services, productTriggers: late.productTriggers, catalogListeners: late.catalogListeners });
-  const productSubscriptions = createProductSubscriptionsModule({ ...base, ...catalog.services, productAlertListeners: late.productAlertListeners });
+  const catalog = createCatalogModule({
+    ...base,
+    ...tracking.services,
+    ...images.services,
+    productTriggers: late.productTriggers,
+    catalogListeners: late.catalogListeners,
+  });
+  const productSubscriptions = createProductSubscriptionsModule({
+    ...base,
+    ...catalog.services,
+    productAlertListeners: late.productAlertListeners,
+  });
   const search = createSearchModule({ ...base, ...catalog.services });
   const collections = createCollectionsModule({ ...base, ...catalog.services });
   const sliders = createSlidersModule(base);
@@ -155,11 +170,22 @@ export function compose(deps: ServicesDeps): Composition {
   const profileView = createProfileViewModule({ ...base, ...tracking.services, ...audience.services });
   const loyalty = createLoyaltyModule({ ...base, ...audience.services });
   const promotions = createPromotionsModule(base);
-  const subscriptions = createSubscriptionsModule({ ...base, ...promotions.services, ...loyalty.services, subscriptionOrders: late.subscriptionOrders });
+  const subscriptions = createSubscriptionsModule({
+    ...base,
+    ...promotions.services,
+    ...loyalty.services,
+    subscriptionOrders: late.subscriptionOrders,
+  });
   // What an order holds, placed at apply, captured at confirm and released at cancel, in the
   // order in which they lock their rows (docs/checkout.md "Orders"): the checkout refuses a
   // list out of that order. A test's probes come last.
-  const checkoutHolds = [promotions.promoCodeHolds, promotions.certificateHolds, loyalty.bonusHolds, subscriptions.benefitHolds, ...(probes.checkoutHolds ?? [])];
+  const checkoutHolds = [
+    promotions.promoCodeHolds,
+    promotions.certificateHolds,
+    loyalty.bonusHolds,
+    subscriptions.benefitHolds,
+    ...(probes.checkoutHolds ?? []),
+  ];
   const checkout = createCheckoutModule({
     ...base,
     ...loyalty.services,

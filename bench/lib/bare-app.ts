@@ -11,9 +11,7 @@ const app = Fastify({ logger: false });
 // The catalog bench's ceiling: the same answers as the real server's (read from files the
 // bench wrote from real responses), serialised from objects on every request.
 const product: unknown = process.env.BARE_PRODUCT_FILE ? JSON.parse(fs.readFileSync(process.env.BARE_PRODUCT_FILE, 'utf8')) : {};
-const categories: unknown = process.env.BARE_CATEGORIES_FILE
-  ? JSON.parse(fs.readFileSync(process.env.BARE_CATEGORIES_FILE, 'utf8'))
-  : [];
+const categories: unknown = process.env.BARE_CATEGORIES_FILE ? JSON.parse(fs.readFileSync(process.env.BARE_CATEGORIES_FILE, 'utf8')) : [];
 const counters: unknown = process.env.BARE_COUNTERS_FILE ? JSON.parse(fs.readFileSync(process.env.BARE_COUNTERS_FILE, 'utf8')) : {};
 app.get('/products/get', () => product);
 app.get('/products/categories', () => categories);

@@ -41,7 +41,8 @@ export async function createDevices(baseUrl: string, shopId: string, count: numb
       next += 1;
       const response = await fetch(`${baseUrl}/init?shop_id=${shopId}&v=3`);
       const body = await expectJson(response, 'GET /init');
-      if (typeof body.did !== 'string' || typeof body.sid !== 'string') throw new Error(`GET /init gave no did and sid: ${JSON.stringify(body)}`);
+      if (typeof body.did !== 'string' || typeof body.sid !== 'string')
+        throw new Error(`GET /init gave no did and sid: ${JSON.stringify(body)}`);
       devices.push({ did: body.did, sid: body.sid });
     }
   };

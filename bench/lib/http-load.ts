@@ -168,6 +168,7 @@ async function openLoop(options: HttpLoadOptions, ratePerSec: number): Promise<H
   for (const connection of all) connection.close();
   const seconds = Math.max(options.durationSec, (performance.now() - started) / 1000);
   latencies.sort((a, b) => a - b);
-  const quantile = (q: number): number => (latencies.length === 0 ? 0 : (latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0));
+  const quantile = (q: number): number =>
+    latencies.length === 0 ? 0 : (latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   return { ok, bad, non2xx, errors, statusCodes, perSec: ok / seconds, p50Ms: quantile(0.5), p99Ms: quantile(0.99), offered: total };
 }

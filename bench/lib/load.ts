@@ -94,9 +94,7 @@ export async function runPushLoad(options: LoadOptions): Promise<LoadResult> {
   });
 
   latencies.sort((a, b) => a - b);
-  const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]),
-  );
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
   const answered = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
   return {
     durationSec: result.duration,

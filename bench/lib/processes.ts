@@ -132,7 +132,10 @@ async function ready(child: ChildProcess, baseUrl: string, probe: string, timeou
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (exitCode !== undefined) throw new Error(`The server exited with ${exitCode} before serving:\n${out}`);
-    const ok = await fetch(`${baseUrl}${probe}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseUrl}${probe}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -75,7 +75,11 @@ function summed(before: Scrape, after: Scrape, name: string, seconds: number): {
  * bounds of http_request_duration_seconds), and on SQLite the fsyncs, lock waits and
  * checkpoints over their bounds.
  */
-export function describeServerWaits(before: Scrape | undefined, after: Scrape | undefined, options: { method: string; route: string }): string | undefined {
+export function describeServerWaits(
+  before: Scrape | undefined,
+  after: Scrape | undefined,
+  options: { method: string; route: string },
+): string | undefined {
   if (!before || !after) return undefined;
   const key = `http_request_duration_seconds{method="${options.method}",route="${options.route}"}`;
   const over10 = between(before, after, key, 0.01);
@@ -95,7 +99,9 @@ export function describeServerWaits(before: Scrape | undefined, after: Scrape | 
   if (checkpoints.count > 0) {
     const passive = between(before, after, 'patron_sqlite_checkpoint_seconds{mode="passive"}', 0.01);
     // FULL and RESTART hold writers back: every checkpoint but the passive ones.
-    parts.push(`checkpoints ${checkpoints.count}, holding writers ${checkpoints.count - passive.count} (over 10 ms ${checkpoints.over - passive.over})`);
+    parts.push(
+      `checkpoints ${checkpoints.count}, holding writers ${checkpoints.count - passive.count} (over 10 ms ${checkpoints.over - passive.over})`,
+    );
   }
   return `server: ${parts.join('; ')}`;
 }

@@ -28,7 +28,11 @@ const server = new SMTPServer({
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('end', () => {
       const text = Buffer.concat(chunks).toString('latin1');
-      for (const key of keysOf(text, session.envelope.rcptTo.map((r) => r.address))) byKey.set(key, (byKey.get(key) ?? 0) + 1);
+      for (const key of keysOf(
+        text,
+        session.envelope.rcptTo.map((r) => r.address),
+      ))
+        byKey.set(key, (byKey.get(key) ?? 0) + 1);
       received += 1;
       lastAt = performance.timeOrigin + performance.now();
       callback();

@@ -27,7 +27,8 @@ export const bulkRoutes: FastifyPluginCallbackTypebox = (app, _options, done) =>
     async (request, reply) => {
       const { name, segment_ids, send_at, throttle_per_minute, ab, ...templates } = request.body;
       const sendAt = send_at === undefined ? undefined : Date.parse(send_at);
-      if (sendAt !== undefined && !Number.isFinite(sendAt)) throw new AppError('VALIDATION_FAILED', 'Field `send_at` must be an ISO time.', { field: 'send_at' });
+      if (sendAt !== undefined && !Number.isFinite(sendAt))
+        throw new AppError('VALIDATION_FAILED', 'Field `send_at` must be an ISO time.', { field: 'send_at' });
       const view = await bulk.create(request.params.shop_id, {
         name,
         segmentIds: segment_ids,
@@ -42,13 +43,29 @@ export const bulkRoutes: FastifyPluginCallbackTypebox = (app, _options, done) =>
 
   app.get(
     '/shops/:shop_id/mailings/bulk',
-    { schema: { tags, summary: 'The newest bulk mailings', security: ADMIN_SECURITY, params: ShopIdParamsSchema, response: withErrors({ 200: BulkListSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'The newest bulk mailings',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        response: withErrors({ 200: BulkListSchema }, [404]),
+      },
+    },
     async (request) => ({ mailings: (await bulk.list(request.params.shop_id)).map(toBody) }),
   );
 
   app.get(
     '/shops/:shop_id/mailings/bulk/:id',
-    { schema: { tags, summary: 'A bulk mailing and its counts', security: ADMIN_SECURITY, params: BulkParamsSchema, response: withErrors({ 200: BulkSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'A bulk mailing and its counts',
+        security: ADMIN_SECURITY,
+        params: BulkParamsSchema,
+        response: withErrors({ 200: BulkSchema }, [404]),
+      },
+    },
     async (request) => {
       if (!/^[1-9][0-9]{0,14}$/.test(request.params.id)) throw new AppError('NOT_FOUND', 'The bulk mailing does not exist.');
       return toBody(await bulk.get(request.params.shop_id, Number(request.params.id)));
@@ -72,7 +89,15 @@ export const bulkRoutes: FastifyPluginCallbackTypebox = (app, _options, done) =>
 
   app.get(
     '/shops/:shop_id/messaging/limits',
-    { schema: { tags, summary: 'The frequency caps and quiet hours', security: ADMIN_SECURITY, params: ShopIdParamsSchema, response: withErrors({ 200: LimitsSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'The frequency caps and quiet hours',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        response: withErrors({ 200: LimitsSchema }, [404]),
+      },
+    },
     async (request) => limits.getLimits(request.params.shop_id),
   );
 

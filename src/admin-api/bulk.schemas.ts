@@ -40,7 +40,11 @@ export const BulkSchema = Type.Object(
     failed: Count('Recipients whose every delivery failed.'),
     pending: Count('Recipients messaged whose deliveries are still queued (throttle, quiet hours, retries).'),
     held: Count('Members waiting for the A/B winner.'),
-    skipped_by: Type.Object({ unreachable: Count('No address on a channel of the mailing.'), unsubscribed: Count('Bulk flag off.'), over_cap: Count('Over a frequency cap.') }),
+    skipped_by: Type.Object({
+      unreachable: Count('No address on a channel of the mailing.'),
+      unsubscribed: Count('Bulk flag off.'),
+      over_cap: Count('Over a frequency cap.'),
+    }),
     winner: Type.Union([Type.String(), Type.Null()], { description: 'The A/B variant sent to the rest, once chosen.' }),
   },
   { description: 'A bulk mailing and what became of its members.' },
@@ -53,11 +57,18 @@ export const BulkParamsSchema = Type.Object({ shop_id: ShopIdParam, id: Type.Str
 
 const ChannelLimitsSchema = Type.Object(
   {
-    bulk_per_day: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Bulk messages a profile gets a calendar day (shop time zone).' })),
-    bulk_per_week: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Bulk messages a profile gets an ISO week (shop time zone).' })),
+    bulk_per_day: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 10_000, description: 'Bulk messages a profile gets a calendar day (shop time zone).' }),
+    ),
+    bulk_per_week: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 10_000, description: 'Bulk messages a profile gets an ISO week (shop time zone).' }),
+    ),
     quiet_hours: Type.Optional(
       Type.Object(
-        { from: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }), to: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }) },
+        {
+          from: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
+          to: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
+        },
         { additionalProperties: false, description: 'Bulk and chain messages wait for the end; a window may wrap midnight.' },
       ),
     ),
@@ -66,6 +77,12 @@ const ChannelLimitsSchema = Type.Object(
 );
 
 export const LimitsSchema = Type.Object(
-  Object.fromEntries(CHANNELS.map((c) => [c, Type.Optional(ChannelLimitsSchema)])) as Record<(typeof CHANNELS)[number], TOptional<typeof ChannelLimitsSchema>>,
-  { additionalProperties: false, description: 'Limits per channel; a PUT replaces them all. Transactional messages are never capped or delayed.' },
+  Object.fromEntries(CHANNELS.map((c) => [c, Type.Optional(ChannelLimitsSchema)])) as Record<
+    (typeof CHANNELS)[number],
+    TOptional<typeof ChannelLimitsSchema>
+  >,
+  {
+    additionalProperties: false,
+    description: 'Limits per channel; a PUT replaces them all. Transactional messages are never capped or delayed.',
+  },
 );

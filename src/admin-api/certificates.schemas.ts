@@ -7,8 +7,12 @@ export const CreateCertificateBodySchema = Type.Object(
   {
     code: CodeText,
     amount: Type.Number({ description: 'The face value: an amount greater than 0, two decimals at most.' }),
-    pool_id: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A pool of the shop (POST …/certificate-pools).' })),
-    expires_at: Type.Optional(Type.String({ format: 'date-time', maxLength: 64, description: 'When it stops paying (exclusive); in the future.' })),
+    pool_id: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'A pool of the shop (POST …/certificate-pools).' }),
+    ),
+    expires_at: Type.Optional(
+      Type.String({ format: 'date-time', maxLength: 64, description: 'When it stops paying (exclusive); in the future.' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,15 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
 import type { Chain } from '../modules/chains/chains.service.js';
-import { ChainListSchema, ChainParamsSchema, ChainSchema, PutChainBodySchema, RunsQuerySchema, RunsSchema, type ChainBody } from './chains.schemas.js';
+import {
+  ChainListSchema,
+  ChainParamsSchema,
+  ChainSchema,
+  PutChainBodySchema,
+  RunsQuerySchema,
+  RunsSchema,
+  type ChainBody,
+} from './chains.schemas.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
 
 const tags = ['chains'];
@@ -16,7 +24,8 @@ export const chainsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
       schema: {
         tags,
         summary: 'Create a chain or write its next version',
-        description: 'Refused (422, naming the step) with more than 50 steps, a wait over 366 days, an unknown shape, a send without templates or a template that does not parse.',
+        description:
+          'Refused (422, naming the step) with more than 50 steps, a wait over 366 days, an unknown shape, a send without templates or a template that does not parse.',
         security: ADMIN_SECURITY,
         params: ChainParamsSchema,
         body: PutChainBodySchema,
@@ -39,13 +48,29 @@ export const chainsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
 
   app.get(
     '/shops/:shop_id/chains/:code',
-    { schema: { tags, summary: 'A chain', security: ADMIN_SECURITY, params: ChainParamsSchema, response: withErrors({ 200: ChainSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'A chain',
+        security: ADMIN_SECURITY,
+        params: ChainParamsSchema,
+        response: withErrors({ 200: ChainSchema }, [404]),
+      },
+    },
     async (request) => toChainBody(await chains.getChain(request.params.shop_id, request.params.code)),
   );
 
   app.get(
     '/shops/:shop_id/chains',
-    { schema: { tags, summary: 'The chains of the shop', security: ADMIN_SECURITY, params: ShopIdParamsSchema, response: withErrors({ 200: ChainListSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'The chains of the shop',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        response: withErrors({ 200: ChainListSchema }, [404]),
+      },
+    },
     async (request) => ({ chains: (await chains.listChains(request.params.shop_id)).map(toChainBody) }),
   );
 

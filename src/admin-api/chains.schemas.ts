@@ -25,24 +25,24 @@ const TriggerSchema = Type.Object(
       '{"back_in_stock": {}}, {"price_drop": {}}, {"segment_entry": {"segment_id": N}}.',
   },
 );
-const StepsSchema = Type.Array(
-  Type.Object({}, { additionalProperties: true }),
-  {
-    description:
-      `At most ${MAX_STEPS} steps, each one of {"wait": {"seconds": N}} (N ≤ ${MAX_WAIT_SECONDS}, 366 days), {"wait": {"until": "HH:MM"}} ` +
-      '(the next such time in the shop\'s time zone), {"if": C, "else": "exit"}, {"send": <templates of a transactional mailing>}, ' +
-      '{"exit": {}}. C is one of {"variable": name, "equals": value}, {"purchased": bool} (since the run started), ' +
-      '{"property": name, "equals": value}, {"level": code}, {"segment": id}, {"opened": bool}, {"clicked": bool} (a message of this chain, since the run started).',
-  },
-);
+const StepsSchema = Type.Array(Type.Object({}, { additionalProperties: true }), {
+  description:
+    `At most ${MAX_STEPS} steps, each one of {"wait": {"seconds": N}} (N ≤ ${MAX_WAIT_SECONDS}, 366 days), {"wait": {"until": "HH:MM"}} ` +
+    '(the next such time in the shop\'s time zone), {"if": C, "else": "exit"}, {"send": <templates of a transactional mailing>}, ' +
+    '{"exit": {}}. C is one of {"variable": name, "equals": value}, {"purchased": bool} (since the run started), ' +
+    '{"property": name, "equals": value}, {"level": code}, {"segment": id}, {"opened": bool}, {"clicked": bool} (a message of this chain, since the run started).',
+});
 
 export const PutChainBodySchema = Type.Object(
   {
     name: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
-    status: Type.Union([Type.Literal('active'), Type.Literal('paused')], { description: 'A paused chain starts no runs; its waiting runs go on.' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('paused')], {
+      description: 'A paused chain starts no runs; its waiting runs go on.',
+    }),
     trigger: TriggerSchema,
     reentry: Type.Union([Type.Literal('always'), Type.Literal('once'), Type.Literal('once_per_period')], {
-      description: 'always: every trigger starts a run; once: once ever per profile; once_per_period: at most once per `reentry_period_seconds`.',
+      description:
+        'always: every trigger starts a run; once: once ever per profile; once_per_period: at most once per `reentry_period_seconds`.',
     }),
     reentry_period_seconds: Type.Optional(Type.Integer({ minimum: MIN_PERIOD_SECONDS, maximum: MAX_WAIT_SECONDS })),
     steps: StepsSchema,
@@ -89,7 +89,9 @@ export const RunsSchema = Type.Object({
       step: Type.Integer({ description: 'The index of the current step, from 0 (the last one reached once the run ended).' }),
       started_at: Type.String({ format: 'date-time' }),
       version: Type.Integer({ description: 'The chain version the run follows.' }),
-      due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'A waiting run: when its current step runs.' }),
+      due_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'A waiting run: when its current step runs.',
+      }),
       ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
       reason: Type.Union([Type.String(), Type.Null()], { description: 'Why an exited run exited.' }),
     }),

@@ -74,7 +74,12 @@ export const checkoutOrdersRoutes: FastifyPluginCallbackTypebox = (app, _options
       return {
         ...summary(order),
         request: order.request,
-        calculation: resultBody({ orderId: order.orderId, identifier: order.identifier ?? '', paymentType: order.request.paymentType ?? '', result }),
+        calculation: resultBody({
+          orderId: order.orderId,
+          identifier: order.identifier ?? '',
+          paymentType: order.request.paymentType ?? '',
+          result,
+        }),
         holds,
       };
     },

@@ -20,10 +20,7 @@ export const CustomEventListSchema = Type.Object(
 );
 export type CustomEventListBody = Static<typeof CustomEventListSchema>;
 
-export const CreateCustomEventBodySchema = Type.Object(
-  { code: Code, name: Type.Optional(Name) },
-  { additionalProperties: false },
-);
+export const CreateCustomEventBodySchema = Type.Object({ code: Code, name: Type.Optional(Name) }, { additionalProperties: false });
 export type CreateCustomEventBody = Static<typeof CreateCustomEventBodySchema>;
 
 export const CustomEventParamsSchema = Type.Object({

@@ -62,9 +62,7 @@ const GENERIC_MESSAGES: Partial<Record<ErrorCode, string>> = {
   UNSUPPORTED_MEDIA_TYPE: 'The content type of the request body is not supported.',
 };
 
-const FASTIFY_ERRORS: Readonly<
-  Record<string, { code: ErrorCode; message: (request: FastifyRequest) => string }>
-> = {
+const FASTIFY_ERRORS: Readonly<Record<string, { code: ErrorCode; message: (request: FastifyRequest) => string }>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'BAD_REQUEST', message: () => 'Request body is not valid JSON.' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'BAD_REQUEST', message: () => 'Request body is empty but declared as JSON.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
@@ -79,9 +77,7 @@ const FASTIFY_ERRORS: Readonly<
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: (request) => {
       const type = request.headers['content-type']?.split(';')[0]?.trim();
-      return type
-        ? `Content type \`${type}\` is not supported by this route.`
-        : 'Request body has no Content-Type header.';
+      return type ? `Content type \`${type}\` is not supported by this route.` : 'Request body has no Content-Type header.';
     },
   },
 };

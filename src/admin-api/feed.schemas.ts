@@ -1,7 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_IMPORTS_LISTED, REFRESH_MINUTES_RANGE } from '../modules/catalog/catalog.service.js';
 
-const Id = Type.Union([Type.String({ maxLength: 255 }), Type.Number()], { description: 'An id; numbers are read as their decimal spelling.' });
+const Id = Type.Union([Type.String({ maxLength: 255 }), Type.Number()], {
+  description: 'An id; numbers are read as their decimal spelling.',
+});
 const Text = (description: string) => Type.String({ description });
 const Price = Type.Union([Type.String(), Type.Number()], {
   description: 'A decimal amount in currency units ("1990.50" or 1990.5); kept in minor units, exactly from its spelling.',

@@ -29,17 +29,17 @@ export const ImportSchema = Type.Object(
     segment_id: Type.Union([Type.Integer(), Type.Null()], { description: 'The segment the records were loaded into.' }),
     processed: Type.Integer({ description: 'Records read so far (imported + skipped): where a stopped import stands.' }),
     profiles_created: Type.Integer({ description: 'New profiles; the other imported records went to existing profiles.' }),
-    warnings: Type.Array(
-      Type.Object({ index: Type.Integer(), field: Type.String(), message: Type.String() }),
-      { description: 'The first 100 fields dropped from imported records (a bad value), with the reason.' },
-    ),
+    warnings: Type.Array(Type.Object({ index: Type.Integer(), field: Type.String(), message: Type.String() }), {
+      description: 'The first 100 fields dropped from imported records (a bad value), with the reason.',
+    }),
     skipped_reasons: Counts('Skipped records per reason, all of them.'),
     dropped_fields: Counts('Dropped fields per field name, all of them.'),
-    unknown_properties: Counts('Keys that are neither a record field nor a custom property of the shop, with how many records had each (up to 100 codes); not stored.'),
-    history: Type.Array(
-      Type.Object({ status: Type.String(), at: Type.String({ format: 'date-time' }) }),
-      { description: 'Status changes, oldest first.' },
+    unknown_properties: Counts(
+      'Keys that are neither a record field nor a custom property of the shop, with how many records had each (up to 100 codes); not stored.',
     ),
+    history: Type.Array(Type.Object({ status: Type.String(), at: Type.String({ format: 'date-time' }) }), {
+      description: 'Status changes, oldest first.',
+    }),
     created_at: Type.String({ format: 'date-time' }),
   },
   { description: 'One audience import: the "system log" of interface.md endpoint 11.' },

@@ -139,7 +139,12 @@ function fromLadderBody(body: PutLadderBody): Ladder {
 function toLadderBody(ladder: Ladder): LadderBody {
   return {
     window_days: ladder.windowDays,
-    levels: ladder.levels.map((l) => ({ code: l.code, name: l.name, min_total: toUnits(l.minTotal), reward_percent: l.rewardPercent / 100 })),
+    levels: ladder.levels.map((l) => ({
+      code: l.code,
+      name: l.name,
+      min_total: toUnits(l.minTotal),
+      reward_percent: l.rewardPercent / 100,
+    })),
   };
 }
 

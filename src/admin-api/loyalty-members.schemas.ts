@@ -57,7 +57,11 @@ export const TransactionPageQuerySchema = Type.Object(
   {
     limit: Type.Optional(Limit('transactions')),
     before: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Transactions with an id below this one (`next_before` of the previous page).' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'Transactions with an id below this one (`next_before` of the previous page).',
+      }),
     ),
   },
   { additionalProperties: false },

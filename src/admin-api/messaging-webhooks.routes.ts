@@ -5,7 +5,7 @@ import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas
 const tags = ['messaging'];
 
 const WebhookSecretSchema = Type.Object({
-  secret: Type.String({ description: 'The Bearer token of the shop\'s bounce webhooks' }),
+  secret: Type.String({ description: "The Bearer token of the shop's bounce webhooks" }),
   bounce_url: Type.String({ description: 'POST JSON bounces and complaints here' }),
   dsn_url: Type.String({ description: 'POST raw RFC 3464 delivery status reports here' }),
 });

@@ -60,7 +60,7 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
     {
       schema: {
         tags,
-        summary: 'Generate the web_push channel\'s VAPID key pair',
+        summary: "Generate the web_push channel's VAPID key pair",
         description:
           'For a shop without one: a new key pair (vendor `vapid`) with the given `subject`, stored as a PUT would, the ' +
           'private key sealed; answered as the channel settings, masked. 409 when the shop has a pair already.',
@@ -102,7 +102,13 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
   app.get(
     '/shops/:shop_id/mailings/transactional/:code',
     {
-      schema: { tags, summary: 'A transactional mailing', security: ADMIN_SECURITY, params: MailingParamsSchema, response: withErrors({ 200: MailingSchema }, [404]) },
+      schema: {
+        tags,
+        summary: 'A transactional mailing',
+        security: ADMIN_SECURITY,
+        params: MailingParamsSchema,
+        response: withErrors({ 200: MailingSchema }, [404]),
+      },
     },
     async (request) => toMailingBody(await mailings.getMailing(request.params.shop_id, request.params.code)),
   );
@@ -110,7 +116,13 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
   app.get(
     '/shops/:shop_id/mailings/transactional',
     {
-      schema: { tags, summary: 'Transactional mailings', security: ADMIN_SECURITY, params: ShopIdParamsSchema, response: withErrors({ 200: MailingListSchema }, [404]) },
+      schema: {
+        tags,
+        summary: 'Transactional mailings',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        response: withErrors({ 200: MailingListSchema }, [404]),
+      },
     },
     async (request) => ({ mailings: (await mailings.listMailings(request.params.shop_id)).map(toMailingBody) }),
   );
@@ -176,7 +188,7 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
       schema: {
         tags,
         summary: 'The delivery log',
-        description: 'Deliveries newest first, failed ones with the provider\'s error; by recipient email or phone, or by message code.',
+        description: "Deliveries newest first, failed ones with the provider's error; by recipient email or phone, or by message code.",
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         querystring: MessagesQuerySchema,

@@ -11,7 +11,11 @@ export const CodeText = Type.String({
   examples: ['SALE10'],
 });
 const UsageLimit = Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Uses in all; absent or null: unlimited.' });
-const PerMemberLimit = Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Uses per loyalty member; a code with it needs a member.' });
+const PerMemberLimit = Type.Integer({
+  minimum: 1,
+  maximum: 1_000_000,
+  description: 'Uses per loyalty member; a code with it needs a member.',
+});
 const EndsAt = Type.String({ format: 'date-time', maxLength: 64, description: 'When the code stops working (exclusive); in the future.' });
 
 export const CreatePromoCodeBodySchema = Type.Object(

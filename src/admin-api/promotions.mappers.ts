@@ -106,4 +106,3 @@ export function promotionIdParam(text: string): number {
   if (!/^[1-9][0-9]{0,14}$/.test(text)) throw new AppError('NOT_FOUND', 'Promotion not found.');
   return Number(text);
 }
-

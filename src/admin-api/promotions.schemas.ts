@@ -138,7 +138,9 @@ export const PromotionListQuerySchema = Type.Object(
     status: Type.Optional(fields.status),
     active_at: Type.Optional(Time('Only the promotions that apply at this instant.')),
     q: Type.Optional(Type.String({ maxLength: L.nameLength, description: 'A piece of the name, any case.' })),
-    after: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The `next_after` of the previous page.' })),
+    after: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The `next_after` of the previous page.' }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'Page size, 50 by default.' })),
   },
   { additionalProperties: false },
@@ -151,5 +153,8 @@ export const PromotionListSchema = Type.Object({
 });
 
 /** A malformed id is simply an unknown promotion (404), as a malformed shop id is an unknown shop. */
-export const PromotionParamsSchema = Type.Object({ shop_id: ShopIdParam, id: Type.String({ maxLength: 32, description: 'The promotion id.' }) });
+export const PromotionParamsSchema = Type.Object({
+  shop_id: ShopIdParam,
+  id: Type.String({ maxLength: 32, description: 'The promotion id.' }),
+});
 export type PromotionParams = Static<typeof PromotionParamsSchema>;

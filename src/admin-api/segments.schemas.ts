@@ -17,10 +17,7 @@ export const SegmentSchema = Type.Object(
 );
 export type SegmentBody = Static<typeof SegmentSchema>;
 
-export const SegmentListSchema = Type.Object(
-  { segments: Type.Array(SegmentSchema) },
-  { description: 'The segments of the shop, by id.' },
-);
+export const SegmentListSchema = Type.Object({ segments: Type.Array(SegmentSchema) }, { description: 'The segments of the shop, by id.' });
 export type SegmentListBody = Static<typeof SegmentListSchema>;
 
 export const SegmentParamsSchema = Type.Object({

@@ -24,7 +24,8 @@ export function fromBenefitBodies(bodies: readonly BenefitBody[]): Benefit[] {
 function savingsField(field: string, units: number): number {
   if (units === 0) return 0;
   // interface.md's Benefit table types savings_limit (and what is used and left of it) as Integer.
-  if (!Number.isInteger(units)) throw new AppError('VALIDATION_FAILED', `Field \`${field}\` must be a whole number of currency units.`, { field });
+  if (!Number.isInteger(units))
+    throw new AppError('VALIDATION_FAILED', `Field \`${field}\` must be a whole number of currency units.`, { field });
   const parsed = parsePositiveAmount(units);
   if (!parsed.ok) throw new AppError('VALIDATION_FAILED', `Field \`${field}\` ${parsed.requirement}.`, { field });
   return parsed.minor;
@@ -44,7 +45,13 @@ export function toBenefitBody(b: Benefit): BenefitBody {
 }
 
 export function toSubscriptionBody(s: Subscription): SubscriptionBody {
-  return { code: s.code, name: s.name, status: s.status, created_at: new Date(s.createdAt).toISOString(), updated_at: new Date(s.updatedAt).toISOString() };
+  return {
+    code: s.code,
+    name: s.name,
+    status: s.status,
+    created_at: new Date(s.createdAt).toISOString(),
+    updated_at: new Date(s.updatedAt).toISOString(),
+  };
 }
 
 export function toPlanBody(p: Plan): PlanBody {

@@ -33,7 +33,14 @@ export const subscriptionsRoutes: FastifyPluginCallbackTypebox = (app, _options,
   app.post(
     '/shops/:shop_id/subscriptions',
     {
-      schema: { tags, summary: 'Create a paid subscription', security: ADMIN_SECURITY, params: ShopIdParamsSchema, body: CreateSubscriptionBodySchema, response: withErrors({ 201: SubscriptionSchema }, [404, 409, 415]) },
+      schema: {
+        tags,
+        summary: 'Create a paid subscription',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        body: CreateSubscriptionBodySchema,
+        response: withErrors({ 201: SubscriptionSchema }, [404, 409, 415]),
+      },
     },
     async (request, reply) => {
       const created = await subscriptions.createSubscription(request.params.shop_id, request.body);
@@ -44,14 +51,31 @@ export const subscriptionsRoutes: FastifyPluginCallbackTypebox = (app, _options,
   app.get(
     '/shops/:shop_id/subscriptions',
     {
-      schema: { tags, summary: 'List the paid subscriptions by code', security: ADMIN_SECURITY, params: ShopIdParamsSchema, querystring: ListSubscriptionsQuerySchema, response: withErrors({ 200: SubscriptionListSchema }, [404]) },
+      schema: {
+        tags,
+        summary: 'List the paid subscriptions by code',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        querystring: ListSubscriptionsQuerySchema,
+        response: withErrors({ 200: SubscriptionListSchema }, [404]),
+      },
     },
-    async (request) => ({ subscriptions: (await subscriptions.listSubscriptions(request.params.shop_id, request.query.status)).map(toSubscriptionBody) }),
+    async (request) => ({
+      subscriptions: (await subscriptions.listSubscriptions(request.params.shop_id, request.query.status)).map(toSubscriptionBody),
+    }),
   );
 
   app.get(
     '/shops/:shop_id/subscriptions/:code',
-    { schema: { tags, summary: 'Read a paid subscription', security: ADMIN_SECURITY, params: SubscriptionParamsSchema, response: withErrors({ 200: SubscriptionSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'Read a paid subscription',
+        security: ADMIN_SECURITY,
+        params: SubscriptionParamsSchema,
+        response: withErrors({ 200: SubscriptionSchema }, [404]),
+      },
+    },
     async (request) => toSubscriptionBody(await subscriptions.getSubscription(request.params.shop_id, request.params.code)),
   );
 
@@ -67,13 +91,21 @@ export const subscriptionsRoutes: FastifyPluginCallbackTypebox = (app, _options,
         response: withErrors({ 200: SubscriptionSchema }, [404, 409, 415]),
       },
     },
-    async (request) => toSubscriptionBody(await subscriptions.updateSubscription(request.params.shop_id, request.params.code, request.body)),
+    async (request) =>
+      toSubscriptionBody(await subscriptions.updateSubscription(request.params.shop_id, request.params.code, request.body)),
   );
 
   app.post(
     '/shops/:shop_id/subscriptions/:code/plans',
     {
-      schema: { tags, summary: 'Create a plan with its benefits', security: ADMIN_SECURITY, params: SubscriptionParamsSchema, body: CreatePlanBodySchema, response: withErrors({ 201: PlanSchema }, [404, 409, 415]) },
+      schema: {
+        tags,
+        summary: 'Create a plan with its benefits',
+        security: ADMIN_SECURITY,
+        params: SubscriptionParamsSchema,
+        body: CreatePlanBodySchema,
+        response: withErrors({ 201: PlanSchema }, [404, 409, 415]),
+      },
     },
     async (request, reply) => {
       const b = request.body;
@@ -90,13 +122,29 @@ export const subscriptionsRoutes: FastifyPluginCallbackTypebox = (app, _options,
 
   app.get(
     '/shops/:shop_id/subscriptions/:code/plans',
-    { schema: { tags, summary: "List a subscription's plans by code", security: ADMIN_SECURITY, params: SubscriptionParamsSchema, response: withErrors({ 200: PlanListSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: "List a subscription's plans by code",
+        security: ADMIN_SECURITY,
+        params: SubscriptionParamsSchema,
+        response: withErrors({ 200: PlanListSchema }, [404]),
+      },
+    },
     async (request) => ({ plans: (await subscriptions.listPlans(request.params.shop_id, request.params.code)).map(toPlanBody) }),
   );
 
   app.get(
     '/shops/:shop_id/subscriptions/:code/plans/:plan',
-    { schema: { tags, summary: 'Read a plan', security: ADMIN_SECURITY, params: PlanParamsSchema, response: withErrors({ 200: PlanSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'Read a plan',
+        security: ADMIN_SECURITY,
+        params: PlanParamsSchema,
+        response: withErrors({ 200: PlanSchema }, [404]),
+      },
+    },
     async (request) => toPlanBody(await subscriptions.getPlan(request.params.shop_id, request.params.code, request.params.plan)),
   );
 
@@ -105,7 +153,7 @@ export const subscriptionsRoutes: FastifyPluginCallbackTypebox = (app, _options,
     {
       schema: {
         tags,
-        summary: "Change a plan: name, period, status, or its benefits (replaced whole)",
+        summary: 'Change a plan: name, period, status, or its benefits (replaced whole)',
         security: ADMIN_SECURITY,
         params: PlanParamsSchema,
         body: PatchPlanBodySchema,
@@ -130,7 +178,8 @@ export const subscriptionsRoutes: FastifyPluginCallbackTypebox = (app, _options,
       schema: {
         tags,
         summary: 'Subscribe a loyalty member, or change its plan or paid_till',
-        description: '201 for a new member; 200 when the member was subscribed already (plan changed or prolonged). The periods keep the first subscription’s day as their anchor.',
+        description:
+          '201 for a new member; 200 when the member was subscribed already (plan changed or prolonged). The periods keep the first subscription’s day as their anchor.',
         security: ADMIN_SECURITY,
         params: SubscriptionParamsSchema,
         body: SubscribeBodySchema,
@@ -139,7 +188,11 @@ export const subscriptionsRoutes: FastifyPluginCallbackTypebox = (app, _options,
     },
     async (request, reply) => {
       const b = request.body;
-      const saved = await members.subscribe(request.params.shop_id, request.params.code, { identifier: b.identifier, plan: b.plan, paidTill: b.paid_till });
+      const saved = await members.subscribe(request.params.shop_id, request.params.code, {
+        identifier: b.identifier,
+        plan: b.plan,
+        paidTill: b.paid_till,
+      });
       return reply.code(saved.created ? 201 : 200).send(toMemberBody(saved));
     },
   );
@@ -147,21 +200,39 @@ export const subscriptionsRoutes: FastifyPluginCallbackTypebox = (app, _options,
   app.get(
     '/shops/:shop_id/subscriptions/:code/members',
     {
-      schema: { tags, summary: 'List the members by identifier, a page at a time', security: ADMIN_SECURITY, params: SubscriptionParamsSchema, querystring: MemberListQuerySchema, response: withErrors({ 200: MemberListSchema }, [404]) },
+      schema: {
+        tags,
+        summary: 'List the members by identifier, a page at a time',
+        security: ADMIN_SECURITY,
+        params: SubscriptionParamsSchema,
+        querystring: MemberListQuerySchema,
+        response: withErrors({ 200: MemberListSchema }, [404]),
+      },
       preValidation: (request, _reply, next) => {
         integerQueryParameters(request, 'limit');
         next();
       },
     },
     async (request) => {
-      const page = await members.listMembers(request.params.shop_id, request.params.code, { after: request.query.after, limit: request.query.limit ?? DEFAULT_MEMBER_PAGE });
+      const page = await members.listMembers(request.params.shop_id, request.params.code, {
+        after: request.query.after,
+        limit: request.query.limit ?? DEFAULT_MEMBER_PAGE,
+      });
       return { members: page.members.map(toMemberBody), next_after: page.nextAfter };
     },
   );
 
   app.delete(
     '/shops/:shop_id/subscriptions/:code/members/:identifier',
-    { schema: { tags, summary: 'The member leaves the subscription', security: ADMIN_SECURITY, params: MemberParamsSchema, response: withErrors({ 204: Type.Null({ description: 'Left.' }) }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'The member leaves the subscription',
+        security: ADMIN_SECURITY,
+        params: MemberParamsSchema,
+        response: withErrors({ 204: Type.Null({ description: 'Left.' }) }, [404]),
+      },
+    },
     async (request, reply) => {
       await members.leave(request.params.shop_id, request.params.code, request.params.identifier);
       return reply.code(204).send(null);

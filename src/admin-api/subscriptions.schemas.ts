@@ -1,25 +1,58 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CODE_PATTERN_TEXT, INTEGER_BENEFIT_MAX, MAX_BENEFIT_PROMOTIONS, MAX_BENEFITS, MAX_USAGE_LIMIT, NAME_MAX_LENGTH, PERIOD_DAYS_MAX } from '../modules/subscriptions/domain/benefits.js';
+import {
+  CODE_PATTERN_TEXT,
+  INTEGER_BENEFIT_MAX,
+  MAX_BENEFIT_PROMOTIONS,
+  MAX_BENEFITS,
+  MAX_USAGE_LIMIT,
+  NAME_MAX_LENGTH,
+  PERIOD_DAYS_MAX,
+} from '../modules/subscriptions/domain/benefits.js';
 import { ShopIdParam } from './common.schemas.js';
 
 /** admin-api.md, "Paid subscriptions" (docs/subscriptions.md). Money in currency units, two decimals at most. */
 
-const Code = Type.String({ pattern: CODE_PATTERN_TEXT, description: 'Letters, digits, `-` and `_`, 1 to 64; case-sensitive.', examples: ['plus'] });
+const Code = Type.String({
+  pattern: CODE_PATTERN_TEXT,
+  description: 'Letters, digits, `-` and `_`, 1 to 64; case-sensitive.',
+  examples: ['plus'],
+});
 const Name = Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH });
 const Status = Type.Union([Type.Literal('inactive'), Type.Literal('active'), Type.Literal('archived')], {
-  description: '`active` gives benefits; `inactive` keeps members but gives none; `archived` is inactive for good and takes no new members.',
+  description:
+    '`active` gives benefits; `inactive` keeps members but gives none; `archived` is inactive for good and takes no new members.',
 });
 const IsoTime = Type.String({ format: 'date-time' });
 
 export const SubscriptionParamsSchema = Type.Object({ shop_id: ShopIdParam, code: Type.String({ maxLength: 64 }) });
-export const PlanParamsSchema = Type.Object({ shop_id: ShopIdParam, code: Type.String({ maxLength: 64 }), plan: Type.String({ maxLength: 64 }) });
-export const MemberParamsSchema = Type.Object({ shop_id: ShopIdParam, code: Type.String({ maxLength: 64 }), identifier: Type.String({ maxLength: 255 }) });
+export const PlanParamsSchema = Type.Object({
+  shop_id: ShopIdParam,
+  code: Type.String({ maxLength: 64 }),
+  plan: Type.String({ maxLength: 64 }),
+});
+export const MemberParamsSchema = Type.Object({
+  shop_id: ShopIdParam,
+  code: Type.String({ maxLength: 64 }),
+  identifier: Type.String({ maxLength: 255 }),
+});
 
-export const CreateSubscriptionBodySchema = Type.Object({ code: Code, name: Name, status: Type.Optional(Status) }, { additionalProperties: false });
-export const PatchSubscriptionBodySchema = Type.Object({ name: Type.Optional(Name), status: Type.Optional(Status) }, { additionalProperties: false });
+export const CreateSubscriptionBodySchema = Type.Object(
+  { code: Code, name: Name, status: Type.Optional(Status) },
+  { additionalProperties: false },
+);
+export const PatchSubscriptionBodySchema = Type.Object(
+  { name: Type.Optional(Name), status: Type.Optional(Status) },
+  { additionalProperties: false },
+);
 export const ListSubscriptionsQuerySchema = Type.Object({ status: Type.Optional(Status) }, { additionalProperties: false });
 
-export const SubscriptionSchema = Type.Object({ code: Type.String(), name: Type.String(), status: Status, created_at: IsoTime, updated_at: IsoTime });
+export const SubscriptionSchema = Type.Object({
+  code: Type.String(),
+  name: Type.String(),
+  status: Status,
+  created_at: IsoTime,
+  updated_at: IsoTime,
+});
 export type SubscriptionBody = Static<typeof SubscriptionSchema>;
 export const SubscriptionListSchema = Type.Object({ subscriptions: Type.Array(SubscriptionSchema) });
 
@@ -27,7 +60,11 @@ const BenefitHead = { code: Code, name: Name };
 const BenefitSchema = Type.Union([
   Type.Object({ ...BenefitHead, data_type: Type.Literal('boolean'), value: Type.Boolean() }, { additionalProperties: false }),
   Type.Object(
-    { ...BenefitHead, data_type: Type.Literal('integer'), value: Type.Integer({ description: `0 to ${INTEGER_BENEFIT_MAX.toLocaleString('en')}.` }) },
+    {
+      ...BenefitHead,
+      data_type: Type.Literal('integer'),
+      value: Type.Integer({ description: `0 to ${INTEGER_BENEFIT_MAX.toLocaleString('en')}.` }),
+    },
     { additionalProperties: false },
   ),
   Type.Object(
@@ -35,8 +72,15 @@ const BenefitSchema = Type.Union([
       ...BenefitHead,
       data_type: Type.Literal('promos'),
       promotion_ids: Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { maxItems: MAX_BENEFIT_PROMOTIONS }),
-      savings_limit: Type.Number({ minimum: 0, description: 'Discount per billing period over these promotions, in whole currency units (the Benefit table types it Integer).' }),
-      usage_limit: Type.Integer({ minimum: 0, maximum: MAX_USAGE_LIMIT, description: 'Orders per billing period that may take these promotions.' }),
+      savings_limit: Type.Number({
+        minimum: 0,
+        description: 'Discount per billing period over these promotions, in whole currency units (the Benefit table types it Integer).',
+      }),
+      usage_limit: Type.Integer({
+        minimum: 0,
+        maximum: MAX_USAGE_LIMIT,
+        description: 'Orders per billing period that may take these promotions.',
+      }),
     },
     { additionalProperties: false },
   ),
@@ -93,4 +137,7 @@ export const MemberListQuerySchema = Type.Object(
   { after: Type.Optional(Type.String({ maxLength: 255 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) },
   { additionalProperties: false },
 );
-export const MemberListSchema = Type.Object({ members: Type.Array(SubscriptionMemberSchema), next_after: Type.Union([Type.String(), Type.Null()]) });
+export const MemberListSchema = Type.Object({
+  members: Type.Array(SubscriptionMemberSchema),
+  next_after: Type.Union([Type.String(), Type.Null()]),
+});

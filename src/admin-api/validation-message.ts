@@ -23,9 +23,7 @@ export function describeValidationError(
   if (first.keyword === 'additionalProperties') return { field, message: `${subject} is not allowed.` };
 
   const branches = union
-    ? errors.filter(
-        (e) => e !== union && e.instancePath === union.instancePath && e.schemaPath.startsWith(`${union.schemaPath}/`),
-      )
+    ? errors.filter((e) => e !== union && e.instancePath === union.instancePath && e.schemaPath.startsWith(`${union.schemaPath}/`))
     : [];
   const requirements = branches.length > 0 ? branches.map(requirement) : [requirement(first)];
   return { field, message: `${subject} must ${joinAlternatives(unique(requirements))}.` };

@@ -18,7 +18,7 @@ export const walletRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
         summary: 'Issue an Apple Wallet pass (.pkpass) to a profile',
         description:
           'Every call issues a new pass with its own serial number and authentication token (Apple never lets a ' +
-          'pass\'s token change, and only its hash is kept): hand the file to the customer. Passes issued before keep ' +
+          "pass's token change, and only its hash is kept): hand the file to the customer. Passes issued before keep " +
           'receiving messages. 409 when the wallet channel is not configured or its certificates cannot sign.',
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,

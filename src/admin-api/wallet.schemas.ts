@@ -1,7 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 export const IssuePassBodySchema = Type.Object(
-  { profile_id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The profile the pass is for (a merged id leads to its survivor)' }) },
+  {
+    profile_id: Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'The profile the pass is for (a merged id leads to its survivor)',
+    }),
+  },
   { additionalProperties: false },
 );
 export type IssuePassBody = Static<typeof IssuePassBodySchema>;

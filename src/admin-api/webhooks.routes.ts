@@ -42,20 +42,40 @@ export const webhooksRoutes: FastifyPluginCallbackTypebox = (app, _options, done
     },
     async (request, reply) => {
       const { url, event_types: eventTypes, description } = request.body;
-      const created = await webhooks.createEndpoint(request.params.shop_id, { url, eventTypes, ...(description !== undefined && { description }) });
+      const created = await webhooks.createEndpoint(request.params.shop_id, {
+        url,
+        eventTypes,
+        ...(description !== undefined && { description }),
+      });
       return reply.code(201).send({ ...toEndpointBody(created.endpoint), secret: created.secret });
     },
   );
 
   app.get(
     BASE,
-    { schema: { tags, summary: 'Webhook endpoints', security: ADMIN_SECURITY, params: ShopIdParamsSchema, response: withErrors({ 200: EndpointListSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'Webhook endpoints',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        response: withErrors({ 200: EndpointListSchema }, [404]),
+      },
+    },
     async (request) => ({ endpoints: (await webhooks.listEndpoints(request.params.shop_id)).map(toEndpointBody) }),
   );
 
   app.get(
     `${BASE}/:endpoint_id`,
-    { schema: { tags, summary: 'A webhook endpoint', security: ADMIN_SECURITY, params: EndpointParamsSchema, response: withErrors({ 200: EndpointSchema }, [404]) } },
+    {
+      schema: {
+        tags,
+        summary: 'A webhook endpoint',
+        security: ADMIN_SECURITY,
+        params: EndpointParamsSchema,
+        response: withErrors({ 200: EndpointSchema }, [404]),
+      },
+    },
     async (request) => toEndpointBody(await webhooks.getEndpoint(request.params.shop_id, request.params.endpoint_id)),
   );
 
@@ -154,7 +174,8 @@ export const webhooksRoutes: FastifyPluginCallbackTypebox = (app, _options, done
       schema: {
         tags,
         summary: 'Send a failed delivery again',
-        description: 'The same webhook-id and body, with a fresh set of attempts. 409 when the delivery is not failed or the endpoint is disabled.',
+        description:
+          'The same webhook-id and body, with a fresh set of attempts. 409 when the delivery is not failed or the endpoint is disabled.',
         security: ADMIN_SECURITY,
         params: DeliveryParamsSchema,
         response: withErrors({ 202: Type.Null({ description: 'Queued.' }) }, [404, 409, 415]),

@@ -23,7 +23,11 @@ const UrlSchema = Type.String({
   maxLength: MAX_URL_LENGTH,
   description: 'http or https; a local or private network address is refused.',
 });
-const EventTypesSchema = Type.Array(EventTypeSchema, { minItems: 1, maxItems: EVENT_TYPES.length, description: 'The events the endpoint receives.' });
+const EventTypesSchema = Type.Array(EventTypeSchema, {
+  minItems: 1,
+  maxItems: EVENT_TYPES.length,
+  description: 'The events the endpoint receives.',
+});
 const DescriptionSchema = Type.String({ maxLength: 200 });
 
 export const CreateEndpointBodySchema = Type.Object(
@@ -86,7 +90,9 @@ export const DeliveryListSchema = Type.Object({
       last_status_code: Type.Union([Type.Integer(), Type.Null()], { description: "The last attempt's HTTP status; null when none came." }),
       last_error: Type.Union([Type.String(), Type.Null()]),
       last_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-      next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When a pending delivery is tried next.' }),
+      next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'When a pending delivery is tried next.',
+      }),
       created_at: Type.String({ format: 'date-time' }),
     }),
   ),

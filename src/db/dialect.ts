@@ -1,11 +1,4 @@
-import {
-  sql,
-  type ColumnDefinitionBuilder,
-  type CreateTableBuilder,
-  type Kysely,
-  type SelectQueryBuilder,
-  type Transaction,
-} from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 
 /**
  * The few places where SQLite and PostgreSQL differ live here and nowhere else; the one

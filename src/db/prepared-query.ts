@@ -37,7 +37,10 @@ export function isKeptPrepared(text: string): boolean {
  * belong in the SQL), which is checked when the query is compiled.
  */
 export class PreparedQuery<A extends readonly unknown[], R> {
-  private readonly compiled = new WeakMap<object, { query: CompiledQuery<R>; slots: readonly number[]; direct: SqliteDirect | undefined }>();
+  private readonly compiled = new WeakMap<
+    object,
+    { query: CompiledQuery<R>; slots: readonly number[]; direct: SqliteDirect | undefined }
+  >();
 
   constructor(
     private readonly arity: A['length'],
@@ -114,7 +117,11 @@ export class PreparedRowQuery<T extends object, A extends readonly unknown[], R>
     this.family = new PreparedQueryFamily((shape: string) => {
       const columns = shape === '' ? [] : shape.split(',');
       return new PreparedQuery(columns.length + arity, (db, ...values: unknown[]) =>
-        build(db, Object.fromEntries(columns.map((column, i) => [column, values[i]])) as T, ...(values.slice(columns.length) as unknown as A)),
+        build(
+          db,
+          Object.fromEntries(columns.map((column, i) => [column, values[i]])) as T,
+          ...(values.slice(columns.length) as unknown as A),
+        ),
       );
     });
   }

@@ -87,8 +87,7 @@ function pgIndexRows(source: string, r: string): string {
 
 function pgUnindexRows(source: string): string {
   return (
-    `delete from ${SEARCH_PG_TABLE} s using ${source} o ` +
-    `where s.shop_id = o.shop_id and s.generation = o.generation and s.id = o.id`
+    `delete from ${SEARCH_PG_TABLE} s using ${source} o ` + `where s.shop_id = o.shop_id and s.generation = o.generation and s.id = o.id`
   );
 }
 
@@ -134,9 +133,7 @@ export async function createProductSearchIndex(db: Kysely<unknown>, dialect: Dia
     await run(`create index ${SEARCH_PG_TABLE}_document_idx on ${SEARCH_PG_TABLE} using gin (document)`);
     const trigger = async (event: 'insert' | 'delete' | 'update', referencing: string, body: string) => {
       const name = `${SEARCH_PG_TABLE}_${event}`;
-      await run(
-        `create function ${name}() returns trigger language plpgsql as $body$ begin ${body}; return null; end $body$`,
-      );
+      await run(`create function ${name}() returns trigger language plpgsql as $body$ begin ${body}; return null; end $body$`);
       await run(
         `create trigger ${name} after ${event} on catalog_products referencing ${referencing} ` +
           `for each statement execute function ${name}()`,
@@ -146,11 +143,7 @@ export async function createProductSearchIndex(db: Kysely<unknown>, dialect: Dia
     await trigger('delete', 'old table as old_rows', pgUnindexRows('old_rows'));
     // The import updates a staged row's widgetable flag when its category comes after it
     // in the feed. (PostgreSQL allows no column list beside transition tables.)
-    await trigger(
-      'update',
-      'old table as old_rows new table as new_rows',
-      `${pgUnindexRows('old_rows')}; ${pgIndexRows('new_rows', 'n')}`,
-    );
+    await trigger('update', 'old table as old_rows new table as new_rows', `${pgUnindexRows('old_rows')}; ${pgIndexRows('new_rows', 'n')}`);
     await rebuildProductSearchIndex(db, dialect);
     return;
   }
@@ -161,8 +154,7 @@ export async function createProductSearchIndex(db: Kysely<unknown>, dialect: Dia
   const indexRow = `insert into ${SEARCH_FTS_TABLE}(${SQLITE_INDEX_COLUMNS}) values (${sqliteIndexValues('new')});`;
   const unindexRow = `insert into ${SEARCH_FTS_TABLE}(${SEARCH_FTS_TABLE}, ${SQLITE_INDEX_COLUMNS}) values ('delete', ${sqliteIndexValues('old')});`;
   await run(
-    `create trigger ${SEARCH_FTS_TABLE}_ai after insert on catalog_products ` +
-      `when ${SEARCHABLE_PRODUCT('new.')} begin ${indexRow} end`,
+    `create trigger ${SEARCH_FTS_TABLE}_ai after insert on catalog_products ` + `when ${SEARCHABLE_PRODUCT('new.')} begin ${indexRow} end`,
   );
   await run(
     `create trigger ${SEARCH_FTS_TABLE}_ad after delete on catalog_products ` +

@@ -124,9 +124,7 @@ function stripValue(value: unknown, literalNullIsAbsent: boolean, depth: number,
         field: path,
       });
     }
-    return value.map((element: unknown, index) =>
-      stripValue(element, literalNullIsAbsent, depth + 1, maxDepth, `${path}[${index}]`),
-    );
+    return value.map((element: unknown, index) => stripValue(element, literalNullIsAbsent, depth + 1, maxDepth, `${path}[${index}]`));
   }
   return stripObject(value as Record<string, unknown>, literalNullIsAbsent, depth, maxDepth, path);
 }

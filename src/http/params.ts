@@ -85,10 +85,7 @@ export function decodeQueryValue(raw: string): string {
 }
 
 /** Builds the nested structure from already decoded pairs (e.g. multipart fields), in order. */
-export function parseBracketPairs(
-  pairs: Iterable<readonly [string, ParamValue]>,
-  limits: ParamLimits = DEFAULT_PARAM_LIMITS,
-): ParamObject {
+export function parseBracketPairs(pairs: Iterable<readonly [string, ParamValue]>, limits: ParamLimits = DEFAULT_PARAM_LIMITS): ParamObject {
   const params: ParamObject = {};
   let count = 0;
   for (const [name, value] of pairs) {
@@ -199,8 +196,7 @@ function normalizeParams(
   } else if (after.startsWith('[]')) {
     // `x[][y]`: a hash inside an array.
     let childKey = after.slice(3, -1);
-    const simpleChild =
-      after[2] === '[' && after.endsWith(']') && childKey !== '' && !childKey.includes('[') && !childKey.includes(']');
+    const simpleChild = after[2] === '[' && after.endsWith(']') && childKey !== '' && !childKey.includes('[') && !childKey.includes(']');
     if (!simpleChild) childKey = after.slice(2);
     const list = ensureArray(params, key, keyPath);
     const last = list[list.length - 1];
@@ -233,11 +229,9 @@ function ensureArray(params: ParamObject, key: string, keyPath: string): ParamVa
 
 function pushElement(list: ParamValue[], value: ParamValue, keyPath: string, limits: ParamLimits): void {
   if (list.length >= limits.maxArrayLength) {
-    throw new AppError(
-      'VALIDATION_FAILED',
-      `Parameter \`${keyPath}\` has more than ${limits.maxArrayLength} elements.`,
-      { field: keyPath },
-    );
+    throw new AppError('VALIDATION_FAILED', `Parameter \`${keyPath}\` has more than ${limits.maxArrayLength} elements.`, {
+      field: keyPath,
+    });
   }
   list.push(value);
 }

@@ -72,11 +72,7 @@ export function readString(input: Input, name: string, options: StringOptions = 
 export function readBooleanish(input: Input, name: string, options: ReaderOptions & { default: boolean }): boolean;
 export function readBooleanish(input: Input, name: string, options: ReaderOptions & Optional): boolean | undefined;
 export function readBooleanish(input: Input, name: string, options?: ReaderOptions & Mandatory): boolean;
-export function readBooleanish(
-  input: Input,
-  name: string,
-  options: ReaderOptions & { default?: boolean } = {},
-): boolean | undefined {
+export function readBooleanish(input: Input, name: string, options: ReaderOptions & { default?: boolean } = {}): boolean | undefined {
   const label = options.label ?? name;
   const value = input[name];
   if (value === undefined || value === '') {
@@ -134,11 +130,7 @@ export function readStringArray(
   options: ReaderOptions & Optional & { maxItems?: number },
 ): string[] | undefined;
 export function readStringArray(input: Input, name: string, options?: ReaderOptions & Mandatory & { maxItems?: number }): string[];
-export function readStringArray(
-  input: Input,
-  name: string,
-  options: ReaderOptions & { maxItems?: number } = {},
-): string[] | undefined {
+export function readStringArray(input: Input, name: string, options: ReaderOptions & { maxItems?: number } = {}): string[] | undefined {
   const label = options.label ?? name;
   const value = input[name];
   if (value === undefined) {

@@ -100,14 +100,16 @@ const insertJob = new PreparedRowQuery(0, (db, row: Insertable<JobsTable>) =>
     .onConflict((oc) => oc.columns(['name', 'idempotency_key']).doNothing())
     .returningAll(),
 );
-const updateClaimedJob = new PreparedRowQuery(4, (db, values: ClaimedValues, id: number, status: string, attempts: number, workerId: string) =>
-  db
-    .updateTable('jobs')
-    .set(values)
-    .where('id', '=', id)
-    .where('status', '=', status as JobStatus)
-    .where('attempts', '=', attempts)
-    .where('locked_by', '=', workerId),
+const updateClaimedJob = new PreparedRowQuery(
+  4,
+  (db, values: ClaimedValues, id: number, status: string, attempts: number, workerId: string) =>
+    db
+      .updateTable('jobs')
+      .set(values)
+      .where('id', '=', id)
+      .where('status', '=', status as JobStatus)
+      .where('attempts', '=', attempts)
+      .where('locked_by', '=', workerId),
 );
 
 type ClaimKind = 'expired' | 'due';
@@ -142,14 +144,24 @@ const claimQueries = new PreparedQueryFamily((shape: string) => {
           .end(),
       }))
       .where('id', 'in', (eb) => {
-        const candidates = eb.selectFrom('jobs').select('id').where('name', 'in', names as string[]);
+        const candidates = eb
+          .selectFrom('jobs')
+          .select('id')
+          .where('name', 'in', names as string[]);
         // The status and the limit are written into the SQL, not bound: bound, SQLite's
         // plan walks every queued job of the index before taking the first, so that a
         // claim costs more the longer the backlog is.
         const ordered =
           kind === 'due'
-            ? candidates.where('status', '=', sql.lit('queued')).where('run_at', '<=', now as number).orderBy('run_at').orderBy('id')
-            : candidates.where('status', '=', sql.lit('running')).where('locked_until', '<=', now as number).orderBy('id');
+            ? candidates
+                .where('status', '=', sql.lit('queued'))
+                .where('run_at', '<=', now as number)
+                .orderBy('run_at')
+                .orderBy('id')
+            : candidates
+                .where('status', '=', sql.lit('running'))
+                .where('locked_until', '<=', now as number)
+                .orderBy('id');
         return lockSkippingLocked(ordered.limit(sql.lit(limit)), dialect);
       })
       .returningAll(),
@@ -166,11 +178,7 @@ export class JobQueue<M extends object = JobMap> {
     this.clock = deps.clock;
   }
 
-  async enqueue<N extends JobName<M>>(
-    name: N,
-    payload: M[N],
-    options: EnqueueOptions = {},
-  ): Promise<EnqueueResult<M[N]>> {
+  async enqueue<N extends JobName<M>>(name: N, payload: M[N], options: EnqueueOptions = {}): Promise<EnqueueResult<M[N]>> {
     const db = options.executor ?? this.handle.db;
     const now = this.clock.now();
     const runAt = options.runAt ?? now;

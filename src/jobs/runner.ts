@@ -160,10 +160,7 @@ export class JobRunner<M extends object = JobMap> {
     this.workerId = options.workerId ?? `${os.hostname()}/${process.pid}/${crypto.randomBytes(3).toString('hex')}`;
     this.pollIntervalMs = positiveInteger('pollIntervalMs', options.pollIntervalMs ?? 1000);
     this.leaseMs = positiveInteger('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS);
-    this.heartbeatMs = positiveInteger(
-      'heartbeatMs',
-      options.heartbeatMs ?? Math.max(1, Math.floor(this.leaseMs / HEARTBEATS_PER_LEASE)),
-    );
+    this.heartbeatMs = positiveInteger('heartbeatMs', options.heartbeatMs ?? Math.max(1, Math.floor(this.leaseMs / HEARTBEATS_PER_LEASE)));
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
     this.logger = options.logger ?? consoleLogger;
     this.afterClaim = options.afterClaim;
@@ -238,8 +235,9 @@ export class JobRunner<M extends object = JobMap> {
     if (this.started) throw new Error('runDue() is for a runner that is not started');
     let runs = 0;
     for (;;) {
-      const jobs = (await Promise.all(this.pools.map(async (pool) => [pool, await this.claim(pool, pool.capacity, true)] as const)))
-        .flatMap(([pool, claimed]) => claimed.map((job) => this.launch(job, pool).promise));
+      const jobs = (
+        await Promise.all(this.pools.map(async (pool) => [pool, await this.claim(pool, pool.capacity, true)] as const))
+      ).flatMap(([pool, claimed]) => claimed.map((job) => this.launch(job, pool).promise));
       if (jobs.length === 0) return runs;
       runs += jobs.length;
       await Promise.all(jobs);

@@ -21,8 +21,7 @@ export type AllowPrivate = boolean | readonly string[];
 export class Deadline {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
-  private readonly onCallerAbort = (): void =>
-    this.controller.abort(new SafeFetchError('aborted', `The ${this.what} was cancelled.`));
+  private readonly onCallerAbort = (): void => this.controller.abort(new SafeFetchError('aborted', `The ${this.what} was cancelled.`));
 
   /** `what` names the work in the reasons: 'download' for a fetched file, 'request' for an API call. */
   constructor(
@@ -31,10 +30,7 @@ export class Deadline {
     private readonly what: 'download' | 'request' = 'download',
   ) {
     this.timer = setTimeout(
-      () =>
-        this.controller.abort(
-          new SafeFetchError('timeout', `The ${this.what} did not finish within ${formatDuration(timeoutMs)}.`),
-        ),
+      () => this.controller.abort(new SafeFetchError('timeout', `The ${this.what} did not finish within ${formatDuration(timeoutMs)}.`)),
       timeoutMs,
     );
     if (callerSignal?.aborted) this.onCallerAbort();
@@ -58,7 +54,6 @@ export class Deadline {
   }
 }
 
-
 export interface Address {
   readonly address: string;
   readonly family: 4 | 6;
@@ -77,11 +72,7 @@ export function allowedRanges(allowPrivate: AllowPrivate | undefined): true | re
   });
 }
 
-export async function resolveAllowed(
-  target: URL | string,
-  allowed: true | readonly AddressRange[],
-  signal: AbortSignal,
-): Promise<Address> {
+export async function resolveAllowed(target: URL | string, allowed: true | readonly AddressRange[], signal: AbortSignal): Promise<Address> {
   const host = (typeof target === 'string' ? target : target.hostname).replace(/^\[(.*)\]$/, '$1');
   const literal = net.isIP(host);
   let candidates: Address[];
@@ -117,7 +108,6 @@ export function pinnedLookup(pinned: Address): LookupFunction {
     else callback(null, pinned.address, pinned.family);
   };
 }
-
 
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason as Error);

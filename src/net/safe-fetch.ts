@@ -4,12 +4,7 @@ import { Transform, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { PATRON_VERSION } from '../version.js';
 import { allowedRanges, Deadline, pinnedLookup, resolveAllowed, type Address, type AllowPrivate } from './address-guard.js';
-import {
-  formatBytes,
-  networkError,
-  SafeFetchError,
-  type SafeFetchFailure,
-} from './safe-fetch.errors.js';
+import { formatBytes, networkError, SafeFetchError, type SafeFetchFailure } from './safe-fetch.errors.js';
 
 export { SafeFetchError, type SafeFetchFailure, type SafeFetchFailureCode } from './safe-fetch.errors.js';
 
@@ -65,10 +60,7 @@ export interface SafeFetchBufferSuccess {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_MAX_REDIRECTS = 3;
 
-export async function safeFetchStream(
-  url: string,
-  options: SafeFetchOptions,
-): Promise<SafeFetchStreamSuccess | SafeFetchFailure> {
+export async function safeFetchStream(url: string, options: SafeFetchOptions): Promise<SafeFetchStreamSuccess | SafeFetchFailure> {
   const allowed = allowedRanges(options.allowPrivate);
   const deadline = new Deadline(options.timeoutMs, options.signal);
   try {
@@ -112,10 +104,7 @@ export async function safeFetchStream(
 }
 
 /** safeFetchStream with the body read into memory (bounded by maxBytes). */
-export async function safeFetchBuffer(
-  url: string,
-  options: SafeFetchOptions,
-): Promise<SafeFetchBufferSuccess | SafeFetchFailure> {
+export async function safeFetchBuffer(url: string, options: SafeFetchOptions): Promise<SafeFetchBufferSuccess | SafeFetchFailure> {
   const result = await safeFetchStream(url, options);
   if (!result.ok) return result;
   const chunks: Buffer[] = [];
@@ -150,8 +139,7 @@ function request(target: URL, address: Address, signal: AbortSignal): Promise<In
         port: target.port === '' ? undefined : Number(target.port),
         path: `${target.pathname}${target.search}`,
         method: 'GET',
-        auth:
-          target.username === '' ? undefined : `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`,
+        auth: target.username === '' ? undefined : `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`,
         headers: { 'user-agent': `Patron/${PATRON_VERSION}`, accept: '*/*', 'accept-encoding': 'gzip, deflate, br' },
         // No pooling: a pooled socket could have been opened by a fetch that was not pinned.
         agent: false,
@@ -234,8 +222,6 @@ function checkContentType(type: string | undefined, accepted: readonly string[] 
   const shown = type !== undefined && MEDIA_TYPE.test(type) ? type : 'an unknown type';
   throw new SafeFetchError(
     'content_type',
-    type === undefined
-      ? 'The server did not say what type of file it sent.'
-      : `The server sent ${shown}, which is not an accepted type.`,
+    type === undefined ? 'The server did not say what type of file it sent.' : `The server sent ${shown}, which is not an accepted type.`,
   );
 }

@@ -47,10 +47,7 @@ export async function safeRequest(url: string, options: SafeRequestOptions): Pro
           port: target.port === '' ? undefined : Number(target.port),
           path: `${target.pathname}${target.search}`,
           method: options.method,
-          auth:
-            target.username === ''
-              ? undefined
-              : `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`,
+          auth: target.username === '' ? undefined : `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`,
           headers: {
             'user-agent': `Patron/${PATRON_VERSION}`,
             accept: 'application/json, */*',

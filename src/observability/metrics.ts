@@ -124,7 +124,11 @@ function registerStorageMetrics(registry: Registry, storage: SqliteStorage): () 
   });
   const gauges = [
     ['patron_sqlite_wal_bytes', 'Length of the SQLite write-ahead log at the last checkpoint (since it last started over).', 'logBytes'],
-    ['patron_sqlite_checkpoint_backlog_bytes', 'Bytes of the write-ahead log the last checkpoint left uncopied because readers still needed them.', 'backlogBytes'],
+    [
+      'patron_sqlite_checkpoint_backlog_bytes',
+      'Bytes of the write-ahead log the last checkpoint left uncopied because readers still needed them.',
+      'backlogBytes',
+    ],
   ] as const;
   for (const [name, help, field] of gauges) {
     new Gauge({
@@ -201,7 +205,11 @@ function registerLimitMetrics(registry: Registry, source: LimitStatsSource): voi
   });
   const totals = [
     ['patron_http_connections_refused_total', 'Connections closed at once because PATRON_MAX_CONNECTIONS were open.', 'refusedConnections'],
-    ['patron_http_body_timeouts_total', 'Requests whose body stopped arriving for longer than PATRON_BODY_IDLE_TIMEOUT_MS (408, connection closed).', 'bodyTimeouts'],
+    [
+      'patron_http_body_timeouts_total',
+      'Requests whose body stopped arriving for longer than PATRON_BODY_IDLE_TIMEOUT_MS (408, connection closed).',
+      'bodyTimeouts',
+    ],
   ] as const;
   registerScrapedTotals(registry, totals, () => source.connections);
 }

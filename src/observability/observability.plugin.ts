@@ -3,13 +3,7 @@ import type { FastifyPluginCallback } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DbHandle } from '../db/create-db.js';
 import { metricsAccessHook } from './metrics-access.js';
-import {
-  createMetrics,
-  UNMATCHED_ROUTE,
-  type EventCommitSource,
-  type JobDepthSource,
-  type LimitStatsSource,
-} from './metrics.js';
+import { createMetrics, UNMATCHED_ROUTE, type EventCommitSource, type JobDepthSource, type LimitStatsSource } from './metrics.js';
 
 export interface ObservabilityOptions {
   /** /ready asks this handle whether the database answers; on SQLite its storage timings feed /metrics. */
@@ -48,10 +42,7 @@ const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options
   // shop and every scanner's probe its own time series.
   app.addHook('onResponse', async (request, reply) => {
     const route = request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
-    metrics.observeRequest(
-      { method: request.method, route, status: reply.statusCode },
-      reply.elapsedTime / 1000,
-    );
+    metrics.observeRequest({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
   });
 
   app.get(

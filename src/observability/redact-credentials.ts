@@ -36,7 +36,9 @@ export function redactCredentials(text: string, secrets: readonly string[] = [])
   let out = redactKnownSecrets(text, secrets);
   out = out.replace(SASL_COMMAND, `$1 ${REDACTED}`);
   out = out.replace(URL_USER_INFO, `$1${REDACTED}@`);
-  out = out.replace(BASIC_AUTH, (match, prefix: string, token: string) => (BASIC_PAIR.test(decode(token)) ? `${prefix}${REDACTED}` : match));
+  out = out.replace(BASIC_AUTH, (match, prefix: string, token: string) =>
+    BASIC_PAIR.test(decode(token)) ? `${prefix}${REDACTED}` : match,
+  );
   out = out.replace(AUTH_SCHEME, `$1$2${REDACTED}`);
   out = out.replace(TELEGRAM_TOKEN, REDACTED);
   out = out.replace(NAMED_SECRET, `$1$2${REDACTED}`);

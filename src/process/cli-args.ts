@@ -140,9 +140,7 @@ export function parseCommand(argv: readonly string[]): Command {
 
   const firstOption = argv.findIndex((arg) => arg.startsWith('-'));
   const words = firstOption === -1 ? argv : argv.slice(0, firstOption);
-  const spec = COMMANDS.find(
-    (c) => c.words.length <= words.length && c.words.every((word, i) => words[i] === word),
-  );
+  const spec = COMMANDS.find((c) => c.words.length <= words.length && c.words.every((word, i) => words[i] === word));
   if (!spec) {
     const group = COMMANDS.filter((c) => c.words.length > 1 && c.words[0] === words[0]);
     if (group.length > 0 && words.length === 1) {

@@ -11,10 +11,7 @@ import { AdminTokenFromEnvironmentError } from './errors.js';
  * and returns the text to print.
  */
 
-async function withServices<T>(
-  config: Config,
-  run: (services: Services, applied: readonly string[]) => T | Promise<T>,
-): Promise<T> {
+async function withServices<T>(config: Config, run: (services: Services, applied: readonly string[]) => T | Promise<T>): Promise<T> {
   const { db, applied } = await openMigratedDatabase(config);
   try {
     return await run(createServices({ config, db, clock: systemClock }), applied);
@@ -31,10 +28,7 @@ export async function migrateCommand(config: Config): Promise<string> {
   );
 }
 
-export async function shopCreateCommand(
-  config: Config,
-  input: { name: string; currency?: string; timezone?: string },
-): Promise<string> {
+export async function shopCreateCommand(config: Config, input: { name: string; currency?: string; timezone?: string }): Promise<string> {
   return withServices(config, async (services) => {
     const { shop, secret } = await services.shops.createShop(input);
     return [

@@ -26,9 +26,33 @@ const CATEGORIES: ReadonlyArray<readonly [id: string, name: string, parent?: str
 ];
 
 export const DEMO_OFFERS: readonly DemoOffer[] = [
-  { id: '1001', name: 'Cotton T-shirt, white, S', category: '11', price: '990', vendor: 'Northwind', group: 'tee-white', params: { Size: 'S', Colour: 'white' } },
-  { id: '1002', name: 'Cotton T-shirt, white, M', category: '11', price: '990', vendor: 'Northwind', group: 'tee-white', params: { Size: 'M', Colour: 'white' } },
-  { id: '1003', name: 'Linen T-shirt, sand', category: '11', price: '1490', oldprice: '1990', vendor: 'Northwind', params: { Colour: 'sand' } },
+  {
+    id: '1001',
+    name: 'Cotton T-shirt, white, S',
+    category: '11',
+    price: '990',
+    vendor: 'Northwind',
+    group: 'tee-white',
+    params: { Size: 'S', Colour: 'white' },
+  },
+  {
+    id: '1002',
+    name: 'Cotton T-shirt, white, M',
+    category: '11',
+    price: '990',
+    vendor: 'Northwind',
+    group: 'tee-white',
+    params: { Size: 'M', Colour: 'white' },
+  },
+  {
+    id: '1003',
+    name: 'Linen T-shirt, sand',
+    category: '11',
+    price: '1490',
+    oldprice: '1990',
+    vendor: 'Northwind',
+    params: { Colour: 'sand' },
+  },
   { id: '1101', name: 'Rain jacket', category: '12', price: '5990.50', oldprice: '7490', vendor: 'Fjellform', location: 'spb' },
   { id: '1102', name: 'Down jacket', category: '12', price: '12990', vendor: 'Fjellform', location: 'msk' },
   { id: '2001', name: 'Cast-iron pan, 26 cm', category: '21', price: '3290', vendor: 'Hearth & Co', params: { Diameter: '26' } },
@@ -36,8 +60,7 @@ export const DEMO_OFFERS: readonly DemoOffer[] = [
   { id: '2003', name: 'Teapot (price on request)', category: '21', vendor: 'Hearth & Co' },
 ];
 
-const escape = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function demoFeedYml(): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<yml_catalog date="2026-01-01 00:00">', '<shop>', '<name>Demo shop</name>'];
@@ -46,7 +69,9 @@ export function demoFeedYml(): string {
     lines.push(`<category id="${id}"${parent ? ` parentId="${parent}"` : ''}>${escape(name)}</category>`);
   }
   lines.push('</categories>');
-  lines.push('<locations><location id="msk" name="Moscow" type="city"/><location id="spb" name="Saint Petersburg" type="city"/></locations>');
+  lines.push(
+    '<locations><location id="msk" name="Moscow" type="city"/><location id="spb" name="Saint Petersburg" type="city"/></locations>',
+  );
   lines.push('<offers>');
   for (const offer of DEMO_OFFERS) {
     const parts = [

@@ -33,7 +33,11 @@ export async function seedDemoSubscription({ services, shop }: DemoContext, memb
     ],
   });
   const today = dateInTimezone(services.clock.now(), shop.timezone);
-  await services.subscriptionMembers.subscribe(shop.shopId, DEMO_SUBSCRIPTION, { identifier: memberPhone, plan: DEMO_PLAN, paidTill: addDays(today, 365) });
+  await services.subscriptionMembers.subscribe(shop.shopId, DEMO_SUBSCRIPTION, {
+    identifier: memberPhone,
+    plan: DEMO_PLAN,
+    paidTill: addDays(today, 365),
+  });
   const order = newCheckoutRequest({
     orderId: DEMO_SUBSCRIPTION_ORDER,
     identifier: memberPhone,

@@ -44,8 +44,17 @@ export const DEMO_STEPS: readonly DemoStep[] = [
         width: 800,
         height: 300,
         slides: [
-          { imageUrl: 'https://demo.patron.invalid/banners/sale.jpg', url: 'https://demo.patron.invalid/sale', content: 'Autumn sale', tags: ['sale'] },
-          { imageUrl: 'https://demo.patron.invalid/banners/kitchen.jpg', url: 'https://demo.patron.invalid/kitchen', content: 'New in the kitchen' },
+          {
+            imageUrl: 'https://demo.patron.invalid/banners/sale.jpg',
+            url: 'https://demo.patron.invalid/sale',
+            content: 'Autumn sale',
+            tags: ['sale'],
+          },
+          {
+            imageUrl: 'https://demo.patron.invalid/banners/kitchen.jpg',
+            url: 'https://demo.patron.invalid/kitchen',
+            content: 'New in the kitchen',
+          },
         ],
       });
     },
@@ -88,12 +97,23 @@ export const DEMO_STEPS: readonly DemoStep[] = [
     async run({ services, shop }) {
       await services.promotions.createPromotion(
         shop.shopId,
-        newPromotion({ name: 'Kitchen week: 10% off the kitchen', status: 'active', discount: { type: 'percent', value: 1_000 }, categoryIds: ['21'] }),
+        newPromotion({
+          name: 'Kitchen week: 10% off the kitchen',
+          status: 'active',
+          discount: { type: 'percent', value: 1_000 },
+          categoryIds: ['21'],
+        }),
       );
       // 200.00 off an order of 3,000.00 or more, through the code WELCOME.
       const byCode = await services.promotions.createPromotion(
         shop.shopId,
-        newPromotion({ name: 'Welcome: 200 off', status: 'active', discount: { type: 'fixed', value: 20_000 }, minOrderTotal: 300_000, byPromoCode: true }),
+        newPromotion({
+          name: 'Welcome: 200 off',
+          status: 'active',
+          discount: { type: 'fixed', value: 20_000 },
+          minOrderTotal: 300_000,
+          byPromoCode: true,
+        }),
       );
       await services.promoCodes.createCode(shop.shopId, DEMO_PROMO_CODE, byCode.id, { usageLimit: null });
     },

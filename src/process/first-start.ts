@@ -3,7 +3,15 @@ import type { AdminTokenSource } from '../modules/system/admin-token.service.js'
 import type { InstallationService } from '../modules/system/installation.service.js';
 import type { Services } from '../services.js';
 import { PATRON_VERSION } from '../version.js';
-import { DEMO_COLLECTION_ID, DEMO_MAILING_CODE, DEMO_MEMBER_PHONE, DEMO_PROMO_CODE, DEMO_SLIDER_CODE, seedDemo, type DemoOutcome } from './demo.js';
+import {
+  DEMO_COLLECTION_ID,
+  DEMO_MAILING_CODE,
+  DEMO_MEMBER_PHONE,
+  DEMO_PROMO_CODE,
+  DEMO_SLIDER_CODE,
+  seedDemo,
+  type DemoOutcome,
+} from './demo.js';
 import { DEMO_SUBSCRIPTION } from './demo-subscription.js';
 
 export interface StartupFacts {
@@ -18,10 +26,7 @@ export interface StartupFacts {
  * Makes sure an admin token exists and, on the first start of an empty installation,
  * creates the demo shop, so that a newcomer has something to call at once.
  */
-export async function prepareStartup(
-  services: Services,
-  installation: InstallationService,
-): Promise<StartupFacts> {
+export async function prepareStartup(services: Services, installation: InstallationService): Promise<StartupFacts> {
   const adminToken = await services.adminToken.ensure();
   const firstStart = (await installation.claimFirstStart()) && (await services.shops.listShops()).length === 0;
   const outcome = firstStart ? await seedDemo(services) : undefined;
@@ -46,17 +51,12 @@ export function formatWelcome(facts: StartupFacts, baseUrl: string): string | un
   if (!generated && !facts.firstStart) return undefined;
 
   const bearer =
-    generated ??
-    (facts.adminToken.kind === 'environment' ? '$PATRON_ADMIN_TOKEN' : '<the admin token printed on first start>');
+    generated ?? (facts.adminToken.kind === 'environment' ? '$PATRON_ADMIN_TOKEN' : '<the admin token printed on first start>');
   const auth = `-H "Authorization: Bearer ${bearer}"`;
   const rule = '-'.repeat(72);
   const lines = [rule, `Patron ${PATRON_VERSION} is running at ${baseUrl}`, ''];
   if (generated) {
-    lines.push(
-      'Admin token (shown only this once: store it now; set PATRON_ADMIN_TOKEN to use your own):',
-      `  ${generated}`,
-      '',
-    );
+    lines.push('Admin token (shown only this once: store it now; set PATRON_ADMIN_TOKEN to use your own):', `  ${generated}`, '');
   }
   if (facts.demo) {
     lines.push(

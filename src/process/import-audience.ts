@@ -61,7 +61,9 @@ export async function importAudienceCommand(
     let received = 0;
     try {
       let pending: RecordChunk[] = [];
-      for await (const chunk of readChunks(command.file, format, (bytes) => progress.update('Reading', bytes, size, `${received} records`))) {
+      for await (const chunk of readChunks(command.file, format, (bytes) =>
+        progress.update('Reading', bytes, size, `${received} records`),
+      )) {
         stop.signal.throwIfAborted();
         pending.push(chunk);
         received += chunk.records;
@@ -84,9 +86,7 @@ export async function importAudienceCommand(
       );
     } catch (error) {
       if (!stop.signal.aborted) throw error;
-      throw new ImportAudienceError(
-        `Interrupted: import ${importId} is stored and a worker (patron serve or patron worker) finishes it.`,
-      );
+      throw new ImportAudienceError(`Interrupted: import ${importId} is stored and a worker (patron serve or patron worker) finishes it.`);
     }
     const result = await audience.getImport(command.shopId, importId);
     if (!result) throw new Error(`Import ${importId} vanished`);
@@ -187,13 +187,21 @@ function describe(command: ImportAudienceCommand, result: AudienceImport): strin
   ];
   const skipped = result.log.errors;
   if (skipped.length > 0) {
-    lines.push(result.skipped > skipped.length ? `The first ${skipped.length} skipped (record numbers count from 1):` : 'Skipped (record numbers count from 1):');
+    lines.push(
+      result.skipped > skipped.length
+        ? `The first ${skipped.length} skipped (record numbers count from 1):`
+        : 'Skipped (record numbers count from 1):',
+    );
     for (const entry of skipped) lines.push(`  record ${entry.index + 1}: ${entry.reason}: ${entry.message}`);
   }
   const unknown = Object.keys(result.log.unknown_properties);
   if (unknown.length > 0) lines.push(`Unknown properties, not stored: ${unknown.join(', ')}`);
   if (result.log.warnings.length > 0) {
-    lines.push(`Fields dropped: ${Object.entries(result.log.dropped_fields).map(([field, n]) => `${field} ${n}`).join(', ')} (details: GET /admin/v1/shops/${command.shopId}/imports)`);
+    lines.push(
+      `Fields dropped: ${Object.entries(result.log.dropped_fields)
+        .map(([field, n]) => `${field} ${n}`)
+        .join(', ')} (details: GET /admin/v1/shops/${command.shopId}/imports)`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

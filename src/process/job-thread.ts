@@ -31,7 +31,9 @@ import type { PriorityOutcome } from './thread-priority.js';
  *   had asked for and will never take.
  */
 
-export type ToJobThread = { readonly type: 'enqueued'; readonly jobs: readonly (readonly [string, number])[] } | { readonly type: 'stop'; readonly timeoutMs: number };
+export type ToJobThread =
+  | { readonly type: 'enqueued'; readonly jobs: readonly (readonly [string, number])[] }
+  | { readonly type: 'stop'; readonly timeoutMs: number };
 
 export type FromJobThread =
   /** `priority`: what became of PATRON_JOB_THREAD_NICE in the thread. */
@@ -120,7 +122,13 @@ export class JobThread {
         if (message.type === 'ready') {
           ready = true;
           const { priority } = message;
-          this.deps.log.info({ workerId: message.workerId, ...(priority.applied ? { nice: priority.nice } : { nice: null, niceNotApplied: priority.reason }) }, 'Job thread started');
+          this.deps.log.info(
+            {
+              workerId: message.workerId,
+              ...(priority.applied ? { nice: priority.nice } : { nice: null, niceNotApplied: priority.reason }),
+            },
+            'Job thread started',
+          );
           resolve();
         } else if (message.type === 'failed' && !ready) {
           reject(new Error(`The job thread could not start: ${message.message}`));

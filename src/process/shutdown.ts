@@ -30,11 +30,7 @@ export const JOB_WAIT_MS = 20_000;
  * for running jobs; then close the database both of them use. Returns false when a step
  * failed (each failure is logged and the next step still runs).
  */
-export async function closeResources(
-  resources: ProcessResources,
-  log: Logger,
-  jobWaitMs: number = JOB_WAIT_MS,
-): Promise<boolean> {
+export async function closeResources(resources: ProcessResources, log: Logger, jobWaitMs: number = JOB_WAIT_MS): Promise<boolean> {
   const results = await Promise.allSettled([
     // Once the server stops accepting, commit the events still waiting for their batch.
     (async () => {

@@ -31,7 +31,10 @@ export async function registerBodyParsers(scope: FastifyInstance, limits: ParamL
 
   scope.addContentTypeParser(FORM_TYPE, { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, bodyInput(body as Buffer, (text) => parseFormBody(text, limits)));
+      done(
+        null,
+        bodyInput(body as Buffer, (text) => parseFormBody(text, limits)),
+      );
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -48,7 +48,10 @@ describe.each(TEST_DIALECTS)('admin audience routes on %s', (dialect) => {
       expect(second.json()).toEqual({ id: 2, name: 'Lapsed' });
 
       expect((await inject('GET', `${base}/1`)).json()).toEqual({ id: 1, name: 'VIP customers', size: 0 });
-      await importAudience(shop, { audience: [{ email: 'a@example.org' }, { phone: '79000000001' }, { first_name: 'no key' }], segment_id: 1 });
+      await importAudience(shop, {
+        audience: [{ email: 'a@example.org' }, { phone: '79000000001' }, { first_name: 'no key' }],
+        segment_id: 1,
+      });
       expect((await inject('GET', `${base}/1`)).json()).toEqual({ id: 1, name: 'VIP customers', size: 2 });
       expect((await inject('GET', base)).json()).toEqual({
         segments: [
@@ -145,11 +148,7 @@ describe.each(TEST_DIALECTS)('admin audience routes on %s', (dialect) => {
       await importAudience(shop, { audience: [{ email: 'one@example.org' }] });
       t.clock.advance(5000);
       await importAudience(shop, {
-        audience: [
-          { email: 'two@example.org', gender: 'x', shoe_size: 41, colour: 'red' },
-          { first_name: 'Nobody' },
-          { phone: 'call me' },
-        ],
+        audience: [{ email: 'two@example.org', gender: 'x', shoe_size: 41, colour: 'red' }, { first_name: 'Nobody' }, { phone: 'call me' }],
       });
       // A third, stored but not yet run.
       await t.app.inject({
@@ -167,7 +166,15 @@ describe.each(TEST_DIALECTS)('admin audience routes on %s', (dialect) => {
         [1, 'done'],
       ]);
       const now = new Date(t.clock.now()).toISOString();
-      expect(imports[0]).toMatchObject({ kind: 'audience', received: 1, imported: 0, skipped: 0, errors: [], started_at: null, finished_at: null });
+      expect(imports[0]).toMatchObject({
+        kind: 'audience',
+        received: 1,
+        imported: 0,
+        skipped: 0,
+        errors: [],
+        started_at: null,
+        finished_at: null,
+      });
       expect(imports[1]).toEqual({
         id: 2,
         kind: 'audience',

@@ -25,18 +25,38 @@ describe('chains admin routes', () => {
   const call = (method: 'GET' | 'PUT', path: string, payload?: object) =>
     t.app.inject({ method, url: `/admin/v1/shops/${shopId}${path}`, headers: t.adminHeaders, ...(payload ? { payload } : {}) });
   const send = { send: { email: { subject: 'Hi {{ name }}', html: '<p>Hi</p>' }, sms: { body: 'Hi' } } };
-  const valid = { status: 'active', trigger: { event: 'signed_up' }, reentry: 'once', steps: [{ wait: { seconds: 3600 } }, { if: { purchased: false }, else: 'exit' }, send] };
+  const valid = {
+    status: 'active',
+    trigger: { event: 'signed_up' },
+    reentry: 'once',
+    steps: [{ wait: { seconds: 3600 } }, { if: { purchased: false }, else: 'exit' }, send],
+  };
 
   it('creates a chain, writes a new version on each PUT, and reads it back', async () => {
     const created = await call('PUT', '/chains/welcome', { name: 'Welcome', ...valid });
     expect(created.statusCode, created.body).toBe(200);
     const body = created.json();
-    expect(body).toMatchObject({ id: expect.any(Number), code: 'welcome', name: 'Welcome', status: 'active', trigger: { event: 'signed_up' }, reentry: 'once', version: 1 });
+    expect(body).toMatchObject({
+      id: expect.any(Number),
+      code: 'welcome',
+      name: 'Welcome',
+      status: 'active',
+      trigger: { event: 'signed_up' },
+      reentry: 'once',
+      version: 1,
+    });
     expect(body.steps).toEqual(valid.steps);
     const again = (await call('PUT', '/chains/welcome', { ...valid, status: 'paused', steps: [{ exit: {} }] })).json();
     expect(again).toMatchObject({ id: body.id, version: 2, status: 'paused', name: null, steps: [{ exit: {} }] });
     expect((await call('GET', '/chains/welcome')).json()).toMatchObject({ id: body.id, version: 2 });
-    const other = (await call('PUT', '/chains/cart', { status: 'active', trigger: { abandoned_cart: { after_seconds: 1800 } }, reentry: 'always', steps: [send] })).json();
+    const other = (
+      await call('PUT', '/chains/cart', {
+        status: 'active',
+        trigger: { abandoned_cart: { after_seconds: 1800 } },
+        reentry: 'always',
+        steps: [send],
+      })
+    ).json();
     expect(other.id).not.toBe(body.id);
     const list = (await call('GET', '/chains')).json<{ chains: Array<{ code: string }> }>();
     expect(list.chains.map((c) => c.code)).toEqual(['cart', 'welcome']);
@@ -50,7 +70,14 @@ describe('chains admin routes', () => {
   });
 
   it('lists runs by email, phone or did, and needs one of them', async () => {
-    const chain = (await call('PUT', '/chains/runs', { status: 'active', trigger: { event: 'x' }, reentry: 'always', steps: [{ wait: { seconds: 60 } }, { exit: {} }] })).json();
+    const chain = (
+      await call('PUT', '/chains/runs', {
+        status: 'active',
+        trigger: { event: 'x' },
+        reentry: 'always',
+        steps: [{ wait: { seconds: 60 } }, { exit: {} }],
+      })
+    ).json();
     const { profileId } = await t.app.services.identity.resolveProfile(shopId, { email: 'run@example.org', phone: '79001234567' });
     await t.app.services.chains.startRun(t.db.db, { shopId, chainId: chain.id, profileId, variables: {}, key: 'r1', at: t.clock.now() });
     const byEmail = (await call('GET', '/chains/runs/runs?email=RUN@example.org')).json();
@@ -75,14 +102,22 @@ describe('chains admin routes', () => {
 
   const refusals: Array<[string, object, RegExp]> = [
     ['more than 50 steps', { steps: Array.from({ length: 51 }, () => ({ exit: {} })) }, /at most 50 steps; this one has 51/],
-    ['a wait of 10 years', { steps: [{ wait: { seconds: 10 * 365 * 86_400 } }, send] }, /Step 0: a wait is at most 31622400 seconds \(366 days\)/],
+    [
+      'a wait of 10 years',
+      { steps: [{ wait: { seconds: 10 * 365 * 86_400 } }, send] },
+      /Step 0: a wait is at most 31622400 seconds \(366 days\)/,
+    ],
     ['an unknown step', { steps: [{ jump: 3 }] }, /Step 0: must be one of/],
     ['an unknown condition', { steps: [{ if: { weather: 'sunny' }, else: 'exit' }] }, /Step 0: the condition must be one of/],
     ['an else other than exit', { steps: [{ if: { purchased: false }, else: 'goto 0' }] }, /Step 0: if is not valid at \/else/],
     ['an unknown trigger', { trigger: { full_moon: {} } }, /`trigger` must be one object of/],
     ['a bad event code', { trigger: { event: 'Not A Code' } }, /Trigger event: is not valid/],
     ['a send without templates', { steps: [{ send: {} }] }, /Step 0: a send needs templates for at least one channel/],
-    ['a template that does not parse', { steps: [{ send: { email: { subject: 's', html: '{% if x %}no end' } } }] }, /Template steps\[0\]\.send\.email\.html does not parse/],
+    [
+      'a template that does not parse',
+      { steps: [{ send: { email: { subject: 's', html: '{% if x %}no end' } } }] },
+      /Template steps\[0\]\.send\.email\.html does not parse/,
+    ],
     ['no steps', { steps: [] }, /at least one step/],
     ['once_per_period without a period', { reentry: 'once_per_period' }, /reentry_period_seconds/],
   ];

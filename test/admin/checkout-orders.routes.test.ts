@@ -19,12 +19,27 @@ describe('admin checkout order routes', () => {
     const fixture = await createShopFixture(s);
     shopId = fixture.shopId;
     shop = `/admin/v1/shops/${shopId}`;
-    await s.loyalty.putSettings(shopId, { rewardPercent: 500, maxBonusSharePercent: 5000, bonusValue: 100, bonusLifetimeDays: null, rewardPendingDays: 0 });
+    await s.loyalty.putSettings(shopId, {
+      rewardPercent: 500,
+      maxBonusSharePercent: 5000,
+      bonusValue: 100,
+      bonusLifetimeDays: null,
+      rewardPendingDays: 0,
+    });
     await s.loyalty.joinMember(shopId, { phone });
     await s.loyalty.creditManual(shopId, phone, { amount: 20_00 });
     for (const [i, orderId] of ['A-1', 'A-2', 'A-3'].entries()) {
       t.clock.set(NOW + i * 1_000);
-      await s.checkout.apply(fixture.shop, checkoutRequest({ orderId, identifier: i === 2 ? null : phone, chargeBonuses: i === 0, bonusesAmount: i === 0 ? 500 : null, cart: [line('P', 100_00)] }));
+      await s.checkout.apply(
+        fixture.shop,
+        checkoutRequest({
+          orderId,
+          identifier: i === 2 ? null : phone,
+          chargeBonuses: i === 0,
+          bonusesAmount: i === 0 ? 500 : null,
+          cart: [line('P', 100_00)],
+        }),
+      );
     }
     await s.checkout.confirm(shopId, 'A-1');
   });
@@ -62,7 +77,10 @@ describe('admin checkout order routes', () => {
     expect((await get(`${shop}/orders?identifier=79990000000`)).json()).toEqual({ orders: [], next_after: null });
     const first = (await get(`${shop}/orders?limit=2`)).json<{ orders: { order_id: string }[]; next_after: string }>();
     expect(first.orders.map((o) => o.order_id)).toEqual(['A-3', 'A-2']);
-    const second = (await get(`${shop}/orders?limit=2&after=${encodeURIComponent(first.next_after)}`)).json<{ orders: { order_id: string }[]; next_after: null }>();
+    const second = (await get(`${shop}/orders?limit=2&after=${encodeURIComponent(first.next_after)}`)).json<{
+      orders: { order_id: string }[];
+      next_after: null;
+    }>();
     expect(second.orders.map((o) => o.order_id)).toEqual(['A-1']);
     expect(second.next_after).toBeNull();
   });
@@ -70,7 +88,11 @@ describe('admin checkout order routes', () => {
   it('reads one order with the calculation it stored, and answers 404 for an unknown order or shop', async () => {
     const response = await get(`${shop}/orders/A-1`);
     expect(response.statusCode, response.body).toBe(200);
-    const order = response.json<{ calculation: { order_to_pay: number; items: unknown[] }; holds: { bonuses: number }; request: { orderId: string } }>();
+    const order = response.json<{
+      calculation: { order_to_pay: number; items: unknown[] };
+      holds: { bonuses: number };
+      request: { orderId: string };
+    }>();
     expect(order.calculation.order_to_pay).toBe(95);
     expect(order.calculation.items).toHaveLength(1);
     expect(order.holds.bonuses).toBe(5_00);

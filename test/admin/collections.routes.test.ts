@@ -99,7 +99,12 @@ describe.each(TEST_DIALECTS)('admin collection routes on %s', (dialect) => {
     ['no name', 'a', { product_ids: [] }, 'name'],
     ['a name over 255 characters', 'a', { name: 'n'.repeat(256), product_ids: [] }, 'name'],
     ['product_ids not an array', 'a', { name: 'A', product_ids: 'a,b' }, 'product_ids'],
-    ['too many product ids', 'a', { name: 'A', product_ids: Array.from({ length: MAX_COLLECTION_PRODUCTS + 1 }, (_, i) => `p${i}`) }, 'product_ids'],
+    [
+      'too many product ids',
+      'a',
+      { name: 'A', product_ids: Array.from({ length: MAX_COLLECTION_PRODUCTS + 1 }, (_, i) => `p${i}`) },
+      'product_ids',
+    ],
     ['an empty product id', 'a', { name: 'A', product_ids: ['a', ''] }, 'product_ids'],
     ['a product id of spaces', 'a', { name: 'A', product_ids: ['a', '  '] }, 'product_ids[1]'],
     ['a product id with a control character', 'a', { name: 'A', product_ids: ['a\u0001b'] }, 'product_ids[0]'],

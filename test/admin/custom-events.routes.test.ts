@@ -61,7 +61,7 @@ describe('admin custom event code routes', () => {
     expect(message).toContain('purchase_gift');
   });
 
-  it("keeps a code to its shop: another shop neither sees nor deletes it, and may create its own", async () => {
+  it('keeps a code to its shop: another shop neither sees nor deletes it, and may create its own', async () => {
     const a = await createShopFixture(t.app.services);
     const b = await createShopFixture(t.app.services);
     await inject('POST', `/admin/v1/shops/${a.shopId}/custom-events`, { code: 'vip_visit' });
@@ -99,11 +99,7 @@ describe('admin custom event code routes', () => {
 
   it('answers 404 NOT_FOUND when deleting a code the shop does not have', async () => {
     const { shopId } = await createShopFixture(t.app.services);
-    const message = expectAdminError(
-      await inject('DELETE', `/admin/v1/shops/${shopId}/custom-events/never_made`),
-      404,
-      'NOT_FOUND',
-    );
+    const message = expectAdminError(await inject('DELETE', `/admin/v1/shops/${shopId}/custom-events/never_made`), 404, 'NOT_FOUND');
     expect(message).toContain('never_made');
   });
 });

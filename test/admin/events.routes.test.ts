@@ -19,8 +19,7 @@ describe.each(TEST_DIALECTS)('admin device events on %s', (dialect) => {
     await t.close();
   });
 
-  const get = (url: string, headers: Record<string, string> = t.adminHeaders) =>
-    t.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = t.adminHeaders) => t.app.inject({ method: 'GET', url, headers });
   const list = (shopId: string, query: string) => get(`/admin/v1/shops/${shopId}/events?${query}`);
 
   async function shopWithDevice(): Promise<{ shopId: string; did: string }> {

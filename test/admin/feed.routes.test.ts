@@ -82,7 +82,10 @@ describe('admin product feed routes', () => {
     const typed = await t.app.inject({ method: 'PUT', url, headers: { ...t.adminHeaders, 'content-type': 'application/xml' } });
     expect(expectAdminError(typed, 422, 'VALIDATION_FAILED')).toMatch(/^The feed is not well-formed XML/);
     const status = await t.app.inject({ method: 'GET', url, headers: t.adminHeaders });
-    expect(status.json()).toMatchObject({ generation: 0, last_import: { status: 'failed', error: expect.stringMatching(/^The feed is not well-formed XML/) } });
+    expect(status.json()).toMatchObject({
+      generation: 0,
+      last_import: { status: 'failed', error: expect.stringMatching(/^The feed is not well-formed XML/) },
+    });
   });
 
   it('answers 413 for a feed past PATRON_FEED_MAX_BYTES and keeps the catalog', async () => {
@@ -91,7 +94,11 @@ describe('admin product feed routes', () => {
     const big = buildYml({ offers: Array.from({ length: 200 }, (_, i) => ({ id: `o${i}`, name: 'x'.repeat(100) })) });
     expect(big.length).toBeGreaterThan(20_000);
     expectAdminError(await put(shopId, big, 'application/xml'), 413, 'PAYLOAD_TOO_LARGE');
-    expectAdminError(await put(shopId, JSON.stringify(buildJsonFeed({ offers: [{ id: 'a', description: 'd'.repeat(30_000) }] })), 'application/json'), 413, 'PAYLOAD_TOO_LARGE');
+    expectAdminError(
+      await put(shopId, JSON.stringify(buildJsonFeed({ offers: [{ id: 'a', description: 'd'.repeat(30_000) }] })), 'application/json'),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     expect(await t.app.services.catalog.currentGeneration(shopId)).toBe(1);
   });
 
@@ -99,7 +106,14 @@ describe('admin product feed routes', () => {
     const { shopId } = await createShopFixture(t.app.services);
     const empty = await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/feed`, headers: t.adminHeaders });
     expect(empty.statusCode).toBe(200);
-    expect(empty.json()).toEqual({ feed_url: null, refresh_minutes: 60, generation: 0, landed_at: null, next_fetch_at: null, last_import: null });
+    expect(empty.json()).toEqual({
+      feed_url: null,
+      refresh_minutes: 60,
+      generation: 0,
+      landed_at: null,
+      next_fetch_at: null,
+      last_import: null,
+    });
 
     await put(shopId, buildYml(sampleFeed()), 'application/xml');
     await put(shopId, 'broken', 'application/xml');
@@ -128,7 +142,11 @@ describe('admin product feed routes', () => {
 
     const log = await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/feed/imports?limit=5`, headers: t.adminHeaders });
     expect(log.statusCode).toBe(200);
-    expect(log.json<{ imports: { generation: number; status: string; products: number }[] }>().imports.map((i) => [i.generation, i.status, i.products])).toEqual([
+    expect(
+      log
+        .json<{ imports: { generation: number; status: string; products: number }[] }>()
+        .imports.map((i) => [i.generation, i.status, i.products]),
+    ).toEqual([
       [2, 'failed', 0],
       [1, 'done', 4],
     ]);
@@ -137,7 +155,11 @@ describe('admin product feed routes', () => {
       422,
       'VALIDATION_FAILED',
     );
-    expectAdminError(await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${UNKNOWN_SHOP}/feed/imports`, headers: t.adminHeaders }), 404, 'NOT_FOUND');
+    expectAdminError(
+      await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${UNKNOWN_SHOP}/feed/imports`, headers: t.adminHeaders }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('sets the feed URL and interval with PATCH, schedules a fetch at once, and clears it with null', async () => {
@@ -146,18 +168,32 @@ describe('admin product feed routes', () => {
       t.app.inject({ method: 'PATCH', url: `/admin/v1/shops/${shopId}/feed`, headers: t.adminHeaders, payload });
     const set = await patch({ feed_url: 'https://feeds.example/shop.xml', refresh_minutes: 30 });
     expect(set.statusCode).toBe(200);
-    expect(set.json()).toMatchObject({ feed_url: 'https://feeds.example/shop.xml', refresh_minutes: 30, next_fetch_at: new Date(t.clock.now()).toISOString() });
+    expect(set.json()).toMatchObject({
+      feed_url: 'https://feeds.example/shop.xml',
+      refresh_minutes: 30,
+      next_fetch_at: new Date(t.clock.now()).toISOString(),
+    });
     const jobs = await t.db.db.selectFrom('jobs').selectAll().where('name', '=', 'catalog.fetch').execute();
-    expect(jobs.filter((j) => JSON.parse(j.payload).shopId === shopId).map((j) => [j.status, Number(j.run_at)])).toEqual([['queued', t.clock.now()]]);
+    expect(jobs.filter((j) => JSON.parse(j.payload).shopId === shopId).map((j) => [j.status, Number(j.run_at)])).toEqual([
+      ['queued', t.clock.now()],
+    ]);
 
-    expect((await patch({ refresh_minutes: 120 })).json()).toMatchObject({ feed_url: 'https://feeds.example/shop.xml', refresh_minutes: 120 });
+    expect((await patch({ refresh_minutes: 120 })).json()).toMatchObject({
+      feed_url: 'https://feeds.example/shop.xml',
+      refresh_minutes: 120,
+    });
     expect((await patch({ feed_url: null })).json()).toMatchObject({ feed_url: null, next_fetch_at: null });
 
     for (const bad of [{ feed_url: 'ftp://feeds.example/x' }, { feed_url: 'not a link' }, { refresh_minutes: 1 }, { other: 1 }]) {
       expectAdminError(await patch(bad), 422, 'VALIDATION_FAILED');
     }
     expectAdminError(
-      await t.app.inject({ method: 'PATCH', url: `/admin/v1/shops/${UNKNOWN_SHOP}/feed`, headers: t.adminHeaders, payload: { refresh_minutes: 60 } }),
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/admin/v1/shops/${UNKNOWN_SHOP}/feed`,
+        headers: t.adminHeaders,
+        payload: { refresh_minutes: 60 },
+      }),
       404,
       'NOT_FOUND',
     );
@@ -165,10 +201,17 @@ describe('admin product feed routes', () => {
 
   it('documents the JSON feed shape in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{
-      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>>;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>
+      >;
     }>();
     const put = doc.paths['/admin/v1/shops/{shop_id}/feed']?.put;
     expect(Object.keys(put?.requestBody?.content ?? {}).sort()).toEqual(['application/json', 'application/xml', 'text/xml']);
-    expect(Object.keys(put?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual(['categories', 'locations', 'offers']);
+    expect(Object.keys(put?.requestBody?.content['application/json']?.schema.properties ?? {})).toEqual([
+      'categories',
+      'locations',
+      'offers',
+    ]);
   });
 });

@@ -70,7 +70,10 @@ describe.each(TEST_DIALECTS)('admin loyalty level and referral routes on %s', (d
       [{ ...LADDER, levels: [{ ...LADDER.levels[0], reward_percent: 100.5 }] }, 'levels[0].reward_percent'],
       [{ ...LADDER, levels: [{ ...LADDER.levels[0], reward_percent: 1.234 }] }, 'levels[0].reward_percent'],
       [{ ...LADDER, levels: [{ ...LADDER.levels[0], extra: 1 }] }, 'levels[0].extra'],
-      [{ ...LADDER, levels: Array.from({ length: 21 }, (_, i) => ({ code: `l${i}`, name: `L${i}`, min_total: i, reward_percent: 1 })) }, 'levels'],
+      [
+        { ...LADDER, levels: Array.from({ length: 21 }, (_, i) => ({ code: `l${i}`, name: `L${i}`, min_total: i, reward_percent: 1 })) },
+        'levels',
+      ],
     ])('refuses %j with 422 naming %s, leaving the ladder as it was', async (body, field) => {
       const shopId = await newShop();
       await inject('PUT', `${base(shopId)}/levels`, LADDER);
@@ -129,7 +132,7 @@ describe.each(TEST_DIALECTS)('admin loyalty level and referral routes on %s', (d
       expect(message).toContain(`\`${field}\``);
     });
 
-    it("gives a member one code on the first ask, and counts the members who joined naming it", async () => {
+    it('gives a member one code on the first ask, and counts the members who joined naming it', async () => {
       const shopId = await newShop();
       await inject('PUT', `${base(shopId)}/referral`, PROGRAM);
       await join(shopId, { phone: '79002220001' });

@@ -89,12 +89,13 @@ describe.each(TEST_DIALECTS)('admin loyalty member list, write-off and liabiliti
     });
   });
 
-  describe("GET …/loyalty/members/{identifier}/transactions", () => {
+  describe('GET …/loyalty/members/{identifier}/transactions', () => {
     it("pages a member's transactions newest first by next_before", async () => {
       const shopId = await shopWithMembers(['79090000001']);
       const member = `${base(shopId)}/members/79090000001`;
       const ids: number[] = [];
-      for (const amount of [1, 2, 3]) ids.push((await inject('POST', `${member}/bonuses`, { amount })).json<{ transaction_id: number }>().transaction_id);
+      for (const amount of [1, 2, 3])
+        ids.push((await inject('POST', `${member}/bonuses`, { amount })).json<{ transaction_id: number }>().transaction_id);
       const first = await inject('GET', `${member}/transactions?limit=2`);
       expect(first.statusCode, first.body).toBe(200);
       expect(first.json()).toEqual({
@@ -132,18 +133,27 @@ describe.each(TEST_DIALECTS)('admin loyalty member list, write-off and liabiliti
       expect(written.statusCode, written.body).toBe(201);
       expect(written.json()).toEqual({ transaction_id: expect.any(Number), balance: 59.75 });
       const view = (await inject('GET', member)).json<{ balance: number; transactions: Body[] }>();
-      expect(view.transactions[0]).toMatchObject({ id: written.json<Body>().transaction_id, kind: 'write_off', amount: -40.25, status: 'confirmed' });
+      expect(view.transactions[0]).toMatchObject({
+        id: written.json<Body>().transaction_id,
+        kind: 'write_off',
+        amount: -40.25,
+        status: 'confirmed',
+      });
 
       const beyond = await inject('POST', `${member}/bonuses/write-off`, { amount: 59.76, reason: 'too much' });
       expect(expectAdminError(beyond, 409, 'CONFLICT')).toBe('Not enough bonuses: the balance is 59.75.');
-      expect((await inject('GET', member)).json()).toMatchObject({ balance: 59.75, transactions: [{ kind: 'write_off' }, { kind: 'manual' }] });
+      expect((await inject('GET', member)).json()).toMatchObject({
+        balance: 59.75,
+        transactions: [{ kind: 'write_off' }, { kind: 'manual' }],
+      });
     });
 
     it('refuses a negative, zero or fractional-kopeck amount and a missing, empty or overlong reason, writing nothing', async () => {
       const shopId = await shopWithMembers(['79110000001']);
       const member = `${base(shopId)}/members/79110000001`;
       await inject('POST', `${member}/bonuses`, { amount: 10 });
-      const refused = async (body: Body) => expectAdminError(await inject('POST', `${member}/bonuses/write-off`, body), 422, 'VALIDATION_FAILED');
+      const refused = async (body: Body) =>
+        expectAdminError(await inject('POST', `${member}/bonuses/write-off`, body), 422, 'VALIDATION_FAILED');
       expect(await refused({ amount: -1, reason: 'x' })).toBe('Field `amount` must be greater than 0.');
       expect(await refused({ amount: 0, reason: 'x' })).toBe('Field `amount` must be greater than 0.');
       expect(await refused({ amount: 1.005, reason: 'x' })).toBe('Field `amount` must have at most two decimals.');
@@ -152,7 +162,11 @@ describe.each(TEST_DIALECTS)('admin loyalty member list, write-off and liabiliti
       expect(await refused({ amount: 1, reason: '' })).toBe('Field `reason` must not be empty.');
       expect(await refused({ amount: 1, reason: 'x'.repeat(501) })).toBe('Field `reason` must be at most 500 characters long.');
       expect((await inject('GET', member)).json()).toMatchObject({ balance: 10, transactions: [{ kind: 'manual' }] });
-      expectAdminError(await inject('POST', `${base(shopId)}/members/nobody/bonuses/write-off`, { amount: 1, reason: 'x' }), 404, 'NOT_FOUND');
+      expectAdminError(
+        await inject('POST', `${base(shopId)}/members/nobody/bonuses/write-off`, { amount: 1, reason: 'x' }),
+        404,
+        'NOT_FOUND',
+      );
     });
   });
 

@@ -26,7 +26,10 @@ describe.each(TEST_DIALECTS)('admin event reward routes on %s', (dialect) => {
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json()).toEqual({ event_code: 'signed_up', amount: 100 });
     expect((await inject('PUT', `${rules(shopId)}/app_rated`, { amount: 0.29 })).json()).toEqual({ event_code: 'app_rated', amount: 0.29 });
-    expect((await inject('PUT', `${rules(shopId)}/signed_up`, { amount: 250.5 })).json()).toEqual({ event_code: 'signed_up', amount: 250.5 });
+    expect((await inject('PUT', `${rules(shopId)}/signed_up`, { amount: 250.5 })).json()).toEqual({
+      event_code: 'signed_up',
+      amount: 250.5,
+    });
 
     const one = await inject('GET', `${rules(shopId)}/signed_up`);
     expect(one.statusCode).toBe(200);
@@ -43,8 +46,12 @@ describe.each(TEST_DIALECTS)('admin event reward routes on %s', (dialect) => {
     const deleted = await inject('DELETE', `${rules(shopId)}/signed_up`);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
-    expect(expectAdminError(await inject('GET', `${rules(shopId)}/signed_up`), 404, 'NOT_FOUND')).toBe('Event reward `signed_up` does not exist.');
-    expect(expectAdminError(await inject('DELETE', `${rules(shopId)}/signed_up`), 404, 'NOT_FOUND')).toBe('Event reward `signed_up` does not exist.');
+    expect(expectAdminError(await inject('GET', `${rules(shopId)}/signed_up`), 404, 'NOT_FOUND')).toBe(
+      'Event reward `signed_up` does not exist.',
+    );
+    expect(expectAdminError(await inject('DELETE', `${rules(shopId)}/signed_up`), 404, 'NOT_FOUND')).toBe(
+      'Event reward `signed_up` does not exist.',
+    );
     expect((await inject('GET', rules(shopId))).json()).toEqual({ event_rewards: [{ event_code: 'app_rated', amount: 0.29 }] });
   });
 

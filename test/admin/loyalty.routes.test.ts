@@ -88,7 +88,11 @@ describe.each(TEST_DIALECTS)('admin loyalty routes on %s', (dialect) => {
       'Field `phone` is not valid.',
     );
     expect(
-      expectAdminError(await inject('POST', `${base(shopId)}/members`, { loyalty_id: 'x', email: 'not-an-email' }), 422, 'VALIDATION_FAILED'),
+      expectAdminError(
+        await inject('POST', `${base(shopId)}/members`, { loyalty_id: 'x', email: 'not-an-email' }),
+        422,
+        'VALIDATION_FAILED',
+      ),
     ).toBe('Field `email` is not valid.');
   });
 
@@ -144,7 +148,11 @@ describe.each(TEST_DIALECTS)('admin loyalty routes on %s', (dialect) => {
       expect(message).toMatch(/^Field `amount` must /);
     }
     expect(
-      expectAdminError(await inject('POST', `${member}/bonuses`, { amount: 10, expires_at: '2026-01-15T11:59:59Z' }), 422, 'VALIDATION_FAILED'),
+      expectAdminError(
+        await inject('POST', `${member}/bonuses`, { amount: 10, expires_at: '2026-01-15T11:59:59Z' }),
+        422,
+        'VALIDATION_FAILED',
+      ),
     ).toBe('Field `expires_at` must be in the future.');
     expectAdminError(await inject('POST', `${member}/bonuses`, { amount: 10, expires_at: 'tomorrow' }), 422, 'VALIDATION_FAILED');
     expect((await inject('GET', member)).json()).toMatchObject({ balance: 0, transactions: [] });

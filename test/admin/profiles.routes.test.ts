@@ -18,8 +18,7 @@ describe.each(TEST_DIALECTS)('admin profile lookup on %s', (dialect) => {
     await t.close();
   });
 
-  const get = (url: string, headers: Record<string, string> = t.adminHeaders) =>
-    t.app.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = t.adminHeaders) => t.app.inject({ method: 'GET', url, headers });
   const lookup = (shopId: string, query: string) => get(`/admin/v1/shops/${shopId}/profiles?${query}`);
 
   /** A device with its anonymous profile, created a second after whatever came before. */

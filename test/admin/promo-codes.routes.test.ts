@@ -27,7 +27,11 @@ describe('admin promo code and certificate routes', () => {
   async function shopWithPromotion(): Promise<{ shop: string; shopId: string }> {
     const { shopId } = await createShopFixture(t.app.services);
     const shop = `/admin/v1/shops/${shopId}`;
-    const created = await inject('POST', `${shop}/promotions`, { name: 'Sale', status: 'active', discount: { type: 'percent', value: 10 } });
+    const created = await inject('POST', `${shop}/promotions`, {
+      name: 'Sale',
+      status: 'active',
+      discount: { type: 'percent', value: 10 },
+    });
     expect(created.json()).toEqual({ id: 1 });
     return { shop, shopId };
   }
@@ -46,7 +50,13 @@ describe('admin promo code and certificate routes', () => {
       ends_at: null,
       created_at: at,
     });
-    await inOrderStep(t.db, t.clock, { shopId, orderId: 'o1', profileId: 5 }, (scope) => new PromoCodeHolds({ db: t.db }).block(scope, 'SALE10'), (o) => !o.ok);
+    await inOrderStep(
+      t.db,
+      t.clock,
+      { shopId, orderId: 'o1', profileId: 5 },
+      (scope) => new PromoCodeHolds({ db: t.db }).block(scope, 'SALE10'),
+      (o) => !o.ok,
+    );
     expect((await inject('GET', `${shop}/promo-codes/Sale10`)).json()).toMatchObject({ used: 0, blocked: 1 });
     expect(expectAdminError(await inject('POST', `${shop}/promo-codes`, { code: 'SALE10', promotion_id: 1 }), 409, 'CONFLICT')).toBe(
       'Promo code `SALE10` already exists.',
@@ -98,7 +108,9 @@ describe('admin promo code and certificate routes', () => {
     const url = `${shop}/promotions/1/promo-codes/generate`;
     expect(expectAdminError(await inject('POST', url, { count: 10, pattern: 'A#' }), 422, 'VALIDATION_FAILED')).toContain('`pattern`');
     expect(expectAdminError(await inject('POST', url, { count: 1, pattern: 'A B#' }), 422, 'VALIDATION_FAILED')).toContain('`pattern`');
-    expect(expectAdminError(await inject('POST', url, { count: 100_001, pattern: '?'.repeat(20) }), 422, 'VALIDATION_FAILED')).toContain('`count`');
+    expect(expectAdminError(await inject('POST', url, { count: 100_001, pattern: '?'.repeat(20) }), 422, 'VALIDATION_FAILED')).toContain(
+      '`count`',
+    );
     expect(expectAdminError(await inject('POST', url, { count: 0, pattern: '#' }), 422, 'VALIDATION_FAILED')).toContain('`count`');
     expectAdminError(await inject('POST', `${shop}/promotions/2/promo-codes/generate`, { count: 1, pattern: '####' }), 404, 'NOT_FOUND');
     expectAdminError(await inject('GET', `${shop}/promotions/2/promo-codes`), 404, 'NOT_FOUND');
@@ -110,7 +122,12 @@ describe('admin promo code and certificate routes', () => {
     const pool = await inject('POST', `${shop}/certificate-pools`, { name: 'Gift cards' });
     expect(pool.statusCode).toBe(201);
     expect(pool.json()).toEqual({ id: 1, name: 'Gift cards' });
-    const created = await inject('POST', `${shop}/certificates`, { code: 'gift-1', amount: 1000.5, pool_id: 1, expires_at: '2027-01-01T00:00:00Z' });
+    const created = await inject('POST', `${shop}/certificates`, {
+      code: 'gift-1',
+      amount: 1000.5,
+      pool_id: 1,
+      expires_at: '2027-01-01T00:00:00Z',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const expected = {
       id: 1,

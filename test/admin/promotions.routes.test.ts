@@ -111,8 +111,15 @@ describe('admin promotion routes', () => {
     await inject('POST', url, { ...SALE, starts_at: '2026-01-01T00:00:00Z', ends_at: '2026-02-01T00:00:00Z' });
     const patched = await inject('PATCH', `${url}/1`, { name: 'Renamed', discount: { type: 'fixed', value: 5 }, ends_at: null });
     expect(patched.statusCode, patched.body).toBe(200);
-    expect(patched.json()).toMatchObject({ name: 'Renamed', discount: { type: 'fixed', value: 5 }, ends_at: null, starts_at: '2026-01-01T00:00:00.000Z' });
-    expect(expectAdminError(await inject('PATCH', `${url}/1`, { ends_at: '2025-12-31T00:00:00Z' }), 422, 'VALIDATION_FAILED')).toContain('`ends_at`');
+    expect(patched.json()).toMatchObject({
+      name: 'Renamed',
+      discount: { type: 'fixed', value: 5 },
+      ends_at: null,
+      starts_at: '2026-01-01T00:00:00.000Z',
+    });
+    expect(expectAdminError(await inject('PATCH', `${url}/1`, { ends_at: '2025-12-31T00:00:00Z' }), 422, 'VALIDATION_FAILED')).toContain(
+      '`ends_at`',
+    );
     expect(expectAdminError(await inject('PATCH', `${url}/1`, { status: 'draft' }), 409, 'CONFLICT')).toContain('`active`');
     expect((await inject('PATCH', `${url}/1`, { status: 'archived' })).json()).toMatchObject({ status: 'archived' });
     expectAdminError(await inject('PATCH', `${url}/1`, { status: 'active' }), 409, 'CONFLICT');
@@ -123,7 +130,8 @@ describe('admin promotion routes', () => {
     const url = await base();
     for (const name of ['Alpha', 'Beta', 'Gamma']) await inject('POST', url, { ...SALE, name });
     await inject('POST', url, { ...SALE, name: 'Later', status: 'scheduled', starts_at: '2026-06-01T00:00:00Z' });
-    const names = async (query: string) => (await inject('GET', `${url}?${query}`)).json<{ promotions: Body[] }>().promotions.map((p) => p.name);
+    const names = async (query: string) =>
+      (await inject('GET', `${url}?${query}`)).json<{ promotions: Body[] }>().promotions.map((p) => p.name);
     expect(await names('status=scheduled')).toEqual(['Later']);
     expect(await names('active_at=2026-01-15T12:00:00Z')).toEqual(['Alpha', 'Beta', 'Gamma']);
     expect(await names('active_at=2026-06-01T00:00:00Z')).toEqual(['Alpha', 'Beta', 'Gamma', 'Later']);

@@ -17,10 +17,19 @@ describe('the settings version and admin writes', () => {
     await t.close();
   });
 
-  async function bumpsOf(method: 'GET' | 'PUT' | 'POST' | 'PATCH', path: string, payload?: object): Promise<{ status: number; bumps: number }> {
+  async function bumpsOf(
+    method: 'GET' | 'PUT' | 'POST' | 'PATCH',
+    path: string,
+    payload?: object,
+  ): Promise<{ status: number; bumps: number }> {
     const bump = vi.spyOn(t.app.services.settings, 'bump');
     try {
-      const response = await t.app.inject({ method, url: `/admin/v1/shops/${shopId}${path}`, headers: t.adminHeaders, ...(payload && { payload }) });
+      const response = await t.app.inject({
+        method,
+        url: `/admin/v1/shops/${shopId}${path}`,
+        headers: t.adminHeaders,
+        ...(payload && { payload }),
+      });
       return { status: response.statusCode, bumps: bump.mock.calls.length };
     } finally {
       bump.mockRestore();

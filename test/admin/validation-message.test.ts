@@ -29,12 +29,10 @@ describe('describeValidationError', () => {
 
   it('speaks of query and path parameters by their part', () => {
     expect(
-      describeValidationError([error({ keyword: 'maximum', instancePath: '/limit', params: { limit: 50 } })], 'querystring')
-        .message,
+      describeValidationError([error({ keyword: 'maximum', instancePath: '/limit', params: { limit: 50 } })], 'querystring').message,
     ).toBe('Query parameter `limit` must be at most 50.');
     expect(
-      describeValidationError([error({ keyword: 'pattern', instancePath: '/code', params: { pattern: '^[a-z]+$' } })], 'params')
-        .message,
+      describeValidationError([error({ keyword: 'pattern', instancePath: '/code', params: { pattern: '^[a-z]+$' } })], 'params').message,
     ).toBe('Path parameter `code` must match the pattern ^[a-z]+$.');
   });
 
@@ -42,7 +40,12 @@ describe('describeValidationError', () => {
     const result = describeValidationError(
       [
         error({ keyword: 'type', instancePath: '/value', schemaPath: '#/properties/value/anyOf/0/type', params: { type: 'integer' } }),
-        error({ keyword: 'enum', instancePath: '/value', schemaPath: '#/properties/value/anyOf/1/enum', params: { allowedValues: ['auto'] } }),
+        error({
+          keyword: 'enum',
+          instancePath: '/value',
+          schemaPath: '#/properties/value/anyOf/1/enum',
+          params: { allowedValues: ['auto'] },
+        }),
         error({ keyword: 'anyOf', instancePath: '/value', schemaPath: '#/properties/value/anyOf' }),
       ],
       'body',

@@ -23,7 +23,12 @@ describe.each(TEST_DIALECTS)('admin webhook routes on %s', (dialect) => {
   });
 
   const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: Body, shop = shopId) =>
-    t.app.inject({ method, url: `/admin/v1/shops/${shop}/webhooks/endpoints${path}`, headers: t.adminHeaders, ...(payload === undefined ? {} : { payload }) });
+    t.app.inject({
+      method,
+      url: `/admin/v1/shops/${shop}/webhooks/endpoints${path}`,
+      headers: t.adminHeaders,
+      ...(payload === undefined ? {} : { payload }),
+    });
 
   async function create(body: Body = { url: URL_OK, event_types: ['message.bounced', 'tracking.purchase'] }) {
     const response = await inject('POST', '', body);
@@ -32,7 +37,11 @@ describe.each(TEST_DIALECTS)('admin webhook routes on %s', (dialect) => {
   }
 
   it('creates an endpoint, answering its secret once; reads, lists, changes and deletes it', async () => {
-    const created = await create({ url: URL_OK, event_types: ['message.bounced', 'tracking.purchase', 'message.bounced'], description: 'CRM' });
+    const created = await create({
+      url: URL_OK,
+      event_types: ['message.bounced', 'tracking.purchase', 'message.bounced'],
+      description: 'CRM',
+    });
     expect(created).toEqual({
       id: expect.stringMatching(/^ep_[A-Za-z0-9_-]{22}$/),
       url: URL_OK,
@@ -58,7 +67,12 @@ describe.each(TEST_DIALECTS)('admin webhook routes on %s', (dialect) => {
 
     t.clock.advance(1000);
     const patched = await inject('PATCH', `/${created.id}`, { event_types: ['message.opened'], enabled: false });
-    expect(patched.json()).toMatchObject({ event_types: ['message.opened'], enabled: false, disabled_reason: 'Disabled by the shop.', description: 'CRM' });
+    expect(patched.json()).toMatchObject({
+      event_types: ['message.opened'],
+      enabled: false,
+      disabled_reason: 'Disabled by the shop.',
+      description: 'CRM',
+    });
     expect(patched.json<Body>().updated_at).toBe(new Date(t.clock.now()).toISOString());
     expectAdminError(await inject('PATCH', `/${created.id}`, {}), 422, 'VALIDATION_FAILED');
 
@@ -70,7 +84,9 @@ describe.each(TEST_DIALECTS)('admin webhook routes on %s', (dialect) => {
   it('refuses a URL on 127.0.0.1 or a name that resolves to loopback when it is saved, naming the url', async () => {
     for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://0.0.0.0/']) {
       const response = await inject('POST', '', { url, event_types: ['message.sent'] });
-      expect(expectAdminError(response, 422, 'VALIDATION_FAILED')).toBe('The URL points to a local or private network address, which is not allowed.');
+      expect(expectAdminError(response, 422, 'VALIDATION_FAILED')).toBe(
+        'The URL points to a local or private network address, which is not allowed.',
+      );
     }
     const { id } = await create();
     const moved = await inject('PATCH', `/${id}`, { url: 'http://127.0.0.1/elsewhere' });
@@ -95,7 +111,11 @@ describe.each(TEST_DIALECTS)('admin webhook routes on %s', (dialect) => {
 
   it('rotates the secret: a new one answered once, the previous one signing for 24 hours more', async () => {
     const { id, secret } = await create();
-    const rotated = await t.app.inject({ method: 'POST', url: `/admin/v1/shops/${shopId}/webhooks/endpoints/${id}/rotate-secret`, headers: t.adminHeaders });
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/shops/${shopId}/webhooks/endpoints/${id}/rotate-secret`,
+      headers: t.adminHeaders,
+    });
     expect(rotated.statusCode, rotated.body).toBe(200);
     const expires = new Date(t.clock.now() + ROTATION_GRACE_MS).toISOString();
     expect(rotated.json()).toEqual({ secret: expect.stringMatching(/^whsec_/), previous_secret_expires_at: expires });
@@ -103,7 +123,7 @@ describe.each(TEST_DIALECTS)('admin webhook routes on %s', (dialect) => {
     expect((await inject('GET', `/${id}`)).json<Body>().previous_secret_expires_at).toBe(expires);
   });
 
-  it('lists deliveries with bounded paging, and keeps one shop out of another shop\'s endpoints', async () => {
+  it("lists deliveries with bounded paging, and keeps one shop out of another shop's endpoints", async () => {
     const { id } = await create();
     const list = await inject('GET', `/${id}/deliveries?limit=10&offset=0&status=failed`);
     expect(list.statusCode, list.body).toBe(200);

@@ -52,26 +52,121 @@ const TREE_CASES: ReadonlyArray<readonly [string, string, string]> = [
 ];
 
 const ERROR_CASES: ReadonlyArray<{ name: string; url: string; status: number; message: string }> = [
-  { name: 'categories: shop_id absent → 401', url: '/products/categories?shop_secret={secret}', status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'categories: shop_id malformed → 422', url: '/products/categories?shop_id=zz&shop_secret={secret}', status: 422, message: 'Parameter `shop_id` must be 30 hexadecimal characters.' },
-  { name: 'categories: unknown shop → 404', url: '/products/categories?shop_id={unknown_shop}&shop_secret={secret}', status: 404, message: 'Shop not found' },
+  {
+    name: 'categories: shop_id absent → 401',
+    url: '/products/categories?shop_secret={secret}',
+    status: 401,
+    message: 'Parameter `shop_id` is required.',
+  },
+  {
+    name: 'categories: shop_id malformed → 422',
+    url: '/products/categories?shop_id=zz&shop_secret={secret}',
+    status: 422,
+    message: 'Parameter `shop_id` must be 30 hexadecimal characters.',
+  },
+  {
+    name: 'categories: unknown shop → 404',
+    url: '/products/categories?shop_id={unknown_shop}&shop_secret={secret}',
+    status: 404,
+    message: 'Shop not found',
+  },
   { name: 'categories: secret absent → 401', url: '/products/categories?shop_id={shop}', status: 401, message: 'Invalid secret key' },
-  { name: 'categories: wrong secret → 401', url: '/products/categories?shop_id={shop}&shop_secret=wrong', status: 401, message: 'Invalid secret key' },
-  { name: 'categories: inactive shop → 403', url: '/products/categories?shop_id={inactive_shop}&shop_secret={inactive_secret}', status: 403, message: 'Shop is not active.' },
-  { name: 'categories: negative depth → 422', url: '/products/categories?shop_id={shop}&shop_secret={secret}&depth=-1', status: 422, message: 'Parameter `depth` must be an integer of at least 0.' },
-  { name: 'categories: depth not an integer → 422', url: '/products/categories?shop_id={shop}&shop_secret={secret}&depth=2.5', status: 422, message: 'Parameter `depth` must be an integer of at least 0.' },
-  { name: 'categories: an exclude id of 256 characters → 422', url: `/products/categories?shop_id={shop}&shop_secret={secret}&exclude=${'x'.repeat(256)}`, status: 422, message: 'Parameter `exclude` must hold ids of at most 255 characters.' },
-  { name: 'categories: 1001 locations → 422', url: `/products/categories?shop_id={shop}&shop_secret={secret}&locations=${Array.from({ length: 1001 }, (_, i) => i).join(',')}`, status: 422, message: 'Parameter `locations` must have at most 1000 ids.' },
-  { name: 'categories: POST → 405', url: '/products/categories?shop_id={shop}&shop_secret={secret}', status: 405, message: 'Method POST is not allowed for this endpoint.' },
-  { name: 'not_widgetable: shop_id absent → 401', url: '/products/not_widgetable?shop_secret={secret}', status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'not_widgetable: shop_id malformed → 422', url: '/products/not_widgetable?shop_id=1&shop_secret={secret}', status: 422, message: 'Parameter `shop_id` must be 30 hexadecimal characters.' },
-  { name: 'not_widgetable: unknown shop → 404', url: '/products/not_widgetable?shop_id={unknown_shop}&shop_secret={secret}', status: 404, message: 'Shop not found' },
-  { name: 'not_widgetable: secret absent → 401', url: '/products/not_widgetable?shop_id={shop}', status: 401, message: 'Invalid secret key' },
-  { name: 'not_widgetable: wrong secret → 401', url: '/products/not_widgetable?shop_id={shop}&shop_secret={inactive_secret}', status: 401, message: 'Invalid secret key' },
-  { name: 'not_widgetable: inactive shop → 403', url: '/products/not_widgetable?shop_id={inactive_shop}&shop_secret={inactive_secret}', status: 403, message: 'Shop is not active.' },
-  { name: 'not_widgetable: limit 0 → 422', url: '/products/not_widgetable?shop_id={shop}&shop_secret={secret}&limit=0', status: 422, message: 'Parameter `limit` must be an integer from 1 to 1000.' },
-  { name: 'not_widgetable: limit 1001 → 422', url: '/products/not_widgetable?shop_id={shop}&shop_secret={secret}&limit=1001', status: 422, message: 'Parameter `limit` must be an integer from 1 to 1000.' },
-  { name: 'not_widgetable: page 0 → 422', url: '/products/not_widgetable?shop_id={shop}&shop_secret={secret}&page=0', status: 422, message: 'Parameter `page` must be an integer from 1 to 1000000.' },
+  {
+    name: 'categories: wrong secret → 401',
+    url: '/products/categories?shop_id={shop}&shop_secret=wrong',
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'categories: inactive shop → 403',
+    url: '/products/categories?shop_id={inactive_shop}&shop_secret={inactive_secret}',
+    status: 403,
+    message: 'Shop is not active.',
+  },
+  {
+    name: 'categories: negative depth → 422',
+    url: '/products/categories?shop_id={shop}&shop_secret={secret}&depth=-1',
+    status: 422,
+    message: 'Parameter `depth` must be an integer of at least 0.',
+  },
+  {
+    name: 'categories: depth not an integer → 422',
+    url: '/products/categories?shop_id={shop}&shop_secret={secret}&depth=2.5',
+    status: 422,
+    message: 'Parameter `depth` must be an integer of at least 0.',
+  },
+  {
+    name: 'categories: an exclude id of 256 characters → 422',
+    url: `/products/categories?shop_id={shop}&shop_secret={secret}&exclude=${'x'.repeat(256)}`,
+    status: 422,
+    message: 'Parameter `exclude` must hold ids of at most 255 characters.',
+  },
+  {
+    name: 'categories: 1001 locations → 422',
+    url: `/products/categories?shop_id={shop}&shop_secret={secret}&locations=${Array.from({ length: 1001 }, (_, i) => i).join(',')}`,
+    status: 422,
+    message: 'Parameter `locations` must have at most 1000 ids.',
+  },
+  {
+    name: 'categories: POST → 405',
+    url: '/products/categories?shop_id={shop}&shop_secret={secret}',
+    status: 405,
+    message: 'Method POST is not allowed for this endpoint.',
+  },
+  {
+    name: 'not_widgetable: shop_id absent → 401',
+    url: '/products/not_widgetable?shop_secret={secret}',
+    status: 401,
+    message: 'Parameter `shop_id` is required.',
+  },
+  {
+    name: 'not_widgetable: shop_id malformed → 422',
+    url: '/products/not_widgetable?shop_id=1&shop_secret={secret}',
+    status: 422,
+    message: 'Parameter `shop_id` must be 30 hexadecimal characters.',
+  },
+  {
+    name: 'not_widgetable: unknown shop → 404',
+    url: '/products/not_widgetable?shop_id={unknown_shop}&shop_secret={secret}',
+    status: 404,
+    message: 'Shop not found',
+  },
+  {
+    name: 'not_widgetable: secret absent → 401',
+    url: '/products/not_widgetable?shop_id={shop}',
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'not_widgetable: wrong secret → 401',
+    url: '/products/not_widgetable?shop_id={shop}&shop_secret={inactive_secret}',
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'not_widgetable: inactive shop → 403',
+    url: '/products/not_widgetable?shop_id={inactive_shop}&shop_secret={inactive_secret}',
+    status: 403,
+    message: 'Shop is not active.',
+  },
+  {
+    name: 'not_widgetable: limit 0 → 422',
+    url: '/products/not_widgetable?shop_id={shop}&shop_secret={secret}&limit=0',
+    status: 422,
+    message: 'Parameter `limit` must be an integer from 1 to 1000.',
+  },
+  {
+    name: 'not_widgetable: limit 1001 → 422',
+    url: '/products/not_widgetable?shop_id={shop}&shop_secret={secret}&limit=1001',
+    status: 422,
+    message: 'Parameter `limit` must be an integer from 1 to 1000.',
+  },
+  {
+    name: 'not_widgetable: page 0 → 422',
+    url: '/products/not_widgetable?shop_id={shop}&shop_secret={secret}&page=0',
+    status: 422,
+    message: 'Parameter `page` must be an integer from 1 to 1000000.',
+  },
 ];
 
 describe.each(TEST_DIALECTS)('GET /products/categories and /products/not_widgetable contract on %s', (dialect) => {
@@ -100,7 +195,10 @@ describe.each(TEST_DIALECTS)('GET /products/categories and /products/not_widgeta
   });
 
   const categories = async (query: string, app: PatronApp = t.app) => {
-    const response = await app.inject({ method: 'GET', url: `/products/categories?shop_id=${vars.shop}&shop_secret=${vars.secret}${query}` });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/products/categories?shop_id=${vars.shop}&shop_secret=${vars.secret}${query}`,
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     return response.json<TreeNode[]>();
@@ -122,14 +220,25 @@ describe.each(TEST_DIALECTS)('GET /products/categories and /products/not_widgeta
       parent_id: null,
       parent_external_id: null,
       children: [
-        { id: idOf('2'), external_id: '2', name: 'Shoes', url: 'https://shop.example/c/shoes?sort=new', parent_id: idOf('1'), parent_external_id: '1', children: [] },
+        {
+          id: idOf('2'),
+          external_id: '2',
+          name: 'Shoes',
+          url: 'https://shop.example/c/shoes?sort=new',
+          parent_id: idOf('1'),
+          parent_external_id: '1',
+          children: [],
+        },
         { id: idOf('6'), external_id: '6', name: 'Hats', url: null, parent_id: idOf('1'), parent_external_id: '1', children: [] },
       ],
     });
   });
 
   it('categories: a shop without a catalog has an empty tree', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/products/categories?shop_id=${vars.empty_shop}&shop_secret=${vars.empty_secret}` });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/products/categories?shop_id=${vars.empty_shop}&shop_secret=${vars.empty_secret}`,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([]);
   });
@@ -142,7 +251,14 @@ describe.each(TEST_DIALECTS)('GET /products/categories and /products/not_widgeta
       data: {
         total: 2,
         items: [
-          { uniqid: 'sku-4', price: null, name: 'Gift card (no price)', url: 'https://shop.example/p/sku-4', image_url: null, image_downloading_error: null },
+          {
+            uniqid: 'sku-4',
+            price: null,
+            name: 'Gift card (no price)',
+            url: 'https://shop.example/p/sku-4',
+            image_url: null,
+            image_downloading_error: null,
+          },
           {
             uniqid: 'sku-7',
             price: 10,
@@ -158,7 +274,9 @@ describe.each(TEST_DIALECTS)('GET /products/categories and /products/not_widgeta
 
   it('not_widgetable: pages by limit and page, the total counting them all', async () => {
     const page = async (query: string) =>
-      (await t.app.inject({ method: 'GET', url: `/products/not_widgetable?shop_id=${vars.shop}&shop_secret=${vars.secret}${query}` })).json<{
+      (
+        await t.app.inject({ method: 'GET', url: `/products/not_widgetable?shop_id=${vars.shop}&shop_secret=${vars.secret}${query}` })
+      ).json<{
         data: { total: number; items: Array<{ uniqid: string }> };
       }>().data;
     expect(await page('&limit=1')).toMatchObject({ total: 2, items: [{ uniqid: 'sku-4' }] });
@@ -167,7 +285,10 @@ describe.each(TEST_DIALECTS)('GET /products/categories and /products/not_widgeta
   });
 
   it('not_widgetable: a shop without a catalog has none', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/products/not_widgetable?shop_id=${vars.empty_shop}&shop_secret=${vars.empty_secret}` });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/products/not_widgetable?shop_id=${vars.empty_shop}&shop_secret=${vars.empty_secret}`,
+    });
     expect(response.json()).toEqual({ status: 'success', data: { total: 0, items: [] } });
   });
 

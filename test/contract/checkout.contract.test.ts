@@ -32,7 +32,9 @@ const ITEM_NUMBERS = [
   'quantity',
   'price',
   'total',
-  ...['paid_with_offers', 'paid_with_referral_discounts', 'paid_with_discounts', 'paid_with_bonuses', 'paid_with_certificates'].flatMap((f) => [f, `${f}_per_product`]),
+  ...['paid_with_offers', 'paid_with_referral_discounts', 'paid_with_discounts', 'paid_with_bonuses', 'paid_with_certificates'].flatMap(
+    (f) => [f, `${f}_per_product`],
+  ),
   'bonuses_reward',
   'bonuses_reward_per_product',
   'bonuses_used',
@@ -89,9 +91,9 @@ describe.each(TEST_DIALECTS)('loyalty checkout contract on %s', (dialect) => {
     cart_items: cart,
     ...extra,
   });
-  const post = (path: string, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: `/loyalty/checkout/${path}`, payload });
-  const history = (query: Record<string, string>) =>
-    t.app.inject({ method: 'GET', url: '/loyalty/checkout/history', query });
+  const post = (path: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: `/loyalty/checkout/${path}`, payload });
+  const history = (query: Record<string, string>) => t.app.inject({ method: 'GET', url: '/loyalty/checkout/history', query });
   async function held() {
     const s = t.app.services;
     const member = await s.loyalty.viewMember(shopId, PHONE);
@@ -129,14 +131,25 @@ describe.each(TEST_DIALECTS)('loyalty checkout contract on %s', (dialect) => {
         ['wrap', 'Gift wrap', 'kitchen'],
       ].map(([id, name, category]) => ({ id, name, price: 1, url: `https://shop.example/${id}`, categoryIds: [category!] })),
     });
-    await s.loyalty.putSettings(shopId, { rewardPercent: 500, maxBonusSharePercent: 5000, bonusValue: 100, bonusLifetimeDays: null, rewardPendingDays: 0 });
+    await s.loyalty.putSettings(shopId, {
+      rewardPercent: 500,
+      maxBonusSharePercent: 5000,
+      bonusValue: 100,
+      bonusLifetimeDays: null,
+      rewardPendingDays: 0,
+    });
     await s.loyaltyReferrals.putProgram(shopId, { enabled: true, referrerReward: { type: 'fixed', value: 50_00 } });
     const referrer = await s.loyalty.joinMember(shopId, { phone: '79007654321' });
     const { code } = await s.loyaltyReferrals.memberReferral(shopId, referrer.identifier);
     await s.loyaltyReferrals.joinWithReferrer(shopId, { phone: PHONE }, code);
     await s.loyalty.creditManual(shopId, PHONE, { amount: 200_00 });
     const food = await s.promotions.createPromotion(shopId, { ...PROMOTION, name: 'Food 10%', priority: 10, categoryIds: ['food'] });
-    const byCode = await s.promotions.createPromotion(shopId, { ...PROMOTION, name: 'Spring', byPromoCode: true, discount: { type: 'fixed', value: 100_00 } });
+    const byCode = await s.promotions.createPromotion(shopId, {
+      ...PROMOTION,
+      name: 'Spring',
+      byPromoCode: true,
+      discount: { type: 'fixed', value: 100_00 },
+    });
     const kitchen = await s.promotions.createPromotion(shopId, {
       ...PROMOTION,
       name: 'Kitchen reward',
@@ -206,7 +219,13 @@ describe.each(TEST_DIALECTS)('loyalty checkout contract on %s', (dialect) => {
       expectPart(item.bonuses_reward_referral_program);
       for (const part of Object.values(item.bonuses_reward_promotions)) expectPart(part);
       for (const certificate of Object.values(item.certificates)) {
-        expect(certificate).toEqual({ id: expect.any(Number), code: 'GIFT', pool_id: null, amount: expect.any(Number), amount_per_product: expect.any(Number) });
+        expect(certificate).toEqual({
+          id: expect.any(Number),
+          code: 'GIFT',
+          pool_id: null,
+          amount: expect.any(Number),
+          amount_per_product: expect.any(Number),
+        });
       }
     }
     const byId: Json = Object.fromEntries(payload.items.map((it) => [it.product_id as string, it]));
@@ -259,7 +278,11 @@ describe.each(TEST_DIALECTS)('loyalty checkout contract on %s', (dialect) => {
     expect(order.items).toHaveLength(10);
     for (const [i, item] of order.items.entries()) {
       expect(Object.keys(item).sort()).toEqual(['id', 'name', 'price', 'quantity']);
-      expect(item).toMatchObject({ id: cart[i]!.product_id, quantity: cart[i]!.quantity, price: applied.payload.items[i]?.total_after_discounts_per_product as number });
+      expect(item).toMatchObject({
+        id: cart[i]!.product_id,
+        quantity: cart[i]!.quantity,
+        price: applied.payload.items[i]?.total_after_discounts_per_product as number,
+      });
     }
   });
 
@@ -275,7 +298,10 @@ describe.each(TEST_DIALECTS)('loyalty checkout contract on %s', (dialect) => {
   it('answers two lines of one product with 200, the message and the identifier', async () => {
     const response = await post('apply', body({ order_id: 'D-1', cart_items: [cart[0], cart[1], { ...cart[0], quantity: 5 }] }));
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'success', payload: { message: 'Cart contains line items with the same product ID', identifier: PHONE } });
+    expect(response.json()).toEqual({
+      status: 'success',
+      payload: { message: 'Cart contains line items with the same product ID', identifier: PHONE },
+    });
     const estimate = await post('estimate', body({ cart_items: [cart[0], cart[0]] }));
     expect(estimate.json().payload.message).toBe('Cart contains line items with the same product ID');
   });
@@ -283,28 +309,84 @@ describe.each(TEST_DIALECTS)('loyalty checkout contract on %s', (dialect) => {
   const wide = 'x'.repeat(10_000);
   it.each([
     ['no shop_id', () => ({ ...body({ order_id: 'E-1' }), shop_id: undefined }), 401, 'Parameter `shop_id` is required.'],
-    ['a malformed shop_id', () => body({ order_id: 'E-1', shop_id: 'nope' }), 422, 'Parameter `shop_id` must be 30 hexadecimal characters.'],
+    [
+      'a malformed shop_id',
+      () => body({ order_id: 'E-1', shop_id: 'nope' }),
+      422,
+      'Parameter `shop_id` must be 30 hexadecimal characters.',
+    ],
     ['an unknown shop', () => body({ order_id: 'E-1', shop_id: 'f'.repeat(30) }), 404, 'Shop not found'],
     ['a wrong secret', () => body({ order_id: 'E-1', shop_secret: 'wrong' }), 401, 'Invalid secret key'],
     ['no secret', () => ({ ...body({ order_id: 'E-1' }), shop_secret: undefined }), 401, 'Invalid secret key'],
-    ['an inactive shop', () => body({ order_id: 'E-1', shop_id: inactive.shopId, shop_secret: inactive.secret }), 403, 'Shop is not active.'],
+    [
+      'an inactive shop',
+      () => body({ order_id: 'E-1', shop_id: inactive.shopId, shop_secret: inactive.secret }),
+      403,
+      'Shop is not active.',
+    ],
     ['no order_id', () => body(), 422, 'Parameter `order_id` is required.'],
     ['an empty cart', () => body({ order_id: 'E-1', cart_items: [] }), 422, 'Parameter `cart_items` must not be empty.'],
-    ['a price of 0', () => body({ order_id: 'E-1', cart_items: [{ product_id: 'a', price: 0, quantity: 1 }] }), 422, 'Parameter `cart_items[0][price]` must be greater than 0.'],
-    ['a negative quantity', () => body({ order_id: 'E-1', cart_items: [{ product_id: 'a', price: 1, quantity: -1 }] }), 422, 'Parameter `cart_items[0][quantity]` must be an integer from 1 to 1000000.'],
+    [
+      'a price of 0',
+      () => body({ order_id: 'E-1', cart_items: [{ product_id: 'a', price: 0, quantity: 1 }] }),
+      422,
+      'Parameter `cart_items[0][price]` must be greater than 0.',
+    ],
+    [
+      'a negative quantity',
+      () => body({ order_id: 'E-1', cart_items: [{ product_id: 'a', price: 1, quantity: -1 }] }),
+      422,
+      'Parameter `cart_items[0][quantity]` must be an integer from 1 to 1000000.',
+    ],
     [
       '10,000 lines',
-      () => body({ order_id: 'E-1', cart_items: Array.from({ length: 10_000 }, (_, i) => ({ product_id: `p${i}`, price: 1, quantity: 1 })) }),
+      () =>
+        body({ order_id: 'E-1', cart_items: Array.from({ length: 10_000 }, (_, i) => ({ product_id: `p${i}`, price: 1, quantity: 1 })) }),
       422,
       'Parameter `cart_items` must have at most 1000 lines.',
     ],
-    ['a promo code of 10,000 characters', () => body({ order_id: 'E-1', promo_codes: [wide] }), 422, 'Parameter `promo_codes[]` must be at most 64 characters.'],
-    ['current_time 25:99', () => body({ order_id: 'E-1', current_time: '25:99' }), 422, 'Parameter `current_time` must be a time HH:MM on a 24-hour clock.'],
-    ['a negative bonuses_amount', () => body({ order_id: 'E-1', bonuses_amount: -5 }), 422, 'Parameter `bonuses_amount` must be an integer from 0 to 1000000000.'],
-    ['bonuses_amount above the balance', () => body({ order_id: 'E-1', bonuses_amount: 201 }), 409, "Parameter `bonuses_amount` is above the member's balance of 200.00 bonuses."],
-    ['charge_bonuses without an identifier', () => ({ ...body({ order_id: 'E-1' }), identifier: undefined }), 422, 'Parameter `identifier` is required to charge bonuses.'],
-    ['charge_bonuses for an unknown member', () => body({ order_id: 'E-1', identifier: '79990000000' }), 404, 'Loyalty program member is not found'],
-    ['an order_id of 256 characters', () => body({ order_id: 'o'.repeat(256) }), 422, 'Parameter `order_id` must be at most 255 characters.'],
+    [
+      'a promo code of 10,000 characters',
+      () => body({ order_id: 'E-1', promo_codes: [wide] }),
+      422,
+      'Parameter `promo_codes[]` must be at most 64 characters.',
+    ],
+    [
+      'current_time 25:99',
+      () => body({ order_id: 'E-1', current_time: '25:99' }),
+      422,
+      'Parameter `current_time` must be a time HH:MM on a 24-hour clock.',
+    ],
+    [
+      'a negative bonuses_amount',
+      () => body({ order_id: 'E-1', bonuses_amount: -5 }),
+      422,
+      'Parameter `bonuses_amount` must be an integer from 0 to 1000000000.',
+    ],
+    [
+      'bonuses_amount above the balance',
+      () => body({ order_id: 'E-1', bonuses_amount: 201 }),
+      409,
+      "Parameter `bonuses_amount` is above the member's balance of 200.00 bonuses.",
+    ],
+    [
+      'charge_bonuses without an identifier',
+      () => ({ ...body({ order_id: 'E-1' }), identifier: undefined }),
+      422,
+      'Parameter `identifier` is required to charge bonuses.',
+    ],
+    [
+      'charge_bonuses for an unknown member',
+      () => body({ order_id: 'E-1', identifier: '79990000000' }),
+      404,
+      'Loyalty program member is not found',
+    ],
+    [
+      'an order_id of 256 characters',
+      () => body({ order_id: 'o'.repeat(256) }),
+      422,
+      'Parameter `order_id` must be at most 255 characters.',
+    ],
   ])('refuses apply with %s, holding nothing', async (_name, make, statusCode, message) => {
     const before = await held();
     const response = await post('apply', make());

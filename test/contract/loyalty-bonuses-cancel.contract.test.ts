@@ -38,7 +38,11 @@ describe.each(TEST_DIALECTS)('event rewards and PATCH /loyalty/bonuses/cancel on
     for (const code of ['signed_up', 'app_rated', 'reviewed', 'plain']) {
       await t.app.services.shops.createCustomEvent(shopId, { code });
     }
-    for (const [code, amount] of [['signed_up', 100], ['app_rated', 50.5], ['reviewed', 30]] as const) {
+    for (const [code, amount] of [
+      ['signed_up', 100],
+      ['app_rated', 50.5],
+      ['reviewed', 30],
+    ] as const) {
       const put = await admin('PUT', `/shops/${shopId}/loyalty/event-rewards/${code}`, { amount });
       expect(put.statusCode, put.body).toBe(200);
     }
@@ -101,7 +105,10 @@ describe.each(TEST_DIALECTS)('event rewards and PATCH /loyalty/bonuses/cancel on
   }
 
   function expectRefusal(response: LightMyRequestResponse, status: number, message: string): void {
-    expect({ status: response.statusCode, body: response.json<unknown>() }).toEqual({ status, body: { success: false, payload: { message } } });
+    expect({ status: response.statusCode, body: response.json<unknown>() }).toEqual({
+      status,
+      body: { success: false, payload: { message } },
+    });
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   }
 
@@ -129,7 +136,9 @@ describe.each(TEST_DIALECTS)('event rewards and PATCH /loyalty/bonuses/cancel on
     await sendCustomEvent('app_rated');
     const rated = await rewardFor((m) => m.transactions.find((x) => x.kind === 'event_reward' && x.status === 'confirmed'));
     expect((await member()).balance).toBe(50.5);
-    expectSuccess(await cancel({ shop_id: shopId, shop_secret: secret, identifier: '8 (900) 123-45-67', transaction_id: rated, id: rated }));
+    expectSuccess(
+      await cancel({ shop_id: shopId, shop_secret: secret, identifier: '8 (900) 123-45-67', transaction_id: rated, id: rated }),
+    );
     expect((await member()).balance).toBe(0);
   });
 
@@ -151,7 +160,8 @@ describe.each(TEST_DIALECTS)('event rewards and PATCH /loyalty/bonuses/cancel on
   });
 
   it('rewards nothing for a code without a rule, nor a device whose customer is not a member', async () => {
-    const written = async () => (await t.db.db.selectFrom('loyalty_transactions').select('id').where('shop_id', '=', shopId).execute()).length;
+    const written = async () =>
+      (await t.db.db.selectFrom('loyalty_transactions').select('id').where('shop_id', '=', shopId).execute()).length;
     const before = await written();
     await sendCustomEvent('plain');
     const stranger = await initDevice(t, shopId);
@@ -198,7 +208,12 @@ describe.each(TEST_DIALECTS)('event rewards and PATCH /loyalty/bonuses/cancel on
       ['shop_secret absent → 401', () => without('shop_secret'), 401, 'API secret is not correct'],
       ['a wrong shop_secret → 401', () => good({ shop_secret: 'wrong' }), 401, 'API secret is not correct'],
       ["another shop's secret → 401", () => good({ shop_secret: otherShop.secret }), 401, 'API secret is not correct'],
-      ['an inactive shop → 403', () => good({ shop_id: inactiveShop.shopId, shop_secret: inactiveShop.secret }), 403, 'Shop is not active.'],
+      [
+        'an inactive shop → 403',
+        () => good({ shop_id: inactiveShop.shopId, shop_secret: inactiveShop.secret }),
+        403,
+        'Shop is not active.',
+      ],
       ['identifier absent → 422', () => without('identifier'), 422, 'Identifier is not valid'],
       ['identifier empty → 422', () => good({ identifier: '' }), 422, 'Identifier is not valid'],
       ['identifier of 256 characters → 422', () => good({ identifier: 'a'.repeat(256) }), 422, 'Identifier is not valid'],
@@ -212,11 +227,26 @@ describe.each(TEST_DIALECTS)('event rewards and PATCH /loyalty/bonuses/cancel on
       ['id negative → 422', () => good({ id: '-5' }), 422, 'Parameter `id` must be an integer of at least 1.'],
       ['id fractional → 422', () => good({ id: 1.5 }), 422, 'Parameter `id` must be an integer of at least 1.'],
       ['id beyond 2^53 → 422', () => good({ id: '9007199254740993' }), 422, 'Parameter `id` must be an integer of at least 1.'],
-      ['transaction_id malformed → 422', () => without('id', { transaction_id: 'x1' }), 422, 'Parameter `transaction_id` must be an integer of at least 1.'],
-      ['transaction_id and id differ → 422', () => good({ transaction_id: rewardId + 1 }), 422, 'Parameters `transaction_id` and `id` name different transactions.'],
+      [
+        'transaction_id malformed → 422',
+        () => without('id', { transaction_id: 'x1' }),
+        422,
+        'Parameter `transaction_id` must be an integer of at least 1.',
+      ],
+      [
+        'transaction_id and id differ → 422',
+        () => good({ transaction_id: rewardId + 1 }),
+        422,
+        'Parameters `transaction_id` and `id` name different transactions.',
+      ],
       ['an unknown transaction → 404', () => good({ id: 999_999 }), 404, 'Transaction is not found.'],
       ["another member's reward → 404", () => good({ identifier: '79005550000' }), 404, 'Transaction is not found.'],
-      ["the transaction of another shop → 404", () => good({ shop_id: otherShop.shopId, shop_secret: otherShop.secret }), 404, 'Transaction is not found.'],
+      [
+        'the transaction of another shop → 404',
+        () => good({ shop_id: otherShop.shopId, shop_secret: otherShop.secret }),
+        404,
+        'Transaction is not found.',
+      ],
       ['a manual credit → 409', () => good({ id: manualId }), 409, 'Transaction is not a reward for an event and cannot be cancelled.'],
     ])('%s', async (_name, body, status, message) => {
       const balance = (await member()).balance;

@@ -86,10 +86,16 @@ describe.each(TEST_DIALECTS)('public loyalty levels and referrals on %s', (diale
       await t.app.services.loyaltyLevels.recordPurchase(shopId, member.profileId, `order-${phone}`, 6_000_00, NOW);
       const gold = { name: 'Gold', code: 'gold', expiration_date: '2026-02-15' };
       expect(await status('', state)).toEqual({ status: 'success', payload: { member: true, level: gold } });
-      const named = await t.app.inject({ method: 'GET', url: `/loyalty/members/status?shop_id=${shopId}&did=${device.did}&phone=${phone}` });
+      const named = await t.app.inject({
+        method: 'GET',
+        url: `/loyalty/members/status?shop_id=${shopId}&did=${device.did}&phone=${phone}`,
+      });
       expect(named.json()).toEqual({ status: 'success', payload: { member: true, level: gold } });
       // Joining again answers the level too.
-      expect((await t.app.inject(loyaltyJoinRequest(state, { phone }))).json()).toEqual({ status: 'success', payload: { member: true, level: gold } });
+      expect((await t.app.inject(loyaltyJoinRequest(state, { phone }))).json()).toEqual({
+        status: 'success',
+        payload: { member: true, level: gold },
+      });
     });
 
     it('answers null once the level has dropped, at the instant its purchase leaves the window', async () => {
@@ -107,7 +113,10 @@ describe.each(TEST_DIALECTS)('public loyalty levels and referrals on %s', (diale
 
     it('answers expiration_date null for a level that never drops (min_total 0)', async () => {
       const shop = (await createShopFixture(t.app.services)).shopId;
-      await t.app.services.loyaltyLevels.putLadder(shop, { windowDays: 30, levels: [{ code: 'base', name: 'Base', minTotal: 0, rewardPercent: 100 }] });
+      await t.app.services.loyaltyLevels.putLadder(shop, {
+        windowDays: 30,
+        levels: [{ code: 'base', name: 'Base', minTotal: 0, rewardPercent: 100 }],
+      });
       await t.app.services.loyalty.joinMember(shop, { phone: '79009990000' });
       const device = await initDevice(t, shop);
       expect(await status('79009990000', { shopId: shop, ...device })).toEqual({
@@ -123,7 +132,13 @@ describe.each(TEST_DIALECTS)('public loyalty levels and referrals on %s', (diale
       const pushed = await t.app.inject({
         method: 'POST',
         url: '/push',
-        payload: { shop_id: shopId, did: device.did, event: 'purchase', order_id: `push-${phone}`, items: [{ id: 'sku-1', amount: 2, price: 700 }] },
+        payload: {
+          shop_id: shopId,
+          did: device.did,
+          event: 'purchase',
+          order_id: `push-${phone}`,
+          items: [{ id: 'sku-1', amount: 2, price: 700 }],
+        },
       });
       expect(pushed.statusCode, pushed.body).toBe(200);
       const runner = createJobRunner({ config: t.config, services: t.app.services, clock: t.clock, log: createLogger('silent') });

@@ -76,7 +76,11 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
     it('reads a named phone, loyalty_id or email when identifier is absent', async () => {
       await t.app.services.loyalty.joinMember(shopId, { phone: '79003330000', email: 'Named@Example.org' });
       const ask = (query: string) =>
-        t.app.inject({ method: 'GET', url: `/loyalty/members/status?shop_id=${shopId}&did=${sdk.did}&${query}`, headers: { ...SDK_GET_HEADERS } });
+        t.app.inject({
+          method: 'GET',
+          url: `/loyalty/members/status?shop_id=${shopId}&did=${sdk.did}&${query}`,
+          headers: { ...SDK_GET_HEADERS },
+        });
       for (const query of ['phone=8%20900%20333-00-00', 'loyalty_id=CARD%201%2F2', 'email=named%40example.org']) {
         const response = await ask(query);
         expect(response.statusCode, query).toBe(200);
@@ -95,7 +99,12 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
     const url = (query: string) => `/loyalty/members/status?${query}`;
     it.each([
       ['no shop_id → 401', 'identifier=79001112233&did={did}', 401, 'Parameter `shop_id` is required.'],
-      ['a malformed shop_id → 422', 'shop_id=xyz&identifier=79001112233&did={did}', 422, 'Parameter `shop_id` must be 30 hexadecimal characters.'],
+      [
+        'a malformed shop_id → 422',
+        'shop_id=xyz&identifier=79001112233&did={did}',
+        422,
+        'Parameter `shop_id` must be 30 hexadecimal characters.',
+      ],
       ['an unknown shop → 404', `shop_id=${'0'.repeat(30)}&identifier=79001112233&did={did}`, 404, 'Shop not found'],
       ['an inactive shop → 403', 'shop_id={inactive}&identifier=79001112233&did={did}', 403, 'Shop is not active.'],
       ['an unknown well-formed did → 404', 'shop_id={shop}&identifier=79001112233&did=Unknown123', 404, 'Device not found'],
@@ -103,7 +112,12 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
       ['a malformed did → 422', 'shop_id={shop}&identifier=79001112233&did=INVALID_ID', 422, 'Device ID is not valid'],
       ['neither did nor identifier → 422', 'shop_id={shop}', 422, 'Parameter `did` or `identifier` is required.'],
       ['a malformed named phone → 422', 'shop_id={shop}&did={did}&phone=12', 422, 'Parameter `phone` is not valid.'],
-      ['an identifier of 256 characters → 422', `shop_id={shop}&did={did}&identifier=${'a'.repeat(256)}`, 422, 'Parameter `identifier` must be at most 255 characters.'],
+      [
+        'an identifier of 256 characters → 422',
+        `shop_id={shop}&did={did}&identifier=${'a'.repeat(256)}`,
+        422,
+        'Parameter `identifier` must be at most 255 characters.',
+      ],
     ])('%s', async (_name, query, status, message) => {
       const filled = query
         .replace('{shop}', shopId)
@@ -207,7 +221,12 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
 
     it.each([
       ['no shop_id → 401', { did: '{did}', phone: '79001112233' }, 401, 'Parameter `shop_id` is required.'],
-      ['a malformed shop_id → 422', { shop_id: 'xyz', did: '{did}', phone: '79001112233' }, 422, 'Parameter `shop_id` must be 30 hexadecimal characters.'],
+      [
+        'a malformed shop_id → 422',
+        { shop_id: 'xyz', did: '{did}', phone: '79001112233' },
+        422,
+        'Parameter `shop_id` must be 30 hexadecimal characters.',
+      ],
       ['an unknown shop → 404', { shop_id: '0'.repeat(30), did: '{did}', phone: '79001112233' }, 404, 'Shop not found'],
       ['an inactive shop → 403', { shop_id: '{inactive}', did: '{did}', phone: '79001112233' }, 403, 'Shop is not active.'],
       ['an unknown well-formed did → 404', { shop_id: '{shop}', did: 'Unknown123', phone: '79001112233' }, 404, 'Device not found'],
@@ -217,7 +236,12 @@ describe.each(TEST_DIALECTS)('public loyalty calls on %s', (dialect) => {
       ['a wrong secret without did → 401', { shop_id: '{shop}', shop_secret: 'wrong', phone: '79001112233' }, 401, 'Invalid secret key'],
       ['nothing to join → 422', { shop_id: '{shop}' }, 422, 'Parameter `phone` or `loyalty_id` is required.'],
       ['a malformed phone → 422', { shop_id: '{shop}', did: '{did}', phone: '12' }, 422, 'Parameter `phone` is not valid.'],
-      ['a malformed email → 422', { shop_id: '{shop}', did: '{did}', phone: '79001112233', email: 'not-an-email' }, 422, 'Parameter `email` is not valid.'],
+      [
+        'a malformed email → 422',
+        { shop_id: '{shop}', did: '{did}', phone: '79001112233', email: 'not-an-email' },
+        422,
+        'Parameter `email` is not valid.',
+      ],
       ['a phone given as an object → 422', { shop_id: '{shop}', did: '{did}', phone: { a: 1 } }, 422, 'Parameter `phone` is not valid.'],
     ])('%s', async (_name, body, status, message) => {
       const filled = Object.fromEntries(

@@ -27,8 +27,16 @@ import { initDevice } from './tracking-fixtures.js';
  * read are answered and change the message's statistics.
  */
 
-const rsa = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-const p256 = generateKeyPairSync('ec', { namedCurve: 'prime256v1', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const rsa = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
+const p256 = generateKeyPairSync('ec', {
+  namedCurve: 'prime256v1',
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
 const tls = selfSignedCert();
 
 const TEMPLATE = {
@@ -113,22 +121,24 @@ describe.each(TEST_DIALECTS)('mobile push as the SDK reads it, on %s', (dialect)
     runner = createJobRunner({ config: t.config, services: t.app.services, clock: t.clock, log: createLogger('silent') });
     ({ shopId, secret } = await createShopFixture(t.app.services));
     // Both vendors at once, one object each: each token goes to the vendor of its form.
-    await expectStatus(admin('/channels/mobile_push', {
-      fcm: {
-        project_id: 'shop-app',
-        client_email: 'push@shop-app.iam.gserviceaccount.com',
-        private_key: rsa.privateKey,
-        token_uri: `${fcmPeer.url}/token`,
-        api_base_url: fcmPeer.url,
-      },
-      apns: {
-        team_id: 'TEAM123456',
-        key_id: 'KEY1234567',
-        private_key: p256.privateKey,
-        bundle_id: 'com.example.shop',
-        api_url: `https://127.0.0.1:${apnsPort}`,
-      },
-    }));
+    await expectStatus(
+      admin('/channels/mobile_push', {
+        fcm: {
+          project_id: 'shop-app',
+          client_email: 'push@shop-app.iam.gserviceaccount.com',
+          private_key: rsa.privateKey,
+          token_uri: `${fcmPeer.url}/token`,
+          api_base_url: fcmPeer.url,
+        },
+        apns: {
+          team_id: 'TEAM123456',
+          key_id: 'KEY1234567',
+          private_key: p256.privateKey,
+          bundle_id: 'com.example.shop',
+          api_url: `https://127.0.0.1:${apnsPort}`,
+        },
+      }),
+    );
     await expectStatus(admin('/mailings/transactional/shipped', { mobile_push: TEMPLATE }));
   });
 
@@ -161,24 +171,51 @@ describe.each(TEST_DIALECTS)('mobile push as the SDK reads it, on %s', (dialect)
   }
 
   async function transact(email: string, orderId: string): Promise<string> {
-    const r = await t.app.inject({ method: 'POST', url: '/transact', payload: { shop_id: shopId, shop_secret: secret, code: 'shipped', email, variables: { order_id: orderId } } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/transact',
+      payload: { shop_id: shopId, shop_secret: secret, code: 'shipped', email, variables: { order_id: orderId } },
+    });
     expect(r.statusCode, r.body).toBe(200);
     await runner.runDue();
     return r.json<{ payload: { code: string } }>().payload.code;
   }
 
   async function outcomes(email: string, code: string) {
-    const row = await t.db.db.selectFrom('messaging_deliveries').select(['status', 'error', 'delivered_at']).where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirstOrThrow();
-    const r = await t.app.inject({ method: 'GET', url: '/notifications', query: { shop_id: shopId, shop_secret: secret, email, channel: 'mobile_push' } });
+    const row = await t.db.db
+      .selectFrom('messaging_deliveries')
+      .select(['status', 'error', 'delivered_at'])
+      .where('shop_id', '=', shopId)
+      .where('code', '=', code)
+      .executeTakeFirstOrThrow();
+    const r = await t.app.inject({
+      method: 'GET',
+      url: '/notifications',
+      query: { shop_id: shopId, shop_secret: secret, email, channel: 'mobile_push' },
+    });
     expect(r.statusCode, r.body).toBe(200);
-    const message = r.json<{ payload: { messages: { code: string; statistics: Record<string, boolean> }[] } }>().payload.messages.find((m) => m.code === code);
-    return { status: row.status, error: row.error, delivered: row.delivered_at !== null, opened: message?.statistics.opened, clicked: message?.statistics.clicked };
+    const message = r
+      .json<{ payload: { messages: { code: string; statistics: Record<string, boolean> }[] } }>()
+      .payload.messages.find((m) => m.code === code);
+    return {
+      status: row.status,
+      error: row.error,
+      delivered: row.delivered_at !== null,
+      opened: message?.statistics.opened,
+      clicked: message?.statistics.clicked,
+    };
   }
 
   it('FCM: the data carries every field the SDK reads, and its delivered, opened and clicked reports count', async () => {
     const state = await device('android@example.org', FCM_TOKEN, 'android');
     const code = await transact('android@example.org', '1042');
-    expect(await outcomes('android@example.org', code)).toMatchObject({ status: 'sent', error: null, delivered: false, opened: false, clicked: false });
+    expect(await outcomes('android@example.org', code)).toMatchObject({
+      status: 'sent',
+      error: null,
+      delivered: false,
+      opened: false,
+      clicked: false,
+    });
 
     const sent = fcmSent.at(-1)!;
     expect(sent.body.message.token).toBe(FCM_TOKEN);
@@ -194,7 +231,11 @@ describe.each(TEST_DIALECTS)('mobile push as the SDK reads it, on %s', (dialect)
       target: { type: 'web', uri: 'https://shop.example/orders/1042?from=push' },
     });
     // Apps that show FCM's own notification still get it.
-    expect(sent.body.message.notification).toEqual({ title: 'Order 1042 shipped', body: 'It leaves the warehouse today.', image: TEMPLATE.picture });
+    expect(sent.body.message.notification).toEqual({
+      title: 'Order 1042 shipped',
+      body: 'It leaves the warehouse today.',
+      image: TEMPLATE.picture,
+    });
 
     // The SDK's reports, built from what it read.
     expect(await sdk(trackPushRequest(state, 'delivered', read.track))).toEqual({ status: 'success' });
@@ -238,7 +279,11 @@ describe.each(TEST_DIALECTS)('mobile push as the SDK reads it, on %s', (dialect)
   it('leaves the event out when the template has no link, so the SDK opens nothing', async () => {
     await expectStatus(admin('/mailings/transactional/plain', { mobile_push: { title: 'Hello', body: 'No link here.' } }));
     await device('plain@example.org', `${FCM_TOKEN}-plain`, 'android');
-    const r = await t.app.inject({ method: 'POST', url: '/transact', payload: { shop_id: shopId, shop_secret: secret, code: 'plain', email: 'plain@example.org' } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/transact',
+      payload: { shop_id: shopId, shop_secret: secret, code: 'plain', email: 'plain@example.org' },
+    });
     expect(r.statusCode, r.body).toBe(200);
     await runner.runDue();
     const sent = fcmSent.at(-1)!;

@@ -35,7 +35,12 @@ describe.each(TEST_DIALECTS)('a promotion created through the admin API on %s', 
   });
 
   async function adminCall(method: 'POST' | 'PUT', url: string, payload: unknown): Promise<Json> {
-    const response = await t.app.inject({ method, url: `/admin/v1${url}`, headers: { ...admin, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const response = await t.app.inject({
+      method,
+      url: `/admin/v1${url}`,
+      headers: { ...admin, 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
     expect(response.statusCode, response.body).toBeLessThan(300);
     return response.json<Json>();
   }
@@ -44,7 +49,14 @@ describe.each(TEST_DIALECTS)('a promotion created through the admin API on %s', 
     const response = await app.inject({
       method: 'POST',
       url: '/loyalty/checkout/estimate',
-      payload: { shop_id: shop.shop_id, shop_secret: shop.shop_secret, cart_items: [{ product_id: 'boots', price: 200, quantity: 1 }, { product_id: 'socks', price: 50, quantity: 2 }] },
+      payload: {
+        shop_id: shop.shop_id,
+        shop_secret: shop.shop_secret,
+        cart_items: [
+          { product_id: 'boots', price: 200, quantity: 1 },
+          { product_id: 'socks', price: 50, quantity: 2 },
+        ],
+      },
     });
     expect(response.statusCode, response.body).toBe(200);
     return response.json<Json>().payload.saved_by_offers as number;
@@ -55,7 +67,10 @@ describe.each(TEST_DIALECTS)('a promotion created through the admin API on %s', 
     for (let round = 0; round < ROUNDS; round += 1) {
       const shop = await adminCall('POST', '/shops', { name: `Probe ${round}` });
       await adminCall('PUT', `/shops/${shop.shop_id}/feed`, {
-        categories: [{ id: 'shoes', name: 'Shoes' }, { id: 'other', name: 'Other' }],
+        categories: [
+          { id: 'shoes', name: 'Shoes' },
+          { id: 'other', name: 'Other' },
+        ],
         offers: [
           { id: 'boots', name: 'Boots', price: 200, url: 'https://shop.example/boots', category_id: 'shoes' },
           { id: 'socks', name: 'Socks', price: 50, url: 'https://shop.example/socks', category_id: 'other' },

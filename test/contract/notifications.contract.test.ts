@@ -22,14 +22,18 @@ describe.each(TEST_DIALECTS)('notifications contract on %s', (dialect) => {
     await expectOk(s.admin('PUT', '/channels/email', { smtp_url: 'smtp://127.0.0.1:2525', from: 'shop@example.org' }));
     await expectOk(s.admin('PUT', '/channels/sms', { provider: 'test_sms', api_key: 'k' }));
     const mailing = await expectOk(
-      s.admin('PUT', '/mailings/transactional/welcome', { email: { subject: 'Welcome {{ name }}', html: '<p>Hi</p>' }, sms: { body: 'Hi {{ name }}' } }),
+      s.admin('PUT', '/mailings/transactional/welcome', {
+        email: { subject: 'Welcome {{ name }}', html: '<p>Hi</p>' },
+        sms: { body: 'Hi {{ name }}' },
+      }),
     );
     campaignId = mailing.id;
     // Day 1: an email; day 2: an email and an SMS; the first email is opened and clicked.
     emailCode = (await expectOk(s.transact({ code: 'welcome', email: 'ann@example.org', variables: { name: 'Ann' } }))).payload.code;
     await s.runner.runDue();
     s.t.clock.advance(DAY);
-    smsCode = (await expectOk(s.transact({ code: 'welcome', email: 'ann@example.org', phone: '79001234567', variables: { name: 'Ann' } }))).payload.code;
+    smsCode = (await expectOk(s.transact({ code: 'welcome', email: 'ann@example.org', phone: '79001234567', variables: { name: 'Ann' } })))
+      .payload.code;
     await s.runner.runDue();
     const at = s.t.clock.now();
     await s.t.db.db
@@ -46,7 +50,15 @@ describe.each(TEST_DIALECTS)('notifications contract on %s', (dialect) => {
 
   const day1 = new Date(Date.UTC(2026, 0, 15, 12)).toISOString();
   const day2 = new Date(Date.UTC(2026, 0, 16, 12)).toISOString();
-  const noStats = { opened: false, clicked: false, hard_bounced: false, soft_bounced: false, complained: false, unsubscribed: false, purchased: false };
+  const noStats = {
+    opened: false,
+    clicked: false,
+    hard_bounced: false,
+    soft_bounced: false,
+    complained: false,
+    unsubscribed: false,
+    purchased: false,
+  };
 
   it('lists sent messages newest first with every field of the Sent message table', async () => {
     const body = await expectOk(s.get('/notifications', { email: 'ann@example.org' }));
@@ -54,8 +66,32 @@ describe.each(TEST_DIALECTS)('notifications contract on %s', (dialect) => {
       status: 'success',
       payload: {
         messages: [
-          { type: 'transactional', campaign_id: campaignId, code: smsCode, date: '2026-01-16', sent_at: day2, subject: 'Welcome Ann', body: 'Hi', url: null, icon: null, picture: null, statistics: noStats },
-          { type: 'transactional', campaign_id: campaignId, code: smsCode, date: '2026-01-16', sent_at: day2, subject: null, body: 'Hi Ann', url: null, icon: null, picture: null, statistics: noStats },
+          {
+            type: 'transactional',
+            campaign_id: campaignId,
+            code: smsCode,
+            date: '2026-01-16',
+            sent_at: day2,
+            subject: 'Welcome Ann',
+            body: 'Hi',
+            url: null,
+            icon: null,
+            picture: null,
+            statistics: noStats,
+          },
+          {
+            type: 'transactional',
+            campaign_id: campaignId,
+            code: smsCode,
+            date: '2026-01-16',
+            sent_at: day2,
+            subject: null,
+            body: 'Hi Ann',
+            url: null,
+            icon: null,
+            picture: null,
+            statistics: noStats,
+          },
           {
             type: 'transactional',
             campaign_id: campaignId,
@@ -91,7 +127,11 @@ describe.each(TEST_DIALECTS)('notifications contract on %s', (dialect) => {
     const cases: Array<[Record<string, string>, number, string]> = [
       [{ email: 'ann@example.org', limit: '51' }, 422, 'Parameter `limit` must be an integer from 1 to 50.'],
       [{ email: 'ann@example.org', page: '0' }, 422, 'Parameter `page` must be an integer from 1 to 1000000.'],
-      [{ email: 'ann@example.org', channel: 'fax' }, 422, 'Parameter `channel` must be a comma-separated list of email, sms, mobile_push, web_push, telegram, whatsapp, max, wallet.'],
+      [
+        { email: 'ann@example.org', channel: 'fax' },
+        422,
+        'Parameter `channel` must be a comma-separated list of email, sms, mobile_push, web_push, telegram, whatsapp, max, wallet.',
+      ],
       [{}, 422, 'Identifier is not valid'],
       [{ email: 'ann@example.org', shop_secret: 'wrong' }, 401, 'Invalid secret key'],
     ];
@@ -103,16 +143,27 @@ describe.each(TEST_DIALECTS)('notifications contract on %s', (dialect) => {
   });
 
   it('counts sent and opened for one channel and type', async () => {
-    const body = await expectOk(s.get('/notifications/counters', { email: 'ann@example.org', channel: 'email', type: 'transactional', date_from: '2026-01-01' }));
+    const body = await expectOk(
+      s.get('/notifications/counters', { email: 'ann@example.org', channel: 'email', type: 'transactional', date_from: '2026-01-01' }),
+    );
     expect(body).toEqual({ status: 'success', payload: { counters: { sent: 2, opened: 1 } } });
-    const later = await expectOk(s.get('/notifications/counters', { email: 'ann@example.org', channel: 'email', type: 'transactional', date_from: '2026-01-16' }));
+    const later = await expectOk(
+      s.get('/notifications/counters', { email: 'ann@example.org', channel: 'email', type: 'transactional', date_from: '2026-01-16' }),
+    );
     expect(later.payload.counters).toEqual({ sent: 1, opened: 0 });
-    expect((await s.get('/notifications/counters', { email: 'ann@example.org', channel: 'email', type: 'transactional' })).statusCode).toBe(422);
+    expect((await s.get('/notifications/counters', { email: 'ann@example.org', channel: 'email', type: 'transactional' })).statusCode).toBe(
+      422,
+    );
   });
 
   it('extended counters key every requested channel by type; a type without messages is an empty object', async () => {
     const body = await expectOk(
-      s.get('/notifications/counters/extended', { email: 'ann@example.org', channel: 'email,sms,web_push', type: 'bulk,chain,transactional', date_from: '2026-01-01' }),
+      s.get('/notifications/counters/extended', {
+        email: 'ann@example.org',
+        channel: 'email,sms,web_push',
+        type: 'bulk,chain,transactional',
+        date_from: '2026-01-01',
+      }),
     );
     expect(body).toEqual({
       status: 'success',

@@ -39,7 +39,15 @@ const SKU_1: Json = {
   image_url_handle: '/sku-1.jpg',
   image_url_resized: { 120: IMG, 140: IMG, 160: IMG, 180: IMG, 200: IMG, 220: IMG, 310: IMG, 520: IMG, original: IMG },
   categories: [
-    { id: '1', name: 'Clothes', url: 'https://shop.example/c/clothes', url_handle: '/c/clothes', name_with_parent: 'Clothes', level: '1', branch: 1 },
+    {
+      id: '1',
+      name: 'Clothes',
+      url: 'https://shop.example/c/clothes',
+      url_handle: '/c/clothes',
+      name_with_parent: 'Clothes',
+      level: '1',
+      branch: 1,
+    },
     {
       id: '2',
       name: 'Shoes',
@@ -111,35 +119,124 @@ const envelope = (key: string, data: Json): Json => ({ status: 'success', payloa
 
 const CASES: readonly Case[] = [
   { name: 'get: the product, bare', url: `${get}&item_id=sku-1`, status: 200, body: SKU_1 },
-  { name: 'get: v=2 → the status envelope with payload.product', url: `${get}&item_id=sku-1&v=2`, status: 200, body: envelope('product', SKU_1) },
-  { name: 'get: Accept-Version: 2 → the envelope', url: `${get}&item_id=sku-1`, headers: { 'accept-version': '2' }, status: 200, body: envelope('product', SKU_1) },
+  {
+    name: 'get: v=2 → the status envelope with payload.product',
+    url: `${get}&item_id=sku-1&v=2`,
+    status: 200,
+    body: envelope('product', SKU_1),
+  },
+  {
+    name: 'get: Accept-Version: 2 → the envelope',
+    url: `${get}&item_id=sku-1`,
+    headers: { 'accept-version': '2' },
+    status: 200,
+    body: envelope('product', SKU_1),
+  },
   { name: 'get: v=1 → bare', url: `${get}&item_id=sku-1&v=1`, status: 200, body: SKU_1 },
-  { name: 'get: GET with a form content type and an empty body', url: `${get}&item_id=sku-1`, contentType: FORM_TYPE, status: 200, body: SKU_1 },
+  {
+    name: 'get: GET with a form content type and an empty body',
+    url: `${get}&item_id=sku-1`,
+    contentType: FORM_TYPE,
+    status: 200,
+    body: SKU_1,
+  },
   { name: 'get: item_id absent → 422', url: get, status: 422, message: 'Parameter `item_id` is required.' },
   { name: 'get: item_id empty → 422', url: `${get}&item_id=`, status: 422, message: 'Parameter `item_id` must be a non-empty string.' },
-  { name: 'get: item_id of 256 characters → 422', url: `${get}&item_id=${'x'.repeat(256)}`, status: 422, message: 'Parameter `item_id` must be at most 255 characters.' },
-  { name: 'get: an array item_id → 422', url: `${get}&item_id[]=sku-1`, status: 422, message: 'Parameter `item_id` must be a non-empty string.' },
+  {
+    name: 'get: item_id of 256 characters → 422',
+    url: `${get}&item_id=${'x'.repeat(256)}`,
+    status: 422,
+    message: 'Parameter `item_id` must be at most 255 characters.',
+  },
+  {
+    name: 'get: an array item_id → 422',
+    url: `${get}&item_id[]=sku-1`,
+    status: 422,
+    message: 'Parameter `item_id` must be a non-empty string.',
+  },
   { name: 'get: unknown product → 404', url: `${get}&item_id=nope`, status: 404, message: 'Product not found' },
-  { name: 'get: unknown product with v=2 → 404 in the status envelope', url: `${get}&item_id=nope&v=2`, status: 404, message: 'Product not found' },
-  { name: 'get: a shop without a catalog → 404', url: '/products/get?shop_id={empty_shop}&item_id=sku-1', status: 404, message: 'Product not found' },
-  { name: 'get: another shop’s product is not found', url: '/products/get?shop_id={other_shop}&item_id=sku-1', status: 404, message: 'Product not found' },
+  {
+    name: 'get: unknown product with v=2 → 404 in the status envelope',
+    url: `${get}&item_id=nope&v=2`,
+    status: 404,
+    message: 'Product not found',
+  },
+  {
+    name: 'get: a shop without a catalog → 404',
+    url: '/products/get?shop_id={empty_shop}&item_id=sku-1',
+    status: 404,
+    message: 'Product not found',
+  },
+  {
+    name: 'get: another shop’s product is not found',
+    url: '/products/get?shop_id={other_shop}&item_id=sku-1',
+    status: 404,
+    message: 'Product not found',
+  },
   { name: 'get: shop_id absent → 401', url: '/products/get?item_id=sku-1', status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'get: shop_id malformed → 422', url: '/products/get?shop_id=xyz&item_id=sku-1', status: 422, message: 'Parameter `shop_id` must be 30 hexadecimal characters.' },
+  {
+    name: 'get: shop_id malformed → 422',
+    url: '/products/get?shop_id=xyz&item_id=sku-1',
+    status: 422,
+    message: 'Parameter `shop_id` must be 30 hexadecimal characters.',
+  },
   { name: 'get: unknown shop → 404', url: '/products/get?shop_id={unknown_shop}&item_id=sku-1', status: 404, message: 'Shop not found' },
-  { name: 'get: inactive shop → 403', url: '/products/get?shop_id={inactive_shop}&item_id=sku-1', status: 403, message: 'Shop is not active.' },
-  { name: 'get: POST → 405', url: `${get}&item_id=sku-1`, method: 'POST', status: 405, message: 'Method POST is not allowed for this endpoint.' },
+  {
+    name: 'get: inactive shop → 403',
+    url: '/products/get?shop_id={inactive_shop}&item_id=sku-1',
+    status: 403,
+    message: 'Shop is not active.',
+  },
+  {
+    name: 'get: POST → 405',
+    url: `${get}&item_id=sku-1`,
+    method: 'POST',
+    status: 405,
+    message: 'Method POST is not allowed for this endpoint.',
+  },
 
   { name: 'counters: bare', url: `${counters}&item=sku-1`, status: 200, body: ZERO_COUNTERS },
   { name: 'counters: v=2 → payload.counters', url: `${counters}&item=sku-1&v=2`, status: 200, body: envelope('counters', ZERO_COUNTERS) },
-  { name: 'counters: Accept-Version: 2 → the envelope', url: `${counters}&item=sku-1`, headers: { 'accept-version': '2' }, status: 200, body: envelope('counters', ZERO_COUNTERS) },
+  {
+    name: 'counters: Accept-Version: 2 → the envelope',
+    url: `${counters}&item=sku-1`,
+    headers: { 'accept-version': '2' },
+    status: 200,
+    body: envelope('counters', ZERO_COUNTERS),
+  },
   { name: 'counters: item absent → 422', url: counters, status: 422, message: 'Parameter `item` is required.' },
   { name: 'counters: item empty → 422', url: `${counters}&item=`, status: 422, message: 'Parameter `item` must be a non-empty string.' },
   { name: 'counters: unknown product → 404', url: `${counters}&item=nope`, status: 404, message: 'Product not found' },
-  { name: 'counters: a shop without a catalog → 404', url: '/products/counters?shop_id={empty_shop}&item=sku-1', status: 404, message: 'Product not found' },
-  { name: 'counters: shop_id absent → 401', url: '/products/counters?item=sku-1', status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'counters: shop_id malformed → 422', url: '/products/counters?shop_id=12&item=sku-1', status: 422, message: 'Parameter `shop_id` must be 30 hexadecimal characters.' },
-  { name: 'counters: unknown shop → 404', url: '/products/counters?shop_id={unknown_shop}&item=sku-1', status: 404, message: 'Shop not found' },
-  { name: 'counters: inactive shop → 403', url: '/products/counters?shop_id={inactive_shop}&item=sku-1', status: 403, message: 'Shop is not active.' },
+  {
+    name: 'counters: a shop without a catalog → 404',
+    url: '/products/counters?shop_id={empty_shop}&item=sku-1',
+    status: 404,
+    message: 'Product not found',
+  },
+  {
+    name: 'counters: shop_id absent → 401',
+    url: '/products/counters?item=sku-1',
+    status: 401,
+    message: 'Parameter `shop_id` is required.',
+  },
+  {
+    name: 'counters: shop_id malformed → 422',
+    url: '/products/counters?shop_id=12&item=sku-1',
+    status: 422,
+    message: 'Parameter `shop_id` must be 30 hexadecimal characters.',
+  },
+  {
+    name: 'counters: unknown shop → 404',
+    url: '/products/counters?shop_id={unknown_shop}&item=sku-1',
+    status: 404,
+    message: 'Shop not found',
+  },
+  {
+    name: 'counters: inactive shop → 403',
+    url: '/products/counters?shop_id={inactive_shop}&item=sku-1',
+    status: 403,
+    message: 'Shop is not active.',
+  },
 ];
 
 describe.each(TEST_DIALECTS)('GET /products/get and /products/counters contract on %s', (dialect) => {
@@ -153,7 +250,9 @@ describe.each(TEST_DIALECTS)('GET /products/get and /products/counters contract 
     const other = await createShopFixture(t.app.services, { currency: 'USD' });
     const inactive = await createShopFixture(t.app.services);
     await importTestFeed(t.app.services, shop.shopId, catalogFeed());
-    await importTestFeed(t.app.services, other.shopId, { offers: [{ id: 'usd-1', price: '1234.5', oldprice: '1500', name: 'Hat', url: 'https://u.example/h' }] });
+    await importTestFeed(t.app.services, other.shopId, {
+      offers: [{ id: 'usd-1', price: '1234.5', oldprice: '1500', name: 'Hat', url: 'https://u.example/h' }],
+    });
     await importTestFeed(t.app.services, inactive.shopId, catalogFeed());
     await t.app.services.shops.updateShop(inactive.shopId, { active: false });
     vars = {
@@ -252,11 +351,18 @@ describe.each(TEST_DIALECTS)('GET /products/get and /products/counters contract 
     const failed = 'https://img.shop.example/sku-7.jpg';
     const shopId = vars.shop!;
     const now = t.clock.now();
-    await imagesRepo.registerSeen(t.db.db, shopId, [done, failed].map((link) => ({ hash: hashLink(link), link })), now);
+    await imagesRepo.registerSeen(
+      t.db.db,
+      shopId,
+      [done, failed].map((link) => ({ hash: hashLink(link), link })),
+      now,
+    );
     await imagesRepo.markDone(t.db.db, shopId, hashLink(done), now);
     await imagesRepo.markFailed(t.db.db, shopId, hashLink(failed), 'The picture answered 404.', now + 3_600_000, now);
     try {
-      const product = (await t.app.inject({ method: 'GET', url: `/products/get?shop_id=${shopId}&item_id=sku-1` })).json<Record<string, unknown>>();
+      const product = (await t.app.inject({ method: 'GET', url: `/products/get?shop_id=${shopId}&item_id=sku-1` })).json<
+        Record<string, unknown>
+      >();
       const base = `${t.config.publicUrl}/images/${shopId}/${hashLink(done)}`;
       expect(product.image_url).toBe(done);
       expect(product.image_url_resized).toEqual({
@@ -265,7 +371,12 @@ describe.each(TEST_DIALECTS)('GET /products/get and /products/counters contract 
       });
       const hidden = await t.app.inject({ method: 'GET', url: `/products/not_widgetable?shop_id=${shopId}&shop_secret=${vars.secret}` });
       expect(hidden.json()).toMatchObject({
-        data: { items: [{ uniqid: 'sku-4', image_downloading_error: null }, { uniqid: 'sku-7', image_url: failed, image_downloading_error: 'The picture answered 404.' }] },
+        data: {
+          items: [
+            { uniqid: 'sku-4', image_downloading_error: null },
+            { uniqid: 'sku-7', image_url: failed, image_downloading_error: 'The picture answered 404.' },
+          ],
+        },
       });
     } finally {
       await t.db.db.deleteFrom('product_images').where('shop_id', '=', shopId).execute();

@@ -43,73 +43,434 @@ const REMOVE = '/segments/remove';
 
 const CASES: readonly Case[] = [
   // POST /profile/set: credentials and the device, in the order of the /push table.
-  { name: 'set: shop_id absent → 401', path: SET, body: { did: '{did}', first_name: 'Ann' }, status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'set: shop_id malformed → 422', path: SET, body: { shop_id: 'abc', did: '{did}' }, status: 422, message: 'Parameter `shop_id` must be 30 hexadecimal characters.' },
+  {
+    name: 'set: shop_id absent → 401',
+    path: SET,
+    body: { did: '{did}', first_name: 'Ann' },
+    status: 401,
+    message: 'Parameter `shop_id` is required.',
+  },
+  {
+    name: 'set: shop_id malformed → 422',
+    path: SET,
+    body: { shop_id: 'abc', did: '{did}' },
+    status: 422,
+    message: 'Parameter `shop_id` must be 30 hexadecimal characters.',
+  },
   { name: 'set: unknown shop → 404', path: SET, body: { shop_id: '{unknown_shop}', did: '{did}' }, status: 404, message: 'Shop not found' },
-  { name: 'set: inactive shop → 403', path: SET, body: { shop_id: '{inactive_shop}', did: '{did}' }, status: 403, message: 'Shop is not active.' },
-  { name: 'set: did absent → 401', path: SET, body: { shop_id: '{shop}', email: 'ann@example.com' }, status: 401, message: 'Parameter `did` is required.' },
-  { name: 'set: did malformed → 422', path: SET, body: { shop_id: '{shop}', did: 'INVALID_ID' }, status: 422, message: 'Device ID is not valid' },
-  { name: 'set: unknown well-formed did → 404', path: SET, body: { shop_id: '{shop}', did: '{unknown_did}', first_name: 'Ann' }, status: 404, message: 'Device not found' },
+  {
+    name: 'set: inactive shop → 403',
+    path: SET,
+    body: { shop_id: '{inactive_shop}', did: '{did}' },
+    status: 403,
+    message: 'Shop is not active.',
+  },
+  {
+    name: 'set: did absent → 401',
+    path: SET,
+    body: { shop_id: '{shop}', email: 'ann@example.com' },
+    status: 401,
+    message: 'Parameter `did` is required.',
+  },
+  {
+    name: 'set: did malformed → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: 'INVALID_ID' },
+    status: 422,
+    message: 'Device ID is not valid',
+  },
+  {
+    name: 'set: unknown well-formed did → 404',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{unknown_did}', first_name: 'Ann' },
+    status: 404,
+    message: 'Device not found',
+  },
   // Bad values: the whole update is refused, naming the field (an unknown key is only ignored: see below).
-  { name: 'set: custom property of the wrong type → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', vip_level: 'gold' }, status: 422, message: 'Parameter `vip_level` must be an integer.' },
-  { name: 'set: malformed birthday → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', birthday: '1990-02-30' }, status: 422, message: 'Parameter `birthday` 1990-02-30 is not a calendar date.' },
-  { name: 'set: birthday in the future → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', birthday: '2999-01-01' }, status: 422, message: 'Parameter `birthday` must be from 1900-01-01 to today.' },
-  { name: 'set: gender not m/f → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', gender: 'x' }, status: 422, message: 'Parameter `gender` must be m or f.' },
-  { name: 'set: malformed email → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', email: 'not-an-email' }, status: 422, message: 'Parameter `email` is not valid: an email looks like name@domain.tld.' },
-  { name: 'set: malformed phone → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', phone: '12345' }, status: 422, message: 'Parameter `phone` is not valid: a phone has 10 to 15 digits.' },
-  { name: 'set: kids not JSON → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', kids: '[{gender:m}' }, status: 422, message: 'Parameter `kids` must be a JSON array.' },
-  { name: 'set: kids JSON but not an array → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', kids: '{"gender":"m"}' }, status: 422, message: 'Parameter `kids` must be an array.' },
-  { name: 'set: a kid with a bad gender → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', kids: '[{"gender":"m"},{"gender":"q"}]' }, status: 422, message: 'Parameter `kids[1]` gender must be m or f.' },
-  { name: 'set: a subscription flag that is not a boolean → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', email_bulk: 'yes' }, status: 422, message: 'Parameter `email_bulk` must be true or false.' },
-  { name: 'set: a name of 256 characters → 422', path: SET, body: { shop_id: '{shop}', did: '{did}', first_name: 'x'.repeat(256) }, status: 422, message: 'Parameter `first_name` must be at most 255 characters.' },
-  { name: 'set: a wrong secret → 401', path: SET, body: { shop_id: '{shop}', shop_secret: 'nope', email: 'ann@example.com' }, status: 401, message: 'Invalid secret key' },
-  { name: 'set: with the secret, no did and no identifier → 422', path: SET, body: { shop_id: '{shop}', shop_secret: '{secret}', first_name: 'Ann' }, status: 422, message: 'Identifier is not valid' },
-  { name: 'set: GET → 405', method: 'GET', path: SET, query: 'shop_id={shop}&did={did}', status: 405, message: 'Method GET is not allowed for this endpoint.' },
+  {
+    name: 'set: custom property of the wrong type → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', vip_level: 'gold' },
+    status: 422,
+    message: 'Parameter `vip_level` must be an integer.',
+  },
+  {
+    name: 'set: malformed birthday → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', birthday: '1990-02-30' },
+    status: 422,
+    message: 'Parameter `birthday` 1990-02-30 is not a calendar date.',
+  },
+  {
+    name: 'set: birthday in the future → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', birthday: '2999-01-01' },
+    status: 422,
+    message: 'Parameter `birthday` must be from 1900-01-01 to today.',
+  },
+  {
+    name: 'set: gender not m/f → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', gender: 'x' },
+    status: 422,
+    message: 'Parameter `gender` must be m or f.',
+  },
+  {
+    name: 'set: malformed email → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', email: 'not-an-email' },
+    status: 422,
+    message: 'Parameter `email` is not valid: an email looks like name@domain.tld.',
+  },
+  {
+    name: 'set: malformed phone → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', phone: '12345' },
+    status: 422,
+    message: 'Parameter `phone` is not valid: a phone has 10 to 15 digits.',
+  },
+  {
+    name: 'set: kids not JSON → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', kids: '[{gender:m}' },
+    status: 422,
+    message: 'Parameter `kids` must be a JSON array.',
+  },
+  {
+    name: 'set: kids JSON but not an array → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', kids: '{"gender":"m"}' },
+    status: 422,
+    message: 'Parameter `kids` must be an array.',
+  },
+  {
+    name: 'set: a kid with a bad gender → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', kids: '[{"gender":"m"},{"gender":"q"}]' },
+    status: 422,
+    message: 'Parameter `kids[1]` gender must be m or f.',
+  },
+  {
+    name: 'set: a subscription flag that is not a boolean → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', email_bulk: 'yes' },
+    status: 422,
+    message: 'Parameter `email_bulk` must be true or false.',
+  },
+  {
+    name: 'set: a name of 256 characters → 422',
+    path: SET,
+    body: { shop_id: '{shop}', did: '{did}', first_name: 'x'.repeat(256) },
+    status: 422,
+    message: 'Parameter `first_name` must be at most 255 characters.',
+  },
+  {
+    name: 'set: a wrong secret → 401',
+    path: SET,
+    body: { shop_id: '{shop}', shop_secret: 'nope', email: 'ann@example.com' },
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'set: with the secret, no did and no identifier → 422',
+    path: SET,
+    body: { shop_id: '{shop}', shop_secret: '{secret}', first_name: 'Ann' },
+    status: 422,
+    message: 'Identifier is not valid',
+  },
+  {
+    name: 'set: GET → 405',
+    method: 'GET',
+    path: SET,
+    query: 'shop_id={shop}&did={did}',
+    status: 405,
+    message: 'Method GET is not allowed for this endpoint.',
+  },
 
   // GET /profile
-  { name: 'get: did absent → 422', method: 'GET', path: '/profile', query: 'shop_id={shop}', status: 422, message: 'Identifier is not valid' },
-  { name: 'get: did malformed → 422', method: 'GET', path: '/profile', query: 'shop_id={shop}&did=INVALID_ID', status: 422, message: 'Device ID is not valid' },
-  { name: 'get: unknown well-formed did → 404', method: 'GET', path: '/profile', query: 'shop_id={shop}&did={unknown_did}', status: 404, message: 'Device not found' },
-  { name: 'get: by email without the secret → 401', method: 'GET', path: '/profile', query: 'shop_id={shop}&email=ann%40example.com', status: 401, message: 'Invalid secret key' },
-  { name: 'get: device and email without the secret → 401', method: 'GET', path: '/profile', query: 'shop_id={shop}&did={did}&email=ann%40example.com', status: 401, message: 'Invalid secret key' },
-  { name: 'get: a wrong secret → 401', method: 'GET', path: '/profile', query: 'shop_id={shop}&did={did}&shop_secret=wrong', status: 401, message: 'Invalid secret key' },
-  { name: 'get: by an email nobody holds, with the secret → 404', method: 'GET', path: '/profile', query: 'shop_id={shop}&shop_secret={secret}&email=nobody%40example.com', status: 404, message: 'Profile not found' },
-  { name: 'get: unknown shop → 404', method: 'GET', path: '/profile', query: 'shop_id={unknown_shop}&did={did}', status: 404, message: 'Shop not found' },
+  {
+    name: 'get: did absent → 422',
+    method: 'GET',
+    path: '/profile',
+    query: 'shop_id={shop}',
+    status: 422,
+    message: 'Identifier is not valid',
+  },
+  {
+    name: 'get: did malformed → 422',
+    method: 'GET',
+    path: '/profile',
+    query: 'shop_id={shop}&did=INVALID_ID',
+    status: 422,
+    message: 'Device ID is not valid',
+  },
+  {
+    name: 'get: unknown well-formed did → 404',
+    method: 'GET',
+    path: '/profile',
+    query: 'shop_id={shop}&did={unknown_did}',
+    status: 404,
+    message: 'Device not found',
+  },
+  {
+    name: 'get: by email without the secret → 401',
+    method: 'GET',
+    path: '/profile',
+    query: 'shop_id={shop}&email=ann%40example.com',
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'get: device and email without the secret → 401',
+    method: 'GET',
+    path: '/profile',
+    query: 'shop_id={shop}&did={did}&email=ann%40example.com',
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'get: a wrong secret → 401',
+    method: 'GET',
+    path: '/profile',
+    query: 'shop_id={shop}&did={did}&shop_secret=wrong',
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'get: by an email nobody holds, with the secret → 404',
+    method: 'GET',
+    path: '/profile',
+    query: 'shop_id={shop}&shop_secret={secret}&email=nobody%40example.com',
+    status: 404,
+    message: 'Profile not found',
+  },
+  {
+    name: 'get: unknown shop → 404',
+    method: 'GET',
+    path: '/profile',
+    query: 'shop_id={unknown_shop}&did={did}',
+    status: 404,
+    message: 'Shop not found',
+  },
 
   // POST /mobile_push_tokens
-  { name: 'tokens: did absent → 401', path: TOKENS, query: 'shop_id={shop}&token=t-1&platform=ios', contentType: FORM_TYPE, status: 401, message: 'Parameter `did` is required.' },
-  { name: 'tokens: did malformed → 422', path: TOKENS, query: 'shop_id={shop}&did=INVALID_ID&token=t-1&platform=ios', contentType: FORM_TYPE, status: 422, message: 'Device ID is not valid' },
-  { name: 'tokens: unknown well-formed did → 404', path: TOKENS, query: 'shop_id={shop}&did={unknown_did}&token=t-1&platform=ios', contentType: FORM_TYPE, status: 404, message: 'Device not found' },
-  { name: 'tokens: token absent → 422', path: TOKENS, query: 'shop_id={shop}&did={did}&platform=ios', contentType: FORM_TYPE, status: 422, message: 'Parameter `token` is required.' },
-  { name: 'tokens: token over 4096 characters → 422', path: TOKENS, query: `shop_id={shop}&did={did}&platform=ios&token=${'t'.repeat(4097)}`, contentType: FORM_TYPE, status: 422, message: 'Parameter `token` must be at most 4096 characters.' },
-  { name: 'tokens: platform absent → 422', path: TOKENS, query: 'shop_id={shop}&did={did}&token=t-1', contentType: FORM_TYPE, status: 422, message: 'Parameter `platform` is required.' },
-  { name: 'tokens: unknown platform → 422', path: TOKENS, query: 'shop_id={shop}&did={did}&token=t-1&platform=huawei', contentType: FORM_TYPE, status: 422, message: 'Parameter `platform` must be one of ios, android.' },
-  { name: 'tokens: shop_id absent → 401', path: TOKENS, query: 'did={did}&token=t-1&platform=ios', contentType: FORM_TYPE, status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'tokens: inactive shop → 403', path: TOKENS, query: 'shop_id={inactive_shop}&did={did}&token=t-1&platform=ios', contentType: FORM_TYPE, status: 403, message: 'Shop is not active.' },
+  {
+    name: 'tokens: did absent → 401',
+    path: TOKENS,
+    query: 'shop_id={shop}&token=t-1&platform=ios',
+    contentType: FORM_TYPE,
+    status: 401,
+    message: 'Parameter `did` is required.',
+  },
+  {
+    name: 'tokens: did malformed → 422',
+    path: TOKENS,
+    query: 'shop_id={shop}&did=INVALID_ID&token=t-1&platform=ios',
+    contentType: FORM_TYPE,
+    status: 422,
+    message: 'Device ID is not valid',
+  },
+  {
+    name: 'tokens: unknown well-formed did → 404',
+    path: TOKENS,
+    query: 'shop_id={shop}&did={unknown_did}&token=t-1&platform=ios',
+    contentType: FORM_TYPE,
+    status: 404,
+    message: 'Device not found',
+  },
+  {
+    name: 'tokens: token absent → 422',
+    path: TOKENS,
+    query: 'shop_id={shop}&did={did}&platform=ios',
+    contentType: FORM_TYPE,
+    status: 422,
+    message: 'Parameter `token` is required.',
+  },
+  {
+    name: 'tokens: token over 4096 characters → 422',
+    path: TOKENS,
+    query: `shop_id={shop}&did={did}&platform=ios&token=${'t'.repeat(4097)}`,
+    contentType: FORM_TYPE,
+    status: 422,
+    message: 'Parameter `token` must be at most 4096 characters.',
+  },
+  {
+    name: 'tokens: platform absent → 422',
+    path: TOKENS,
+    query: 'shop_id={shop}&did={did}&token=t-1',
+    contentType: FORM_TYPE,
+    status: 422,
+    message: 'Parameter `platform` is required.',
+  },
+  {
+    name: 'tokens: unknown platform → 422',
+    path: TOKENS,
+    query: 'shop_id={shop}&did={did}&token=t-1&platform=huawei',
+    contentType: FORM_TYPE,
+    status: 422,
+    message: 'Parameter `platform` must be one of ios, android.',
+  },
+  {
+    name: 'tokens: shop_id absent → 401',
+    path: TOKENS,
+    query: 'did={did}&token=t-1&platform=ios',
+    contentType: FORM_TYPE,
+    status: 401,
+    message: 'Parameter `shop_id` is required.',
+  },
+  {
+    name: 'tokens: inactive shop → 403',
+    path: TOKENS,
+    query: 'shop_id={inactive_shop}&did={did}&token=t-1&platform=ios',
+    contentType: FORM_TYPE,
+    status: 403,
+    message: 'Shop is not active.',
+  },
 
   // POST /subscriptions/manage
-  { name: 'manage: no flag → 422', path: MANAGE, body: { shop_id: '{shop}', did: '{did}' }, status: 422, message: 'At least one of `email_bulk`, `email_chain`, `email_transactional`, `sms_bulk`, `sms_chain`, `sms_transactional` is required.' },
-  { name: 'manage: a flag that is not a boolean → 422', path: MANAGE, body: { shop_id: '{shop}', did: '{did}', sms_bulk: 'sure' }, status: 422, message: 'Parameter `sms_bulk` must be true or false.' },
-  { name: 'manage: no identifier → 422', path: MANAGE, body: { shop_id: '{shop}', email_bulk: true }, status: 422, message: 'Identifier is not valid' },
-  { name: 'manage: email without did or secret → 401', path: MANAGE, body: { shop_id: '{shop}', email: 'ann@example.com', email_bulk: true }, status: 401, message: 'Invalid secret key' },
-  { name: 'manage: malformed email → 422', path: MANAGE, body: { shop_id: '{shop}', did: '{did}', email: 'nope', email_bulk: true }, status: 422, message: 'Parameter `email` is not valid.' },
-  { name: 'manage: unknown well-formed did → 404', path: MANAGE, body: { shop_id: '{shop}', did: '{unknown_did}', email_bulk: true }, status: 404, message: 'Device not found' },
-  { name: 'manage: by email with the secret', path: MANAGE, body: { shop_id: '{shop}', shop_secret: '{secret}', email: 'server@example.com', sms_chain: 'false' }, status: 200 },
+  {
+    name: 'manage: no flag → 422',
+    path: MANAGE,
+    body: { shop_id: '{shop}', did: '{did}' },
+    status: 422,
+    message:
+      'At least one of `email_bulk`, `email_chain`, `email_transactional`, `sms_bulk`, `sms_chain`, `sms_transactional` is required.',
+  },
+  {
+    name: 'manage: a flag that is not a boolean → 422',
+    path: MANAGE,
+    body: { shop_id: '{shop}', did: '{did}', sms_bulk: 'sure' },
+    status: 422,
+    message: 'Parameter `sms_bulk` must be true or false.',
+  },
+  {
+    name: 'manage: no identifier → 422',
+    path: MANAGE,
+    body: { shop_id: '{shop}', email_bulk: true },
+    status: 422,
+    message: 'Identifier is not valid',
+  },
+  {
+    name: 'manage: email without did or secret → 401',
+    path: MANAGE,
+    body: { shop_id: '{shop}', email: 'ann@example.com', email_bulk: true },
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'manage: malformed email → 422',
+    path: MANAGE,
+    body: { shop_id: '{shop}', did: '{did}', email: 'nope', email_bulk: true },
+    status: 422,
+    message: 'Parameter `email` is not valid.',
+  },
+  {
+    name: 'manage: unknown well-formed did → 404',
+    path: MANAGE,
+    body: { shop_id: '{shop}', did: '{unknown_did}', email_bulk: true },
+    status: 404,
+    message: 'Device not found',
+  },
+  {
+    name: 'manage: by email with the secret',
+    path: MANAGE,
+    body: { shop_id: '{shop}', shop_secret: '{secret}', email: 'server@example.com', sms_chain: 'false' },
+    status: 200,
+  },
 
   // POST /segments/add, /segments/remove, GET /segments/get
-  { name: 'add: segment_id absent → 422', path: ADD, body: { shop_id: '{shop}', did: '{did}' }, status: 422, message: 'Parameter `segment_id` is required.' },
-  { name: 'add: segment_id not a number → 422', path: ADD, body: { shop_id: '{shop}', did: '{did}', segment_id: 'SEGMENT_ID' }, status: 422, message: 'Parameter `segment_id` must be an integer of at least 1.' },
-  { name: 'add: unknown segment → 404', path: ADD, body: { shop_id: '{shop}', did: '{did}', segment_id: 999 }, status: 404, message: 'Segment 999 does not exist.' },
-  { name: 'add: unknown well-formed did → 404', path: ADD, body: { shop_id: '{shop}', did: '{unknown_did}', segment_id: '{segment}' }, status: 404, message: 'Device not found' },
-  { name: 'add: malformed did → 422', path: ADD, body: { shop_id: '{shop}', did: 'INVALID_ID', segment_id: '{segment}' }, status: 422, message: 'Device ID is not valid' },
-  { name: 'add: phone without did or secret → 401', path: ADD, body: { shop_id: '{shop}', phone: '+10000000000', segment_id: '{segment}' }, status: 401, message: 'Invalid secret key' },
-  { name: 'add: a wrong secret → 401', path: ADD, body: { shop_id: '{shop}', shop_secret: 'nope', phone: '+10000000000', segment_id: '{segment}' }, status: 401, message: 'Invalid secret key' },
-  { name: 'add: by phone with the secret', path: ADD, body: { shop_id: '{shop}', shop_secret: '{secret}', phone: '+10000000000', segment_id: '{segment}' }, status: 200 },
-  { name: 'remove: unknown segment → 404', path: REMOVE, body: { shop_id: '{shop}', did: '{did}', segment_id: 998 }, status: 404, message: 'Segment 998 does not exist.' },
-  { name: 'remove: someone nobody knows, with the secret', path: REMOVE, body: { shop_id: '{shop}', shop_secret: '{secret}', email: 'ghost@example.com', segment_id: '{segment}' }, status: 200 },
-  { name: 'get segments: unknown well-formed did → 404', method: 'GET', path: '/segments/get', query: 'shop_id={shop}&did={unknown_did}', status: 404, message: 'Device not found' },
-  { name: 'get segments: email without did or secret → 401', method: 'GET', path: '/segments/get', query: 'shop_id={shop}&email=ann%40example.com', status: 401, message: 'Invalid secret key' },
-  { name: 'get segments: shop_id only in the JSON body of the GET', method: 'GET', path: '/segments/get', body: { shop_id: '{shop}', did: '{unknown_did}' }, status: 404, message: 'Device not found' },
+  {
+    name: 'add: segment_id absent → 422',
+    path: ADD,
+    body: { shop_id: '{shop}', did: '{did}' },
+    status: 422,
+    message: 'Parameter `segment_id` is required.',
+  },
+  {
+    name: 'add: segment_id not a number → 422',
+    path: ADD,
+    body: { shop_id: '{shop}', did: '{did}', segment_id: 'SEGMENT_ID' },
+    status: 422,
+    message: 'Parameter `segment_id` must be an integer of at least 1.',
+  },
+  {
+    name: 'add: unknown segment → 404',
+    path: ADD,
+    body: { shop_id: '{shop}', did: '{did}', segment_id: 999 },
+    status: 404,
+    message: 'Segment 999 does not exist.',
+  },
+  {
+    name: 'add: unknown well-formed did → 404',
+    path: ADD,
+    body: { shop_id: '{shop}', did: '{unknown_did}', segment_id: '{segment}' },
+    status: 404,
+    message: 'Device not found',
+  },
+  {
+    name: 'add: malformed did → 422',
+    path: ADD,
+    body: { shop_id: '{shop}', did: 'INVALID_ID', segment_id: '{segment}' },
+    status: 422,
+    message: 'Device ID is not valid',
+  },
+  {
+    name: 'add: phone without did or secret → 401',
+    path: ADD,
+    body: { shop_id: '{shop}', phone: '+10000000000', segment_id: '{segment}' },
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'add: a wrong secret → 401',
+    path: ADD,
+    body: { shop_id: '{shop}', shop_secret: 'nope', phone: '+10000000000', segment_id: '{segment}' },
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'add: by phone with the secret',
+    path: ADD,
+    body: { shop_id: '{shop}', shop_secret: '{secret}', phone: '+10000000000', segment_id: '{segment}' },
+    status: 200,
+  },
+  {
+    name: 'remove: unknown segment → 404',
+    path: REMOVE,
+    body: { shop_id: '{shop}', did: '{did}', segment_id: 998 },
+    status: 404,
+    message: 'Segment 998 does not exist.',
+  },
+  {
+    name: 'remove: someone nobody knows, with the secret',
+    path: REMOVE,
+    body: { shop_id: '{shop}', shop_secret: '{secret}', email: 'ghost@example.com', segment_id: '{segment}' },
+    status: 200,
+  },
+  {
+    name: 'get segments: unknown well-formed did → 404',
+    method: 'GET',
+    path: '/segments/get',
+    query: 'shop_id={shop}&did={unknown_did}',
+    status: 404,
+    message: 'Device not found',
+  },
+  {
+    name: 'get segments: email without did or secret → 401',
+    method: 'GET',
+    path: '/segments/get',
+    query: 'shop_id={shop}&email=ann%40example.com',
+    status: 401,
+    message: 'Invalid secret key',
+  },
+  {
+    name: 'get segments: shop_id only in the JSON body of the GET',
+    method: 'GET',
+    path: '/segments/get',
+    body: { shop_id: '{shop}', did: '{unknown_did}' },
+    status: 404,
+    message: 'Device not found',
+  },
 ];
 
 describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
@@ -195,12 +556,22 @@ describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
 
   it('getProfile: bought_something counts a completed loyalty checkout order, kept under a customer merged since', async () => {
     const s = t.app.services;
-    await s.loyalty.putSettings(vars.shop!, { rewardPercent: 500, maxBonusSharePercent: 5000, bonusValue: 100, bonusLifetimeDays: null, rewardPendingDays: 0 });
+    await s.loyalty.putSettings(vars.shop!, {
+      rewardPercent: 500,
+      maxBonusSharePercent: 5000,
+      bonusValue: 100,
+      bonusLifetimeDays: null,
+      rewardPendingDays: 0,
+    });
     const app = await sdk();
     // The member the shop's till knows by phone is a customer younger than the app's device.
     await s.loyalty.joinMember(vars.shop!, { phone: '79005550101' });
     const checkout = (step: string, extra: Record<string, unknown>) =>
-      send({ method: 'POST', url: `/loyalty/checkout/${step}`, payload: { shop_id: vars.shop, shop_secret: vars.secret, order_id: 'BS-C1', ...extra } });
+      send({
+        method: 'POST',
+        url: `/loyalty/checkout/${step}`,
+        payload: { shop_id: vars.shop, shop_secret: vars.secret, order_id: 'BS-C1', ...extra },
+      });
     const applied = await checkout('apply', { identifier: '79005550101', cart_items: [{ product_id: 'p1', price: 100, quantity: 1 }] });
     expect(applied.statusCode, applied.body).toBe(200);
     const read = async () => (await send(getProfileRequest(app))).json<{ bought_something: boolean }>().bought_something;
@@ -216,7 +587,13 @@ describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
   it('setProfile with keys the shop has no custom property for: the rest is stored, the answer names the ignored keys', async () => {
     const state = await sdk();
     const response = await send(
-      setProfileRequest(state, { first_name: 'Kate', favourite_color: 'blue', shoe_size: 42, hair: { colour: 'red' }, email: 'kate@example.org' }),
+      setProfileRequest(state, {
+        first_name: 'Kate',
+        favourite_color: 'blue',
+        shoe_size: 42,
+        hair: { colour: 'red' },
+        email: 'kate@example.org',
+      }),
     );
     expect({ status: response.statusCode, body: response.body }).toMatchObject({ status: 200 });
     // What the SDK reads: `status`, a success (not a number of 400 or more); the keys it lost beside it.
@@ -339,7 +716,9 @@ describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
 
   it('setProfile: a server with the secret names the customer by identifiers alone, created when nobody holds them', async () => {
     const body = { shop_id: vars.shop, shop_secret: vars.secret, email: 'olga@example.com', first_name: 'Olga', sms_chain: true };
-    expectSuccess(await send({ method: 'POST', url: '/profile/set', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) }));
+    expectSuccess(
+      await send({ method: 'POST', url: '/profile/set', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) }),
+    );
     const [profile] = await admin('email=olga%40example.com');
     expect(profile).toMatchObject({ devices: [], properties: { first_name: 'Olga' }, subscriptions: { sms_chain: true } });
   });
@@ -423,7 +802,10 @@ describe.each(TEST_DIALECTS)('profile group contract on %s', (dialect) => {
     expectSuccess(await send(segmentsRequest(state, 'add', { email: 'jane@example.com', segment_id: String(segmentId) })));
     const [profile] = await admin('email=jane%40example.com');
     expect(profile).toMatchObject({ devices: [state.did], segments: [segmentId] });
-    const byServer = await send({ method: 'GET', url: `/segments/get?shop_id=${vars.shop}&shop_secret=${vars.secret}&email=jane%40example.com` });
+    const byServer = await send({
+      method: 'GET',
+      url: `/segments/get?shop_id=${vars.shop}&shop_secret=${vars.secret}&email=jane%40example.com`,
+    });
     expect(byServer.json()).toEqual([{ id: segmentId, type: 'static' }]);
   });
 
@@ -471,7 +853,13 @@ describe('profile group in the OpenAPI document', () => {
   });
 
   it('documents each route with its parameters and the answer the SDK parses', () => {
-    type Operation = { tags?: string[]; summary?: string; requestBody?: unknown; parameters?: { name: string }[]; responses?: Record<string, unknown> };
+    type Operation = {
+      tags?: string[];
+      summary?: string;
+      requestBody?: unknown;
+      parameters?: { name: string }[];
+      responses?: Record<string, unknown>;
+    };
     const paths = t.app.swagger().paths as Record<string, Record<string, Operation>>;
     const routes: ReadonlyArray<readonly [string, string, string]> = [
       ['/profile/set', 'post', 'did'],

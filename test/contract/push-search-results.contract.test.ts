@@ -29,10 +29,22 @@ describe.each(TEST_DIALECTS)('search event results on %s', (dialect) => {
       method: 'POST',
       url: '/push',
       headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ shop_id: shopId, did, seance: 'Z9y8X7w6V5', sid: 'Z9y8X7w6V5', event: 'search', search_query: 'кроссовки', ...extra }),
+      payload: JSON.stringify({
+        shop_id: shopId,
+        did,
+        seance: 'Z9y8X7w6V5',
+        sid: 'Z9y8X7w6V5',
+        event: 'search',
+        search_query: 'кроссовки',
+        ...extra,
+      }),
     });
   const lastSearchParams = async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/events?did=${did}&limit=1`, headers: t.adminHeaders });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/admin/v1/shops/${shopId}/events?did=${did}&limit=1`,
+      headers: t.adminHeaders,
+    });
     expect(response.statusCode).toBe(200);
     const [event] = response.json<{ events: Array<{ event: string; params: Record<string, unknown> }> }>().events;
     expect(event!.event).toBe('search');

@@ -137,7 +137,10 @@ describe.each(TEST_DIALECTS)('POST /push contract on %s', (dialect) => {
   describe('identifiers beside the did', () => {
     it('links the device to the profile of the email and phone given with the event', async () => {
       const { did } = await initDevice(t, vars.shop!);
-      const request = { url: '/push', body: { shop_id: vars.shop!, did, event: 'view', items: [{ id: 'p1' }], email: ' Ann@Example.ORG', phone: '8 (912) 345-67-89' } };
+      const request = {
+        url: '/push',
+        body: { shop_id: vars.shop!, did, event: 'view', items: [{ id: 'p1' }], email: ' Ann@Example.ORG', phone: '8 (912) 345-67-89' },
+      };
       expectStatusAnswer(await send(t, request, vars), 200);
       const profiles = await t.app.services.identity.findProfiles(vars.shop!, { email: 'ann@example.org' });
       expect(profiles).toEqual([expect.objectContaining({ email: 'ann@example.org', phone: '79123456789', devices: [did] })]);

@@ -96,7 +96,11 @@ export function loyaltyJoinRequest(state: SdkState, params: Params): InjectOptio
  * shop_id, stream and `{code, type}` as the SDK read them from the push (`data.id`,
  * `data.type`); an undefined one is left out of the JSON, as JSON.stringify does.
  */
-export function trackPushRequest(state: SdkState, event: 'delivered' | 'opened' | 'clicked', options: { code?: unknown; type?: unknown }): InjectOptions {
+export function trackPushRequest(
+  state: SdkState,
+  event: 'delivered' | 'opened' | 'clicked',
+  options: { code?: unknown; type?: unknown },
+): InjectOptions {
   const body = withSession({ shop_id: state.shopId, stream: null, ...options }, state);
   return { method: 'POST', url: `/track/${event}`, headers: JSON_HEADERS, payload: JSON.stringify(body) };
 }

@@ -34,7 +34,11 @@ const FEED: FeedSpec = {
   ],
 };
 
-const SLIDER: SliderInput = { width: 800, height: 300, slides: [{ imageUrl: 'https://cdn.example.org/a.jpg', url: 'https://shop.example.org/a' }] };
+const SLIDER: SliderInput = {
+  width: 800,
+  height: 300,
+  slides: [{ imageUrl: 'https://cdn.example.org/a.jpg', url: 'https://shop.example.org/a' }],
+};
 
 describe.each(TEST_DIALECTS)('the mobile SDK starting against Patron on %s', (dialect) => {
   let t: TestApp;

@@ -52,7 +52,16 @@ export const SDK_GET_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Keys whose array values the SDK joins with commas instead of indexing (its search keys). */
-const COMMA_JOINED_KEYS: ReadonlySet<string> = new Set(['categories', 'locations', 'brands', 'colors', 'fashion_sizes', 'exclude', 'merchants', 'excluded_merchants']);
+const COMMA_JOINED_KEYS: ReadonlySet<string> = new Set([
+  'categories',
+  'locations',
+  'brands',
+  'colors',
+  'fashion_sizes',
+  'exclude',
+  'merchants',
+  'excluded_merchants',
+]);
 
 export type SdkParam = SdkValue | undefined | readonly SdkParam[] | { readonly [key: string]: SdkParam };
 
@@ -70,7 +79,8 @@ export function sdkParamPairs(params: { readonly [key: string]: SdkParam }): Arr
       if (COMMA_JOINED_KEYS.has(key)) pairs.push([name, value.join(',')]);
       else value.forEach((element: SdkParam, i) => walk(`${name}[${i}]`, String(i), element));
     } else if (value !== null && typeof value === 'object') {
-      for (const [child, element] of Object.entries(value as { readonly [key: string]: SdkParam })) walk(`${name}[${child}]`, child, element);
+      for (const [child, element] of Object.entries(value as { readonly [key: string]: SdkParam }))
+        walk(`${name}[${child}]`, child, element);
     } else {
       pairs.push([name, value]);
     }

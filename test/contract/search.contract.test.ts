@@ -58,39 +58,189 @@ const LONG = 'я'.repeat(10_000);
 
 const CASES: readonly SearchCase[] = [
   // matching
-  { name: 'full_search: every word → the products having them', request: get('shop_id={shop}&type=full_search&search_query=nike%20кроссовки'), status: 200, found: { query: 'nike кроссовки', total: 1, ids: ['run-1'] } },
-  { name: 'full_search by a vendor → its products, a match in the name first', request: get('shop_id={shop}&type=full_search&search_query=NIKE'), status: 200, found: { query: 'NIKE', total: 2, ids: ['run-1', 'bag-1'] } },
-  { name: 'full_search by a vendor code', request: get('shop_id={shop}&type=full_search&search_query=dv3853-001'), status: 200, found: { query: 'dv3853-001', total: 1, ids: ['run-1'] } },
-  { name: 'full_search: a half word finds nothing', request: get('shop_id={shop}&type=full_search&search_query=кросс'), status: 200, found: { query: 'кросс', total: 0, ids: [] } },
-  { name: 'instant_search: the last word is a prefix; the shorter name ranks first', request: get('shop_id={shop}&type=instant_search&search_query=кросс'), status: 200, found: { query: 'кросс', total: 2, ids: ['run-2', 'run-1'] } },
-  { name: 'instant_search: two words, the last one unfinished', request: get('shop_id={shop}&type=instant_search&search_query=Кроссовки%20ultra'), status: 200, found: { query: 'Кроссовки ultra', total: 1, ids: ['run-2'] } },
-  { name: 'limit bounds the products, not the total', request: get('shop_id={shop}&type=instant_search&search_query=кросс&limit=1'), status: 200, found: { query: 'кросс', total: 2, ids: ['run-2'] } },
-  { name: 'no match → an empty list', request: get('shop_id={shop}&type=full_search&search_query=холодильник'), status: 200, found: { query: 'холодильник', total: 0, ids: [] } },
-  { name: 'another shop’s catalog is searched apart', request: get('shop_id={other_shop}&type=full_search&search_query=кроссовки'), status: 200, found: { query: 'кроссовки', total: 1, ids: ['x-1'] } },
-  { name: 'a query of 1,000 characters is served', request: get(`shop_id={shop}&type=full_search&search_query=${'я'.repeat(1000)}`), status: 200, found: { query: 'я'.repeat(1000), total: 0, ids: [] } },
-  { name: 'did and sid attribute the query', request: get('shop_id={shop}&type=full_search&search_query=сумка&did=a1B2c3D4e5&sid=Z9y8X7w6V5'), status: 200, found: { query: 'сумка', total: 1, ids: ['bag-1'] } },
-  { name: 'seance is the alias of sid', request: get('shop_id={shop}&type=full_search&search_query=сумка&seance=Z9y8X7w6V5'), status: 200, found: { query: 'сумка', total: 1, ids: ['bag-1'] } },
-  { name: 'an empty did is absent', request: get('shop_id={shop}&type=full_search&search_query=сумка&did='), status: 200, found: { query: 'сумка', total: 1, ids: ['bag-1'] } },
-  { name: 'an empty form body on GET does not fail', request: { ...get('shop_id={shop}&type=full_search&search_query=сумка'), contentType: FORM_TYPE }, status: 200, found: { query: 'сумка', total: 1, ids: ['bag-1'] } },
+  {
+    name: 'full_search: every word → the products having them',
+    request: get('shop_id={shop}&type=full_search&search_query=nike%20кроссовки'),
+    status: 200,
+    found: { query: 'nike кроссовки', total: 1, ids: ['run-1'] },
+  },
+  {
+    name: 'full_search by a vendor → its products, a match in the name first',
+    request: get('shop_id={shop}&type=full_search&search_query=NIKE'),
+    status: 200,
+    found: { query: 'NIKE', total: 2, ids: ['run-1', 'bag-1'] },
+  },
+  {
+    name: 'full_search by a vendor code',
+    request: get('shop_id={shop}&type=full_search&search_query=dv3853-001'),
+    status: 200,
+    found: { query: 'dv3853-001', total: 1, ids: ['run-1'] },
+  },
+  {
+    name: 'full_search: a half word finds nothing',
+    request: get('shop_id={shop}&type=full_search&search_query=кросс'),
+    status: 200,
+    found: { query: 'кросс', total: 0, ids: [] },
+  },
+  {
+    name: 'instant_search: the last word is a prefix; the shorter name ranks first',
+    request: get('shop_id={shop}&type=instant_search&search_query=кросс'),
+    status: 200,
+    found: { query: 'кросс', total: 2, ids: ['run-2', 'run-1'] },
+  },
+  {
+    name: 'instant_search: two words, the last one unfinished',
+    request: get('shop_id={shop}&type=instant_search&search_query=Кроссовки%20ultra'),
+    status: 200,
+    found: { query: 'Кроссовки ultra', total: 1, ids: ['run-2'] },
+  },
+  {
+    name: 'limit bounds the products, not the total',
+    request: get('shop_id={shop}&type=instant_search&search_query=кросс&limit=1'),
+    status: 200,
+    found: { query: 'кросс', total: 2, ids: ['run-2'] },
+  },
+  {
+    name: 'no match → an empty list',
+    request: get('shop_id={shop}&type=full_search&search_query=холодильник'),
+    status: 200,
+    found: { query: 'холодильник', total: 0, ids: [] },
+  },
+  {
+    name: 'another shop’s catalog is searched apart',
+    request: get('shop_id={other_shop}&type=full_search&search_query=кроссовки'),
+    status: 200,
+    found: { query: 'кроссовки', total: 1, ids: ['x-1'] },
+  },
+  {
+    name: 'a query of 1,000 characters is served',
+    request: get(`shop_id={shop}&type=full_search&search_query=${'я'.repeat(1000)}`),
+    status: 200,
+    found: { query: 'я'.repeat(1000), total: 0, ids: [] },
+  },
+  {
+    name: 'did and sid attribute the query',
+    request: get('shop_id={shop}&type=full_search&search_query=сумка&did=a1B2c3D4e5&sid=Z9y8X7w6V5'),
+    status: 200,
+    found: { query: 'сумка', total: 1, ids: ['bag-1'] },
+  },
+  {
+    name: 'seance is the alias of sid',
+    request: get('shop_id={shop}&type=full_search&search_query=сумка&seance=Z9y8X7w6V5'),
+    status: 200,
+    found: { query: 'сумка', total: 1, ids: ['bag-1'] },
+  },
+  {
+    name: 'an empty did is absent',
+    request: get('shop_id={shop}&type=full_search&search_query=сумка&did='),
+    status: 200,
+    found: { query: 'сумка', total: 1, ids: ['bag-1'] },
+  },
+  {
+    name: 'an empty form body on GET does not fail',
+    request: { ...get('shop_id={shop}&type=full_search&search_query=сумка'), contentType: FORM_TYPE },
+    status: 200,
+    found: { query: 'сумка', total: 1, ids: ['bag-1'] },
+  },
   // bad input
-  { name: 'search_query of 10,000 characters → 422', request: get(`shop_id={shop}&type=full_search&search_query=${LONG}`), status: 422, message: 'Parameter `search_query` must be at most 1000 characters.' },
-  { name: 'search_query absent → 422', request: get('shop_id={shop}&type=full_search'), status: 422, message: 'Parameter `search_query` is required.' },
-  { name: 'search_query empty → 422', request: get('shop_id={shop}&type=full_search&search_query='), status: 422, message: 'Parameter `search_query` must be a non-empty string.' },
-  { name: 'search_query blank → 422', request: get('shop_id={shop}&type=full_search&search_query=%20%20%09'), status: 422, message: 'Parameter `search_query` must be a non-empty string.' },
-  { name: 'search_query as a list → 422', request: get('shop_id={shop}&type=full_search&search_query[]=a'), status: 422, message: 'Parameter `search_query` must be a non-empty string.' },
+  {
+    name: 'search_query of 10,000 characters → 422',
+    request: get(`shop_id={shop}&type=full_search&search_query=${LONG}`),
+    status: 422,
+    message: 'Parameter `search_query` must be at most 1000 characters.',
+  },
+  {
+    name: 'search_query absent → 422',
+    request: get('shop_id={shop}&type=full_search'),
+    status: 422,
+    message: 'Parameter `search_query` is required.',
+  },
+  {
+    name: 'search_query empty → 422',
+    request: get('shop_id={shop}&type=full_search&search_query='),
+    status: 422,
+    message: 'Parameter `search_query` must be a non-empty string.',
+  },
+  {
+    name: 'search_query blank → 422',
+    request: get('shop_id={shop}&type=full_search&search_query=%20%20%09'),
+    status: 422,
+    message: 'Parameter `search_query` must be a non-empty string.',
+  },
+  {
+    name: 'search_query as a list → 422',
+    request: get('shop_id={shop}&type=full_search&search_query[]=a'),
+    status: 422,
+    message: 'Parameter `search_query` must be a non-empty string.',
+  },
   { name: 'type absent → 422', request: get('shop_id={shop}&search_query=сумка'), status: 422, message: 'Parameter `type` is required.' },
-  { name: 'type unknown → 422', request: get('shop_id={shop}&type=fuzzy&search_query=сумка'), status: 422, message: 'Parameter `type` must be one of `full_search`, `instant_search`.' },
-  { name: 'type in capitals → 422', request: get('shop_id={shop}&type=FULL_SEARCH&search_query=сумка'), status: 422, message: 'Parameter `type` must be one of `full_search`, `instant_search`.' },
-  { name: 'limit 0 → 422', request: get('shop_id={shop}&type=full_search&search_query=сумка&limit=0'), status: 422, message: 'Parameter `limit` must be an integer from 1 to 100.' },
-  { name: 'limit 101 → 422', request: get('shop_id={shop}&type=full_search&search_query=сумка&limit=101'), status: 422, message: 'Parameter `limit` must be an integer from 1 to 100.' },
-  { name: 'a malformed did → 422', request: get('shop_id={shop}&type=full_search&search_query=сумка&did=INVALID_ID'), status: 422, message: 'Device ID is not valid' },
+  {
+    name: 'type unknown → 422',
+    request: get('shop_id={shop}&type=fuzzy&search_query=сумка'),
+    status: 422,
+    message: 'Parameter `type` must be one of `full_search`, `instant_search`.',
+  },
+  {
+    name: 'type in capitals → 422',
+    request: get('shop_id={shop}&type=FULL_SEARCH&search_query=сумка'),
+    status: 422,
+    message: 'Parameter `type` must be one of `full_search`, `instant_search`.',
+  },
+  {
+    name: 'limit 0 → 422',
+    request: get('shop_id={shop}&type=full_search&search_query=сумка&limit=0'),
+    status: 422,
+    message: 'Parameter `limit` must be an integer from 1 to 100.',
+  },
+  {
+    name: 'limit 101 → 422',
+    request: get('shop_id={shop}&type=full_search&search_query=сумка&limit=101'),
+    status: 422,
+    message: 'Parameter `limit` must be an integer from 1 to 100.',
+  },
+  {
+    name: 'a malformed did → 422',
+    request: get('shop_id={shop}&type=full_search&search_query=сумка&did=INVALID_ID'),
+    status: 422,
+    message: 'Device ID is not valid',
+  },
   // credentials
-  { name: 'shop_id absent → 401', request: get('type=full_search&search_query=сумка'), status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'shop_id malformed → 422', request: get('shop_id=abc&type=full_search&search_query=сумка'), status: 422, message: 'Parameter `shop_id` must be 30 hexadecimal characters.' },
-  { name: 'shop_id of no shop → 404', request: get('shop_id={unknown_shop}&type=full_search&search_query=сумка'), status: 404, message: 'Shop not found' },
-  { name: 'a shop that is not active → 403', request: get('shop_id={inactive_shop}&type=full_search&search_query=сумка'), status: 403, message: 'Shop is not active.' },
-  { name: 'credentials are checked before parameters', request: get('type=bogus'), status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'POST → 405', request: { method: 'POST', url: '/search', body: { shop_id: '{shop}', type: 'full_search', search_query: 'a' } }, status: 405, message: 'Method POST is not allowed for this endpoint.' },
+  {
+    name: 'shop_id absent → 401',
+    request: get('type=full_search&search_query=сумка'),
+    status: 401,
+    message: 'Parameter `shop_id` is required.',
+  },
+  {
+    name: 'shop_id malformed → 422',
+    request: get('shop_id=abc&type=full_search&search_query=сумка'),
+    status: 422,
+    message: 'Parameter `shop_id` must be 30 hexadecimal characters.',
+  },
+  {
+    name: 'shop_id of no shop → 404',
+    request: get('shop_id={unknown_shop}&type=full_search&search_query=сумка'),
+    status: 404,
+    message: 'Shop not found',
+  },
+  {
+    name: 'a shop that is not active → 403',
+    request: get('shop_id={inactive_shop}&type=full_search&search_query=сумка'),
+    status: 403,
+    message: 'Shop is not active.',
+  },
+  {
+    name: 'credentials are checked before parameters',
+    request: get('type=bogus'),
+    status: 401,
+    message: 'Parameter `shop_id` is required.',
+  },
+  {
+    name: 'POST → 405',
+    request: { method: 'POST', url: '/search', body: { shop_id: '{shop}', type: 'full_search', search_query: 'a' } },
+    status: 405,
+    message: 'Method POST is not allowed for this endpoint.',
+  },
 ];
 
 interface NoResultCase {
@@ -114,14 +264,29 @@ const LIST: Json = [
 
 const NO_RESULT_CASES: readonly NoResultCase[] = [
   { name: 'bare array, most frequent first', request: noResults('shop_id={shop}&shop_secret={secret}'), status: 200, body: LIST },
-  { name: 'v=2 → the status envelope', request: noResults('shop_id={shop}&shop_secret={secret}&v=2'), status: 200, body: { status: 'success', payload: { no_result_queries: LIST } } },
+  {
+    name: 'v=2 → the status envelope',
+    request: noResults('shop_id={shop}&shop_secret={secret}&v=2'),
+    status: 200,
+    body: { status: 'success', payload: { no_result_queries: LIST } },
+  },
   { name: 'v=1 → bare', request: noResults('shop_id={shop}&shop_secret={secret}&v=1'), status: 200, body: LIST },
   { name: 'another shop has its own list', request: noResults('shop_id={other_shop}&shop_secret={other_secret}'), status: 200, body: [] },
   { name: 'shop_secret absent → 401', request: noResults('shop_id={shop}'), status: 401, message: 'Invalid secret key' },
   { name: 'shop_secret wrong → 401', request: noResults('shop_id={shop}&shop_secret=wrong'), status: 401, message: 'Invalid secret key' },
-  { name: 'another shop’s secret → 401', request: noResults('shop_id={shop}&shop_secret={other_secret}'), status: 401, message: 'Invalid secret key' },
+  {
+    name: 'another shop’s secret → 401',
+    request: noResults('shop_id={shop}&shop_secret={other_secret}'),
+    status: 401,
+    message: 'Invalid secret key',
+  },
   { name: 'shop_id absent → 401', request: noResults('shop_secret={secret}'), status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'shop_id of no shop → 404', request: noResults('shop_id={unknown_shop}&shop_secret={secret}'), status: 404, message: 'Shop not found' },
+  {
+    name: 'shop_id of no shop → 404',
+    request: noResults('shop_id={unknown_shop}&shop_secret={secret}'),
+    status: 404,
+    message: 'Shop not found',
+  },
 ];
 
 describe.each(TEST_DIALECTS)('search contract on %s', (dialect) => {
@@ -210,7 +375,9 @@ describe.each(TEST_DIALECTS)('search contract on %s', (dialect) => {
       await importTestFeed(t.app.services, fresh.shopId, FEED);
       vars = { ...vars, shop: fresh.shopId, secret: fresh.secret };
       for (const query of ['Холодильник', 'холодильник  ', 'кросс', 'сумка']) {
-        expect((await send(t, get(`shop_id={shop}&type=full_search&search_query=${encodeURIComponent(query)}`), vars)).statusCode).toBe(200);
+        expect((await send(t, get(`shop_id={shop}&type=full_search&search_query=${encodeURIComponent(query)}`), vars)).statusCode).toBe(
+          200,
+        );
       }
       // An instant search that found nothing is not counted.
       await send(t, get('shop_id={shop}&type=instant_search&search_query=zzz'), vars);

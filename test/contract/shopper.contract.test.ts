@@ -53,7 +53,12 @@ describe.each(TEST_DIALECTS)('shopper reads on %s', (dialect) => {
     quiet = await initDevice(t, shopId);
 
     await track(device, { event: 'view', items: [{ id: 'sku-1' }], email: 'ann@example.org', external_id: 'crm-7' });
-    await track(device, { event: 'purchase', order_id: 'O-1', order_price: 12345.67, items: [{ id: 'sku-6', amount: 1, price: 12345.67 }] });
+    await track(device, {
+      event: 'purchase',
+      order_id: 'O-1',
+      order_price: 12345.67,
+      items: [{ id: 'sku-6', amount: 1, price: 12345.67 }],
+    });
     t.clock.advance(2 * DAY);
     await track(device, {
       event: 'purchase',
@@ -75,7 +80,10 @@ describe.each(TEST_DIALECTS)('shopper reads on %s', (dialect) => {
       channel: 'mobile_app',
       custom: { floor: 3, note: 'ring twice' },
     });
-    await track(device, { event: 'cart', items: [{ id: 'sku-2', amount: 3, price: 1990.5 }, { id: 'ghost-2' }, { id: 'sku-5', line_id: 'L9' }] });
+    await track(device, {
+      event: 'cart',
+      items: [{ id: 'sku-2', amount: 3, price: 1990.5 }, { id: 'ghost-2' }, { id: 'sku-5', line_id: 'L9' }],
+    });
 
     const other = await createShopFixture(services);
     await importTestFeed(services, other.shopId, catalogFeed());
@@ -96,7 +104,11 @@ describe.each(TEST_DIALECTS)('shopper reads on %s', (dialect) => {
     await t.close();
   });
 
-  function expectError(response: { statusCode: number; json(): unknown; headers: Record<string, unknown> }, status: number, message: string): void {
+  function expectError(
+    response: { statusCode: number; json(): unknown; headers: Record<string, unknown> },
+    status: number,
+    message: string,
+  ): void {
     expect({ status: response.statusCode, body: response.json() }).toEqual({ status, body: { status: 'error', payload: { message } } });
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   }
@@ -258,14 +270,29 @@ describe.each(TEST_DIALECTS)('shopper reads on %s', (dialect) => {
       ['no shop_secret → 401', 'did={did}', 401, 'Invalid secret key'],
       ['a wrong shop_secret → 401', 'shop_secret=wrong&did={did}', 401, 'Invalid secret key'],
       ['another shop’s secret → 401', 'shop_secret={other_secret}&did={did}', 401, 'Invalid secret key'],
-      ['no identifier → 422', 'shop_secret={secret}', 422, 'At least one of `did`, `email`, `phone`, `loyalty_id`, `external_id`, `telegram_id` is required.'],
+      [
+        'no identifier → 422',
+        'shop_secret={secret}',
+        422,
+        'At least one of `did`, `email`, `phone`, `loyalty_id`, `external_id`, `telegram_id` is required.',
+      ],
       ['an unknown well-formed did → 404', 'shop_secret={secret}&did=Unknown123', 404, 'Device not found'],
       ['another shop’s device → 404', 'shop_secret={secret}&did={other_did}', 404, 'Device not found'],
       ['a malformed did → 422', 'shop_secret={secret}&did=INVALID_ID', 422, 'Device ID is not valid'],
       ['an unknown email → 404', 'shop_secret={secret}&did={did}&email=nobody%40example.org', 404, 'Customer not found'],
       ['a malformed email → 422', 'shop_secret={secret}&email=not-an-email', 422, 'Parameter `email` is not valid.'],
-      ['a malformed date_from → 422', 'shop_secret={secret}&did={did}&date_from=17.01.2026', 422, 'Parameter `date_from` must be a date as YYYY-MM-DD.'],
-      ['an impossible date_from → 422', 'shop_secret={secret}&did={did}&date_from=2026-02-30', 422, 'Parameter `date_from` must be a date as YYYY-MM-DD.'],
+      [
+        'a malformed date_from → 422',
+        'shop_secret={secret}&did={did}&date_from=17.01.2026',
+        422,
+        'Parameter `date_from` must be a date as YYYY-MM-DD.',
+      ],
+      [
+        'an impossible date_from → 422',
+        'shop_secret={secret}&did={did}&date_from=2026-02-30',
+        422,
+        'Parameter `date_from` must be a date as YYYY-MM-DD.',
+      ],
     ])('%s', async (_name, query, status, message) => {
       const filled = fillIn(query).replace('{secret}', secret).replace('{other_secret}', otherShop.secret);
       expectError(await inject({ method: 'GET', url: `/orders/by_user?shop_id=${shopId}&${filled}` }), status, message);
@@ -277,7 +304,9 @@ describe.each(TEST_DIALECTS)('shopper reads on %s', (dialect) => {
       const response = await inject(sdkGet('/orders/last_for_user', { shop_id: shopId }, device));
       expect(response.statusCode, response.body).toBe(200);
       const products = response.json<Array<Record<string, unknown>>>();
-      expect(products).toEqual([expect.objectContaining({ id: 'sku-1', name: 'Runner red', image_url: 'https://img.shop.example/sku-1.jpg', price: 1990 })]);
+      expect(products).toEqual([
+        expect.objectContaining({ id: 'sku-1', name: 'Runner red', image_url: 'https://img.shop.example/sku-1.jpg', price: 1990 }),
+      ]);
     });
 
     it('names the customer by external_id too, and answers [] without orders', async () => {
@@ -291,13 +320,22 @@ describe.each(TEST_DIALECTS)('shopper reads on %s', (dialect) => {
       ['an unknown well-formed did → 404', 'did=Unknown123', 404, 'Device not found'],
       ['a malformed did → 422', 'did=INVALID_ID', 422, 'Device ID is not valid'],
       ['an unknown external_id → 404', 'external_id=nobody', 404, 'Customer not found'],
-      ['only an email (not read without the secret) → 422', 'email=ann%40example.org', 422, 'At least one of `did`, `external_id`, `telegram_id` is required.'],
+      [
+        'only an email (not read without the secret) → 422',
+        'email=ann%40example.org',
+        422,
+        'At least one of `did`, `external_id`, `telegram_id` is required.',
+      ],
     ])('%s', async (_name, query, status, message) => {
       expectError(await inject({ method: 'GET', url: `/orders/last_for_user?shop_id=${shopId}&${query}` }), status, message);
     });
 
     it('refuses an unknown shop and a missing shop_id in the status envelope', async () => {
-      expectError(await inject({ method: 'GET', url: `/orders/last_for_user?shop_id=${'0'.repeat(30)}&did=${device.did}` }), 404, 'Shop not found');
+      expectError(
+        await inject({ method: 'GET', url: `/orders/last_for_user?shop_id=${'0'.repeat(30)}&did=${device.did}` }),
+        404,
+        'Shop not found',
+      );
       expectError(await inject({ method: 'GET', url: `/orders/last_for_user?did=${device.did}` }), 401, 'Parameter `shop_id` is required.');
     });
   });

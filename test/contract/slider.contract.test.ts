@@ -83,38 +83,153 @@ const BY_DID = 'shop_id={shop}&code=main&did=a1B2c3D4e5';
 const CASES: readonly SliderCase[] = [
   // identifiers: at least one of did, email, phone, external_id
   { name: 'did → 200 with every slide', request: get(BY_DID), status: 200, body: success([MEN, ALL, WOMEN]) },
-  { name: 'an email only → 200', request: get('shop_id={shop}&code=main&email=Kate@Example.org'), status: 200, body: success([MEN, ALL, WOMEN]) },
-  { name: 'a phone only → 200', request: get('shop_id={shop}&code=main&phone=%2B7%20(901)%20000-00-01'), status: 200, body: success([MEN, ALL, WOMEN]) },
-  { name: 'an external_id only → 200', request: get('shop_id={shop}&code=main&external_id=crm-17'), status: 200, body: success([MEN, ALL, WOMEN]) },
+  {
+    name: 'an email only → 200',
+    request: get('shop_id={shop}&code=main&email=Kate@Example.org'),
+    status: 200,
+    body: success([MEN, ALL, WOMEN]),
+  },
+  {
+    name: 'a phone only → 200',
+    request: get('shop_id={shop}&code=main&phone=%2B7%20(901)%20000-00-01'),
+    status: 200,
+    body: success([MEN, ALL, WOMEN]),
+  },
+  {
+    name: 'an external_id only → 200',
+    request: get('shop_id={shop}&code=main&external_id=crm-17'),
+    status: 200,
+    body: success([MEN, ALL, WOMEN]),
+  },
   { name: 'no identifier → 422', request: get('shop_id={shop}&code=main'), status: 422, message: 'Identifier is not valid' },
-  { name: 'only empty identifiers → 422', request: get('shop_id={shop}&code=main&did=&email=&phone=&external_id='), status: 422, message: 'Identifier is not valid' },
-  { name: 'the literal null counts as absent → 422', request: get('shop_id={shop}&code=main&did=null'), status: 422, message: 'Identifier is not valid' },
-  { name: 'loyalty_id is not of the group → 422', request: get('shop_id={shop}&code=main&loyalty_id=L-1'), status: 422, message: 'Identifier is not valid' },
-  { name: 'a malformed did → 422', request: get('shop_id={shop}&code=main&did=INVALID_ID'), status: 422, message: 'Device ID is not valid' },
-  { name: 'a malformed email → 422 naming it', request: get('shop_id={shop}&code=main&email=kate-at-example'), status: 422, message: 'Parameter `email` is not valid.' },
-  { name: 'a phone of letters → 422 naming it', request: get('shop_id={shop}&code=main&phone=abc'), status: 422, message: 'Parameter `phone` is not valid.' },
-  { name: 'an external_id of 256 characters → 422', request: get(`shop_id={shop}&code=main&external_id=${'x'.repeat(256)}`), status: 422, message: 'Parameter `external_id` is not valid.' },
-  { name: 'a malformed did beside a valid email → 422', request: get('shop_id={shop}&code=main&email=kate@example.org&did=bad'), status: 422, message: 'Device ID is not valid' },
+  {
+    name: 'only empty identifiers → 422',
+    request: get('shop_id={shop}&code=main&did=&email=&phone=&external_id='),
+    status: 422,
+    message: 'Identifier is not valid',
+  },
+  {
+    name: 'the literal null counts as absent → 422',
+    request: get('shop_id={shop}&code=main&did=null'),
+    status: 422,
+    message: 'Identifier is not valid',
+  },
+  {
+    name: 'loyalty_id is not of the group → 422',
+    request: get('shop_id={shop}&code=main&loyalty_id=L-1'),
+    status: 422,
+    message: 'Identifier is not valid',
+  },
+  {
+    name: 'a malformed did → 422',
+    request: get('shop_id={shop}&code=main&did=INVALID_ID'),
+    status: 422,
+    message: 'Device ID is not valid',
+  },
+  {
+    name: 'a malformed email → 422 naming it',
+    request: get('shop_id={shop}&code=main&email=kate-at-example'),
+    status: 422,
+    message: 'Parameter `email` is not valid.',
+  },
+  {
+    name: 'a phone of letters → 422 naming it',
+    request: get('shop_id={shop}&code=main&phone=abc'),
+    status: 422,
+    message: 'Parameter `phone` is not valid.',
+  },
+  {
+    name: 'an external_id of 256 characters → 422',
+    request: get(`shop_id={shop}&code=main&external_id=${'x'.repeat(256)}`),
+    status: 422,
+    message: 'Parameter `external_id` is not valid.',
+  },
+  {
+    name: 'a malformed did beside a valid email → 422',
+    request: get('shop_id={shop}&code=main&email=kate@example.org&did=bad'),
+    status: 422,
+    message: 'Device ID is not valid',
+  },
   // code
   { name: 'code absent → 422', request: get('shop_id={shop}&did=a1B2c3D4e5'), status: 422, message: 'Parameter `code` is required.' },
   { name: 'code empty → 422', request: get('shop_id={shop}&code=&did=a1B2c3D4e5'), status: 422, message: 'Parameter `code` is required.' },
-  { name: 'code malformed → 422', request: get('shop_id={shop}&code=main%20banner&did=a1B2c3D4e5'), status: 422, message: 'Parameter `code` is not valid.' },
-  { name: 'code of 65 characters → 422', request: get(`shop_id={shop}&code=${'c'.repeat(65)}&did=a1B2c3D4e5`), status: 422, message: 'Parameter `code` is not valid.' },
-  { name: 'code as a list → 422', request: get('shop_id={shop}&code[]=main&did=a1B2c3D4e5'), status: 422, message: 'Parameter `code` is not valid.' },
+  {
+    name: 'code malformed → 422',
+    request: get('shop_id={shop}&code=main%20banner&did=a1B2c3D4e5'),
+    status: 422,
+    message: 'Parameter `code` is not valid.',
+  },
+  {
+    name: 'code of 65 characters → 422',
+    request: get(`shop_id={shop}&code=${'c'.repeat(65)}&did=a1B2c3D4e5`),
+    status: 422,
+    message: 'Parameter `code` is not valid.',
+  },
+  {
+    name: 'code as a list → 422',
+    request: get('shop_id={shop}&code[]=main&did=a1B2c3D4e5'),
+    status: 422,
+    message: 'Parameter `code` is not valid.',
+  },
   { name: 'an unknown code → 404', request: get('shop_id={shop}&code=nope&did=a1B2c3D4e5'), status: 404, message: 'Invalid slider code' },
-  { name: 'codes are case-sensitive → 404', request: get('shop_id={shop}&code=MAIN&did=a1B2c3D4e5'), status: 404, message: 'Invalid slider code' },
-  { name: 'another shop’s code → 404', request: get('shop_id={shop}&code=foreign&did=a1B2c3D4e5'), status: 404, message: 'Invalid slider code' },
-  { name: 'the other shop reads its own slider', request: get('shop_id={other_shop}&code=foreign&did=a1B2c3D4e5'), status: 200, body: success([ALL], 'foreign') },
+  {
+    name: 'codes are case-sensitive → 404',
+    request: get('shop_id={shop}&code=MAIN&did=a1B2c3D4e5'),
+    status: 404,
+    message: 'Invalid slider code',
+  },
+  {
+    name: 'another shop’s code → 404',
+    request: get('shop_id={shop}&code=foreign&did=a1B2c3D4e5'),
+    status: 404,
+    message: 'Invalid slider code',
+  },
+  {
+    name: 'the other shop reads its own slider',
+    request: get('shop_id={other_shop}&code=foreign&did=a1B2c3D4e5'),
+    status: 200,
+    body: success([ALL], 'foreign'),
+  },
   // credentials
   { name: 'shop_id absent → 401', request: get('code=main&did=a1B2c3D4e5'), status: 401, message: 'Parameter `shop_id` is required.' },
-  { name: 'shop_id malformed → 422', request: get('shop_id=abc&code=main&did=a1B2c3D4e5'), status: 422, message: 'Parameter `shop_id` must be 30 hexadecimal characters.' },
-  { name: 'shop_id of no shop → 404', request: get('shop_id={unknown_shop}&code=main&did=a1B2c3D4e5'), status: 404, message: 'Shop not found' },
-  { name: 'a shop that is not active → 403', request: get('shop_id={inactive_shop}&code=main&did=a1B2c3D4e5'), status: 403, message: 'Shop is not active.' },
-  { name: 'POST → 405', request: { method: 'POST', url: '/slider', body: { shop_id: '{shop}', code: 'main', did: 'a1B2c3D4e5' } }, status: 405, message: 'Method POST is not allowed for this endpoint.' },
+  {
+    name: 'shop_id malformed → 422',
+    request: get('shop_id=abc&code=main&did=a1B2c3D4e5'),
+    status: 422,
+    message: 'Parameter `shop_id` must be 30 hexadecimal characters.',
+  },
+  {
+    name: 'shop_id of no shop → 404',
+    request: get('shop_id={unknown_shop}&code=main&did=a1B2c3D4e5'),
+    status: 404,
+    message: 'Shop not found',
+  },
+  {
+    name: 'a shop that is not active → 403',
+    request: get('shop_id={inactive_shop}&code=main&did=a1B2c3D4e5'),
+    status: 403,
+    message: 'Shop is not active.',
+  },
+  {
+    name: 'POST → 405',
+    request: { method: 'POST', url: '/slider', body: { shop_id: '{shop}', code: 'main', did: 'a1B2c3D4e5' } },
+    status: 405,
+    message: 'Method POST is not allowed for this endpoint.',
+  },
   // tags
   { name: 'tags=men → the men slide only', request: get(`${BY_DID}&tags=men`), status: 200, body: success([MEN]) },
-  { name: 'tags=women,sale → both tagged slides, in slider order', request: get(`${BY_DID}&tags=women,sale`), status: 200, body: success([MEN, WOMEN]) },
-  { name: 'tags with spaces around commas are trimmed', request: get(`${BY_DID}&tags=%20women%20,%20men`), status: 200, body: success([MEN, WOMEN]) },
+  {
+    name: 'tags=women,sale → both tagged slides, in slider order',
+    request: get(`${BY_DID}&tags=women,sale`),
+    status: 200,
+    body: success([MEN, WOMEN]),
+  },
+  {
+    name: 'tags with spaces around commas are trimmed',
+    request: get(`${BY_DID}&tags=%20women%20,%20men`),
+    status: 200,
+    body: success([MEN, WOMEN]),
+  },
   { name: 'tags as a list', request: get(`${BY_DID}&tags[]=women&tags[]=sale`), status: 200, body: success([MEN, WOMEN]) },
   { name: 'a tag no slide has → no slides', request: get(`${BY_DID}&tags=kids`), status: 200, body: success([]) },
   { name: 'tags match exactly', request: get(`${BY_DID}&tags=Men`), status: 200, body: success([]) },
@@ -126,10 +241,25 @@ const CASES: readonly SliderCase[] = [
     status: 422,
     message: `Parameter \`tags\` must hold at most ${MAX_REQUEST_TAGS} tags.`,
   },
-  { name: 'a tag of 65 characters → 422', request: get(`${BY_DID}&tags=${'t'.repeat(65)}`), status: 422, message: 'Parameter `tags` must hold tags of at most 64 characters.' },
-  { name: 'tags as an object → 422', request: get(`${BY_DID}&tags[a]=men`), status: 422, message: 'Parameter `tags` must be a comma-separated list of tags.' },
+  {
+    name: 'a tag of 65 characters → 422',
+    request: get(`${BY_DID}&tags=${'t'.repeat(65)}`),
+    status: 422,
+    message: 'Parameter `tags` must hold tags of at most 64 characters.',
+  },
+  {
+    name: 'tags as an object → 422',
+    request: get(`${BY_DID}&tags[a]=men`),
+    status: 422,
+    message: 'Parameter `tags` must be a comma-separated list of tags.',
+  },
   // wire format
-  { name: 'an empty form body on GET does not fail', request: { ...get(BY_DID), contentType: FORM_TYPE }, status: 200, body: success([MEN, ALL, WOMEN]) },
+  {
+    name: 'an empty form body on GET does not fail',
+    request: { ...get(BY_DID), contentType: FORM_TYPE },
+    status: 200,
+    body: success([MEN, ALL, WOMEN]),
+  },
 ];
 
 describe.each(TEST_DIALECTS)('GET /slider contract on %s', (dialect) => {
@@ -165,7 +295,13 @@ describe.each(TEST_DIALECTS)('GET /slider contract on %s', (dialect) => {
       const db = t.db.db;
       const count = async (table: 'profiles' | 'devices' | 'sessions' | 'events') =>
         Number(
-          (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', vars.shop!).executeTakeFirstOrThrow()).n,
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('shop_id', '=', vars.shop!)
+              .executeTakeFirstOrThrow()
+          ).n,
         );
       return [await count('profiles'), await count('devices'), await count('sessions'), await count('events')];
     };

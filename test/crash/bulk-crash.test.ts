@@ -34,7 +34,11 @@ describe.each(TEST_DIALECTS)('a bulk mailing when the server is killed mid-send,
       size = Number((await call('GET', `${admin}/segments/${String(segment.id)}`)).size);
       if (size < MEMBERS) await new Promise((r) => setTimeout(r, 50));
     }
-    const mailing = await call('POST', `${admin}/mailings/bulk`, { name: 'Crash', segment_ids: [segment.id], email: { subject: 'Hi', html: '<p>hi</p>' } });
+    const mailing = await call('POST', `${admin}/mailings/bulk`, {
+      name: 'Crash',
+      segment_ids: [segment.id],
+      email: { subject: 'Hi', html: '<p>hi</p>' },
+    });
 
     while (bed.peer.received.size < KILL_AT_RECEIVED) await new Promise((r) => setTimeout(r, 5));
     await first.kill();

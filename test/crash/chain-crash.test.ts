@@ -32,7 +32,11 @@ describe.each(TEST_DIALECTS)('a chain wait when the server is killed, on %s', (d
       status: 'active',
       trigger: { event: 'go' },
       reentry: 'always',
-      steps: [{ send: { email: { subject: 'A {{ n }}', html: 'a' } } }, { wait: { seconds: 2 } }, { send: { email: { subject: 'B {{ n }}', html: 'b' } } }],
+      steps: [
+        { send: { email: { subject: 'A {{ n }}', html: 'a' } } },
+        { wait: { seconds: 2 } },
+        { send: { email: { subject: 'B {{ n }}', html: 'b' } } },
+      ],
     });
 
     const acknowledged = await loadUntilKill(first, {

@@ -111,8 +111,7 @@ describe.each(TEST_DIALECTS)('a scheduled feed import whose worker is killed, on
     const baseUrl = await first.waitUntilServing();
     const shopId = String((await admin(baseUrl, 'POST', '/shops', { name: 'Feed crash shop' })).shop_id);
     handle = createDb(db);
-    const imports = () =>
-      handle.db.selectFrom('feed_imports').selectAll().where('shop_id', '=', shopId).orderBy('generation').execute();
+    const imports = () => handle.db.selectFrom('feed_imports').selectAll().where('shop_id', '=', shopId).orderBy('generation').execute();
 
     await admin(baseUrl, 'PATCH', `/shops/${shopId}/feed`, { feed_url: feedUrl, refresh_minutes: 60 });
     // The first worker has begun the import and staged part of the feed before it is killed.
@@ -161,7 +160,9 @@ describe.each(TEST_DIALECTS)('a scheduled feed import whose worker is killed, on
       .executeTakeFirst();
     expect(Number(served?.n)).toBe(OFFERS);
     expect(takeoverMs).toBeLessThan(TAKEOVER_LIMIT_MS);
-    console.log(`[feed import crash, ${dialect}] landed by the second worker ${takeoverMs} ms after the SIGKILL (lease ${LEASE_SECONDS} s)`);
+    console.log(
+      `[feed import crash, ${dialect}] landed by the second worker ${takeoverMs} ms after the SIGKILL (lease ${LEASE_SECONDS} s)`,
+    );
 
     second.signal('SIGTERM');
     expect(await second.exit()).toBe(0);

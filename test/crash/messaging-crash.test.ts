@@ -27,7 +27,9 @@ describe.each(TEST_DIALECTS)('POST /transact when the server is killed under loa
     const shopId = String(shop.shop_id);
     const secret = String(shop.shop_secret ?? shop.secret);
     await call('PUT', `/admin/v1/shops/${shopId}/channels/email`, { smtp_url: 'smtp://127.0.0.1:1', from: 'shop@example.org' });
-    await call('PUT', `/admin/v1/shops/${shopId}/mailings/transactional/hello`, { email: { subject: 'Hi {{ n }}', html: '<p>{{ n }}</p>' } });
+    await call('PUT', `/admin/v1/shops/${shopId}/mailings/transactional/hello`, {
+      email: { subject: 'Hi {{ n }}', html: '<p>{{ n }}</p>' },
+    });
 
     const acknowledged = new Set<string>();
     await loadUntilKill(first, {
@@ -39,7 +41,13 @@ describe.each(TEST_DIALECTS)('POST /transact when the server is killed under loa
         const r = await fetch(`${base}/transact`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ shop_id: shopId, shop_secret: secret, code: 'hello', email: `u${n}-${i}@example.org`, variables: { n: `${n}-${i}` } }),
+          body: JSON.stringify({
+            shop_id: shopId,
+            shop_secret: secret,
+            code: 'hello',
+            email: `u${n}-${i}@example.org`,
+            variables: { n: `${n}-${i}` },
+          }),
         });
         const body = (await r.json()) as { success: boolean; payload: { code: string } };
         if (r.status !== 200) throw new Error(JSON.stringify(body));
@@ -66,7 +74,11 @@ describe.each(TEST_DIALECTS)('POST /transact when the server is killed under loa
         if (queued > 0) await new Promise((r) => setTimeout(r, 100));
       }
       expect(queued).toBe(0);
-      const rows = await handle.db.selectFrom('messaging_deliveries').select(['code', 'seq', 'status']).where('shop_id', '=', shopId).execute();
+      const rows = await handle.db
+        .selectFrom('messaging_deliveries')
+        .select(['code', 'seq', 'status'])
+        .where('shop_id', '=', shopId)
+        .execute();
       const byCode = new Map(rows.map((r) => [r.code, r]));
       const lost = [...acknowledged].filter((code) => byCode.get(code)?.status !== 'sent' || !bed.peer.received.has(`<${code}.0@patron>`));
       expect(lost).toEqual([]);

@@ -62,12 +62,7 @@ async function pushCart(baseUrl: string, shopId: string, did: string, itemId: st
 async function storedItemCounts(options: DbOptions, shopId: string): Promise<Map<string, number>> {
   const handle = createDb(options);
   try {
-    const rows = await handle.db
-      .selectFrom('events')
-      .select('items')
-      .where('shop_id', '=', shopId)
-      .where('event', '=', 'cart')
-      .execute();
+    const rows = await handle.db.selectFrom('events').select('items').where('shop_id', '=', shopId).where('event', '=', 'cart').execute();
     const counts = new Map<string, number>();
     for (const row of rows) {
       for (const item of JSON.parse(row.items) as Array<{ id: string }>) {

@@ -13,8 +13,10 @@ describe.each(TEST_DIALECTS)('group write on %s', (dialect) => {
     await db.cleanup();
   });
 
-  const insert = (id: number, label = `item ${id}`) => (trx: Parameters<Parameters<GroupWrite['run']>[0]>[0]) =>
-    sql`insert into gw_items (id, label) values (${id}, ${label})`.execute(trx).then(() => id);
+  const insert =
+    (id: number, label = `item ${id}`) =>
+    (trx: Parameters<Parameters<GroupWrite['run']>[0]>[0]) =>
+      sql`insert into gw_items (id, label) values (${id}, ${label})`.execute(trx).then(() => id);
 
   it('commits the writes of many callers (in few transactions on SQLite), each caller answered with its own result', async () => {
     const writer = new GroupWrite(db);
@@ -39,7 +41,9 @@ describe.each(TEST_DIALECTS)('group write on %s', (dialect) => {
     if (dialect === 'postgres') await first;
     const results = await Promise.allSettled([first, writer.run(insert(2000, 'a duplicate')), writer.run(insert(2001))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    const { rows } = await sql<{ id: number; label: string }>`select id, label from gw_items where id in (2000, 2001) order by id`.execute(db.db);
+    const { rows } = await sql<{ id: number; label: string }>`select id, label from gw_items where id in (2000, 2001) order by id`.execute(
+      db.db,
+    );
     expect(rows.map((r) => [Number(r.id), r.label])).toEqual([
       [2000, 'item 2000'],
       [2001, 'item 2001'],
@@ -49,10 +53,17 @@ describe.each(TEST_DIALECTS)('group write on %s', (dialect) => {
   it('rolls back only the contained write that throws: its batch commits the others and the caller gets its error', async () => {
     const writer = new GroupWrite(db);
     const refusing = (trx: Parameters<Parameters<GroupWrite['run']>[0]>[0]) =>
-      insert(3001, 'rolled back')(trx).then(() => {
+      insert(
+        3001,
+        'rolled back',
+      )(trx).then(() => {
         throw new Error('refused');
       });
-    const results = await Promise.allSettled([writer.runContained(insert(3000)), writer.runContained(refusing), writer.runContained(insert(3002))]);
+    const results = await Promise.allSettled([
+      writer.runContained(insert(3000)),
+      writer.runContained(refusing),
+      writer.runContained(insert(3002)),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(results[1]?.status === 'rejected' && (results[1].reason as Error).message).toBe('refused');
     const { rows } = await sql<{ id: number }>`select id from gw_items where id between 3000 and 3002 order by id`.execute(db.db);

@@ -15,7 +15,9 @@ describe.each(TEST_DIALECTS)('refreshPlannerStatistics on %s', (dialect) => {
   });
 
   const analyzeCount = async () => {
-    const { rows } = await sql<{ n: number | string }>`select analyze_count as n from pg_stat_user_tables where relname = 'catalog_products'`.execute(db.db);
+    const { rows } = await sql<{
+      n: number | string;
+    }>`select analyze_count as n from pg_stat_user_tables where relname = 'catalog_products'`.execute(db.db);
     return Number(rows[0]?.n ?? 0);
   };
 
@@ -54,13 +56,26 @@ describe.each(TEST_DIALECTS)('refreshPlannerStatistics on %s', (dialect) => {
 
   it.runIf(dialect === 'postgres')('refreshes only the columns named, when it is given some', async () => {
     const analyzed = async () => {
-      const { rows } = await sql<{ attname: string }>`select attname from pg_stats where tablename = 'catalog_products' order by attname`.execute(db.db);
+      const { rows } = await sql<{
+        attname: string;
+      }>`select attname from pg_stats where tablename = 'catalog_products' order by attname`.execute(db.db);
       return rows.map((r) => r.attname);
     };
     // The table was empty when the test above analyzed it, so pg_stats holds no column of it yet.
     await db.db
       .insertInto('shops')
-      .values({ shop_id: 'c'.repeat(30), secret_hash: 'x', name: 'S', currency: 'RUB', timezone: 'UTC', active: 1, restricted: 0, paid_till: null, created_at: 1, updated_at: 1 })
+      .values({
+        shop_id: 'c'.repeat(30),
+        secret_hash: 'x',
+        name: 'S',
+        currency: 'RUB',
+        timezone: 'UTC',
+        active: 1,
+        restricted: 0,
+        paid_till: null,
+        created_at: 1,
+        updated_at: 1,
+      })
       .execute();
     await sql`insert into catalog_products (shop_id, generation, id, available, name, category_ids, pictures, params, location_ids, ignored, widgetable)
       select ${'c'.repeat(30)}, 1, 'p' || n, 1, 'n', '[]', '[]', '[]', '[]', 0, 0 from generate_series(1, 50) n`.execute(db.db);

@@ -63,7 +63,9 @@ describe.each(TEST_DIALECTS)('PreparedQuery on %s', (dialect) => {
     const made: number[] = [];
     const shopsIn = new PreparedQueryFamily((size: number) => {
       made.push(size);
-      return new PreparedQuery(size, (db, ...ids: string[]) => db.selectFrom('shops').select('name').where('shop_id', 'in', ids).orderBy('name'));
+      return new PreparedQuery(size, (db, ...ids: string[]) =>
+        db.selectFrom('shops').select('name').where('shop_id', 'in', ids).orderBy('name'),
+      );
     });
     const [first, second] = [`${'s'.repeat(29)}0`, `${'s'.repeat(29)}1`];
     expect(await shopsIn.of(1).execute(testDb.db, second)).toEqual([{ name: 'Beta' }]);

@@ -78,6 +78,9 @@ describe('SQLite prepared statements run at once', () => {
     expect(await bodyOf.execute(handle.db, 2)).toEqual([]);
     // The connection is usable after: a read at once, a write through the executor.
     await add.run(handle.db, 'kept');
-    expect((await sql<{ body: string }>`select body from notes order by id`.execute(handle.db)).rows.map((r) => r.body)).toEqual(['first', 'kept']);
+    expect((await sql<{ body: string }>`select body from notes order by id`.execute(handle.db)).rows.map((r) => r.body)).toEqual([
+      'first',
+      'kept',
+    ]);
   });
 });

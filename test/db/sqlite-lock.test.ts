@@ -23,7 +23,8 @@ describe('SQLite write lock between connections of one file', () => {
       await sql`update counters set value = ${rows[0]!.value + 1} where id = 1`.execute(trx);
     });
 
-  const valueOf = async (handle: DbHandle) => (await sql<{ value: number }>`select value from counters where id = 1`.execute(handle.db)).rows[0]?.value;
+  const valueOf = async (handle: DbHandle) =>
+    (await sql<{ value: number }>`select value from counters where id = 1`.execute(handle.db)).rows[0]?.value;
 
   it('lets two connections sharing the lock run read-then-write transactions side by side without losing one', async () => {
     const [first, second] = await setUp();

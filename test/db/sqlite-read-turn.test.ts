@@ -19,7 +19,8 @@ describe('SQLite reads of one event-loop turn', () => {
     return [first, sqlite.open({ ownLock: true })];
   }
 
-  const valueOf = async (handle: DbHandle) => (await sql<{ value: number }>`select value from counters where id = 1`.execute(handle.db)).rows[0]?.value;
+  const valueOf = async (handle: DbHandle) =>
+    (await sql<{ value: number }>`select value from counters where id = 1`.execute(handle.db)).rows[0]?.value;
   const set = (handle: DbHandle, value: number) => sql`update counters set value = ${value} where id = 1`.execute(handle.db);
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -54,7 +55,10 @@ describe('SQLite reads of one event-loop turn', () => {
     });
     expect(await valueOf(first)).toBe(1);
     const streamed: number[] = [];
-    for await (const row of first.db.selectFrom('counters' as never).select(sql<number>`value`.as('value')).stream()) {
+    for await (const row of first.db
+      .selectFrom('counters' as never)
+      .select(sql<number>`value`.as('value'))
+      .stream()) {
       streamed.push(row.value);
     }
     expect(streamed).toEqual([1]);

@@ -36,7 +36,6 @@ describe('WAL checkpoints in a worker thread', () => {
     for (let i = 0; i < megabytes * 16; i += 1) db.transaction(() => insert.run('x'.repeat(64 * 1024)))();
   }
 
-
   it('turns automatic checkpoints off on the main connection and copies the log back from the worker', async () => {
     const { file, db } = open();
     const checkpointer = new WalCheckpointer(file, db, { intervalMs: 10 });
@@ -125,7 +124,12 @@ describe('WAL checkpoints in a worker thread', () => {
   it('holds writers back for a moment at most while a long read keeps the log from starting over', async () => {
     const { file, db } = open();
     db.pragma('busy_timeout = 0');
-    const checkpointer = new WalCheckpointer(file, db, { intervalMs: 10, passiveBytes: 256 * 1024, restartBytes: 512 * 1024, forceRestartBytes: 1024 * 1024 });
+    const checkpointer = new WalCheckpointer(file, db, {
+      intervalMs: 10,
+      passiveBytes: 256 * 1024,
+      restartBytes: 512 * 1024,
+      forceRestartBytes: 1024 * 1024,
+    });
     cleanups.push(() => checkpointer.close());
     const reader = new SqliteDatabase(file);
     cleanups.push(() => {

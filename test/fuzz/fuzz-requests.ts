@@ -91,10 +91,7 @@ const CREDENTIAL_NAMES = new Set(['shop_id', 'shop_secret', 'did', 'sid', 'seanc
 function propertiesOf(schema: unknown): Array<[string, string | undefined]> {
   const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
   if (!properties || typeof properties !== 'object') return [];
-  return Object.entries(properties).map(([name, property]) => [
-    name,
-    typeof property?.type === 'string' ? property.type : undefined,
-  ]);
+  return Object.entries(properties).map(([name, property]) => [name, typeof property?.type === 'string' ? property.type : undefined]);
 }
 
 /** The route's path with its parameters filled with plausible values (or `override` for one of them). */
@@ -260,7 +257,9 @@ export function invalidUtf8Requests(context: BuildContext): FuzzRequest[] {
     if (route.scope === 'public') out.push(request(context, 'invalid UTF-8 in a form', { body: form(`${name}=%ff`) }));
   }
   for (let index = 0; index < pathParamCount(route.url); index += 1) {
-    out.push(request(context, `invalid UTF-8 in path parameter ${index}`, { path: fillPath(route.url, credentials, { index, raw: '%ff' }) }));
+    out.push(
+      request(context, `invalid UTF-8 in path parameter ${index}`, { path: fillPath(route.url, credentials, { index, raw: '%ff' }) }),
+    );
   }
   return out;
 }

@@ -1,11 +1,4 @@
-import type {
-  ActiveChain,
-  ChainStarter,
-  Executor,
-  RunStart,
-  StartOutcome,
-  TriggerKind,
-} from '../../src/modules/chains/chain-starter.js';
+import type { ActiveChain, ChainStarter, Executor, RunStart, StartOutcome, TriggerKind } from '../../src/modules/chains/chain-starter.js';
 
 export interface EndedRuns {
   readonly shopId: string;

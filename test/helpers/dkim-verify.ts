@@ -70,7 +70,11 @@ function parseTags(value: string): Record<string, string> {
 function relaxedHeader(raw: string): string {
   const colon = raw.indexOf(':');
   const name = raw.slice(0, colon).trim().toLowerCase();
-  const value = raw.slice(colon + 1).replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim();
+  const value = raw
+    .slice(colon + 1)
+    .replace(/\r\n/g, '')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
   return `${name}:${value}`;
 }
 

@@ -21,7 +21,15 @@ export async function inOrderStep<T>(
   let answer: { value: T } | undefined;
   try {
     await db.db.transaction().execute(async (trx) => {
-      const scope = { trx, shopId: order.shopId, orderId: order.orderId, profileId: order.profileId ?? null, now: clock.now(), timezone: 'UTC', fresh: false };
+      const scope = {
+        trx,
+        shopId: order.shopId,
+        orderId: order.orderId,
+        profileId: order.profileId ?? null,
+        now: clock.now(),
+        timezone: 'UTC',
+        fresh: false,
+      };
       answer = { value: await work(scope) };
       if (refused(answer.value)) throw new RolledBack('refused');
     });

@@ -74,7 +74,11 @@ describe('CORS on the public API', () => {
   });
 
   it('leaves admin answers without CORS headers', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/admin/v1/shops', headers: { ...t.adminHeaders, origin: 'https://x.example' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/admin/v1/shops',
+      headers: { ...t.adminHeaders, origin: 'https://x.example' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });

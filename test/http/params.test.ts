@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { decodeComponent, decodeQueryValue, InvalidUtf8, parseBracketPairs, parseBracketQuery, parseQueryString } from '../../src/http/params.js';
+import {
+  decodeComponent,
+  decodeQueryValue,
+  InvalidUtf8,
+  parseBracketPairs,
+  parseBracketQuery,
+  parseQueryString,
+} from '../../src/http/params.js';
 
 function failure(fn: () => unknown): AppError {
   try {
@@ -113,7 +120,19 @@ describe('parseBracketQuery (Rack rules)', () => {
     const error = failure(() => parseBracketQuery('a=1&b=2&c=3&d=4', limits));
     expect(error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(error.message).toBe('The request has more than 3 parameters.');
-    expect(failure(() => parseBracketPairs([['a', '1'], ['b', '2'], ['c', '3'], ['d', '4']], limits)).status).toBe(413);
+    expect(
+      failure(() =>
+        parseBracketPairs(
+          [
+            ['a', '1'],
+            ['b', '2'],
+            ['c', '3'],
+            ['d', '4'],
+          ],
+          limits,
+        ),
+      ).status,
+    ).toBe(413);
   });
 
   it('never writes through __proto__ or into Object.prototype', () => {

@@ -142,7 +142,10 @@ describe('public request input', () => {
     });
 
     it('reads the form body of a GET too, and ignores a GET body of any other type', async () => {
-      expect(await echo({ method: 'GET', url: '/test/echo?a=1', headers: FORM, payload: 'b[]=2&b[]=3' })).toEqual({ a: '1', b: ['2', '3'] });
+      expect(await echo({ method: 'GET', url: '/test/echo?a=1', headers: FORM, payload: 'b[]=2&b[]=3' })).toEqual({
+        a: '1',
+        b: ['2', '3'],
+      });
       const other = { 'content-type': 'application/octet-stream' };
       expect(await echo({ method: 'GET', url: '/test/echo?a=1', headers: other, payload: 'zzz' })).toEqual({ a: '1' });
     });
@@ -151,7 +154,12 @@ describe('public request input', () => {
       const json = { 'content-type': 'application/json' };
       const bad = await t.app.inject({ method: 'GET', url: '/test/echo', headers: json, payload: '{"a":' });
       expectStatusError(bad, 400, 'The request body is not valid JSON.');
-      const large = await t.app.inject({ method: 'GET', url: '/test/echo', headers: json, payload: JSON.stringify({ a: 'x'.repeat(4096) }) });
+      const large = await t.app.inject({
+        method: 'GET',
+        url: '/test/echo',
+        headers: json,
+        payload: JSON.stringify({ a: 'x'.repeat(4096) }),
+      });
       expectStatusError(large, 413, 'The request body is too large.');
     });
 
@@ -190,18 +198,20 @@ describe('public request input', () => {
       expectStatusError(response, 400, 'The request body is not valid JSON.');
     });
 
-    it.each([['an array', '[1,2]'], ['a number', '42'], ['a string', '"x"'], ['null', 'null']])(
-      'answers 422 naming the body when the JSON body is %s',
-      async (_label, payload) => {
-        const response = await t.app.inject({
-          method: 'POST',
-          url: '/test/echo-success',
-          headers: { 'content-type': 'application/json' },
-          payload,
-        });
-        expectSuccessError(response, 422, 'The request body must be a JSON object.');
-      },
-    );
+    it.each([
+      ['an array', '[1,2]'],
+      ['a number', '42'],
+      ['a string', '"x"'],
+      ['null', 'null'],
+    ])('answers 422 naming the body when the JSON body is %s', async (_label, payload) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/test/echo-success',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expectSuccessError(response, 422, 'The request body must be a JSON object.');
+    });
 
     it('answers 422 for JSON nested deeper than allowed instead of overflowing', async () => {
       const payload = `{"a":${'['.repeat(40)}${']'.repeat(40)}}`;

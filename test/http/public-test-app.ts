@@ -23,9 +23,7 @@ export function multipartRequest(
   file?: { name: string; filename: string; content: string },
 ): { payload: string; headers: Record<string, string> } {
   const boundary = '----patron-test-boundary-7MA4YWxkTrZu0gW';
-  const parts = fields.map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
+  const parts = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
   if (file) {
     parts.push(
       `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\n` +
@@ -48,12 +46,7 @@ export function expectSuccessError(response: LightMyRequestResponse, status: num
   return expectError(response, status, 'success', message);
 }
 
-function expectError(
-  response: LightMyRequestResponse,
-  status: number,
-  family: 'status' | 'success',
-  message: string | undefined,
-): string {
+function expectError(response: LightMyRequestResponse, status: number, family: 'status' | 'success', message: string | undefined): string {
   expect({ status: response.statusCode, body: response.body }).toMatchObject({ status });
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   const head = family === 'status' ? { status: 'error' } : { success: false };

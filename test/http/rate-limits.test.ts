@@ -97,8 +97,7 @@ describe.each(TEST_DIALECTS)('rate limits over real sockets on %s', (dialect) =>
 
   it('refuses wrong shop secrets past the limit on secret routes only, a right secret included', async () => {
     const address = '198.51.100.20';
-    const hidden = (secret: string) =>
-      fetch(`${base}/products/not_widgetable?shop_id=${shop.shopId}&shop_secret=${secret}`, from(address));
+    const hidden = (secret: string) => fetch(`${base}/products/not_widgetable?shop_id=${shop.shopId}&shop_secret=${secret}`, from(address));
     for (let i = 0; i < 3; i += 1) expect((await hidden('f'.repeat(32))).status).toBe(401);
     const refused = await hidden(shop.secret);
     expect(refused.status).toBe(429);
@@ -154,8 +153,7 @@ describe.each(TEST_DIALECTS)('rate limits over real sockets on %s', (dialect) =>
   it('limits the public requests of one shop across addresses, and not another shop', async () => {
     const busy = await createShopFixture(t.app.services);
     const quiet = await createShopFixture(t.app.services);
-    const slider = (s: ShopFixture, i: number) =>
-      fetch(`${base}/slider?shop_id=${s.shopId}&slider_code=none`, from(`203.0.113.${i}`));
+    const slider = (s: ShopFixture, i: number) => fetch(`${base}/slider?shop_id=${s.shopId}&slider_code=none`, from(`203.0.113.${i}`));
     for (let i = 0; i < 6; i += 1) expect((await slider(busy, i)).status).not.toBe(429);
     const refused = await slider(busy, 100);
     expect(refused.status).toBe(429);

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import {
-  readBooleanish,
-  readInteger,
-  readNumber,
-  readObject,
-  readString,
-  readStringArray,
-} from '../../src/http/readers.js';
+import { readBooleanish, readInteger, readNumber, readObject, readString, readStringArray } from '../../src/http/readers.js';
 
 function messageOf(fn: () => unknown): string {
   try {
@@ -33,9 +26,7 @@ describe('readString', () => {
     expect(messageOf(() => readString({ stream: '' }, 'stream', { nonEmpty: true }))).toBe(
       'Parameter `stream` must be a non-empty string.',
     );
-    expect(messageOf(() => readString({ stream: 5 }, 'stream', { nonEmpty: true }))).toBe(
-      'Parameter `stream` must be a non-empty string.',
-    );
+    expect(messageOf(() => readString({ stream: 5 }, 'stream', { nonEmpty: true }))).toBe('Parameter `stream` must be a non-empty string.');
     expect(messageOf(() => readString({ order_id: 'x'.repeat(256) }, 'order_id', { maxLength: 255 }))).toBe(
       'Parameter `order_id` must be at most 255 characters.',
     );

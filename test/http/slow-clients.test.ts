@@ -59,9 +59,7 @@ describe('slow clients', () => {
   it('answers 408 and closes the connection when a POST /push body stops arriving', async () => {
     const before = await metricValue(t, 'patron_http_body_timeouts_total');
     const client = await connectRaw(port);
-    client.write(
-      'POST /push HTTP/1.1\r\nHost: patron\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"shop_id":"',
-    );
+    client.write('POST /push HTTP/1.1\r\nHost: patron\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"shop_id":"');
     const { text, afterMs } = await client.closed;
     expect(statusOf(text)).toBe(408);
     expect(text).toMatch(/\r\nConnection: close\r\n/i);

@@ -40,8 +40,7 @@ export const testRoutes: PublicRouteModule = (scope) => {
   scope.get('/test/wrong-family', { config: { envelope: 'success', auth: 'none' } }, () => statusSuccess());
 
   // Credentials.
-  const whoAmI = (request: FastifyRequest) =>
-    statusSuccess({ payload: { shop_id: authenticatedShop(request).shopId } });
+  const whoAmI = (request: FastifyRequest) => statusSuccess({ payload: { shop_id: authenticatedShop(request).shopId } });
   scope.route({ method: ['GET', 'POST'], url: '/test/shop', config: { envelope: 'status', auth: 'shop' }, handler: whoAmI });
   scope.get('/test/secret-status', { config: { envelope: 'status', auth: 'shop+secret' } }, whoAmI);
   scope.get('/test/secret-bare', { config: { envelope: 'bare', auth: 'shop+secret' } }, whoAmI);

@@ -96,20 +96,27 @@ describe.each(TEST_DIALECTS)('the text rule on %s', (dialect) => {
       await t.app.services.audience.runImport({ shopId: shop.shopId, importId: queued!.id });
       const [done] = await t.app.services.audience.listImports(shop.shopId);
       expect(done).toMatchObject({ status: 'done', imported: 999, skipped: 1 });
-      expect(done!.log.errors).toEqual([
-        { index: 500, reason: 'invalid_text', message: 'first_name contains a NUL character (U+0000)' },
-      ]);
+      expect(done!.log.errors).toEqual([{ index: 500, reason: 'invalid_text', message: 'first_name contains a NUL character (U+0000)' }]);
     });
 
     it('refuses a NUL in its other parameters, and a body that is not UTF-8, with 422', async () => {
       const withSegment = { shop_id: shop.shopId, shop_secret: shop.secret, segment_id: '1\u0000', audience: [] };
-      expectPublicError(await inject({ method: 'POST', url: '/import/audience', payload: withSegment }), 422, NUL('Parameter `segment_id`'));
+      expectPublicError(
+        await inject({ method: 'POST', url: '/import/audience', payload: withSegment }),
+        422,
+        NUL('Parameter `segment_id`'),
+      );
       const bytes = Buffer.concat([
         Buffer.from(`{"shop_id":"${shop.shopId}","shop_secret":"${shop.secret}","audience":[{"email":"a@example.org","first_name":"`),
         Buffer.from([0xff]),
         Buffer.from('"}]}'),
       ]);
-      const response = await inject({ method: 'POST', url: '/import/audience', headers: { 'content-type': 'application/json' }, payload: bytes });
+      const response = await inject({
+        method: 'POST',
+        url: '/import/audience',
+        headers: { 'content-type': 'application/json' },
+        payload: bytes,
+      });
       expectPublicError(response, 422, 'The request body is not valid UTF-8 text, which is not allowed.');
     });
   });
@@ -147,9 +154,7 @@ describe.each(TEST_DIALECTS)('the text rule on %s', (dialect) => {
         headers: { ...t.adminHeaders, 'content-type': 'application/json' },
         payload,
       });
-      expect(expectAdminError(response, 422, 'VALIDATION_FAILED')).toBe(
-        'Field `name` is not valid UTF-8 text, which is not allowed.',
-      );
+      expect(expectAdminError(response, 422, 'VALIDATION_FAILED')).toBe('Field `name` is not valid UTF-8 text, which is not allowed.');
     });
   });
 

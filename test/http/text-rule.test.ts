@@ -78,9 +78,7 @@ describe('checkStorableValue (admin)', () => {
   it('refuses nesting deeper than the bound with 422, without exhausting the stack', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 10_000; i += 1) deep = [deep];
-    expect(thrown(() => checkStorableValue({ a: deep }, 'body'))?.message).toBe(
-      'The request body is nested deeper than 64 levels.',
-    );
+    expect(thrown(() => checkStorableValue({ a: deep }, 'body'))?.message).toBe('The request body is nested deeper than 64 levels.');
     expect(() => checkStorableValue({ a: [[['ok']]] }, 'body')).not.toThrow();
   });
 
@@ -99,9 +97,7 @@ describe('bodies whose bytes are not UTF-8', () => {
 
   it('are refused naming the field that held the bad bytes, in each scope’s spelling', () => {
     const value: unknown = JSON.parse(decodeBody(bytes).text);
-    expect(invalidBytesError(value, 'public').message).toBe(
-      'Parameter `items[0][id]` is not valid UTF-8 text, which is not allowed.',
-    );
+    expect(invalidBytesError(value, 'public').message).toBe('Parameter `items[0][id]` is not valid UTF-8 text, which is not allowed.');
     expect(invalidBytesError(value, 'admin').message).toBe('Field `items[0].id` is not valid UTF-8 text, which is not allowed.');
     expect(invalidBytesError({ '\uFFFD': 1 }, 'admin').message).toBe(
       'A name in the request body is not valid UTF-8 text, which is not allowed.',

@@ -335,9 +335,7 @@ describe.each(TEST_DIALECTS)('job runner on %s', (dialect) => {
     const runner = makeRunner().register('work', () => Promise.resolve());
     expect(() => runner.register('work', () => Promise.resolve())).toThrow(/already registered/);
     expect(() => runner.register('other', () => Promise.resolve(), { maxAttempts: 0 })).toThrow(/maxAttempts/);
-    expect(() => runner.register('other', () => Promise.resolve(), { backoffMs: 10, maxBackoffMs: 5 })).toThrow(
-      /maxBackoffMs/,
-    );
+    expect(() => runner.register('other', () => Promise.resolve(), { backoffMs: 10, maxBackoffMs: 5 })).toThrow(/maxBackoffMs/);
   });
 
   it('infers payload types from the job name (checked by tsc)', () => {

@@ -64,7 +64,10 @@ describe.each(TEST_DIALECTS)('job workers sharing a %s database', (dialect) => {
     const byWorker: Record<string, number> = { a: 0, b: 0 };
     const a = openWorker('a', { concurrency: 4 });
     const b = openWorker('b', { concurrency: 4 });
-    for (const [worker, { runner }] of [['a', a], ['b', b]] as const) {
+    for (const [worker, { runner }] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
       runner.register('work', async (_payload, ctx) => {
         runs.set(ctx.jobId, (runs.get(ctx.jobId) ?? 0) + 1);
         byWorker[worker] = (byWorker[worker] ?? 0) + 1;

@@ -207,16 +207,13 @@ describe.each(TEST_DIALECTS)('ShopsService on %s', (dialect) => {
       expect(await shops.requireShop(shopId)).toEqual(cleared);
     });
 
-    it.each(['2023-02-30', '2023-13-01', '2023-2-3', 'tomorrow', ''])(
-      'refuses paid_till %j naming the field',
-      async (paidTill) => {
-        const { shopId } = await createShopFixture(services());
-        const error = await appErrorOf(shops.updateShop(shopId, { paidTill }));
-        expect(error.code).toBe('VALIDATION_FAILED');
-        expect(error.details).toEqual({ field: 'paid_till' });
-        expect((await shops.requireShop(shopId)).paidTill).toBeNull();
-      },
-    );
+    it.each(['2023-02-30', '2023-13-01', '2023-2-3', 'tomorrow', ''])('refuses paid_till %j naming the field', async (paidTill) => {
+      const { shopId } = await createShopFixture(services());
+      const error = await appErrorOf(shops.updateShop(shopId, { paidTill }));
+      expect(error.code).toBe('VALIDATION_FAILED');
+      expect(error.details).toEqual({ field: 'paid_till' });
+      expect((await shops.requireShop(shopId)).paidTill).toBeNull();
+    });
 
     it('accepts 29 February of a leap year', async () => {
       const { shopId } = await createShopFixture(services());

@@ -174,7 +174,10 @@ describe('safeFetchBuffer and safeFetchStream', () => {
     const read = async () => {
       for await (const chunk of result.body) received += (chunk as Buffer).length;
     };
-    const error = await read().then(() => undefined, (e: unknown) => e);
+    const error = await read().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(SafeFetchError);
     expect(error).toMatchObject({ code: 'too_large', message: 'The file is larger than 1000 bytes.' });
     expect(received).toBeLessThanOrEqual(1000);

@@ -16,12 +16,24 @@ describe('redactCredentials', () => {
     ['a bare XOAUTH2 response', `bad ${b64('user=a@b.c\x01auth=Bearer ya29.x\x01\x01')}`, 'bad ****'],
     ['the user info of a URL', 'GET https://bob:hunter2@feeds.example.com/a.xml failed', 'GET https://****@feeds.example.com/a.xml failed'],
     ['the user info of an SMTP URL', 'smtp://mailer%40shop:p%40ss@mx.example.org:587', 'smtp://****@mx.example.org:587'],
-    ['a token in a query string', 'https://gw.example/send?login=shop&password=hunter22&to=7900', 'https://gw.example/send?login=shop&password=****&to=7900'],
-    ['an access_token parameter', 'https://graph.example/v1/messages?access_token=EAAG123abc', 'https://graph.example/v1/messages?access_token=****'],
+    [
+      'a token in a query string',
+      'https://gw.example/send?login=shop&password=hunter22&to=7900',
+      'https://gw.example/send?login=shop&password=****&to=7900',
+    ],
+    [
+      'an access_token parameter',
+      'https://graph.example/v1/messages?access_token=EAAG123abc',
+      'https://graph.example/v1/messages?access_token=****',
+    ],
     ['a Bearer token', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig', 'Authorization: Bearer ****'],
     ['a Basic credential', `Authorization: Basic ${b64('user:pass')}`, 'Authorization: Basic ****'],
     ['a secret field in JSON', '{"api_key":"k-123456","to":"x"}', '{"api_key":"****","to":"x"}'],
-    ['a Telegram bot token in a Bot API path', 'POST https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage', 'POST https://api.telegram.org/bot****/sendMessage'],
+    [
+      'a Telegram bot token in a Bot API path',
+      'POST https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/sendMessage',
+      'POST https://api.telegram.org/bot****/sendMessage',
+    ],
   ])('replaces %s', (_what, text, expected) => {
     expect(redactCredentials(text)).toBe(expected);
   });

@@ -102,7 +102,10 @@ export class CliProcess {
     const baseUrl = match[1]!;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const ok = await fetch(`${baseUrl}/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${baseUrl}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return baseUrl;
       if (Date.now() > deadline) throw new Error(`${baseUrl}/health did not answer within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));

@@ -16,10 +16,7 @@ describe('configuration of outbound fetches and public links', () => {
     expect(loadConfig({}).fetchAllowPrivate).toBe(false);
     expect(loadConfig({ PATRON_FETCH_ALLOW_PRIVATE: 'true' }).fetchAllowPrivate).toBe(true);
     expect(loadConfig({ PATRON_FETCH_ALLOW_PRIVATE: '0' }).fetchAllowPrivate).toBe(false);
-    expect(loadConfig({ PATRON_FETCH_ALLOW_PRIVATE: '10.1.2.3, fd00::/8' }).fetchAllowPrivate).toEqual([
-      '10.1.2.3',
-      'fd00::/8',
-    ]);
+    expect(loadConfig({ PATRON_FETCH_ALLOW_PRIVATE: '10.1.2.3, fd00::/8' }).fetchAllowPrivate).toEqual(['10.1.2.3', 'fd00::/8']);
   });
 
   it('names PATRON_FETCH_ALLOW_PRIVATE when a range is malformed', () => {

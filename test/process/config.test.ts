@@ -70,17 +70,13 @@ describe('configuration', () => {
       'PATRON_REQUEST_TIMEOUT_MS must be 0 or at least PATRON_HEADERS_TIMEOUT_MS',
     ]);
     expect(problemsOf({ PATRON_MAX_CONNECTIONS: '0' })).toEqual([expect.stringMatching(/^PATRON_MAX_CONNECTIONS /)]);
-    expect(problemsOf({ PATRON_BODY_IDLE_TIMEOUT_MS: 'soon' })).toEqual([
-      expect.stringMatching(/^PATRON_BODY_IDLE_TIMEOUT_MS /),
-    ]);
+    expect(problemsOf({ PATRON_BODY_IDLE_TIMEOUT_MS: 'soon' })).toEqual([expect.stringMatching(/^PATRON_BODY_IDLE_TIMEOUT_MS /)]);
   });
 
   it('turns every rate limit off with PATRON_RATE_LIMIT=off and refuses another word', () => {
     expect(loadConfig({ PATRON_RATE_LIMIT: 'off' }).rateLimit.enabled).toBe(false);
     expect(loadConfig({ PATRON_RATE_LIMIT: 'ON' }).rateLimit.enabled).toBe(true);
-    expect(problemsOf({ PATRON_RATE_LIMIT: 'sometimes' })).toEqual([
-      'PATRON_RATE_LIMIT must be on or off, got "sometimes"',
-    ]);
+    expect(problemsOf({ PATRON_RATE_LIMIT: 'sometimes' })).toEqual(['PATRON_RATE_LIMIT must be on or off, got "sometimes"']);
     expect(loadConfig({ PATRON_RATE_LIMIT_DEVICES: '60', PATRON_RATE_LIMIT_AUTH_FAILURES: '5' }).rateLimit).toMatchObject({
       devicesPerMinute: 60,
       authFailures: 5,
@@ -108,7 +104,10 @@ describe('configuration', () => {
   });
 
   it('takes the render limit from 10 ms to 10 s and the render budget per shop from 10 to 1000 ms a second', () => {
-    expect(loadConfig({ PATRON_RENDER_LIMIT_MS: '250', PATRON_RENDER_BUDGET_MS: '1000' }).render).toEqual({ limitMs: 250, budgetMsPerSecond: 1000 });
+    expect(loadConfig({ PATRON_RENDER_LIMIT_MS: '250', PATRON_RENDER_BUDGET_MS: '1000' }).render).toEqual({
+      limitMs: 250,
+      budgetMsPerSecond: 1000,
+    });
     expect(problemsOf({ PATRON_RENDER_LIMIT_MS: '5' })).toEqual([expect.stringMatching(/^PATRON_RENDER_LIMIT_MS /)]);
     expect(problemsOf({ PATRON_RENDER_BUDGET_MS: '1001' })).toEqual([expect.stringMatching(/^PATRON_RENDER_BUDGET_MS /)]);
   });
@@ -131,7 +130,10 @@ describe('configuration', () => {
     });
     expect(problems).toHaveLength(6);
     for (const name of ['PORT', 'DATABASE_URL', 'PATRON_ADMIN_TOKEN', 'LOG_LEVEL', 'PATRON_BODY_LIMIT', 'PATRON_WORKER_CONCURRENCY']) {
-      expect(problems.some((p) => p.startsWith(`${name} `)), name).toBe(true);
+      expect(
+        problems.some((p) => p.startsWith(`${name} `)),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -149,10 +151,7 @@ describe('configuration', () => {
   });
 
   it('resolves the data dir against the working directory and accepts a postgres URL', () => {
-    const config = loadConfig(
-      { PATRON_DATA_DIR: 'var/patron', DATABASE_URL: 'postgresql://u:p@db:5432/patron', PORT: '0' },
-      '/srv',
-    );
+    const config = loadConfig({ PATRON_DATA_DIR: 'var/patron', DATABASE_URL: 'postgresql://u:p@db:5432/patron', PORT: '0' }, '/srv');
     expect(config.dataDir).toBe('/srv/var/patron');
     expect(config.databaseUrl).toBe('postgresql://u:p@db:5432/patron');
     expect(config.port).toBe(0);

@@ -32,7 +32,9 @@ describe.each(TEST_DIALECTS)('PATRON_FETCH_ALLOW_PRIVATE across processes on %s'
 
     const loose = start({ PATRON_FETCH_ALLOW_PRIVATE: '127.0.0.1' });
     expect(await loose.exit(60_000)).toBe(1);
-    expect(loose.stdout).toContain('PATRON_FETCH_ALLOW_PRIVATE is \\"127.0.0.1\\" here, but \\"false\\" in another process running on this database');
+    expect(loose.stdout).toContain(
+      'PATRON_FETCH_ALLOW_PRIVATE is \\"127.0.0.1\\" here, but \\"false\\" in another process running on this database',
+    );
     expect(loose.stdout).not.toContain('Job worker started');
 
     const same = start({ PATRON_FETCH_ALLOW_PRIVATE: 'false' });

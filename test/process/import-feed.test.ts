@@ -48,7 +48,9 @@ describe.each(TEST_DIALECTS)('patron import feed on %s', (dialect) => {
     expect(result.stderr).toMatch(/Importing feed: .* of .* \(100%\), 5 offers/);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Imported .* into shop [0-9a-f]{30} \(catalog generation 1\):\n/);
-    expect(result.stdout).toContain('  products    4\n  categories  4\n  locations   3\n  skipped     1\nSkipped:\n  neg: price is negative\n');
+    expect(result.stdout).toContain(
+      '  products    4\n  categories  4\n  locations   3\n  skipped     1\nSkipped:\n  neg: price is negative\n',
+    );
     expect(await productIds()).toEqual(['sku-1', 'sku-2', 'sku-3', 'sku-4']);
   }, 60_000);
 

@@ -56,7 +56,10 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     demoSecret = /shop_secret {2}(\S{32,})\n/.exec(welcome)?.[1] ?? '';
     expect(demoSecret).not.toBe('');
 
-    const curls = welcome.split('\n').filter((l) => l.startsWith('  curl ')).map((l) => l.trim());
+    const curls = welcome
+      .split('\n')
+      .filter((l) => l.startsWith('  curl '))
+      .map((l) => l.trim());
     expect(curls).toHaveLength(19);
     expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
     const listed = (await paste(curls[1]!)) as ShopList;
@@ -88,17 +91,46 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     // 4,780.00: 10% off the pan (329.00), WELCOME (200.00), 100 bonuses; 5% of what is paid as reward.
     expect(estimate).toMatchObject({
       status: 'success',
-      payload: { order_total: 4780, saved_by_offers: 529, saved_by_bonuses: 100, order_to_pay: 4151, bonuses_reward: 207.55, promo_codes: ['WELCOME'] },
+      payload: {
+        order_total: 4780,
+        saved_by_offers: 529,
+        saved_by_bonuses: 100,
+        order_to_pay: 4151,
+        bonuses_reward: 207.55,
+        promo_codes: ['WELCOME'],
+      },
     });
 
     // The demo member's paid subscription: its benefits with this month's use, and the order that took one.
-    const subscriber = (await paste(curls[14]!)) as { success: boolean; payload: { member: Record<string, unknown>; benefits: { code: string; value: unknown }[] } };
-    expect(subscriber).toMatchObject({ success: true, payload: { member: { identifier: '79001234567', subscription: 'plus', plan: 'monthly', active: true } } });
+    const subscriber = (await paste(curls[14]!)) as {
+      success: boolean;
+      payload: { member: Record<string, unknown>; benefits: { code: string; value: unknown }[] };
+    };
+    expect(subscriber).toMatchObject({
+      success: true,
+      payload: { member: { identifier: '79001234567', subscription: 'plus', plan: 'monthly', active: true } },
+    });
     expect(subscriber.payload.benefits.map((b) => b.code)).toEqual(['free_delivery', 'bonus_multiplier', 'members_sale']);
-    expect(subscriber.payload.benefits[2]?.value).toMatchObject({ savings_limit: 1000, savings_used: 149, savings_left: 851, usage_limit: 3, usage_used: 1, usage_left: 2 });
+    expect(subscriber.payload.benefits[2]?.value).toMatchObject({
+      savings_limit: 1000,
+      savings_used: 149,
+      savings_left: 851,
+      usage_limit: 3,
+      usage_used: 1,
+      usage_left: 2,
+    });
     expect(await paste(curls[15]!)).toMatchObject({
       success: true,
-      payload: { orders: [{ id: 'demo-plus-1', status: 'completed', total: '1341.00', items: [{ id: '1003', name: 'Linen T-shirt, sand', quantity: 1, price: 1341 }] }] },
+      payload: {
+        orders: [
+          {
+            id: 'demo-plus-1',
+            status: 'completed',
+            total: '1341.00',
+            items: [{ id: '1003', name: 'Linen T-shirt, sand', quantity: 1, price: 1341 }],
+          },
+        ],
+      },
     });
 
     // The demo's transactional mailing: answered with a code; no channel is configured, so the log says why.
@@ -134,7 +166,8 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(shops.filter((s) => s.name === 'Demo shop').map((s) => s.shop_id)).toEqual([demoShopId]);
     expect(server.stdout).toContain('"msg":"Job thread started"');
     // The job thread runs at PATRON_JOB_THREAD_NICE as the kernel reads it back, where threads have one of their own.
-    if (process.platform === 'linux' && (threadNice() ?? 0) < 19) expect(server.stdout).toMatch(/"nice":19,[^\n]*"msg":"Job thread started"/);
+    if (process.platform === 'linux' && (threadNice() ?? 0) < 19)
+      expect(server.stdout).toMatch(/"nice":19,[^\n]*"msg":"Job thread started"/);
 
     server.signal('SIGINT');
     expect(await server.exit()).toBe(0);
@@ -159,7 +192,13 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
       const sent = await fetch(`${baseUrl}/transact`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ shop_id: demoShopId, shop_secret: demoSecret, code: 'order_placed', email: 'thread@example.org', variables: { order_id: '7', total: '1.00' } }),
+        body: JSON.stringify({
+          shop_id: demoShopId,
+          shop_secret: demoSecret,
+          code: 'order_placed',
+          email: 'thread@example.org',
+          variables: { order_id: '7', total: '1.00' },
+        }),
       });
       expect(sent.status).toBe(200);
       const deadline = Date.now() + 20_000;
@@ -190,7 +229,11 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
       body: JSON.stringify({ smtp_url: 'smtp://127.0.0.1:9', from: 'Demo shop <shop@example.org>' }),
     });
     expect(channel.status).toBe(200);
-    const put = await fetch(`${mailings}/heavy`, { method: 'PUT', headers: admin, body: JSON.stringify({ email: { subject: 'Hi', html: heavy } }) });
+    const put = await fetch(`${mailings}/heavy`, {
+      method: 'PUT',
+      headers: admin,
+      body: JSON.stringify({ email: { subject: 'Hi', html: heavy } }),
+    });
     expect(put.status).toBe(200);
 
     const finished: string[] = [];
@@ -204,7 +247,10 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(health.status).toBe(200);
     const answer = await preview;
     expect(finished).toEqual(['health', 'preview']);
-    expect(answer).toEqual({ status: 422, body: { error: expect.objectContaining({ message: 'The mailing does not render: email.html takes more than 300 ms to render' }) } });
+    expect(answer).toEqual({
+      status: 422,
+      body: { error: expect.objectContaining({ message: 'The mailing does not render: email.html takes more than 300 ms to render' }) },
+    });
 
     // The job thread renders it in a render thread of its own, cut off at the same limit.
     const sent = await fetch(`${baseUrl}/transact`, {
@@ -218,9 +264,13 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     const deadline = Date.now() + 20_000;
     while (log.messages[0]?.status !== 'failed' && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
-      log = (await (await fetch(`${baseUrl}/admin/v1/shops/${demoShopId}/messages?code=${payload.code}`, { headers: admin })).json()) as typeof log;
+      log = (await (
+        await fetch(`${baseUrl}/admin/v1/shops/${demoShopId}/messages?code=${payload.code}`, { headers: admin })
+      ).json()) as typeof log;
     }
-    expect(log.messages).toMatchObject([{ status: 'failed', error: 'The template does not render: email.html takes more than 300 ms to render' }]);
+    expect(log.messages).toMatchObject([
+      { status: 'failed', error: 'The template does not render: email.html takes more than 300 ms to render' },
+    ]);
     child.signal('SIGTERM');
     expect(await child.exit()).toBe(0);
   }, 90_000);

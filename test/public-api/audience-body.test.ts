@@ -39,7 +39,9 @@ describe('audience body scanner', () => {
     expect(audience).toBeInstanceOf(AudienceRecords);
     expect(audience.count).toBe(6);
     expect(audience.chunks.map((c) => c.records)).toEqual([3, 3]);
-    expect(audience.chunks[0]!.body.toString()).toBe('{"email":"a@x.org"} , {"phone":"79"},\n{"email":"\\"q\\"@x.org","kids":[{"gender":"m"}]}');
+    expect(audience.chunks[0]!.body.toString()).toBe(
+      '{"email":"a@x.org"} , {"phone":"79"},\n{"email":"\\"q\\"@x.org","kids":[{"gender":"m"}]}',
+    );
     expect(recordsOf(input)).toEqual([
       { email: 'a@x.org' },
       { phone: '79' },
@@ -98,7 +100,10 @@ describe('audience body scanner', () => {
   });
 
   it('refuses a body that is JSON but not an object, and records nested too deep, with 422', () => {
-    expect(failure('[{"email":"a@x.org"}]')).toMatchObject({ code: 'VALIDATION_FAILED', message: 'The request body must be a JSON object.' });
+    expect(failure('[{"email":"a@x.org"}]')).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'The request body must be a JSON object.',
+    });
     const deep = `${'['.repeat(40)}${']'.repeat(40)}`;
     expect(failure(`{"audience":[${deep}]}`)).toMatchObject({ code: 'VALIDATION_FAILED' });
   });

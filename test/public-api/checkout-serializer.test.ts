@@ -45,7 +45,14 @@ describe('checkout answer serialiser', () => {
   });
 
   it('escapes names, codes and identifiers as JSON.stringify does', () => {
-    const tricky = ['quote " and \\ backslash', 'line\nbreak\ttab\u0000nul\u001f', 'sep \u2028 \u2029', 'lone \ud800 surrogate \udfff', 'emoji 🎁 and кириллица', '</script><b>'];
+    const tricky = [
+      'quote " and \\ backslash',
+      'line\nbreak\ttab\u0000nul\u001f',
+      'sep \u2028 \u2029',
+      'lone \ud800 surrogate \udfff',
+      'emoji 🎁 and кириллица',
+      '</script><b>',
+    ];
     const result = resultOf(WORKED_EXAMPLE);
     for (const text of tricky) {
       const named: CheckoutResult = {

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import type { PublicInput } from '../../src/http/input.js';
-import {
-  MAX_CLOCK_SKEW_SECONDS,
-  MAX_VARIABLES,
-  toCustomEventInput,
-} from '../../src/public-api/tracking/push-custom.params.js';
+import { MAX_CLOCK_SKEW_SECONDS, MAX_VARIABLES, toCustomEventInput } from '../../src/public-api/tracking/push-custom.params.js';
 
 const SHOP = 'b'.repeat(30);
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -113,8 +109,6 @@ describe('toCustomEventInput', () => {
     const { v0: _dropped, ...enough } = many;
     expect(Object.keys(parse({ ...BASE, ...enough }).variables)).toHaveLength(MAX_VARIABLES);
     expect(message({ ...BASE, note: 'x'.repeat(1001) })).toBe('Parameter `note` must be at most 1000 characters.');
-    expect(message({ ...BASE, list: Array.from({ length: 101 }, () => 1) })).toBe(
-      'Parameter `list` must have at most 100 elements.',
-    );
+    expect(message({ ...BASE, list: Array.from({ length: 101 }, () => 1) })).toBe('Parameter `list` must have at most 100 elements.');
   });
 });

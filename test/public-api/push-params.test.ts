@@ -84,9 +84,7 @@ describe('toPushEventInput', () => {
     expect(parse({ event: 'wish', full_wish: '1', items: '' })).toMatchObject({ items: [], fullWish: true });
     expect(failure({ event: 'wish', full_cart: 'true' }).message).toBe('Parameter `items` is required.');
     expect(failure({ event: 'cart', full_cart: 'false', items: [] }).message).toBe('Parameter `items` must not be empty.');
-    expect(failure({ event: 'remove_from_cart', full_cart: 'true', items: [] }).message).toBe(
-      'Parameter `items` must not be empty.',
-    );
+    expect(failure({ event: 'remove_from_cart', full_cart: 'true', items: [] }).message).toBe('Parameter `items` must not be empty.');
   });
 
   it('takes category_id and search_query instead of items, numbers as their text', () => {
@@ -112,9 +110,7 @@ describe('toPushEventInput', () => {
     expect(failure({ event: 'purchase', items: [{ id: '1' }], order_price: 'abc' }).message).toBe(
       'Parameter `order_price` must be a number.',
     );
-    expect(failure({ event: 'purchase', items: [{ id: '1' }], order_id: ['1'] }).message).toBe(
-      'Parameter `order_id` must be a string.',
-    );
+    expect(failure({ event: 'purchase', items: [{ id: '1' }], order_id: ['1'] }).message).toBe('Parameter `order_id` must be a string.');
   });
 
   it('normalises email and phone into identifiers and refuses a malformed one', () => {

@@ -28,12 +28,7 @@ export function jobs(dialect: Dialect) {
       await db.schema.createIndex('jobs_status_run_at_idx').on('jobs').columns(['status', 'run_at']).execute();
       // Enqueue dedups on this with ON CONFLICT; NULL keys never collide, so jobs
       // without a key are never deduplicated.
-      await db.schema
-        .createIndex('jobs_name_idempotency_key_uq')
-        .on('jobs')
-        .columns(['name', 'idempotency_key'])
-        .unique()
-        .execute();
+      await db.schema.createIndex('jobs_name_idempotency_key_uq').on('jobs').columns(['name', 'idempotency_key']).unique().execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
       await db.schema.dropTable('jobs').execute();

@@ -31,18 +31,9 @@ export function identity(_dialect: Dialect) {
         .addPrimaryKeyConstraint('profiles_pk', ['shop_id', 'id'])
         .execute();
       for (const column of ['email', 'phone', 'external_id', 'loyalty_id', 'telegram_id']) {
-        await db.schema
-          .createIndex(`profiles_shop_${column}_uq`)
-          .on('profiles')
-          .columns(['shop_id', column])
-          .unique()
-          .execute();
+        await db.schema.createIndex(`profiles_shop_${column}_uq`).on('profiles').columns(['shop_id', column]).unique().execute();
       }
-      await db.schema
-        .createIndex('profiles_shop_merged_into_idx')
-        .on('profiles')
-        .columns(['shop_id', 'merged_into'])
-        .execute();
+      await db.schema.createIndex('profiles_shop_merged_into_idx').on('profiles').columns(['shop_id', 'merged_into']).execute();
 
       await db.schema
         .createTable('devices')
@@ -69,16 +60,8 @@ export function identity(_dialect: Dialect) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('profile_merges_pk', ['shop_id', 'id'])
         .execute();
-      await db.schema
-        .createIndex('profile_merges_shop_from_idx')
-        .on('profile_merges')
-        .columns(['shop_id', 'from_profile_id'])
-        .execute();
-      await db.schema
-        .createIndex('profile_merges_shop_into_idx')
-        .on('profile_merges')
-        .columns(['shop_id', 'into_profile_id'])
-        .execute();
+      await db.schema.createIndex('profile_merges_shop_from_idx').on('profile_merges').columns(['shop_id', 'from_profile_id']).execute();
+      await db.schema.createIndex('profile_merges_shop_into_idx').on('profile_merges').columns(['shop_id', 'into_profile_id']).execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
       await db.schema.dropTable('profile_merges').execute();

@@ -62,11 +62,7 @@ export function tracking(_dialect: Dialect) {
       // The admin read API: a device's newest events.
       await db.schema.createIndex('events_shop_did_id_idx').on('events').columns(['shop_id', 'did', 'id']).execute();
       // A profile's history, and moving it on a merge.
-      await db.schema
-        .createIndex('events_shop_profile_time_idx')
-        .on('events')
-        .columns(['shop_id', 'profile_id', 'time'])
-        .execute();
+      await db.schema.createIndex('events_shop_profile_time_idx').on('events').columns(['shop_id', 'profile_id', 'time']).execute();
 
       await db.schema
         .createTable('profile_lists')

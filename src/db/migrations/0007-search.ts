@@ -38,12 +38,7 @@ export function search(dialect: Dialect) {
         .addPrimaryKeyConstraint('search_queries_pk', ['shop_id', 'id'])
         .execute();
       // NULL event ids (GET /search) never collide, on both dialects.
-      await db.schema
-        .createIndex('search_queries_shop_event_uq')
-        .on('search_queries')
-        .columns(['shop_id', 'event_id'])
-        .unique()
-        .execute();
+      await db.schema.createIndex('search_queries_shop_event_uq').on('search_queries').columns(['shop_id', 'event_id']).unique().execute();
       // Pruning by age.
       await db.schema.createIndex('search_queries_shop_time_idx').on('search_queries').columns(['shop_id', 'time']).execute();
       // GET /search/no_result_queries reads only these rows, and only these columns.

@@ -29,16 +29,8 @@ export function productImages(_dialect: Dialect) {
         .addPrimaryKeyConstraint('product_images_pk', ['shop_id', 'link_hash'])
         .execute();
       // The download job pages through a shop's pending pictures by hash.
-      await db.schema
-        .createIndex('product_images_status_idx')
-        .on('product_images')
-        .columns(['shop_id', 'status', 'link_hash'])
-        .execute();
-      await db.schema
-        .createIndex('product_images_seen_idx')
-        .on('product_images')
-        .columns(['shop_id', 'seen_at'])
-        .execute();
+      await db.schema.createIndex('product_images_status_idx').on('product_images').columns(['shop_id', 'status', 'link_hash']).execute();
+      await db.schema.createIndex('product_images_seen_idx').on('product_images').columns(['shop_id', 'seen_at']).execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
       await db.schema.dropTable('product_images').execute();

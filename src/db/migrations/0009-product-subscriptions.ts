@@ -65,16 +65,8 @@ export function productSubscriptions(_dialect: Dialect) {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('product_alerts_pk', ['shop_id', 'generation', 'kind', 'item_id', 'profile_id'])
         .execute();
-      await db.schema
-        .createIndex('product_alerts_status_idx')
-        .on('product_alerts')
-        .columns(['shop_id', 'status', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('product_alerts_profile_idx')
-        .on('product_alerts')
-        .columns(['shop_id', 'profile_id'])
-        .execute();
+      await db.schema.createIndex('product_alerts_status_idx').on('product_alerts').columns(['shop_id', 'status', 'created_at']).execute();
+      await db.schema.createIndex('product_alerts_profile_idx').on('product_alerts').columns(['shop_id', 'profile_id']).execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
       await db.schema.dropTable('product_alerts').execute();

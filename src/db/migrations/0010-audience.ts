@@ -57,11 +57,7 @@ export function audience(dialect: Dialect) {
           fk.onDelete('cascade'),
         )
         .execute();
-      await db.schema
-        .createIndex('segment_members_shop_profile_idx')
-        .on('segment_members')
-        .columns(['shop_id', 'profile_id'])
-        .execute();
+      await db.schema.createIndex('segment_members_shop_profile_idx').on('segment_members').columns(['shop_id', 'profile_id']).execute();
 
       await db.schema
         .createTable('custom_properties')
@@ -125,11 +121,7 @@ export function audience(dialect: Dialect) {
         .addPrimaryKeyConstraint('audience_imports_pk', ['shop_id', 'id'])
         .execute();
       // Workers look imports up by status (stale uploads to clear), never across shops.
-      await db.schema
-        .createIndex('audience_imports_shop_status_idx')
-        .on('audience_imports')
-        .columns(['shop_id', 'status'])
-        .execute();
+      await db.schema.createIndex('audience_imports_shop_status_idx').on('audience_imports').columns(['shop_id', 'status']).execute();
 
       await db.schema
         .createTable('audience_import_chunks')

@@ -107,11 +107,7 @@ export function loyaltyLedger(_dialect: Dialect) {
         .addPrimaryKeyConstraint('loyalty_allocations_pk', ['shop_id', 'transaction_id', 'lot_id'])
         .addCheckConstraint('loyalty_allocations_amount', sql`amount > 0`)
         .execute();
-      await db.schema
-        .createIndex('loyalty_allocations_lot')
-        .on('loyalty_allocations')
-        .columns(['shop_id', 'lot_id'])
-        .execute();
+      await db.schema.createIndex('loyalty_allocations_lot').on('loyalty_allocations').columns(['shop_id', 'lot_id']).execute();
 
       await db.schema
         .createTable('loyalty_holds')
@@ -128,11 +124,7 @@ export function loyaltyLedger(_dialect: Dialect) {
         .addPrimaryKeyConstraint('loyalty_holds_pk', ['shop_id', 'id'])
         .addCheckConstraint('loyalty_holds_amount', sql`amount > 0`)
         .execute();
-      await db.schema
-        .createIndex('loyalty_holds_member')
-        .on('loyalty_holds')
-        .columns(['shop_id', 'profile_id', 'status'])
-        .execute();
+      await db.schema.createIndex('loyalty_holds_member').on('loyalty_holds').columns(['shop_id', 'profile_id', 'status']).execute();
       // At most one active hold per order: a second apply of an order must release the first.
       await db.schema
         .createIndex('loyalty_holds_active_order')

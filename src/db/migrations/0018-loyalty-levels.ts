@@ -62,11 +62,7 @@ export function loyaltyLevels(_dialect: Dialect) {
 
       await db.schema.alterTable('loyalty_members').addColumn('level_code', 'text').execute();
       await db.schema.alterTable('loyalty_members').addColumn('level_expires_at', 'bigint').execute();
-      await db.schema
-        .createIndex('loyalty_members_level_expiry')
-        .on('loyalty_members')
-        .columns(['shop_id', 'level_expires_at'])
-        .execute();
+      await db.schema.createIndex('loyalty_members_level_expiry').on('loyalty_members').columns(['shop_id', 'level_expires_at']).execute();
 
       await db.schema
         .createTable('loyalty_referral_programs')

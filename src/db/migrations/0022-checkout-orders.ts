@@ -43,11 +43,7 @@ export function checkoutOrders(_dialect: Dialect) {
         .on('checkout_orders')
         .columns(['shop_id', 'profile_id', 'created_at'])
         .execute();
-      await db.schema
-        .createIndex('checkout_orders_created')
-        .on('checkout_orders')
-        .columns(['shop_id', 'created_at'])
-        .execute();
+      await db.schema.createIndex('checkout_orders_created').on('checkout_orders').columns(['shop_id', 'created_at']).execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
       await db.schema.dropTable('checkout_orders').execute();

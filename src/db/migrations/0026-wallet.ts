@@ -42,11 +42,7 @@ export function wallet(_dialect: Dialect) {
         .addPrimaryKeyConstraint('wallet_registrations_pk', ['shop_id', 'device_library_id', 'pass_type_id', 'serial_number'])
         .execute();
       // A pass's devices (the pushes of a message) and a dead push token's registrations.
-      await db.schema
-        .createIndex('wallet_registrations_serial')
-        .on('wallet_registrations')
-        .columns(['shop_id', 'serial_number'])
-        .execute();
+      await db.schema.createIndex('wallet_registrations_serial').on('wallet_registrations').columns(['shop_id', 'serial_number']).execute();
       await db.schema
         .createIndex('wallet_registrations_push_token')
         .on('wallet_registrations')

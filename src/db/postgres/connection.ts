@@ -83,8 +83,5 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
 
 /** PostgreSQL's answer to a prepared statement whose result columns changed (SQLSTATE 0A000). */
 function isStalePlan(error: unknown): boolean {
-  return (
-    error instanceof Error && driverErrorCode(error) === '0A000' && error.message.includes('cached plan must not change result type')
-  );
+  return error instanceof Error && driverErrorCode(error) === '0A000' && error.message.includes('cached plan must not change result type');
 }
-

@@ -94,4 +94,3 @@ function withStatementCache(database: SqliteDatabase.Database, size = SQLITE_STA
     },
   };
 }
-

@@ -62,7 +62,11 @@ export function isBusy(error: unknown): boolean {
 }
 
 /** Atomics.waitAsync (Node 16 and later; TypeScript types it from lib es2024 on). */
-type WaitAsync = (words: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+type WaitAsync = (
+  words: Int32Array,
+  index: number,
+  value: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
 const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync.bind(Atomics);
 
 /**

@@ -92,19 +92,17 @@ export async function deleteImport(db: Executor, shopId: string, id: number): Pr
 
 export async function insertChunks(db: Executor, rows: readonly ChunkRow[]): Promise<void> {
   // A chunk is large text: a few per statement keep each statement's size moderate.
-  for (let i = 0; i < rows.length; i += 20) await db.insertInto('audience_import_chunks').values(rows.slice(i, i + 20)).execute();
+  for (let i = 0; i < rows.length; i += 20)
+    await db
+      .insertInto('audience_import_chunks')
+      .values(rows.slice(i, i + 20))
+      .execute();
 }
 
 export type ChunkSize = Pick<ChunkRow, 'seq' | 'records'>;
 
 /** How many records the next `limit` chunks from `fromSeq` on hold (their bodies are not read). */
-export async function findChunkSizes(
-  db: Executor,
-  shopId: string,
-  importId: number,
-  fromSeq: number,
-  limit: number,
-): Promise<ChunkSize[]> {
+export async function findChunkSizes(db: Executor, shopId: string, importId: number, fromSeq: number, limit: number): Promise<ChunkSize[]> {
   return db
     .selectFrom('audience_import_chunks')
     .select(['seq', 'records'])
@@ -117,13 +115,7 @@ export async function findChunkSizes(
 }
 
 /** The chunks `fromSeq` to `toSeq` (exclusive), in order. */
-export async function findChunks(
-  db: Executor,
-  shopId: string,
-  importId: number,
-  fromSeq: number,
-  toSeq: number,
-): Promise<ChunkRow[]> {
+export async function findChunks(db: Executor, shopId: string, importId: number, fromSeq: number, toSeq: number): Promise<ChunkRow[]> {
   return db
     .selectFrom('audience_import_chunks')
     .selectAll()
@@ -195,7 +187,13 @@ const attributesRow = new PreparedQuery(2, (db, shopId: string, profileId: numbe
   db.selectFrom('audience_profiles').selectAll().where('shop_id', '=', shopId).where('profile_id', '=', profileId),
 );
 const pushTokenRows = new PreparedQuery(2, (db, shopId: string, profileId: number) =>
-  db.selectFrom('profile_push_tokens').selectAll().where('shop_id', '=', shopId).where('profile_id', '=', profileId).orderBy('created_at').orderBy('token'),
+  db
+    .selectFrom('profile_push_tokens')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId)
+    .orderBy('created_at')
+    .orderBy('token'),
 );
 
 export async function findAttributes(db: Executor, shopId: string, profileId: number): Promise<AttributesRow | undefined> {
@@ -270,10 +268,7 @@ export async function moveAttributes(db: Executor, shopId: string, fromId: numbe
     .onConflict((oc) =>
       oc.columns(['shop_id', 'profile_id']).doUpdateSet((eb) => ({
         ...Object.fromEntries(
-          ATTRIBUTE_COLUMNS.map((column) => [
-            column,
-            eb.fn.coalesce(eb.ref(`audience_profiles.${column}`), eb.ref(`excluded.${column}`)),
-          ]),
+          ATTRIBUTE_COLUMNS.map((column) => [column, eb.fn.coalesce(eb.ref(`audience_profiles.${column}`), eb.ref(`excluded.${column}`))]),
         ),
         updated_at: eb.ref('excluded.updated_at'),
       })),
@@ -289,10 +284,5 @@ export async function moveAttributes(db: Executor, shopId: string, fromId: numbe
 }
 
 export async function findPushToken(db: Executor, shopId: string, token: string): Promise<PushTokenRow | undefined> {
-  return db
-    .selectFrom('profile_push_tokens')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('token', '=', token)
-    .executeTakeFirst();
+  return db.selectFrom('profile_push_tokens').selectAll().where('shop_id', '=', shopId).where('token', '=', token).executeTakeFirst();
 }

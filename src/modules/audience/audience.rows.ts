@@ -39,7 +39,13 @@ export function newImportRow(
   };
 }
 
-export function chunkRows(shopId: string, importId: number, firstSeq: number, firstIndex: number, chunks: readonly RecordChunk[]): repo.ChunkRow[] {
+export function chunkRows(
+  shopId: string,
+  importId: number,
+  firstSeq: number,
+  firstIndex: number,
+  chunks: readonly RecordChunk[],
+): repo.ChunkRow[] {
   let index = firstIndex;
   return chunks.map((chunk, i) => {
     if (chunk.records > CHUNK_RECORDS) throw new Error(`A chunk holds at most ${CHUNK_RECORDS} records`);

@@ -61,7 +61,10 @@ export class AudienceService {
 
   /** Moves the merged profile's attributes and segment memberships (audience.merge.ts). */
   mergeParticipant(): MergeParticipant {
-    return { name: 'audience', merge: (trx, shopId, fromId, intoId) => mergeAudienceData(trx, shopId, fromId, intoId, this.deps.clock.now()) };
+    return {
+      name: 'audience',
+      merge: (trx, shopId, fromId, intoId) => mergeAudienceData(trx, shopId, fromId, intoId, this.deps.clock.now()),
+    };
   }
 
   private get db() {
@@ -181,7 +184,9 @@ export class AudienceService {
   async getCustomerAttributesMany(shopId: string, profileIds: readonly number[]): Promise<Map<number, CustomerAttributes>> {
     const { rows, tokens } = await repo.findAttributesMany(this.db, shopId, profileIds);
     const fields = new Map(rows.map((row) => [Number(row.profile_id), toFields(row)]));
-    const out = new Map(profileIds.map((id) => [id, { fields: fields.get(id) ?? {}, pushTokens: [] as { token: string; platform: PushPlatform }[] }]));
+    const out = new Map(
+      profileIds.map((id) => [id, { fields: fields.get(id) ?? {}, pushTokens: [] as { token: string; platform: PushPlatform }[] }]),
+    );
     for (const t of tokens) out.get(Number(t.profile_id))?.pushTokens.push({ token: t.token, platform: t.platform });
     return out;
   }

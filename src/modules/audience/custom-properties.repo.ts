@@ -29,10 +29,6 @@ export async function countProperties(db: Executor, shopId: string): Promise<num
 }
 
 export async function deleteProperty(db: Executor, shopId: string, code: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('custom_properties')
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('custom_properties').where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

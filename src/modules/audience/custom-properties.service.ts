@@ -29,11 +29,9 @@ export class CustomPropertiesService {
   async createProperty(shopId: string, input: { code: string; type: string; name?: string | null }): Promise<CustomProperty> {
     await this.deps.shops.requireShop(shopId);
     if (!CUSTOM_PROPERTY_CODE_PATTERN.test(input.code)) {
-      throw new AppError(
-        'VALIDATION_FAILED',
-        'Field `code` must be 1 to 64 characters of a-z, 0-9 and _, starting with a letter.',
-        { field: 'code' },
-      );
+      throw new AppError('VALIDATION_FAILED', 'Field `code` must be 1 to 64 characters of a-z, 0-9 and _, starting with a letter.', {
+        field: 'code',
+      });
     }
     if (RESERVED_NAMES.has(input.code)) {
       throw new AppError('VALIDATION_FAILED', `Field \`code\` must not be \`${input.code}\`, a field of the audience record.`, {

@@ -104,7 +104,11 @@ export class ProfilesService {
     const profile = profileId === undefined ? undefined : await this.deps.identity.getProfile(shopId, profileId);
     const attributes = profile ? await this.deps.audience.getCustomerAttributes(shopId, profile.id) : undefined;
     if (!profile || !attributes) throw new AppError('NOT_FOUND', PROFILE_NOT_FOUND);
-    return { profile, attributes, boughtSomething: attributes.fields.bought_something === true || (await this.hasBought(shopId, profile.id)) };
+    return {
+      profile,
+      attributes,
+      boughtSomething: attributes.fields.bought_something === true || (await this.hasBought(shopId, profile.id)),
+    };
   }
 
   /** Any order of the customer, whichever of its devices or merged profiles made it. */

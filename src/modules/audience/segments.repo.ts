@@ -15,9 +15,7 @@ export async function allocateId(db: Executor, shopId: string, name: 'segments' 
   const row = await db
     .insertInto('audience_sequences')
     .values({ shop_id: shopId, name, last_id: 1 })
-    .onConflict((oc) =>
-      oc.columns(['shop_id', 'name']).doUpdateSet((eb) => ({ last_id: eb('audience_sequences.last_id', '+', 1) })),
-    )
+    .onConflict((oc) => oc.columns(['shop_id', 'name']).doUpdateSet((eb) => ({ last_id: eb('audience_sequences.last_id', '+', 1) })))
     .returning('last_id')
     .executeTakeFirstOrThrow();
   return row.last_id;

@@ -94,8 +94,7 @@ export class SegmentsService {
 
   async deleteSegment(shopId: string, id: number): Promise<void> {
     await this.deps.shops.requireShop(shopId);
-    const deleted =
-      Number.isSafeInteger(id) && (await this.db.transaction().execute((trx) => repo.deleteSegment(trx, shopId, id)));
+    const deleted = Number.isSafeInteger(id) && (await this.db.transaction().execute((trx) => repo.deleteSegment(trx, shopId, id)));
     if (!deleted) throw segmentNotFound(id);
   }
 
@@ -110,8 +109,19 @@ export class SegmentsService {
    * which of them are new. Every addition of members goes through here (audience imports,
    * POST /segments/add), so that membership grows with the requests that change it.
    */
-  async addMembers(trx: Transaction<Database>, shopId: string, segmentId: number, profileIds: readonly number[], now: number): Promise<void> {
-    const rows = [...new Set(profileIds)].map((profileId) => ({ shop_id: shopId, segment_id: segmentId, profile_id: profileId, created_at: now }));
+  async addMembers(
+    trx: Transaction<Database>,
+    shopId: string,
+    segmentId: number,
+    profileIds: readonly number[],
+    now: number,
+  ): Promise<void> {
+    const rows = [...new Set(profileIds)].map((profileId) => ({
+      shop_id: shopId,
+      segment_id: segmentId,
+      profile_id: profileId,
+      created_at: now,
+    }));
     if (rows.length === 0) return;
     const listeners = (this.deps.entryListeners?.get() ?? []).filter((listener) => listener.watches(shopId, segmentId));
     if (listeners.length === 0) {

@@ -4,14 +4,15 @@ import type { Executor } from './audience.repo.js';
 import type { IdentityService } from '../identity/index.js';
 import type { SubscriptionFlag } from './domain/record.js';
 
-
 /**
  * Turning a customer's subscription flag off on their audience record (docs/audience.md),
  * for the messaging module's unsubscribe link and complaint handling: the record is
  * created when the profile has none yet, the other fields untouched.
  */
 export class SubscriptionFlagsService {
-  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock; readonly identity: Pick<IdentityService, 'currentProfileId'> }) {}
+  constructor(
+    private readonly deps: { readonly db: DbHandle; readonly clock: Clock; readonly identity: Pick<IdentityService, 'currentProfileId'> },
+  ) {}
 
   /** False when the profile no longer exists (a merged id leads to its survivor). */
   async turnOff(shopId: string, profileId: number, flags: readonly SubscriptionFlag[], executor?: Executor): Promise<boolean> {

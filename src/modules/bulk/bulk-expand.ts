@@ -53,63 +53,96 @@ export class BulkExpansion {
       : await repo.heldPage(db, shopId, mailingId, row.cursor, size);
     // Plans are read before the transaction: on SQLite its connection is the only one.
     const variants = profileIds.map((_, i) => (members ? variantOf(row.position + i, split) : (row.winner ?? '')));
-    const plans = await this.deps.writer.planMany(db, shopId, profileIds.filter((_, i) => variants[i] !== HELD), 'bulk', channels);
+    const plans = await this.deps.writer.planMany(
+      db,
+      shopId,
+      profileIds.filter((_, i) => variants[i] !== HELD),
+      'bulk',
+      channels,
+    );
     const planned: Planned[] = profileIds.map((profileId, i) => ({ profileId, variant: variants[i] ?? '', plan: plans.get(profileId) }));
 
     const limits = await this.deps.limits.limitsOf(shopId);
     const now = this.deps.clock.now();
     const last = profileIds.length < size;
     const base = row.slot_count === 0 ? now : row.slot_base;
-    await db.transaction().execute(async (trx) => {
-      let slot = row.slot_count;
-      let latest = now;
-      const settled: Settled[] = [];
-      for (const p of planned) {
-        const one = await this.settle(trx, limits, row, p, throttleSlot(base, slot, row.throttle_per_minute, now), now);
-        if (one.message) {
-          latest = Math.max(latest, throttleSlot(base, slot, row.throttle_per_minute, now));
-          slot += 1;
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        let slot = row.slot_count;
+        let latest = now;
+        const settled: Settled[] = [];
+        for (const p of planned) {
+          const one = await this.settle(trx, limits, row, p, throttleSlot(base, slot, row.throttle_per_minute, now), now);
+          if (one.message) {
+            latest = Math.max(latest, throttleSlot(base, slot, row.throttle_per_minute, now));
+            slot += 1;
+          }
+          settled.push(one);
         }
-        settled.push(one);
-      }
-      const recipients = await this.writeMessages(trx, settled);
-      const stage = !last ? row.stage : members && holdsRest(split) ? 'wait' : 'end';
-      const advanced = await repo.advance(trx, shopId, mailingId, page, {
-        pages: page + 1,
-        cursor: profileIds.at(-1) ?? row.cursor,
-        position: members ? row.position + profileIds.length : row.position,
-        slot_base: base,
-        slot_count: slot,
-        stage,
-        updated_at: now,
+        const recipients = await this.writeMessages(trx, settled);
+        const stage = !last ? row.stage : members && holdsRest(split) ? 'wait' : 'end';
+        const advanced = await repo.advance(trx, shopId, mailingId, page, {
+          pages: page + 1,
+          cursor: profileIds.at(-1) ?? row.cursor,
+          position: members ? row.position + profileIds.length : row.position,
+          slot_base: base,
+          slot_count: slot,
+          stage,
+          updated_at: now,
+        });
+        // Another run of this page committed first: roll back everything written here.
+        if (!advanced) throw new PageTaken();
+        if (members) await repo.insertRecipients(trx, recipients);
+        else for (const r of recipients) await repo.settleHeld(trx, r);
+        if (!last) {
+          await this.deps.jobs.enqueue(
+            'bulk.expand',
+            { shopId, mailingId, page: page + 1 },
+            { executor: trx, idempotencyKey: `${shopId}:${mailingId}:${page + 1}` },
+          );
+        } else if (stage === 'wait' && split) {
+          const runAt = latest + split.decide_after_seconds * 1000;
+          await this.deps.jobs.enqueue(
+            'bulk.decide',
+            { shopId, mailingId },
+            { executor: trx, runAt, idempotencyKey: `${shopId}:${mailingId}:decide` },
+          );
+        }
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof PageTaken)) throw error;
       });
-      // Another run of this page committed first: roll back everything written here.
-      if (!advanced) throw new PageTaken();
-      if (members) await repo.insertRecipients(trx, recipients);
-      else for (const r of recipients) await repo.settleHeld(trx, r);
-      if (!last) {
-        await this.deps.jobs.enqueue('bulk.expand', { shopId, mailingId, page: page + 1 }, { executor: trx, idempotencyKey: `${shopId}:${mailingId}:${page + 1}` });
-      } else if (stage === 'wait' && split) {
-        const runAt = latest + split.decide_after_seconds * 1000;
-        await this.deps.jobs.enqueue('bulk.decide', { shopId, mailingId }, { executor: trx, runAt, idempotencyKey: `${shopId}:${mailingId}:decide` });
-      }
-    }).catch((error: unknown) => {
-      if (!(error instanceof PageTaken)) throw error;
-    });
     await this.deps.db.durable();
   }
 
   /** One member's outcome: held, skipped with its reason, or to be messaged within the caps (the message, written with the page's). */
-  private async settle(trx: repo.Executor, limits: ShopLimits, row: repo.BulkMailingRow, p: Planned, at: number, now: number): Promise<Settled> {
+  private async settle(
+    trx: repo.Executor,
+    limits: ShopLimits,
+    row: repo.BulkMailingRow,
+    p: Planned,
+    at: number,
+    now: number,
+  ): Promise<Settled> {
     const key = { shop_id: row.shop_id, mailing_id: Number(row.id), profile_id: p.profileId, variant: p.variant };
     if (!p.plan) return { recipient: { ...key, status: 'held', reason: null, code: null } };
     const { plan } = p;
     if (plan.send.length === 0 && plan.unconfigured.length === 0) {
-      return { recipient: { ...key, status: 'skipped', reason: plan.unsubscribed.length > 0 ? 'unsubscribed' : 'unreachable', code: null } };
+      return {
+        recipient: { ...key, status: 'skipped', reason: plan.unsubscribed.length > 0 ? 'unsubscribed' : 'unreachable', code: null },
+      };
     }
-    const allowed = await this.deps.limits.takeCaps(trx, limits, { shopId: row.shop_id, profileId: p.profileId }, [...new Set(plan.send.map((a) => a.channel))], at);
+    const allowed = await this.deps.limits.takeCaps(
+      trx,
+      limits,
+      { shopId: row.shop_id, profileId: p.profileId },
+      [...new Set(plan.send.map((a) => a.channel))],
+      at,
+    );
     const send = plan.send.filter((a) => allowed.has(a.channel));
-    if (send.length === 0 && plan.unconfigured.length === 0) return { recipient: { ...key, status: 'skipped', reason: 'over_cap', code: null } };
+    if (send.length === 0 && plan.unconfigured.length === 0)
+      return { recipient: { ...key, status: 'skipped', reason: 'over_cap', code: null } };
     const message: NewMessage = {
       shopId: row.shop_id,
       profileId: p.profileId,

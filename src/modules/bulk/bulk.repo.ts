@@ -23,7 +23,13 @@ export async function listMailings(db: Executor, shopId: string, limit: number):
  * Moves a mailing on from page `page` (its stored count of pages done): conditional on
  * that count, so that of two runs of one page (a redelivered job) one commits.
  */
-export async function advance(db: Executor, shopId: string, id: number, page: number, values: Updateable<BulkMailingsTable>): Promise<boolean> {
+export async function advance(
+  db: Executor,
+  shopId: string,
+  id: number,
+  page: number,
+  values: Updateable<BulkMailingsTable>,
+): Promise<boolean> {
   const result = await db
     .updateTable('bulk_mailings')
     .set(values)
@@ -47,7 +53,13 @@ export async function startRest(db: Executor, shopId: string, id: number, values
 }
 
 /** The next page of distinct members of the segments after profile `cursor`, in id order. */
-export async function memberPage(db: Executor, shopId: string, segmentIds: readonly number[], cursor: number, limit: number): Promise<number[]> {
+export async function memberPage(
+  db: Executor,
+  shopId: string,
+  segmentIds: readonly number[],
+  cursor: number,
+  limit: number,
+): Promise<number[]> {
   if (segmentIds.length === 0) return [];
   const rows = await db
     .selectFrom('segment_members')

@@ -107,7 +107,11 @@ export class BulkService {
         created_at: now,
         updated_at: now,
       });
-      await this.deps.jobs.enqueue('bulk.expand', { shopId, mailingId: next, page: 0 }, { executor: trx, runAt: sendAt, idempotencyKey: `${shopId}:${next}:0` });
+      await this.deps.jobs.enqueue(
+        'bulk.expand',
+        { shopId, mailingId: next, page: 0 },
+        { executor: trx, runAt: sendAt, idempotencyKey: `${shopId}:${next}:0` },
+      );
       return next;
     });
     await this.deps.db.durable();
@@ -145,19 +149,27 @@ export class BulkService {
     if (!row || row.stage !== 'wait' || !row.ab) return;
     const split = JSON.parse(row.ab) as AbSplit;
     const results = await repo.variantResults(db, shopId, mailingId, split.metric);
-    const all = split.variants.map((_, i) => results.find((r) => r.variant === variantName(i)) ?? { variant: variantName(i), messaged: 0, hits: 0 });
+    const all = split.variants.map(
+      (_, i) => results.find((r) => r.variant === variantName(i)) ?? { variant: variantName(i), messaged: 0, hits: 0 },
+    );
     const winner = pickWinner(all);
     const now = this.deps.clock.now();
     await db.transaction().execute(async (trx) => {
       if (!(await repo.startRest(trx, shopId, mailingId, { winner, cursor: 0, slot_base: now, slot_count: 0, updated_at: now }))) return;
-      await this.deps.jobs.enqueue('bulk.expand', { shopId, mailingId, page: row.pages }, { executor: trx, idempotencyKey: `${shopId}:${mailingId}:${row.pages}` });
+      await this.deps.jobs.enqueue(
+        'bulk.expand',
+        { shopId, mailingId, page: row.pages },
+        { executor: trx, idempotencyKey: `${shopId}:${mailingId}:${row.pages}` },
+      );
     });
     await this.deps.db.durable();
   }
 
   private async checkInput(shopId: string, input: BulkMailingInput): Promise<void> {
     if (input.segmentIds.length === 0 || input.segmentIds.length > MAX_SEGMENTS) {
-      throw new AppError('VALIDATION_FAILED', `Field \`segment_ids\` must hold 1 to ${MAX_SEGMENTS} segment ids.`, { field: 'segment_ids' });
+      throw new AppError('VALIDATION_FAILED', `Field \`segment_ids\` must hold 1 to ${MAX_SEGMENTS} segment ids.`, {
+        field: 'segment_ids',
+      });
     }
     for (const segmentId of input.segmentIds) {
       if (!(await this.deps.segments.hasSegment(shopId, segmentId))) {
@@ -169,7 +181,10 @@ export class BulkService {
     }
     const problem = input.ab ? checkSplit(input.ab) : null;
     if (problem) throw new AppError('VALIDATION_FAILED', problem, { field: 'ab' });
-    const sets = [input.templates, ...(input.ab?.variants ?? []).map((_, i) => templatesOfVariant(input.templates, input.ab ?? null, variantName(i)))];
+    const sets = [
+      input.templates,
+      ...(input.ab?.variants ?? []).map((_, i) => templatesOfVariant(input.templates, input.ab ?? null, variantName(i))),
+    ];
     for (const set of sets) {
       const bad = this.deps.renderer.check(set);
       if (bad) throw new AppError('VALIDATION_FAILED', `Template ${bad.path} does not parse: ${bad.message}`, { field: bad.path });
@@ -189,12 +204,20 @@ export class BulkService {
 
   private async view(row: repo.BulkMailingRow): Promise<BulkMailingView> {
     const counts = await repo.countRecipients(this.deps.db.db, row.shop_id, Number(row.id));
-    const skippedBy = { unreachable: counts.skipped.unreachable ?? 0, unsubscribed: counts.skipped.unsubscribed ?? 0, over_cap: counts.skipped.over_cap ?? 0 };
+    const skippedBy = {
+      unreachable: counts.skipped.unreachable ?? 0,
+      unsubscribed: counts.skipped.unsubscribed ?? 0,
+      over_cap: counts.skipped.over_cap ?? 0,
+    };
     const skipped = skippedBy.unreachable + skippedBy.unsubscribed + skippedBy.over_cap;
     const pending = counts.messaged - counts.sent - counts.failed;
     const now = this.deps.clock.now();
     const status: BulkStatus =
-      row.stage === 'end' && pending === 0 ? 'done' : row.stage === 'members' && row.pages === 0 && row.send_at > now ? 'scheduled' : 'sending';
+      row.stage === 'end' && pending === 0
+        ? 'done'
+        : row.stage === 'members' && row.pages === 0 && row.send_at > now
+          ? 'scheduled'
+          : 'sending';
     return {
       id: Number(row.id),
       name: row.name,

@@ -13,7 +13,11 @@ export async function listLimits(db: Executor, shopId: string): Promise<LimitsRo
 /** Replaces the shop's limits with `rows`. */
 export async function replaceLimits(db: Executor, shopId: string, rows: readonly Insertable<MessagingLimitsTable>[]): Promise<void> {
   await db.deleteFrom('messaging_limits').where('shop_id', '=', shopId).execute();
-  if (rows.length > 0) await db.insertInto('messaging_limits').values([...rows]).execute();
+  if (rows.length > 0)
+    await db
+      .insertInto('messaging_limits')
+      .values([...rows])
+      .execute();
 }
 
 /**

@@ -53,7 +53,9 @@ export class LimitsService {
       const from = quiet ? parseClockTime(quiet.from) : null;
       const to = quiet ? parseClockTime(quiet.to) : null;
       if (quiet && (from === null || to === null || from === to)) {
-        throw new AppError('VALIDATION_FAILED', `Field \`${channel}.quiet_hours\` needs two different times HH:MM.`, { field: `${channel}.quiet_hours` });
+        throw new AppError('VALIDATION_FAILED', `Field \`${channel}.quiet_hours\` needs two different times HH:MM.`, {
+          field: `${channel}.quiet_hours`,
+        });
       }
       return {
         shop_id: shopId,
@@ -78,7 +80,8 @@ export class LimitsService {
       out[row.channel] = {
         ...(row.bulk_per_day !== null && { bulk_per_day: row.bulk_per_day }),
         ...(row.bulk_per_week !== null && { bulk_per_week: row.bulk_per_week }),
-        ...(row.quiet_from !== null && row.quiet_to !== null && { quiet_hours: { from: formatClock(row.quiet_from), to: formatClock(row.quiet_to) } }),
+        ...(row.quiet_from !== null &&
+          row.quiet_to !== null && { quiet_hours: { from: formatClock(row.quiet_from), to: formatClock(row.quiet_to) } }),
       };
     }
     return out;

@@ -22,7 +22,11 @@ export const FEED_FETCH_TIMEOUT_MS = 15 * 60_000;
  */
 export async function scheduleFetch(jobs: JobQueue, executor: Kysely<Database>, shopId: string, at: number): Promise<number> {
   for (let due = at; ; due += 1) {
-    const { job, created } = await jobs.enqueue('catalog.fetch', { shopId, at: due }, { runAt: due, idempotencyKey: `${shopId}:${due}`, executor });
+    const { job, created } = await jobs.enqueue(
+      'catalog.fetch',
+      { shopId, at: due },
+      { runAt: due, idempotencyKey: `${shopId}:${due}`, executor },
+    );
     if (created || job.status === 'queued') return due;
   }
 }
@@ -126,11 +130,7 @@ export async function fetchAndImport(deps: FetchDeps, payload: JobMap['catalog.f
  * link was due) and it is still recorded as running: the run that began it died. Only a
  * redelivered link asks; an import that is in fact alive refuses the new one with 409.
  */
-async function diedInItsImport(
-  trx: Kysely<Database>,
-  catalog: repo.CatalogRow,
-  payload: JobMap['catalog.fetch'],
-): Promise<boolean> {
+async function diedInItsImport(trx: Kysely<Database>, catalog: repo.CatalogRow, payload: JobMap['catalog.fetch']): Promise<boolean> {
   const latest = await repo.findImport(trx, catalog.shop_id, Number(catalog.last_generation));
   return latest?.status === 'running' && latest.source === 'url' && Number(latest.started_at) >= payload.at;
 }

@@ -50,10 +50,10 @@ export async function beginImport(ctx: ImportContext, shopId: string, source: Fe
     const last = Number(catalog.last_generation);
     const latest = last > 0 ? await repo.findImport(trx, shopId, last) : undefined;
     if (latest?.status === 'running' && Number(catalog.updated_at) > now - ctx.leaseMs) {
-      throw new AppError('CONFLICT', 'An import of this shop\'s feed is already running.');
+      throw new AppError('CONFLICT', "An import of this shop's feed is already running.");
     }
     if (!(await repo.takeGeneration(trx, shopId, last, now))) {
-      throw new AppError('CONFLICT', 'An import of this shop\'s feed is already running.');
+      throw new AppError('CONFLICT', "An import of this shop's feed is already running.");
     }
     const generation = last + 1;
     await repo.failAbandonedImports(trx, shopId, generation, now);
@@ -194,9 +194,7 @@ async function widgetPass(
   for (;;) {
     const page = await repo.findWidgetCandidates(db, shopId, generation, after, WIDGET_PASS_PAGE);
     if (page.length === 0) return;
-    const ids = page
-      .filter((row) => (JSON.parse(row.category_ids) as string[]).some(isKnownCategory))
-      .map((row) => row.id);
+    const ids = page.filter((row) => (JSON.parse(row.category_ids) as string[]).some(isKnownCategory)).map((row) => row.id);
     await repo.markWidgetable(db, shopId, generation, ids);
     after = page[page.length - 1]?.id ?? after;
   }
@@ -207,17 +205,12 @@ async function widgetPass(
  * took one), runs the landed listeners while the older rows still exist, and records the
  * import as done. The older rows are deleted after, outside it (see deleteOlder).
  */
-export async function landImport(
-  ctx: ImportContext,
-  shopId: string,
-  generation: number,
-  result: FeedImportResult,
-): Promise<void> {
+export async function landImport(ctx: ImportContext, shopId: string, generation: number, result: FeedImportResult): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     const previous = Number((await repo.findCatalog(trx, shopId))?.generation ?? 0);
     if (!(await repo.landGeneration(trx, shopId, generation, now))) {
-      throw new AppError('CONFLICT', 'A later import of this shop\'s feed replaced this one.');
+      throw new AppError('CONFLICT', "A later import of this shop's feed replaced this one.");
     }
     const landing = { shopId, previousGeneration: previous, generation, now };
     for (const listener of ctx.listeners) await listener.onLanded(trx, landing);

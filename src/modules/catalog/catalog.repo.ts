@@ -50,12 +50,20 @@ function nullRow(columns: readonly string[]): Record<string, null> {
 
 function chunkSql(db: Executor, table: StagedTable, columns: readonly string[], count: number): CompiledQuery {
   // One row's statement names the dialect (its quoting and placeholders) in its text.
-  const oneRow = db.insertInto(table).values(nullRow(columns) as never).compile().sql;
+  const oneRow = db
+    .insertInto(table)
+    .values(nullRow(columns) as never)
+    .compile().sql;
   const key = `${count}\u0000${oneRow}`;
   let text = fullChunkSql.get(key);
   if (text === undefined) {
     const rows = Array.from({ length: count }, () => nullRow(columns));
-    text = keptPrepared(db.insertInto(table).values(rows as never).compile());
+    text = keptPrepared(
+      db
+        .insertInto(table)
+        .values(rows as never)
+        .compile(),
+    );
     fullChunkSql.set(key, text);
   }
   return text;
@@ -172,12 +180,7 @@ export async function insertImport(db: Executor, row: FeedImportRow): Promise<vo
 }
 
 export async function findImport(db: Executor, shopId: string, generation: number): Promise<FeedImportRow | undefined> {
-  return db
-    .selectFrom('feed_imports')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('generation', '=', generation)
-    .executeTakeFirst();
+  return db.selectFrom('feed_imports').selectAll().where('shop_id', '=', shopId).where('generation', '=', generation).executeTakeFirst();
 }
 
 export async function finishImport(
@@ -207,13 +210,7 @@ export async function failAbandonedImports(db: Executor, shopId: string, generat
 }
 
 export async function listImports(db: Executor, shopId: string, limit: number): Promise<FeedImportRow[]> {
-  return db
-    .selectFrom('feed_imports')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .orderBy('generation', 'desc')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('feed_imports').selectAll().where('shop_id', '=', shopId).orderBy('generation', 'desc').limit(limit).execute();
 }
 
 export async function insertProducts(db: Executor, rows: readonly ProductRow[]): Promise<void> {
@@ -312,18 +309,10 @@ async function generationsOf(
     .where('shop_id', '=', shopId)
     .where('generation', '<', which.below)
     .union((eb) =>
-      eb
-        .selectFrom('catalog_categories')
-        .select('generation')
-        .where('shop_id', '=', shopId)
-        .where('generation', '<', which.below),
+      eb.selectFrom('catalog_categories').select('generation').where('shop_id', '=', shopId).where('generation', '<', which.below),
     )
     .union((eb) =>
-      eb
-        .selectFrom('catalog_locations')
-        .select('generation')
-        .where('shop_id', '=', shopId)
-        .where('generation', '<', which.below),
+      eb.selectFrom('catalog_locations').select('generation').where('shop_id', '=', shopId).where('generation', '<', which.below),
     )
     .execute();
   return [...new Set(rows.map((r) => Number(r.generation)))];

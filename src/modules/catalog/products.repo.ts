@@ -20,8 +20,9 @@ export type ProductRow = Selectable<CatalogProductsTable>;
  * statement per padded IN list that reads the primary-key index only (GET
  * /products/counters).
  */
-const servedProductIds = new PreparedQueryFamily((size: number) =>
-  new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) => servedRows(db, shopId, itemIds).select('p.id')),
+const servedProductIds = new PreparedQueryFamily(
+  (size: number) =>
+    new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) => servedRows(db, shopId, itemIds).select('p.id')),
 );
 
 export async function findServedProductIds(db: Executor, shopId: string, itemIds: readonly string[]): Promise<Set<string>> {
@@ -62,15 +63,14 @@ export interface PictureState {
  * parsed and planned once per connection on PostgreSQL, kept in SQLite's statement cache).
  */
 
-const servedProducts = new PreparedQueryFamily((size: number) =>
-  new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
-    servedRows(db, shopId, itemIds)
-      .leftJoin('product_images as i', (join) =>
-        join.onRef('i.shop_id', '=', 'p.shop_id').onRef('i.link_hash', '=', 'p.picture_hash'),
-      )
-      .selectAll('p')
-      .select(['i.status as picture_status', 'i.error as picture_error']),
-  ),
+const servedProducts = new PreparedQueryFamily(
+  (size: number) =>
+    new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
+      servedRows(db, shopId, itemIds)
+        .leftJoin('product_images as i', (join) => join.onRef('i.shop_id', '=', 'p.shop_id').onRef('i.link_hash', '=', 'p.picture_hash'))
+        .selectAll('p')
+        .select(['i.status as picture_status', 'i.error as picture_error']),
+    ),
 );
 
 /**
@@ -80,9 +80,7 @@ const servedProducts = new PreparedQueryFamily((size: number) =>
 function servedRows(db: Executor, shopId: string, itemIds: readonly string[]) {
   return db
     .selectFrom('catalogs as c')
-    .innerJoin('catalog_products as p', (join) =>
-      join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'),
-    )
+    .innerJoin('catalog_products as p', (join) => join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'))
     .where('c.shop_id', '=', shopId)
     .where('p.id', 'in', itemIds);
 }
@@ -91,11 +89,7 @@ function servedRows(db: Executor, shopId: string, itemIds: readonly string[]) {
  * The served products of these ids, by id; an id the served generation lacks is absent.
  * At most MAX_IN_LIST ids, so that one statement reads them all, from one generation.
  */
-export async function findServedProducts(
-  db: Executor,
-  shopId: string,
-  itemIds: readonly string[],
-): Promise<Map<string, ServedProduct>> {
+export async function findServedProducts(db: Executor, shopId: string, itemIds: readonly string[]): Promise<Map<string, ServedProduct>> {
   const distinct = [...new Set(itemIds)];
   if (distinct.length > MAX_IN_LIST) throw new RangeError(`at most ${MAX_IN_LIST} ids per read`);
   const out = new Map<string, ServedProduct>();
@@ -111,12 +105,7 @@ export async function findServedProducts(
 }
 
 /** The products of these ids that the generation holds, in no particular order. */
-export async function findProducts(
-  db: Executor,
-  shopId: string,
-  generation: number,
-  itemIds: readonly string[],
-): Promise<ProductRecord[]> {
+export async function findProducts(db: Executor, shopId: string, generation: number, itemIds: readonly string[]): Promise<ProductRecord[]> {
   const out: ProductRecord[] = [];
   for (const ids of inListSlices([...new Set(itemIds)])) {
     const rows = await db

@@ -67,7 +67,12 @@ export class ChainSteps {
   ) {}
 
   /** The steps of a chain version; `executor` is the caller's transaction where it has one. */
-  async stepsOf(shopId: string, chainId: number, version: number, executor: Executor = this.deps.db.db): Promise<readonly Step[] | undefined> {
+  async stepsOf(
+    shopId: string,
+    chainId: number,
+    version: number,
+    executor: Executor = this.deps.db.db,
+  ): Promise<readonly Step[] | undefined> {
     const key = `${shopId}:${chainId}:${version}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
@@ -168,7 +173,8 @@ export class ChainSteps {
     }
     return {
       currentProfileId: async (shopId, profileId) => live.get(`${shopId}/${profileId}`) ?? this.direct.currentProfileId(shopId, profileId),
-      plan: async (shopId, profileId, channels) => plans.get(`${shopId}/${profileId}/${channels.join(',')}`) ?? this.direct.plan(shopId, profileId, channels),
+      plan: async (shopId, profileId, channels) =>
+        plans.get(`${shopId}/${profileId}/${channels.join(',')}`) ?? this.direct.plan(shopId, profileId, channels),
     };
   }
 
@@ -188,14 +194,18 @@ export class ChainSteps {
   async writeSteps(trx: Executor, run: repo.RunRow, decision: StepsDecision): Promise<void> {
     for (const { message, plan } of this.messagesOf(run, decision)) await this.deps.writer.write(trx, message, plan);
     const job = waitJob(run, decision);
-    if (job) await this.deps.jobs.enqueue('chains.step', job.payload, { executor: trx, runAt: job.runAt, idempotencyKey: job.idempotencyKey });
+    if (job)
+      await this.deps.jobs.enqueue('chains.step', job.payload, { executor: trx, runAt: job.runAt, idempotencyKey: job.idempotencyKey });
   }
 
   /**
    * writeSteps for many runs in one transaction (a batch of starts): their messages,
    * deliveries and wait jobs in a few multi-row inserts instead of a few statements per run.
    */
-  async writeStepsMany(trx: Executor, items: ReadonlyArray<{ readonly run: repo.RunRow; readonly decision: StepsDecision }>): Promise<void> {
+  async writeStepsMany(
+    trx: Executor,
+    items: ReadonlyArray<{ readonly run: repo.RunRow; readonly decision: StepsDecision }>,
+  ): Promise<void> {
     const messages = items.flatMap(({ run, decision }) => this.messagesOf(run, decision));
     if (messages.length > 0) await this.deps.writer.writeMany(trx, messages);
     const jobs = items.flatMap(({ run, decision }) => waitJob(run, decision) ?? []);
@@ -246,7 +256,11 @@ export class ChainSteps {
       case 'opened':
       case 'clicked': {
         const column = factNeeded(condition) === 'opened' ? 'opened_at' : 'clicked_at';
-        const happened = await repo.chainMessageOutcome(this.deps.db.db, { shopId, chainId: Number(run.chain_id), profileId, since }, column);
+        const happened = await repo.chainMessageOutcome(
+          this.deps.db.db,
+          { shopId, chainId: Number(run.chain_id), profileId, since },
+          column,
+        );
         return { variables, opened: happened, clicked: happened };
       }
     }
@@ -260,7 +274,10 @@ export class ChainSteps {
 }
 
 /** The `chains.step` job at the end of the wait the decided steps entered, if they entered one. */
-function waitJob(run: repo.RunRow, decision: StepsDecision): { payload: JobMap['chains.step']; runAt: number; idempotencyKey: string } | undefined {
+function waitJob(
+  run: repo.RunRow,
+  decision: StepsDecision,
+): { payload: JobMap['chains.step']; runAt: number; idempotencyKey: string } | undefined {
   const { values, due, now } = decision;
   if (values.status !== undefined || due <= now) return undefined;
   const shopId = run.shop_id;

@@ -18,7 +18,12 @@ export async function findChain(db: Executor, shopId: string, id: number): Promi
 /** The shop's chains of these ids (a batch of starts reads its chains once). */
 export async function findChains(db: Executor, shopId: string, ids: readonly number[]): Promise<ChainRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('chains').selectAll().where('shop_id', '=', shopId).where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('chains')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 export async function listChains(db: Executor, shopId: string): Promise<ChainRow[]> {
@@ -63,7 +68,14 @@ export async function bumpChain(
     .executeTakeFirst();
 }
 
-export async function insertVersion(db: Executor, shopId: string, chainId: number, version: number, steps: string, at: number): Promise<void> {
+export async function insertVersion(
+  db: Executor,
+  shopId: string,
+  chainId: number,
+  version: number,
+  steps: string,
+  at: number,
+): Promise<void> {
   await db.insertInto('chain_versions').values({ shop_id: shopId, chain_id: chainId, version, steps, created_at: at }).execute();
 }
 
@@ -148,7 +160,13 @@ export async function findRun(db: Executor, shopId: string, id: number): Promise
   return db.selectFrom('chain_runs').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function listRunsOf(db: Executor, shopId: string, chainId: number, profileIds: readonly number[], limit: number): Promise<RunRow[]> {
+export async function listRunsOf(
+  db: Executor,
+  shopId: string,
+  chainId: number,
+  profileIds: readonly number[],
+  limit: number,
+): Promise<RunRow[]> {
   if (profileIds.length === 0) return [];
   return db
     .selectFrom('chain_runs')
@@ -183,7 +201,14 @@ export async function advanceRun(
 }
 
 /** Ends the profile's waiting runs of chains with this trigger kind; how many ended. */
-export async function exitRunsOfKind(db: Executor, shopId: string, profileId: number, kind: string, reason: string, at: number): Promise<number> {
+export async function exitRunsOfKind(
+  db: Executor,
+  shopId: string,
+  profileId: number,
+  kind: string,
+  reason: string,
+  at: number,
+): Promise<number> {
   const result = await db
     .updateTable('chain_runs')
     .set({ status: 'exited', reason, ended_at: at, updated_at: at })
@@ -232,7 +257,14 @@ export async function moveProfileChains(db: Executor, shopId: string, fromId: nu
     .deleteFrom('chain_entries')
     .where('shop_id', '=', shopId)
     .where('profile_id', '=', fromId)
-    .where('chain_id', 'in', (eb) => eb.selectFrom('chain_entries as e').select('e.chain_id').where('e.shop_id', '=', shopId).where('e.profile_id', '=', intoId))
+    .where('chain_id', 'in', (eb) =>
+      eb.selectFrom('chain_entries as e').select('e.chain_id').where('e.shop_id', '=', shopId).where('e.profile_id', '=', intoId),
+    )
     .execute();
-  await db.updateTable('chain_entries').set({ profile_id: intoId }).where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
+  await db
+    .updateTable('chain_entries')
+    .set({ profile_id: intoId })
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', fromId)
+    .execute();
 }

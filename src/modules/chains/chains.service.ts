@@ -176,7 +176,13 @@ export class ChainsService implements ChainStarter {
     const chain = await repo.findChainByCode(this.db, shopId, code);
     if (!chain) throw new AppError('NOT_FOUND', CHAIN_NOT_FOUND);
     const profiles = await this.deps.identity.findProfilesOnly(shopId, who);
-    const rows = await repo.listRunsOf(this.db, shopId, Number(chain.id), profiles.map((p) => p.id), MAX_RUNS_LISTED);
+    const rows = await repo.listRunsOf(
+      this.db,
+      shopId,
+      Number(chain.id),
+      profiles.map((p) => p.id),
+      MAX_RUNS_LISTED,
+    );
     return rows.map((r) => ({
       id: Number(r.id),
       status: r.status,
@@ -206,7 +212,9 @@ export class ChainsService implements ChainStarter {
    * re-entry; a refused entry takes its run back, so it records none.
    */
   async startRun(executor: Executor, start: RunStart): Promise<StartOutcome> {
-    const { outcome } = executor.isTransaction ? await this.startIn(executor, start) : await executor.transaction().execute((trx) => this.startIn(trx, start));
+    const { outcome } = executor.isTransaction
+      ? await this.startIn(executor, start)
+      : await executor.transaction().execute((trx) => this.startIn(trx, start));
     if (outcome === 'started' && !executor.isTransaction) await this.deps.db.durable();
     // Without a decision there is no version to be stale against.
     return outcome === 'stale' ? 'chain_inactive' : outcome;
@@ -214,7 +222,14 @@ export class ChainsService implements ChainStarter {
 
   /** ChainStarter: exits the profile's waiting runs of chains with this trigger kind. */
   async endRuns(executor: Executor, shopId: string, profileId: number, kind: TriggerKind, at: number): Promise<number> {
-    return repo.exitRunsOfKind(executor, shopId, profileId, kind, `ended by a ${kind === 'abandoned_cart' ? 'purchase' : 'later event'}`, at);
+    return repo.exitRunsOfKind(
+      executor,
+      shopId,
+      profileId,
+      kind,
+      `ended by a ${kind === 'abandoned_cart' ? 'purchase' : 'later event'}`,
+      at,
+    );
   }
 
   /** Custom events whose code triggers an active chain start it, their variables passed to the run. */
@@ -249,10 +264,19 @@ export class ChainsService implements ChainStarter {
    * job: the start is then a duplicate, and the run is run from where it is.
    */
   private async startFromEvent(event: StoredEvent): Promise<void> {
-    const chains = (await this.activeChains(event.shopId, 'event')).filter((c) => c.trigger.kind === 'event' && c.trigger.code === event.event);
+    const chains = (await this.activeChains(event.shopId, 'event')).filter(
+      (c) => c.trigger.kind === 'event' && c.trigger.code === event.event,
+    );
     const { payload: _payload, ...variables } = event.params;
     for (const chain of chains) {
-      const start = { shopId: event.shopId, chainId: chain.chainId, profileId: event.profileId, variables, key: `event:${event.id}`, at: event.time };
+      const start = {
+        shopId: event.shopId,
+        chainId: chain.chainId,
+        profileId: event.profileId,
+        variables,
+        key: `event:${event.id}`,
+        at: event.time,
+      };
       let outcome = await this.eventStarts.submit(start);
       if (outcome === 'stale') {
         outcome = (await this.db.transaction().execute((trx) => this.startIn(trx, start))).outcome;
@@ -290,7 +314,12 @@ export class ChainsService implements ChainStarter {
     if (!inserted) return { outcome: 'duplicate' };
     if (!(await enterUnderRule(trx, chain, start, id))) return { outcome: 'refused_reentry' };
     if (decided) await this.deps.steps.writeSteps(trx, row, decided.decision);
-    else await this.deps.jobs.enqueue('chains.step', { shopId: start.shopId, runId: id }, { executor: trx, runAt: due, idempotencyKey: `${start.shopId}:${id}:0` });
+    else
+      await this.deps.jobs.enqueue(
+        'chains.step',
+        { shopId: start.shopId, runId: id },
+        { executor: trx, runAt: due, idempotencyKey: `${start.shopId}:${id}:0` },
+      );
     return { outcome: 'started' };
   }
 

@@ -139,7 +139,8 @@ function chainKey(start: Pick<RunStart, 'shopId' | 'chainId'>): string {
 async function chainsOf(db: Executor, starts: readonly RunStart[]): Promise<Map<string, repo.ChainRow>> {
   const out = new Map<string, repo.ChainRow>();
   for (const [shopId, chainIds] of perShop(starts, (s) => s.chainId)) {
-    for (const row of await repo.findChains(db, shopId, [...new Set(chainIds)])) out.set(chainKey({ shopId, chainId: Number(row.id) }), row);
+    for (const row of await repo.findChains(db, shopId, [...new Set(chainIds)]))
+      out.set(chainKey({ shopId, chainId: Number(row.id) }), row);
   }
   return out;
 }

@@ -63,7 +63,12 @@ export class CheckoutInputs {
     return this.deps.db.db;
   }
 
-  async load(shop: CheckoutShop, request: CheckoutRequest, own: OwnHolds | null, forced: ReadonlyMap<string, PromoCodeState>): Promise<LoadedInput> {
+  async load(
+    shop: CheckoutShop,
+    request: CheckoutRequest,
+    own: OwnHolds | null,
+    forced: ReadonlyMap<string, PromoCodeState>,
+  ): Promise<LoadedInput> {
     const { shopId } = shop;
     const now = this.deps.clock.now();
     const settings = await this.deps.members.settingsOf(shopId);
@@ -120,7 +125,9 @@ export class CheckoutInputs {
     const benefitOnly = await this.deps.subscriptions.benefitPromotionIds(this.db, shop.shopId);
     const named = request.subscription ?? null;
     const subscription =
-      named !== null && profileId !== null && (await this.deps.subscriptions.isSubscribed(this.db, shop.shopId, named, profileId)) ? named : null;
+      named !== null && profileId !== null && (await this.deps.subscriptions.isSubscribed(this.db, shop.shopId, named, profileId))
+        ? named
+        : null;
     const allowances =
       subscription !== null && profileId !== null
         ? await this.deps.subscriptions.allowances(this.db, shop, subscription, profileId, request.orderId ?? undefined)
@@ -157,7 +164,8 @@ export class CheckoutInputs {
    */
   private async resolveMember(shopId: string, request: CheckoutRequest): Promise<FoundMember | null> {
     if (request.identifier === null) {
-      if (request.chargeBonuses) throw new AppError('VALIDATION_FAILED', 'Parameter `identifier` is required to charge bonuses.', { field: 'identifier' });
+      if (request.chargeBonuses)
+        throw new AppError('VALIDATION_FAILED', 'Parameter `identifier` is required to charge bonuses.', { field: 'identifier' });
       return null;
     }
     try {
@@ -204,7 +212,10 @@ export class CheckoutInputs {
     const ownBlocks = own?.stored ? await this.deps.promoCodes.blockedCodesOf(shopId, own.orderId) : [];
     // The member's uses count only against a per-member limit (domain/codes.ts): read only for codes that have one.
     const limited = [...found.values()].filter((c) => c.perMemberLimit !== null).map((c) => c.code);
-    const taken = profileId === null || limited.length === 0 ? new Map<string, number>() : await this.deps.promoCodes.memberUsesOf(shopId, profileId, limited);
+    const taken =
+      profileId === null || limited.length === 0
+        ? new Map<string, number>()
+        : await this.deps.promoCodes.memberUsesOf(shopId, profileId, limited);
     return texts.map((text) => {
       const code = normalizeCode(text);
       const row = code === null ? undefined : found.get(code);

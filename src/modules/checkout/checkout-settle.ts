@@ -42,7 +42,18 @@ export interface ApplyPlan {
   readonly previousBonusHoldId: number | null;
   readonly profileId: number | null;
   readonly calculation: StoredCalculation;
-  readonly row: Omit<repo.OrderRow, 'shop_id' | 'order_id' | 'status' | 'bonus_hold_id' | 'reward_transaction_id' | 'steps_done' | 'created_at' | 'completed_at' | 'cancelled_at'>;
+  readonly row: Omit<
+    repo.OrderRow,
+    | 'shop_id'
+    | 'order_id'
+    | 'status'
+    | 'bonus_hold_id'
+    | 'reward_transaction_id'
+    | 'steps_done'
+    | 'created_at'
+    | 'completed_at'
+    | 'cancelled_at'
+  >;
 }
 
 export type PlaceOutcome =
@@ -99,7 +110,11 @@ export class CheckoutSettle {
    */
   async apply(plan: ApplyPlan): Promise<PlaceOutcome> {
     const { shopId, orderId, profileId } = plan;
-    const order: CheckoutHeldOrder = { holds: plan.calculation.holds, subscription: plan.row.subscription, bonusHoldId: plan.previousBonusHoldId };
+    const order: CheckoutHeldOrder = {
+      holds: plan.calculation.holds,
+      subscription: plan.row.subscription,
+      bonusHoldId: plan.previousBonusHoldId,
+    };
     try {
       // Applies share transactions (db/group-write.ts); a refusal rolls back its own apply alone.
       await groupWriteOf(this.deps.db).runContained(async (trx) => {
@@ -151,7 +166,10 @@ export class CheckoutSettle {
     let dueAt: number | null = null;
     const row = await this.db.transaction().execute(async (trx) => {
       const now = this.deps.clock.now();
-      const order = from === 'created' ? await repo.moveStatus(trx, shopId, orderId, 'created', 'completed', now) : await repo.lockOrder(trx, shopId, orderId, 'completed');
+      const order =
+        from === 'created'
+          ? await repo.moveStatus(trx, shopId, orderId, 'created', 'completed', now)
+          : await repo.lockOrder(trx, shopId, orderId, 'completed');
       if (!order) return undefined;
       const calculation = readStoredCalculation(order.result);
       const scope = scopeOf(trx, order, now);
@@ -169,7 +187,13 @@ export class CheckoutSettle {
   }
 
   /** The reward credited once (the row is locked: its reward id is current) and the purchase recorded. */
-  private async memberSteps(trx: Transaction<Database>, order: repo.OrderRow, calculation: StoredCalculation, settings: LoyaltySettings, now: number): Promise<number | null> {
+  private async memberSteps(
+    trx: Transaction<Database>,
+    order: repo.OrderRow,
+    calculation: StoredCalculation,
+    settings: LoyaltySettings,
+    now: number,
+  ): Promise<number | null> {
     const { shop_id: shopId, order_id: orderId } = order;
     const profileId = Number(order.profile_id);
     let dueAt: number | null = null;
@@ -177,9 +201,16 @@ export class CheckoutSettle {
     if (reward > 0 && order.reward_transaction_id === null) {
       const written = await this.ifMember(
         this.deps.ledger.writeIn(trx, shopId, profileId, async (w) => {
-          const id = await w.credit({ ...rewardTerms(settings, w.now), amount: reward, kind: 'order_reward', reason: `Order ${orderId}`, orderId });
+          const id = await w.credit({
+            ...rewardTerms(settings, w.now),
+            amount: reward,
+            kind: 'order_reward',
+            reason: `Order ${orderId}`,
+            orderId,
+          });
           // Cannot fail while the row is locked in this transaction; if it ever does, all rolls back.
-          if (!(await repo.claimReward(w.trx, shopId, orderId, id))) throw new AppError('CONFLICT', 'The order changed while it was confirmed; try again.');
+          if (!(await repo.claimReward(w.trx, shopId, orderId, id)))
+            throw new AppError('CONFLICT', 'The order changed while it was confirmed; try again.');
           return id;
         }),
       );
@@ -204,14 +235,21 @@ export class CheckoutSettle {
   async cancel(shopId: string, orderId: string, from: 'created' | 'completed' | 'cancelled'): Promise<boolean> {
     const row = await this.db.transaction().execute(async (trx) => {
       const now = this.deps.clock.now();
-      const order = from === 'cancelled' ? await repo.lockOrder(trx, shopId, orderId, 'cancelled') : await repo.moveStatus(trx, shopId, orderId, from, 'cancelled', now);
+      const order =
+        from === 'cancelled'
+          ? await repo.lockOrder(trx, shopId, orderId, 'cancelled')
+          : await repo.moveStatus(trx, shopId, orderId, from, 'cancelled', now);
       if (!order) return undefined;
       const scope = scopeOf(trx, order, now);
       const held = heldOrder(order, readStoredCalculation(order.result).holds);
       for (const hold of this.upToMember) await hold.release(scope, held);
       const rewardId = order.reward_transaction_id === null ? null : Number(order.reward_transaction_id);
       if (rewardId !== null && order.profile_id !== null) {
-        await this.ifMember(this.deps.ledger.writeIn(trx, shopId, Number(order.profile_id), async (w) => ((await w.cancelCredit(rewardId, `Order ${orderId} cancelled`)).ok ? rewardId : 0)));
+        await this.ifMember(
+          this.deps.ledger.writeIn(trx, shopId, Number(order.profile_id), async (w) =>
+            (await w.cancelCredit(rewardId, `Order ${orderId} cancelled`)).ok ? rewardId : 0,
+          ),
+        );
       }
       await this.deps.levels.cancelPurchaseIn(trx, shopId, orderId);
       for (const hold of this.afterMember) await hold.release(scope, held);
@@ -254,7 +292,13 @@ export class CheckoutSettle {
 }
 
 function scopeOf(trx: Transaction<Database>, order: repo.OrderRow, now: number): OrderHoldScope {
-  return { trx, shopId: order.shop_id, orderId: order.order_id, profileId: order.profile_id === null ? null : Number(order.profile_id), now };
+  return {
+    trx,
+    shopId: order.shop_id,
+    orderId: order.order_id,
+    profileId: order.profile_id === null ? null : Number(order.profile_id),
+    now,
+  };
 }
 
 function heldOrder(order: repo.OrderRow, holds: StoredCalculation['holds']): CheckoutHeldOrder {

@@ -142,7 +142,13 @@ export async function setBonusHold(db: Executor, shopId: string, orderId: string
   await bonusHoldSet.run(db, shopId, orderId, bonusHoldId);
 }
 
-export async function markStepsDone(db: Executor, shopId: string, orderId: string, status: CheckoutOrderStatus, now: number): Promise<void> {
+export async function markStepsDone(
+  db: Executor,
+  shopId: string,
+  orderId: string,
+  status: CheckoutOrderStatus,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('checkout_orders')
     .set({ steps_done: 1, updated_at: now })

@@ -80,7 +80,12 @@ export class CheckoutService {
     const existing = await repo.findOrder(this.db, shopId, orderId);
     if (existing && existing.status !== 'created') throw new AppError('CONFLICT', COULD_NOT_APPLY);
     const bonusHoldId = existing?.bonus_hold_id == null ? null : Number(existing.bonus_hold_id);
-    const own: OwnHolds = { orderId, stored: existing !== undefined, profileId: existing?.profile_id == null ? null : Number(existing.profile_id), bonusHoldId };
+    const own: OwnHolds = {
+      orderId,
+      stored: existing !== undefined,
+      profileId: existing?.profile_id == null ? null : Number(existing.profile_id),
+      bonusHoldId,
+    };
     const forced = new Map<string, PromoCodeState>();
     for (let round = 0; round < APPLY_ROUNDS; round += 1) {
       const loaded = await this.deps.inputs.load(shop, request, own, forced);
@@ -176,7 +181,12 @@ export class CheckoutService {
     filter: { subscription: string; profileId: number; from: number | undefined; to: number | undefined; limit: number },
   ): Promise<{ orderId: string; status: CheckoutOrderStatus; createdAt: number; result: StoredCalculation['result'] }[]> {
     const rows = await repo.listSubscriptionOrders(this.db, shopId, filter);
-    return rows.map((r) => ({ orderId: r.order_id, status: r.status, createdAt: Number(r.created_at), result: readStoredCalculation(r.result).result }));
+    return rows.map((r) => ({
+      orderId: r.order_id,
+      status: r.status,
+      createdAt: Number(r.created_at),
+      result: readStoredCalculation(r.result).result,
+    }));
   }
 
   /** Whether any of these profiles (a customer's ids, merged ones included) has a completed order. */
@@ -196,7 +206,12 @@ export class CheckoutService {
       if (!member) return { orders: [], nextAfter: null };
       profileId = member.profileId;
     }
-    const rows = await repo.listOrders(this.db, shopId, { status: filter.status, profileId, after: decodeCursor(filter.after), limit: filter.limit + 1 });
+    const rows = await repo.listOrders(this.db, shopId, {
+      status: filter.status,
+      profileId,
+      after: decodeCursor(filter.after),
+      limit: filter.limit + 1,
+    });
     const page = rows.slice(0, filter.limit);
     const last = page.at(-1);
     return { orders: page.map(toOrder), nextAfter: rows.length > filter.limit && last ? encodeCursor(last) : null };
@@ -212,7 +227,8 @@ export class CheckoutService {
 
   /** A `purchase` event whose order_id names a created order confirms it (contract-notes "Loyalty checkout"). */
   trackingSubscriber(): TrackingSubscriber {
-    const orderIdOf = (params: Readonly<Record<string, unknown>>) => (typeof params.order_id === 'string' && params.order_id !== '' ? params.order_id : undefined);
+    const orderIdOf = (params: Readonly<Record<string, unknown>>) =>
+      typeof params.order_id === 'string' && params.order_id !== '' ? params.order_id : undefined;
     return {
       name: CHECKOUT_SUBSCRIBER,
       accepts: (event) => !event.custom && event.event === 'purchase' && orderIdOf(event.params) !== undefined,
@@ -266,9 +282,13 @@ function refusal(problem: CheckoutProblem, identifier: string): CheckoutAnswer {
     case 'empty_cart':
       throw new AppError('VALIDATION_FAILED', 'Parameter `cart_items` must not be empty.', { field: 'cart_items' });
     case 'invalid_line':
-      throw new AppError('VALIDATION_FAILED', `Parameter \`cart_items[${problem.index}][${problem.field === 'total' ? 'quantity' : problem.field}]\` is too large or not positive.`, {
-        field: 'cart_items',
-      });
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `Parameter \`cart_items[${problem.index}][${problem.field === 'total' ? 'quantity' : problem.field}]\` is too large or not positive.`,
+        {
+          field: 'cart_items',
+        },
+      );
     case 'order_too_large':
       throw new AppError('VALIDATION_FAILED', 'Parameter `cart_items` makes an order total that is too large.', { field: 'cart_items' });
     case 'member_required':
@@ -276,7 +296,10 @@ function refusal(problem: CheckoutProblem, identifier: string): CheckoutAnswer {
     case 'invalid_bonuses_amount':
       throw new AppError('VALIDATION_FAILED', 'Parameter `bonuses_amount` must be an integer of at least 0.', { field: 'bonuses_amount' });
     case 'bonuses_amount_above_balance':
-      throw new AppError('CONFLICT', `Parameter \`bonuses_amount\` is above the member's balance of ${(problem.balance / 100).toFixed(2)} bonuses.`);
+      throw new AppError(
+        'CONFLICT',
+        `Parameter \`bonuses_amount\` is above the member's balance of ${(problem.balance / 100).toFixed(2)} bonuses.`,
+      );
   }
 }
 
@@ -314,6 +337,7 @@ function decodeCursor(text: string | undefined): { createdAt: number; orderId: s
   if (text === undefined) return undefined;
   const at = text.indexOf(':');
   const createdAt = Number(text.slice(0, at));
-  if (at <= 0 || !Number.isSafeInteger(createdAt)) throw new AppError('VALIDATION_FAILED', 'Field `after` must be a `next_after` of a previous page.', { field: 'after' });
+  if (at <= 0 || !Number.isSafeInteger(createdAt))
+    throw new AppError('VALIDATION_FAILED', 'Field `after` must be a `next_after` of a previous page.', { field: 'after' });
   return { createdAt, orderId: text.slice(at + 1) };
 }

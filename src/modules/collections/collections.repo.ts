@@ -40,12 +40,7 @@ export async function upsertCollection(db: Executor, write: CollectionWrite): Pr
 }
 
 export async function findCollection(db: Executor, shopId: string, id: string): Promise<Collection | undefined> {
-  const row = await db
-    .selectFrom('product_collections')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await db.selectFrom('product_collections').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
   return row ? toCollection(row) : undefined;
 }
 
@@ -55,11 +50,7 @@ export async function listCollections(db: Executor, shopId: string): Promise<Col
 }
 
 export async function deleteCollection(db: Executor, shopId: string, id: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('product_collections')
-    .where('shop_id', '=', shopId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('product_collections').where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 

@@ -5,13 +5,7 @@ import type { ShopCurrency } from '../catalog/index.js';
 import type { Product } from '../catalog/index.js';
 import type { ShopsService } from '../shops/index.js';
 import * as repo from './collections.repo.js';
-import {
-  checkProductIds,
-  isValidCollectionId,
-  MAX_COLLECTION_PRODUCTS,
-  visibleProducts,
-  type Collection,
-} from './domain/collection.js';
+import { checkProductIds, isValidCollectionId, MAX_COLLECTION_PRODUCTS, visibleProducts, type Collection } from './domain/collection.js';
 
 /** The served catalog's product views by offer id (ProductsService satisfies it). */
 export interface CollectionProductSource {

@@ -39,11 +39,7 @@ export async function insertProfile(db: Executor, row: ProfileRow): Promise<bool
 }
 
 /** Live profiles holding any of the given identifier values (at most one per column). */
-export async function findLiveProfilesByIdentifiers(
-  db: Executor,
-  shopId: string,
-  identifiers: IdentifierColumns,
-): Promise<ProfileRow[]> {
+export async function findLiveProfilesByIdentifiers(db: Executor, shopId: string, identifiers: IdentifierColumns): Promise<ProfileRow[]> {
   const entries = Object.entries(identifiers) as [IdentifierField, string][];
   if (entries.length === 0) return [];
   // One identifier (an email to /transact): the prepared text of its column.
@@ -62,10 +58,18 @@ export async function findLiveProfilesByIdentifiers(
  * The live profiles of one identifier, the commonest lookup (a member by phone in every
  * checkout): one prepared text per identifier column (db/prepared-query.ts).
  */
-const liveProfilesBy = new PreparedQueryFamily((column: IdentifierField) =>
-  new PreparedQuery(2, (db, shopId: string, value: string) =>
-    db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('merged_into', 'is', null).where(column, '=', value).orderBy('created_at').orderBy('id'),
-  ),
+const liveProfilesBy = new PreparedQueryFamily(
+  (column: IdentifierField) =>
+    new PreparedQuery(2, (db, shopId: string, value: string) =>
+      db
+        .selectFrom('profiles')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('merged_into', 'is', null)
+        .where(column, '=', value)
+        .orderBy('created_at')
+        .orderBy('id'),
+    ),
 );
 
 /** Live profiles matching every given criterion; `did` matches through the device. */
@@ -110,7 +114,12 @@ export async function listMergedIds(db: Executor, shopId: string, liveId: number
 /** Profile rows by id, in one query (a page of bulk recipients). */
 export async function findProfileRows(db: Executor, shopId: string, ids: readonly number[]): Promise<ProfileRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('profiles').selectAll().where('shop_id', '=', shopId).where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('profiles')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /**
@@ -118,12 +127,7 @@ export async function findProfileRows(db: Executor, shopId: string, ids: readonl
  * newest version: an UPDATE locks the row on PostgreSQL and re-checks `merged_into` after
  * waiting for a concurrent writer, and needs no dialect branch (SQLite has one writer).
  */
-export async function lockLiveProfile(
-  db: Executor,
-  shopId: string,
-  id: number,
-  now: number,
-): Promise<ProfileRow | undefined> {
+export async function lockLiveProfile(db: Executor, shopId: string, id: number, now: number): Promise<ProfileRow | undefined> {
   return db
     .updateTable('profiles')
     .set({ updated_at: now })
@@ -156,13 +160,7 @@ export async function updateLiveProfile(
  * Turns a merged profile into a tombstone: its identifiers are released (so the survivor
  * can take them under the unique indexes) and it points at the survivor.
  */
-export async function tombstoneProfile(
-  db: Executor,
-  shopId: string,
-  fromId: number,
-  intoId: number,
-  now: number,
-): Promise<boolean> {
+export async function tombstoneProfile(db: Executor, shopId: string, fromId: number, intoId: number, now: number): Promise<boolean> {
   const result = await db
     .updateTable('profiles')
     .set({
@@ -183,12 +181,7 @@ export async function tombstoneProfile(
 
 /** Older tombstones of the merged profile point straight at the survivor (one hop, always). */
 export async function repointTombstones(db: Executor, shopId: string, fromId: number, intoId: number): Promise<void> {
-  await db
-    .updateTable('profiles')
-    .set({ merged_into: intoId })
-    .where('shop_id', '=', shopId)
-    .where('merged_into', '=', fromId)
-    .execute();
+  await db.updateTable('profiles').set({ merged_into: intoId }).where('shop_id', '=', shopId).where('merged_into', '=', fromId).execute();
 }
 
 // --- devices --------------------------------------------------------------------------
@@ -238,12 +231,7 @@ export async function relinkDevice(
 }
 
 export async function moveDevices(db: Executor, shopId: string, fromId: number, intoId: number): Promise<void> {
-  await db
-    .updateTable('devices')
-    .set({ profile_id: intoId })
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', fromId)
-    .execute();
+  await db.updateTable('devices').set({ profile_id: intoId }).where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
 }
 
 export async function listDevicesOf(db: Executor, shopId: string, profileIds: readonly number[]): Promise<DeviceRow[]> {
@@ -294,11 +282,7 @@ export type IdentifierValueSets = Partial<Record<IdentifierField, readonly strin
  * SQLite's planner walk every live profile of the shop instead. Tombstones hold no
  * identifiers, so they never match.
  */
-export async function findLiveProfilesByIdentifierSets(
-  db: Executor,
-  shopId: string,
-  sets: IdentifierValueSets,
-): Promise<ProfileRow[]> {
+export async function findLiveProfilesByIdentifierSets(db: Executor, shopId: string, sets: IdentifierValueSets): Promise<ProfileRow[]> {
   const parts = (Object.entries(sets) as [IdentifierField, readonly string[]][]).flatMap(([column, values]) =>
     inListSlices([...new Set(values)]).map((slice) => ({ column, slice })),
   );
@@ -332,12 +316,7 @@ export async function findLiveProfilesByIdentifierSets(
  * Locks live profiles for the rest of the transaction, set-wise (see lockLiveProfile),
  * and returns their newest versions; a profile merged or gone meanwhile is missing.
  */
-export async function lockLiveProfiles(
-  db: Executor,
-  shopId: string,
-  ids: readonly number[],
-  now: number,
-): Promise<ProfileRow[]> {
+export async function lockLiveProfiles(db: Executor, shopId: string, ids: readonly number[], now: number): Promise<ProfileRow[]> {
   const rows = new Map<number, ProfileRow>();
   for (const slice of inListSlices([...ids].sort((a, b) => a - b))) {
     const locked = await db
@@ -390,4 +369,3 @@ const REWRITE_PROFILES = new BulkStatement<ProfileRow>(11, (db, rows) =>
 export async function rewriteLockedProfiles(db: Executor, rows: readonly ProfileRow[]): Promise<void> {
   await REWRITE_PROFILES.execute(db, rows);
 }
-

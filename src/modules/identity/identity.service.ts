@@ -4,12 +4,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { Late } from '../../late.js';
-import {
-  isValidDeviceId,
-  normalizeIdentifiers,
-  type IdentifierKind,
-  type Identifiers,
-} from './domain/identifiers.js';
+import { isValidDeviceId, normalizeIdentifiers, type IdentifierKind, type Identifiers } from './domain/identifiers.js';
 import { isNoopPlan, planResolution, type IgnoredIdentifier, type PlannedMerge } from './domain/plan-resolution.js';
 import { parseJsonObject, type Device, type MergeRecord, type Profile, type ProfileWithDevices } from './domain/profile.js';
 import type { LinkReason } from './domain/resolution-rules.js';
@@ -134,11 +129,7 @@ export class IdentityService {
    * locked and compared with what was read; the unique indexes refuse a second holder of
    * an identifier. Any lost race undoes the attempt (its savepoint) and resolves again.
    */
-  async resolveProfile(
-    shopId: string,
-    input: IdentityInput,
-    executor?: Transaction<Database>,
-  ): Promise<ResolvedProfile> {
+  async resolveProfile(shopId: string, input: IdentityInput, executor?: Transaction<Database>): Promise<ResolvedProfile> {
     const { did, identifiers } = parseIdentityInput(input);
     if (did !== undefined && Object.keys(identifiers).length === 0) {
       // The busiest case (a tracked event of a known device) reads one row.
@@ -159,8 +150,7 @@ export class IdentityService {
           profileId,
           created: plan.target.kind === 'create',
           merges: plan.merges,
-          relinkedDevice:
-            plan.device.kind === 'relink' ? { did: plan.device.did, fromProfileId: plan.device.fromProfileId } : null,
+          relinkedDevice: plan.device.kind === 'relink' ? { did: plan.device.did, fromProfileId: plan.device.fromProfileId } : null,
           ignored: plan.ignored,
         };
       } catch (error) {
@@ -205,7 +195,11 @@ export class IdentityService {
    * its live profile (a merged id to the one it was merged into); unknown ids are absent.
    */
   async getProfilesMany(shopId: string, ids: readonly number[]): Promise<Map<number, Profile>> {
-    const rows = await repo.findProfileRows(this.db, shopId, ids.filter((id) => Number.isSafeInteger(id)));
+    const rows = await repo.findProfileRows(
+      this.db,
+      shopId,
+      ids.filter((id) => Number.isSafeInteger(id)),
+    );
     const merged = rows.flatMap((r) => (r.merged_into === null ? [] : [r.merged_into]));
     const survivors = new Map((await repo.findProfileRows(this.db, shopId, merged)).map((r) => [r.id, r]));
     const out = new Map<number, Profile>();
@@ -305,10 +299,7 @@ export class IdentityService {
    * the innermost of that name, so nested calls unwind correctly, while one statement text
    * stays in the statement cache (a numbered name was a new text to prepare every time).
    */
-  private async atomically<T>(
-    executor: Transaction<Database> | undefined,
-    work: (trx: Transaction<Database>) => Promise<T>,
-  ): Promise<T> {
+  private async atomically<T>(executor: Transaction<Database> | undefined, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     if (!executor) return this.db.transaction().execute(work);
     const name = 'identity';
     await repo.createSavepoint(executor, name);

@@ -1,12 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { isUniqueViolation } from '../../db/dialect.js';
-import {
-  IDENTIFIER_FIELDS,
-  IDENTIFIER_KINDS,
-  type Identifiers,
-  type IdentifierSlots,
-} from './domain/identifiers.js';
+import { IDENTIFIER_FIELDS, IDENTIFIER_KINDS, type Identifiers, type IdentifierSlots } from './domain/identifiers.js';
 import {
   combineProperties,
   compareAge,
@@ -63,12 +58,7 @@ export class ResolutionRun {
   ) {}
 
   /** Plain reads of the device and of every live holder of an event identifier. */
-  static async load(
-    db: repo.Executor,
-    shopId: string,
-    identifiers: Identifiers,
-    did: string | undefined,
-  ): Promise<LoadedResolution> {
+  static async load(db: repo.Executor, shopId: string, identifiers: Identifiers, did: string | undefined): Promise<LoadedResolution> {
     const device = did === undefined ? undefined : await repo.findDeviceRow(db, shopId, did);
     const rows = await repo.findLiveProfilesByIdentifiers(db, shopId, toColumns(identifiers));
     if (device && !rows.some((r) => r.id === device.profile_id)) {
@@ -118,9 +108,7 @@ export class ResolutionRun {
         .filter((r) => r.id === survivorId || plan.merges.some((m) => m.fromProfileId === r.id))
         .sort((a, b) => compareAge(toSnapshot(a), toSnapshot(b)));
       const properties =
-        plan.merges.length > 0
-          ? { properties: JSON.stringify(combineProperties(group.map((r) => parseJsonObject(r.properties)))) }
-          : {};
+        plan.merges.length > 0 ? { properties: JSON.stringify(combineProperties(group.map((r) => parseJsonObject(r.properties)))) } : {};
       await this.updateSurvivor(survivorId, { ...toColumns(plan.attach), ...properties });
     }
     return survivorId;

@@ -91,9 +91,7 @@ export async function downloadShopPictures(
     if (await superseded()) return { superseded: true, done, failed };
     const page = await repo.listPending(db, job.shopId, afterHash, pageSize);
     if (page.length === 0) break;
-    const outcomes = await mapConcurrently(page, deps.limits.concurrency, (picture) =>
-      downloadOne(deps, job.shopId, picture, signal),
-    );
+    const outcomes = await mapConcurrently(page, deps.limits.concurrency, (picture) => downloadOne(deps, job.shopId, picture, signal));
     done += outcomes.filter((outcome) => outcome === 'done').length;
     failed += outcomes.filter((outcome) => outcome === 'failed').length;
     afterHash = page[page.length - 1]?.hash;

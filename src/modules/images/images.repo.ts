@@ -113,14 +113,7 @@ export async function markDone(db: Db, shopId: string, hash: string, now: number
     .execute();
 }
 
-export async function markFailed(
-  db: Db,
-  shopId: string,
-  hash: string,
-  error: string,
-  retryAt: number,
-  now: number,
-): Promise<void> {
+export async function markFailed(db: Db, shopId: string, hash: string, error: string, retryAt: number, now: number): Promise<void> {
   await db
     .updateTable('product_images')
     .set({ status: 'failed', error, retry_at: retryAt, updated_at: now })

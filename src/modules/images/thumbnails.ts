@@ -74,9 +74,6 @@ function tooManyPixels(maxPixels: number): ThumbnailsResult {
   const megapixels = Math.round(maxPixels / 1_000_000);
   return {
     ok: false,
-    reason:
-      megapixels >= 1
-        ? `The picture has more than ${megapixels} million pixels.`
-        : `The picture has more than ${maxPixels} pixels.`,
+    reason: megapixels >= 1 ? `The picture has more than ${megapixels} million pixels.` : `The picture has more than ${maxPixels} pixels.`,
   };
 }

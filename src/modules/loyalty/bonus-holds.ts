@@ -49,7 +49,8 @@ export class BonusHolds implements OrderHoldParticipant<OrderBonuses, PlacedBonu
   /** A hold no longer active was captured: refunded, unless the member has left the programme (nothing to give back to). */
   async release(scope: OrderHoldScope, order: OrderBonuses): Promise<void> {
     const holdId = order.bonusHoldId;
-    if (holdId === null || (await this.ledger.settleHoldIn(scope.trx, scope.shopId, holdId, 'released')) || scope.profileId === null) return;
+    if (holdId === null || (await this.ledger.settleHoldIn(scope.trx, scope.shopId, holdId, 'released')) || scope.profileId === null)
+      return;
     const reason = `Order ${scope.orderId} cancelled`;
     try {
       await this.ledger.writeIn(scope.trx, scope.shopId, scope.profileId, async (w) => ((await w.refund(holdId, reason)).ok ? holdId : 0));

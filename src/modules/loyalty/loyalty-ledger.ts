@@ -41,7 +41,7 @@ export interface DrawSpec {
 }
 
 export type CancelOutcome =
-  | { readonly ok: true; /** What the cancel took back: the lot's remaining. */ readonly taken: number; readonly entryId: number | null }
+  | { readonly ok: true /** What the cancel took back: the lot's remaining. */; readonly taken: number; readonly entryId: number | null }
   | { readonly ok: false; readonly why: 'not_found' | 'not_a_credit' | 'already_cancelled' };
 
 export type RefundOutcome =
@@ -202,7 +202,14 @@ class Write implements LedgerWrite {
     const lots = (await repo.listOpenLots(this.trx, this.shopId, this.profileId)).map(toLotState);
     const allocation = allocateSpend(lots, amount, this.now);
     if (!allocation.ok) throw notEnough(allocation.available);
-    const id = await this.entry({ entry: spec.entry, amount: -amount, status: spec.entry === 'hold' ? 'pending' : 'confirmed', kind: spec.kind, reason: spec.reason, orderId: spec.orderId });
+    const id = await this.entry({
+      entry: spec.entry,
+      amount: -amount,
+      status: spec.entry === 'hold' ? 'pending' : 'confirmed',
+      kind: spec.kind,
+      reason: spec.reason,
+      orderId: spec.orderId,
+    });
     for (const part of allocation.parts) {
       // Cannot fail under the member lock; if it ever does, the whole write rolls back.
       if (!(await repo.takeFromLot(this.trx, this.shopId, part.lotId, part.amount, this.now, ['confirmed']))) {
@@ -216,7 +223,16 @@ class Write implements LedgerWrite {
   async hold(orderId: string, amount: number): Promise<number> {
     const id = await this.draw(amount, { entry: 'hold', kind: 'order_hold', reason: null, orderId });
     try {
-      await repo.insertHold(this.trx, { shop_id: this.shopId, id, profile_id: this.profileId, order_id: orderId, amount, status: 'active', created_at: this.now, updated_at: this.now });
+      await repo.insertHold(this.trx, {
+        shop_id: this.shopId,
+        id,
+        profile_id: this.profileId,
+        order_id: orderId,
+        amount,
+        status: 'active',
+        created_at: this.now,
+        updated_at: this.now,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'The order already has bonuses on hold.');
       throw error;
@@ -235,7 +251,14 @@ class Write implements LedgerWrite {
     const taken = lot.remaining;
     let entryId: number | null = null;
     if (taken > 0) {
-      entryId = await this.entry({ entry: 'debit', amount: -taken, status: 'confirmed', kind: 'cancellation', reason, orderId: lot.order_id });
+      entryId = await this.entry({
+        entry: 'debit',
+        amount: -taken,
+        status: 'confirmed',
+        kind: 'cancellation',
+        reason,
+        orderId: lot.order_id,
+      });
       if (!(await repo.takeFromLot(this.trx, this.shopId, lot.id, taken, this.now, ['confirmed', 'pending']))) {
         throw new AppError('CONFLICT', 'The bonuses were changed by concurrent requests; try again.');
       }
@@ -261,7 +284,14 @@ class Write implements LedgerWrite {
       return { ok: false, why: draw.status === 'cancelled' ? 'already_refunded' : 'not_refundable' };
     }
     const refunded = await restoreAllocations(this.trx, this.shopId, transactionId, this.now);
-    const entryId = await this.entry({ entry: 'refund', amount: refunded, status: 'confirmed', kind: 'refund', reason, orderId: draw.order_id });
+    const entryId = await this.entry({
+      entry: 'refund',
+      amount: refunded,
+      status: 'confirmed',
+      kind: 'refund',
+      reason,
+      orderId: draw.order_id,
+    });
     return { ok: true, refunded, entryId };
   }
 
@@ -274,7 +304,14 @@ class Write implements LedgerWrite {
   async expireLot(lotId: number): Promise<number> {
     const lot = await repo.findLot(this.trx, this.shopId, this.profileId, lotId);
     if (!lot || lot.status === 'cancelled' || lot.remaining === 0 || lot.expires_at === null || lot.expires_at > this.now) return 0;
-    const id = await this.entry({ entry: 'debit', amount: -lot.remaining, status: 'confirmed', kind: 'expiry', reason: null, orderId: lot.order_id });
+    const id = await this.entry({
+      entry: 'debit',
+      amount: -lot.remaining,
+      status: 'confirmed',
+      kind: 'expiry',
+      reason: null,
+      orderId: lot.order_id,
+    });
     if (!(await repo.takeFromLot(this.trx, this.shopId, lot.id, lot.remaining, this.now, ['confirmed', 'pending']))) {
       throw new AppError('CONFLICT', 'The bonuses were changed by concurrent requests; try again.');
     }

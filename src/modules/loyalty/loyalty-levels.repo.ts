@@ -91,7 +91,11 @@ export async function lockMember(trx: Transaction<Database>, shopId: string, pro
 
 // Compiled once (db/prepared-query.ts): every checkout of a member reads it.
 const memberLevel = new PreparedQuery(2, (db, shopId: string, profileId: number) =>
-  db.selectFrom('loyalty_members').select(['level_code', 'level_expires_at']).where('shop_id', '=', shopId).where('profile_id', '=', profileId),
+  db
+    .selectFrom('loyalty_members')
+    .select(['level_code', 'level_expires_at'])
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', profileId),
 );
 
 /** The level a member's row stores; LoyaltyLevelsService.levelOf computes the current one from it. */
@@ -146,12 +150,7 @@ export async function insertPurchase(trx: Transaction<Database>, row: PurchaseRo
 }
 
 export async function findPurchase(db: Executor, shopId: string, orderId: string): Promise<PurchaseRow | undefined> {
-  return db
-    .selectFrom('loyalty_purchases')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('order_id', '=', orderId)
-    .executeTakeFirst();
+  return db.selectFrom('loyalty_purchases').selectAll().where('shop_id', '=', shopId).where('order_id', '=', orderId).executeTakeFirst();
 }
 
 /**

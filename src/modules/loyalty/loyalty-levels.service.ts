@@ -144,10 +144,25 @@ export class LoyaltyLevelsService {
    * order's status and its purchase move together): the member is locked in `trx`. The
    * caller commits, then calls `purchaseSettled`. False: the profile is not a member.
    */
-  async recordPurchaseIn(trx: Transaction<Database>, shopId: string, profileId: number, orderId: string, amountMinor: number, at: number): Promise<boolean> {
+  async recordPurchaseIn(
+    trx: Transaction<Database>,
+    shopId: string,
+    profileId: number,
+    orderId: string,
+    amountMinor: number,
+    at: number,
+  ): Promise<boolean> {
     const now = this.deps.clock.now();
     if (!(await repo.lockMember(trx, shopId, profileId, now))) return false;
-    const row = { shop_id: shopId, order_id: orderId, profile_id: profileId, amount: amountMinor, status: 'confirmed' as const, purchased_at: at, updated_at: now };
+    const row = {
+      shop_id: shopId,
+      order_id: orderId,
+      profile_id: profileId,
+      amount: amountMinor,
+      status: 'confirmed' as const,
+      purchased_at: at,
+      updated_at: now,
+    };
     if (await repo.insertPurchase(trx, row)) await this.recomputeLocked(trx, shopId, profileId, now);
     return true;
   }
@@ -175,7 +190,8 @@ export class LoyaltyLevelsService {
   async purchaseSettled(shopId: string, orderId: string, status: 'confirmed' | 'cancelled'): Promise<void> {
     const purchase = await repo.findPurchase(this.db, shopId, orderId);
     if (purchase?.status !== status || !this.deps.purchases) return;
-    if (status === 'confirmed') await this.deps.purchases.purchaseConfirmed(shopId, Number(purchase.profile_id), orderId, Number(purchase.amount));
+    if (status === 'confirmed')
+      await this.deps.purchases.purchaseConfirmed(shopId, Number(purchase.profile_id), orderId, Number(purchase.amount));
     else await this.deps.purchases.purchaseCancelled(shopId, Number(purchase.profile_id), orderId);
   }
 
@@ -221,9 +237,11 @@ export class LoyaltyLevelsService {
     const levels = expiresAt !== null && expiresAt <= now ? undefined : await this.levelsOf(shopId);
     // Due; or no level stored while the lowest level needs no purchase (a member who joined since the ladder was PUT).
     if (levels === undefined || (stored.code === null && Number(levels[0]?.min_total) === 0)) {
-      const computed = await this.db.transaction().execute(async (trx) =>
-        (await repo.lockMember(trx, shopId, profileId, now)) ? this.recomputeLocked(trx, shopId, profileId, now) : undefined,
-      );
+      const computed = await this.db
+        .transaction()
+        .execute(async (trx) =>
+          (await repo.lockMember(trx, shopId, profileId, now)) ? this.recomputeLocked(trx, shopId, profileId, now) : undefined,
+        );
       return computed?.level ? toCurrent(computed) : null;
     }
     const level = levels.find((l) => l.code === stored.code);

@@ -98,7 +98,8 @@ export class LoyaltyPublicService {
     if (!profile || (!profile.phone && !profile.loyaltyId)) {
       // Identity kept the phone (or loyalty_id) with another customer than the other identifiers name.
       const apart = resolved.ignored.find((i) => i.kind === 'phone' || i.kind === 'loyaltyId');
-      if (apart) throw new AppError('CONFLICT', `Parameter \`${apart.kind === 'phone' ? 'phone' : 'loyalty_id'}\` belongs to another customer.`);
+      if (apart)
+        throw new AppError('CONFLICT', `Parameter \`${apart.kind === 'phone' ? 'phone' : 'loyalty_id'}\` belongs to another customer.`);
       throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
     }
     if (referrerId !== undefined && profile.id === referrerId) throw selfReferral('Parameter');

@@ -88,11 +88,7 @@ export async function insertReferral(db: Executor, shopId: string, refereeId: nu
         .where((w) =>
           w.not(
             w.exists(
-              w
-                .selectFrom('loyalty_purchases')
-                .select('order_id')
-                .where('shop_id', '=', shopId)
-                .where('profile_id', '=', refereeId),
+              w.selectFrom('loyalty_purchases').select('order_id').where('shop_id', '=', shopId).where('profile_id', '=', refereeId),
             ),
           ),
         ),
@@ -136,7 +132,12 @@ export async function settleReferral(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function setReferralTransaction(trx: Transaction<Database>, shopId: string, refereeId: number, transactionId: number): Promise<void> {
+export async function setReferralTransaction(
+  trx: Transaction<Database>,
+  shopId: string,
+  refereeId: number,
+  transactionId: number,
+): Promise<void> {
   await trx
     .updateTable('loyalty_referrals')
     .set({ transaction_id: transactionId })
@@ -174,7 +175,8 @@ export async function countReferrals(db: Executor, shopId: string, referrerId: n
     .where('referrer_id', '=', referrerId)
     .groupBy('status')
     .execute();
-  const count = (status?: string) => rows.filter((r) => status === undefined || r.status === status).reduce((sum, r) => sum + Number(r.n), 0);
+  const count = (status?: string) =>
+    rows.filter((r) => status === undefined || r.status === status).reduce((sum, r) => sum + Number(r.n), 0);
   return { referrals: count(), rewarded: count('rewarded') };
 }
 

@@ -156,9 +156,13 @@ export async function sumLiabilities(db: Executor, shopId: string, now: number, 
   const sums = await db
     .selectFrom('loyalty_lots')
     .select([
-      sql<string>`coalesce(sum(case when status = 'confirmed' and (expires_at is null or expires_at > ${now}) then remaining else 0 end), 0)`.as('outstanding'),
+      sql<string>`coalesce(sum(case when status = 'confirmed' and (expires_at is null or expires_at > ${now}) then remaining else 0 end), 0)`.as(
+        'outstanding',
+      ),
       sql<string>`coalesce(sum(case when status = 'pending' then remaining else 0 end), 0)`.as('pending'),
-      sql<string>`coalesce(sum(case when status = 'confirmed' and expires_at > ${now} and expires_at <= ${expiringUntil} then remaining else 0 end), 0)`.as('expiring'),
+      sql<string>`coalesce(sum(case when status = 'confirmed' and expires_at > ${now} and expires_at <= ${expiringUntil} then remaining else 0 end), 0)`.as(
+        'expiring',
+      ),
     ])
     .where('shop_id', '=', shopId)
     .where('remaining', '>', sql.lit(0))

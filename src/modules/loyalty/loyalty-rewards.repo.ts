@@ -25,13 +25,7 @@ export async function findRule(db: Executor, shopId: string, eventCode: string):
 
 /** The shop's rules by code; at most `limit`. */
 export async function listRules(db: Executor, shopId: string, limit: number): Promise<RuleRow[]> {
-  return db
-    .selectFrom('loyalty_event_rewards')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .orderBy('event_code')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('loyalty_event_rewards').selectAll().where('shop_id', '=', shopId).orderBy('event_code').limit(limit).execute();
 }
 
 /** The codes the shop has a rule for (the tracking subscriber's cache). */
@@ -50,12 +44,7 @@ export async function deleteRule(db: Executor, shopId: string, eventCode: string
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function findRewarded(
-  db: Executor,
-  shopId: string,
-  profileId: number,
-  eventCode: string,
-): Promise<RewardedRow | undefined> {
+export async function findRewarded(db: Executor, shopId: string, profileId: number, eventCode: string): Promise<RewardedRow | undefined> {
   return db
     .selectFrom('loyalty_event_rewarded')
     .selectAll()

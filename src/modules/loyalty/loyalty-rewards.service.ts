@@ -32,7 +32,7 @@ export type RewardOutcome =
   | { readonly rewarded: false; readonly why: 'not_custom' | 'no_rule' | 'not_a_member' | 'already_rewarded' };
 
 export type RewardCancelOutcome =
-  | { readonly ok: true; /** Minor units taken back: what was left of the reward. */ readonly taken: number }
+  | { readonly ok: true /** Minor units taken back: what was left of the reward. */; readonly taken: number }
   | { readonly ok: false; readonly why: 'member_not_found' | 'not_found' | 'not_a_reward' | 'already_cancelled' };
 
 /** The tracking subscriber's name: stored in `tracking.deliver` jobs, so never renamed. */
@@ -222,7 +222,14 @@ export class LoyaltyRewardsService {
           reason: `custom event ${rule.event_code}`,
           orderId: null,
         });
-        const row = { shop_id: event.shopId, profile_id: profileId, event_code: rule.event_code, transaction_id: id, event_id: event.id, created_at: w.now };
+        const row = {
+          shop_id: event.shopId,
+          profile_id: profileId,
+          event_code: rule.event_code,
+          transaction_id: id,
+          event_id: event.id,
+          created_at: w.now,
+        };
         if (!(await rewardsRepo.insertRewarded(w.trx, row))) throw new AlreadyRewarded();
         return id;
       });
@@ -241,9 +248,13 @@ export class LoyaltyRewardsService {
 
 function requireEventCode(code: string): void {
   if (!isEventCode(code)) {
-    throw new AppError('VALIDATION_FAILED', `Parameter \`event_code\` must be 1 to ${EVENT_CODE_MAX_LENGTH} characters of a-z, 0-9 and _.`, {
-      field: 'event_code',
-    });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Parameter \`event_code\` must be 1 to ${EVENT_CODE_MAX_LENGTH} characters of a-z, 0-9 and _.`,
+      {
+        field: 'event_code',
+      },
+    );
   }
 }
 

@@ -111,7 +111,11 @@ export class LoyaltyUpkeepService {
     // A lot credited while this link looked found the chain due and left it alone: look
     // once more, now that anyone crediting sees the new next link (or none).
     if (moved) {
-      const again = nextLinkAt(now, await repo.findEarliestDue(this.db, payload.shopId), await repo.hasActiveHolds(this.db, payload.shopId));
+      const again = nextLinkAt(
+        now,
+        await repo.findEarliestDue(this.db, payload.shopId),
+        await repo.hasActiveHolds(this.db, payload.shopId),
+      );
       await this.ensureScheduled(payload.shopId, again);
     }
   }
@@ -167,7 +171,11 @@ export class LoyaltyUpkeepService {
    * link's own key answers the job that holds it, and recreates it if it went missing.
    */
   private async linkAlive(shopId: string, at: number): Promise<boolean> {
-    const { job, created } = await this.deps.jobs.enqueue('loyalty.sweep', { shopId, at }, { runAt: at, idempotencyKey: linkKey(shopId, at) });
+    const { job, created } = await this.deps.jobs.enqueue(
+      'loyalty.sweep',
+      { shopId, at },
+      { runAt: at, idempotencyKey: linkKey(shopId, at) },
+    );
     return created || job.status === 'queued' || job.status === 'running';
   }
 
@@ -215,7 +223,11 @@ export class LoyaltyUpkeepService {
  */
 async function scheduleSweep(jobs: JobQueue, executor: Kysely<Database>, shopId: string, at: number): Promise<number> {
   for (let due = at; ; due += 1) {
-    const { job, created } = await jobs.enqueue('loyalty.sweep', { shopId, at: due }, { runAt: due, idempotencyKey: linkKey(shopId, due), executor });
+    const { job, created } = await jobs.enqueue(
+      'loyalty.sweep',
+      { shopId, at: due },
+      { runAt: due, idempotencyKey: linkKey(shopId, due), executor },
+    );
     if (created || job.status === 'queued') return due;
   }
 }

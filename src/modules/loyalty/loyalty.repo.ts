@@ -115,20 +115,21 @@ export async function listOpenLots(db: Executor, shopId: string, profileId: numb
 }
 
 // One text per set of statuses the callers name (two), which are literals of the SQL as in openLots.
-const lotTake = new PreparedQueryFamily((statuses: string) =>
-  new PreparedQuery(4, (db, shopId: string, lotId: number, amount: number, now: number) =>
-    db
-      .updateTable('loyalty_lots')
-      .set((eb) => ({ remaining: eb('remaining', '-', amount), updated_at: now }))
-      .where('shop_id', '=', shopId)
-      .where('id', '=', lotId)
-      .where(
-        'status',
-        'in',
-        statuses.split(',').map((status) => sql.lit(status as LotStatus)),
-      )
-      .where('remaining', '>=', amount),
-  ),
+const lotTake = new PreparedQueryFamily(
+  (statuses: string) =>
+    new PreparedQuery(4, (db, shopId: string, lotId: number, amount: number, now: number) =>
+      db
+        .updateTable('loyalty_lots')
+        .set((eb) => ({ remaining: eb('remaining', '-', amount), updated_at: now }))
+        .where('shop_id', '=', shopId)
+        .where('id', '=', lotId)
+        .where(
+          'status',
+          'in',
+          statuses.split(',').map((status) => sql.lit(status as LotStatus)),
+        )
+        .where('remaining', '>=', amount),
+    ),
 );
 
 /**
@@ -162,12 +163,18 @@ export async function returnToLot(trx: Transaction<Database>, shopId: string, lo
 
 /** The most allocations one prepared insert writes; a draw from more lots takes several. */
 const ALLOCATIONS_PER_INSERT = 8;
-const allocationInsert = new PreparedQueryFamily((size: number) =>
-  new PreparedQuery(2 + 2 * size, (db, shopId: string, transactionId: number, ...lots: number[]) =>
-    db
-      .insertInto('loyalty_allocations')
-      .values(Array.from({ length: size }, (_, i) => ({ shop_id: shopId, transaction_id: transactionId, lot_id: lots[2 * i] as number, amount: lots[2 * i + 1] as number }))),
-  ),
+const allocationInsert = new PreparedQueryFamily(
+  (size: number) =>
+    new PreparedQuery(2 + 2 * size, (db, shopId: string, transactionId: number, ...lots: number[]) =>
+      db.insertInto('loyalty_allocations').values(
+        Array.from({ length: size }, (_, i) => ({
+          shop_id: shopId,
+          transaction_id: transactionId,
+          lot_id: lots[2 * i] as number,
+          amount: lots[2 * i + 1] as number,
+        })),
+      ),
+    ),
 );
 
 export async function insertAllocations(
@@ -182,11 +189,7 @@ export async function insertAllocations(
   }
 }
 
-export async function listAllocations(
-  db: Executor,
-  shopId: string,
-  transactionId: number,
-): Promise<{ lot_id: number; amount: number }[]> {
+export async function listAllocations(db: Executor, shopId: string, transactionId: number): Promise<{ lot_id: number; amount: number }[]> {
   return db
     .selectFrom('loyalty_allocations')
     .select(['lot_id', 'amount'])
@@ -250,12 +253,7 @@ export async function findLot(db: Executor, shopId: string, profileId: number, l
 }
 
 /** A transaction of the member; another member's or another shop's is not found. */
-export async function findTransaction(
-  db: Executor,
-  shopId: string,
-  profileId: number,
-  id: number,
-): Promise<TransactionRow | undefined> {
+export async function findTransaction(db: Executor, shopId: string, profileId: number, id: number): Promise<TransactionRow | undefined> {
   return db
     .selectFrom('loyalty_transactions')
     .selectAll()
@@ -317,12 +315,7 @@ export async function listActiveHolds(db: Executor, shopId: string, profileId: n
 }
 
 /** The member's transactions, newest first. */
-export async function listTransactions(
-  db: Executor,
-  shopId: string,
-  profileId: number,
-  limit: number,
-): Promise<TransactionRow[]> {
+export async function listTransactions(db: Executor, shopId: string, profileId: number, limit: number): Promise<TransactionRow[]> {
   return db
     .selectFrom('loyalty_transactions')
     .selectAll()
@@ -340,18 +333,9 @@ export async function listTransactions(
  */
 export async function moveLedger(trx: Transaction<Database>, shopId: string, fromId: number, intoId: number, now: number): Promise<void> {
   // The member row first, as every ledger write takes it first: the same lock order, no deadlock.
-  const removed = await trx
-    .deleteFrom('loyalty_members')
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', fromId)
-    .executeTakeFirst();
+  const removed = await trx.deleteFrom('loyalty_members').where('shop_id', '=', shopId).where('profile_id', '=', fromId).executeTakeFirst();
   for (const table of ['loyalty_transactions', 'loyalty_lots', 'loyalty_holds'] as const) {
-    await trx
-      .updateTable(table)
-      .set({ profile_id: intoId })
-      .where('shop_id', '=', shopId)
-      .where('profile_id', '=', fromId)
-      .execute();
+    await trx.updateTable(table).set({ profile_id: intoId }).where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
   }
   if (Number(removed.numDeletedRows) > 0) await insertMember(trx, shopId, intoId, now);
 }

@@ -88,7 +88,10 @@ export class LoyaltyService {
 
   /** The merged profile's ledger is the survivor's (loyalty.repo.ts moveLedger); the other loyalty participants run after it. */
   mergeParticipant(): MergeParticipant {
-    return { name: 'loyalty ledger', merge: (trx, shopId, fromId, intoId) => repo.moveLedger(trx, shopId, fromId, intoId, this.deps.clock.now()) };
+    return {
+      name: 'loyalty ledger',
+      merge: (trx, shopId, fromId, intoId) => repo.moveLedger(trx, shopId, fromId, intoId, this.deps.clock.now()),
+    };
   }
 
   /** Drops the cached admin settings: an admin changed something, maybe in another process (docs/settings-caches.md). */
@@ -244,8 +247,7 @@ export class LoyaltyService {
       throw new AppError('VALIDATION_FAILED', 'Field `expires_at` must be in the future.', { field: 'expires_at' });
     }
     const settings = await this.getSettings(shopId);
-    const expiresAt =
-      input.expiresAt ?? (settings.bonusLifetimeDays === null ? null : now + settings.bonusLifetimeDays * DAY_MS);
+    const expiresAt = input.expiresAt ?? (settings.bonusLifetimeDays === null ? null : now + settings.bonusLifetimeDays * DAY_MS);
     return this.deps.ledger.write(shopId, member.profileId, (w) =>
       w.credit({ amount: input.amount, status: 'confirmed', kind: 'manual', reason: input.reason ?? null, orderId: null, expiresAt }),
     );
@@ -255,7 +257,11 @@ export class LoyaltyService {
    * A manual debit with a reason (`kind` debit, or write_off for bonuses written off),
    * drawn from the lots oldest expiry first; beyond the balance: CONFLICT, nothing written.
    */
-  async debitManual(shopId: string, identifier: string, input: { amount: number; reason: string; kind?: 'debit' | 'write_off' }): Promise<Posted> {
+  async debitManual(
+    shopId: string,
+    identifier: string,
+    input: { amount: number; reason: string; kind?: 'debit' | 'write_off' },
+  ): Promise<Posted> {
     const member = await this.findMember(shopId, identifier);
     requireAmount(input.amount);
     return this.deps.ledger.write(shopId, member.profileId, (w) =>

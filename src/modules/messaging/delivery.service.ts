@@ -40,7 +40,11 @@ type Payload = JobMap['messaging.deliver'];
  * (the send is retried). The wallet's hook stores the pass text the update push makes the
  * device fetch.
  */
-export type BeforeSendHook<C extends Channel = Channel> = (shopId: string, profileId: number, message: MessageByChannel[C]) => Promise<void>;
+export type BeforeSendHook<C extends Channel = Channel> = (
+  shopId: string,
+  profileId: number,
+  message: MessageByChannel[C],
+) => Promise<void>;
 /**
  * The templates of a message that is not a transactional mailing's: a chain step's or a
  * bulk mailing's, found by the message's `templateRef` (MessageWriter); undefined when
@@ -141,15 +145,28 @@ export class DeliveryService {
       const email = outgoing.message;
       outgoing = {
         ...outgoing,
-        message: { ...email, html: rewriteEmailHtml(email.html, urls), headers: { ...email.headers, ...unsubscribeHeaders(urls.unsubscribe) } },
+        message: {
+          ...email,
+          html: rewriteEmailHtml(email.html, urls),
+          headers: { ...email.headers, ...unsubscribeHeaders(urls.unsubscribe) },
+        },
       };
     }
 
     const settings = await this.deps.channels.settingsFor(payload.shopId, channel);
-    if (!settings) return this.finish(delivery, { ok: false, kind: 'permanent', message: `Channel ${channel} is not configured for the shop.` }, outgoing.content);
+    if (!settings)
+      return this.finish(
+        delivery,
+        { ok: false, kind: 'permanent', message: `Channel ${channel} is not configured for the shop.` },
+        outgoing.content,
+      );
     const provider = this.deps.registry.pick(channel, Object.keys(settings.vendors), outgoing.message);
     if (!provider) {
-      return this.finish(delivery, { ok: false, kind: 'permanent', message: `No configured vendor of ${channel} can carry this message.` }, outgoing.content);
+      return this.finish(
+        delivery,
+        { ok: false, kind: 'permanent', message: `No configured vendor of ${channel} can carry this message.` },
+        outgoing.content,
+      );
     }
     await this.waitForRate(`${payload.shopId}:${channel}:${provider.vendor}`, settings.ratePerSecond, options.signal);
     let result: SendResult;
@@ -168,7 +185,10 @@ export class DeliveryService {
 
   /** The delivery stays queued, untouched; a new job tries it at `at` (its key keeps a rerun of this job from adding another). */
   private async postpone(payload: Payload, attempts: number, at: number): Promise<void> {
-    await this.deps.jobs.enqueue('messaging.deliver', payload, { runAt: at, idempotencyKey: `${payload.shopId}:${payload.code}:${payload.seq}:${attempts}:at${at}` });
+    await this.deps.jobs.enqueue('messaging.deliver', payload, {
+      runAt: at,
+      idempotencyKey: `${payload.shopId}:${payload.code}:${payload.seq}:${attempts}:at${at}`,
+    });
   }
 
   /**
@@ -218,8 +238,21 @@ export class DeliveryService {
     await groupWriteOf(this.deps.db).run(async (trx) => {
       dead = false;
       if (result.ok) {
-        const sent = await repo.updateQueuedDelivery(trx, key, { ...common, status: 'sent', sent_at: now, error: null, provider_message_id: result.providerMessageId ?? null });
-        if (sent) await afterOutcome(trx, this.deps.outcomeHook, { shopId: delivery.shop_id, code: delivery.code, channel: delivery.channel, seq: delivery.seq }, ['sent_at'], now);
+        const sent = await repo.updateQueuedDelivery(trx, key, {
+          ...common,
+          status: 'sent',
+          sent_at: now,
+          error: null,
+          provider_message_id: result.providerMessageId ?? null,
+        });
+        if (sent)
+          await afterOutcome(
+            trx,
+            this.deps.outcomeHook,
+            { shopId: delivery.shop_id, code: delivery.code, channel: delivery.channel, seq: delivery.seq },
+            ['sent_at'],
+            now,
+          );
         return;
       }
       // Vendors quote what they were sent; whatever the provider let through stops here.
@@ -237,7 +270,13 @@ export class DeliveryService {
       }
       const updated = await repo.updateQueuedDelivery(trx, key, { ...common, status: 'failed', error });
       if (updated && result.kind === 'dead_address') {
-        await repo.insertDeadAddress(trx, { shop_id: delivery.shop_id, channel: delivery.channel, address: delivery.address, reason: error, created_at: now });
+        await repo.insertDeadAddress(trx, {
+          shop_id: delivery.shop_id,
+          channel: delivery.channel,
+          address: delivery.address,
+          reason: error,
+          created_at: now,
+        });
         dead = true;
       }
     });

@@ -10,7 +10,12 @@ export interface HistoryFilter {
 }
 
 /** Sent, non-test deliveries of the profiles, newest first. */
-export async function listSent(db: Executor, shopId: string, filter: HistoryFilter, page: { limit: number; offset: number }): Promise<DeliveryRow[]> {
+export async function listSent(
+  db: Executor,
+  shopId: string,
+  filter: HistoryFilter,
+  page: { limit: number; offset: number },
+): Promise<DeliveryRow[]> {
   if (filter.profileIds.length === 0) return [];
   let query = db
     .selectFrom('messaging_deliveries')
@@ -53,7 +58,13 @@ export async function countSent(db: Executor, shopId: string, filter: HistoryFil
   if (filter.channels) query = query.where('channel', 'in', [...filter.channels]);
   if (filter.sentFrom !== undefined) query = query.where('sent_at', '>=', filter.sentFrom);
   const rows = await query.groupBy(['channel', 'type']).execute();
-  return rows.map((r) => ({ channel: r.channel, type: r.type, sent: Number(r.sent), opened: Number(r.opened), clicked: Number(r.clicked) }));
+  return rows.map((r) => ({
+    channel: r.channel,
+    type: r.type,
+    sent: Number(r.sent),
+    opened: Number(r.opened),
+    clicked: Number(r.clicked),
+  }));
 }
 
 export interface LogFilter {

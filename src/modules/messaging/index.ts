@@ -3,7 +3,14 @@
  * from its files (eslint.config.js, "module-boundaries").
  */
 export type { SendGate, TemplateSource } from './delivery.service.js';
-export { ChatTemplateSchema, EmailTemplateSchema, MailingTemplatesSchema, PushTemplateSchema, SmsTemplateSchema, mailingChannels } from './domain/mailing.js';
+export {
+  ChatTemplateSchema,
+  EmailTemplateSchema,
+  MailingTemplatesSchema,
+  PushTemplateSchema,
+  SmsTemplateSchema,
+  mailingChannels,
+} from './domain/mailing.js';
 export type { ChannelTemplates, MailingTemplates, TemplateChannel } from './domain/mailing.js';
 export type { DeliveryPlan } from './domain/recipients.js';
 export type { MessageType } from './history.service.js';

@@ -129,7 +129,8 @@ export class MailingsService {
     try {
       return await this.deps.renderer.renderAll(shopId, set, templateScope(input.variables, input.profile));
     } catch (error) {
-      if (error instanceof RenderBudgetSpent) throw new AppError('RATE_LIMITED', error.message, { retryAfterSeconds: Math.ceil(error.waitMs / 1000) });
+      if (error instanceof RenderBudgetSpent)
+        throw new AppError('RATE_LIMITED', error.message, { retryAfterSeconds: Math.ceil(error.waitMs / 1000) });
       throw new AppError('VALIDATION_FAILED', `The mailing does not render: ${error instanceof Error ? error.message : 'error'}`);
     }
   }

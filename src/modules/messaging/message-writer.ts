@@ -79,7 +79,13 @@ export class MessageWriter {
    * configured channels and dead addresses in a few queries rather than per profile.
    * A profile the shop does not have plans no address.
    */
-  async planMany(db: repo.Executor, shopId: string, profileIds: readonly number[], type: MessageType, channels: readonly Channel[]): Promise<Map<number, DeliveryPlan>> {
+  async planMany(
+    db: repo.Executor,
+    shopId: string,
+    profileIds: readonly number[],
+    type: MessageType,
+    channels: readonly Channel[],
+  ): Promise<Map<number, DeliveryPlan>> {
     const profiles = await this.deps.identity.getProfilesMany(shopId, profileIds);
     const attributes = await this.deps.audience.getCustomerAttributesMany(shopId, [...new Set([...profiles.values()].map((p) => p.id))]);
     const configured = await this.deps.channels.configuredChannels(shopId);
@@ -116,9 +122,15 @@ export class MessageWriter {
    * deliveries and jobs each in one multi-row insert rather than three statements per
    * message. Answers in the order given.
    */
-  async writeMany(trx: repo.Executor, items: ReadonlyArray<{ readonly message: NewMessage; readonly plan: DeliveryPlan }>): Promise<WrittenMessage[]> {
+  async writeMany(
+    trx: repo.Executor,
+    items: ReadonlyArray<{ readonly message: NewMessage; readonly plan: DeliveryPlan }>,
+  ): Promise<WrittenMessage[]> {
     const codes = items.map(() => newMessageCode());
-    const inserted = await repo.insertMessages(trx, items.map(({ message }, i) => messageRow(message, codes[i] as string)));
+    const inserted = await repo.insertMessages(
+      trx,
+      items.map(({ message }, i) => messageRow(message, codes[i] as string)),
+    );
     const written: WrittenMessage[] = [];
     const deliveries: Array<ReturnType<typeof deliveryRows>[number]> = [];
     const jobs: Array<{ payload: { shopId: string; code: string; seq: number }; runAt: number; idempotencyKey: string }> = [];
@@ -131,7 +143,11 @@ export class MessageWriter {
       written.push({ code, created: true });
       deliveries.push(...deliveryRows(message, code, plan));
       for (let seq = 0; seq < plan.send.length; seq += 1) {
-        jobs.push({ payload: { shopId: message.shopId, code, seq }, runAt: message.runAt, idempotencyKey: `${message.shopId}:${code}:${seq}:0` });
+        jobs.push({
+          payload: { shopId: message.shopId, code, seq },
+          runAt: message.runAt,
+          idempotencyKey: `${message.shopId}:${code}:${seq}:0`,
+        });
       }
     }
     await repo.insertDeliveries(trx, deliveries);
@@ -146,7 +162,12 @@ export class MessageWriter {
     return earlier.code;
   }
 
-  private async recipientFacts(shopId: string, profileId: number, type: MessageType, channels: readonly Channel[]): Promise<RecipientFacts> {
+  private async recipientFacts(
+    shopId: string,
+    profileId: number,
+    type: MessageType,
+    channels: readonly Channel[],
+  ): Promise<RecipientFacts> {
     const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
     const pushTokens = channels.includes('mobile_push');
     const attributes = profile && (await this.deps.audience.getLiveCustomerAttributes(shopId, profile.id, { pushTokens }));
@@ -163,7 +184,12 @@ export class MessageWriter {
   }
 }
 
-function factsOf(profile: Profile | undefined, attributes: CustomerAttributes | undefined, extra: RecipientFacts['extra'], type: MessageType): RecipientFacts {
+function factsOf(
+  profile: Profile | undefined,
+  attributes: CustomerAttributes | undefined,
+  extra: RecipientFacts['extra'],
+  type: MessageType,
+): RecipientFacts {
   const flag = (name: SubscriptionFlag): boolean | undefined => attributes?.fields[name];
   return {
     email: profile?.email ?? null,

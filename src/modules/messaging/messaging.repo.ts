@@ -31,12 +31,7 @@ export async function upsertChannel(db: Executor, row: Insertable<MessagingChann
 }
 
 export async function findChannel(db: Executor, shopId: string, channel: string): Promise<ChannelRow | undefined> {
-  return db
-    .selectFrom('messaging_channels')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('channel', '=', channel)
-    .executeTakeFirst();
+  return db.selectFrom('messaging_channels').selectAll().where('shop_id', '=', shopId).where('channel', '=', channel).executeTakeFirst();
 }
 
 export async function listChannels(db: Executor, shopId: string): Promise<ChannelRow[]> {
@@ -48,21 +43,14 @@ export async function nextId(db: Executor, shopId: string, kind: string, count =
   const row = await db
     .insertInto('messaging_sequences')
     .values({ shop_id: shopId, kind, last_id: count })
-    .onConflict((oc) =>
-      oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('messaging_sequences.last_id', '+', count) })),
-    )
+    .onConflict((oc) => oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('messaging_sequences.last_id', '+', count) })))
     .returning('last_id')
     .executeTakeFirstOrThrow();
   return Number(row.last_id);
 }
 
 export async function findMailing(db: Executor, shopId: string, code: string): Promise<MailingRow | undefined> {
-  return db
-    .selectFrom('messaging_mailings')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .executeTakeFirst();
+  return db.selectFrom('messaging_mailings').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
 }
 
 export async function listMailings(db: Executor, shopId: string): Promise<MailingRow[]> {
@@ -91,17 +79,21 @@ const insertMessageRow = new PreparedRowQuery(0, (db, row: Insertable<MessagingM
     .onConflict((oc) => oc.columns(['shop_id', 'idempotency_key']).doNothing())
     .returning('code'),
 );
-const insertDeliveryRow = new PreparedRowQuery(0, (db, row: Insertable<MessagingDeliveriesTable>) => db.insertInto('messaging_deliveries').values(row));
+const insertDeliveryRow = new PreparedRowQuery(0, (db, row: Insertable<MessagingDeliveriesTable>) =>
+  db.insertInto('messaging_deliveries').values(row),
+);
 type QueuedKey = readonly [shopId: string, code: string, seq: number, status: 'queued', attempts: number];
-const updateQueued = new PreparedRowQuery(5, (db, values: Updateable<MessagingDeliveriesTable>, ...[shopId, code, seq, status, attempts]: QueuedKey) =>
-  db
-    .updateTable('messaging_deliveries')
-    .set(values)
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .where('seq', '=', seq)
-    .where('status', '=', status)
-    .where('attempts', '=', attempts),
+const updateQueued = new PreparedRowQuery(
+  5,
+  (db, values: Updateable<MessagingDeliveriesTable>, ...[shopId, code, seq, status, attempts]: QueuedKey) =>
+    db
+      .updateTable('messaging_deliveries')
+      .set(values)
+      .where('shop_id', '=', shopId)
+      .where('code', '=', code)
+      .where('seq', '=', seq)
+      .where('status', '=', status)
+      .where('attempts', '=', attempts),
 );
 
 export async function insertMessage(db: Executor, row: Insertable<MessagingMessagesTable>): Promise<boolean> {
@@ -133,12 +125,7 @@ export async function findMessageByKey(db: Executor, shopId: string, key: string
 }
 
 export async function findMessage(db: Executor, shopId: string, code: string): Promise<MessageRow | undefined> {
-  return db
-    .selectFrom('messaging_messages')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .executeTakeFirst();
+  return db.selectFrom('messaging_messages').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
 }
 
 export async function insertDeliveries(db: Executor, rows: readonly Insertable<MessagingDeliveriesTable>[]): Promise<void> {
@@ -147,7 +134,10 @@ export async function insertDeliveries(db: Executor, rows: readonly Insertable<M
     return;
   }
   for (let from = 0; from < rows.length; from += INSERT_CHUNK) {
-    await db.insertInto('messaging_deliveries').values(rows.slice(from, from + INSERT_CHUNK)).execute();
+    await db
+      .insertInto('messaging_deliveries')
+      .values(rows.slice(from, from + INSERT_CHUNK))
+      .execute();
   }
 }
 
@@ -193,13 +183,7 @@ export async function findDeliveryToSend(db: Executor, shopId: string, code: str
 }
 
 export async function listDeliveriesOf(db: Executor, shopId: string, code: string): Promise<DeliveryRow[]> {
-  return db
-    .selectFrom('messaging_deliveries')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .orderBy('seq')
-    .execute();
+  return db.selectFrom('messaging_deliveries').selectAll().where('shop_id', '=', shopId).where('code', '=', code).orderBy('seq').execute();
 }
 
 /**
@@ -228,10 +212,15 @@ export async function insertDeadAddress(
 
 /** Lists of up to this many addresses (a message's: one per channel) are looked up by a prepared query per length. */
 const DEAD_PREPARED_MAX = 8;
-const deadAmongFew = new PreparedQueryFamily((size: number) =>
-  new PreparedQuery(1 + size, (db, shopId: string, ...addresses: string[]) =>
-    db.selectFrom('messaging_dead_addresses').select(['channel', 'address']).where('shop_id', '=', shopId).where('address', 'in', addresses),
-  ),
+const deadAmongFew = new PreparedQueryFamily(
+  (size: number) =>
+    new PreparedQuery(1 + size, (db, shopId: string, ...addresses: string[]) =>
+      db
+        .selectFrom('messaging_dead_addresses')
+        .select(['channel', 'address'])
+        .where('shop_id', '=', shopId)
+        .where('address', 'in', addresses),
+    ),
 );
 
 export async function deadAmong(db: Executor, shopId: string, addresses: readonly string[]): Promise<Set<string>> {

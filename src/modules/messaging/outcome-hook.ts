@@ -22,7 +22,13 @@ export interface OutcomeHook {
   /** Synchronous and cheap; false means `recorded` need not be called for this shop and these outcomes. */
   wants(shopId: string, outcomes: readonly HookedOutcome[]): boolean;
   /** The sent deliveries the outcomes were recorded on, in the recording transaction. */
-  recorded(executor: Executor, shopId: string, deliveries: readonly SentDelivery[], outcomes: readonly HookedOutcome[], at: number): Promise<void>;
+  recorded(
+    executor: Executor,
+    shopId: string,
+    deliveries: readonly SentDelivery[],
+    outcomes: readonly HookedOutcome[],
+    at: number,
+  ): Promise<void>;
 }
 
 /** Tells the hook, in `executor`'s transaction, of outcomes just recorded on the target's deliveries. */

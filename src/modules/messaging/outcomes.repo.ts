@@ -7,7 +7,15 @@ import type { Executor } from './messaging.repo.js';
  * keep no statistics.
  */
 
-export type Outcome = 'delivered_at' | 'opened_at' | 'clicked_at' | 'unsubscribed_at' | 'hard_bounced_at' | 'soft_bounced_at' | 'complained_at' | 'purchased_at';
+export type Outcome =
+  | 'delivered_at'
+  | 'opened_at'
+  | 'clicked_at'
+  | 'unsubscribed_at'
+  | 'hard_bounced_at'
+  | 'soft_bounced_at'
+  | 'complained_at'
+  | 'purchased_at';
 
 export interface OutcomeTarget {
   readonly shopId: string;
@@ -56,11 +64,24 @@ export async function sentDeliveries(db: Executor, shopId: string, code: string,
     .where('status', '=', 'sent')
     .orderBy('seq')
     .execute();
-  return rows.map((r) => ({ code: r.code, seq: r.seq, channel: r.channel, type: r.type, profileId: Number(r.profile_id), address: r.address }));
+  return rows.map((r) => ({
+    code: r.code,
+    seq: r.seq,
+    channel: r.channel,
+    type: r.type,
+    profileId: Number(r.profile_id),
+    address: r.address,
+  }));
 }
 
 /** The profiles' latest click in [since, until], if any. */
-export async function lastClickSince(db: Executor, shopId: string, profileIds: readonly number[], since: number, until: number): Promise<{ code: string }[]> {
+export async function lastClickSince(
+  db: Executor,
+  shopId: string,
+  profileIds: readonly number[],
+  since: number,
+  until: number,
+): Promise<{ code: string }[]> {
   if (profileIds.length === 0) return [];
   return db
     .selectFrom('messaging_deliveries')

@@ -27,7 +27,11 @@ interface LinkToken {
 
 const TOKEN = /^([0-9a-f]{1,64})\.([A-Za-z0-9_-]{1,64})$/;
 const MESSAGE_ID = /^<?([A-Za-z0-9_-]{1,64})\.(\d{1,9})@[^\s<>@]{1,255}>?$/;
-const UNSUBSCRIBE_FLAG: Record<string, SubscriptionFlag> = { transactional: 'email_transactional', bulk: 'email_bulk', chain: 'email_chain' };
+const UNSUBSCRIBE_FLAG: Record<string, SubscriptionFlag> = {
+  transactional: 'email_transactional',
+  bulk: 'email_bulk',
+  chain: 'email_chain',
+};
 
 /**
  * What became of a sent message (docs/messaging.md, "Tracking"): the signed links of an
@@ -101,7 +105,11 @@ export class OutcomesService {
   /** The mobile SDK's report on a push (POST /track/*); false when the shop sent no such push. */
   async sdkReport(shopId: string, code: string, outcome: SdkOutcome): Promise<boolean> {
     const columns: outcomes.Outcome[] =
-      outcome === 'delivered' ? ['delivered_at'] : outcome === 'opened' ? ['delivered_at', 'opened_at'] : ['delivered_at', 'opened_at', 'clicked_at'];
+      outcome === 'delivered'
+        ? ['delivered_at']
+        : outcome === 'opened'
+          ? ['delivered_at', 'opened_at']
+          : ['delivered_at', 'opened_at', 'clicked_at'];
     return (await this.mark({ shopId, code }, 'mobile_push', columns)) > 0;
   }
 
@@ -110,14 +118,19 @@ export class OutcomesService {
    * hard_bounced and puts the address on the dead list, soft marks soft_bounced, a
    * complaint marks complained and turns email_bulk off. False when nothing matched.
    */
-  async bounce(shopId: string, input: { code?: string; messageId?: string; email?: string; type: BounceType; reason?: string }): Promise<boolean> {
+  async bounce(
+    shopId: string,
+    input: { code?: string; messageId?: string; email?: string; type: BounceType; reason?: string },
+  ): Promise<boolean> {
     const fromId = input.messageId === undefined ? undefined : MESSAGE_ID.exec(input.messageId.trim());
     const code = input.code ?? fromId?.[1];
     if (code === undefined) return false;
     const now = this.deps.clock.now();
     const email = input.email?.trim().toLowerCase();
     const deliveries = (await outcomes.sentDeliveries(this.deps.db.db, shopId, code, 'email')).filter(
-      (d) => (email === undefined || d.address.toLowerCase() === email) && (fromId === undefined || fromId === null || d.seq === Number(fromId[2])),
+      (d) =>
+        (email === undefined || d.address.toLowerCase() === email) &&
+        (fromId === undefined || fromId === null || d.seq === Number(fromId[2])),
     );
     if (deliveries.length === 0) return false;
     const column = input.type === 'hard' ? 'hard_bounced_at' : input.type === 'soft' ? 'soft_bounced_at' : 'complained_at';
@@ -155,7 +168,10 @@ export class OutcomesService {
 
   /** The shop's secret of the bounce webhook: derived, so nothing is stored, and it changes with the secret key. */
   async webhookSecret(shopId: string): Promise<string> {
-    return crypto.createHmac('sha256', await this.key('messaging-webhook')).update(shopId).digest('base64url');
+    return crypto
+      .createHmac('sha256', await this.key('messaging-webhook'))
+      .update(shopId)
+      .digest('base64url');
   }
 
   /** Where the shop's bounce webhooks are: `<base>/bounce` (JSON) and `<base>/dsn` (a raw report). */

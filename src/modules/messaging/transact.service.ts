@@ -97,7 +97,10 @@ export class TransactService {
 function checkRequest(request: TransactRequest): void {
   const check = checkVariables(request.variables);
   if (!check.ok) throw new AppError('VALIDATION_FAILED', check.message, { field: 'variables' });
-  for (const [field, list] of [['cc', request.cc], ['bcc', request.bcc]] as const) {
+  for (const [field, list] of [
+    ['cc', request.cc],
+    ['bcc', request.bcc],
+  ] as const) {
     if (list.length > MAX_COPIES) throw new AppError('VALIDATION_FAILED', `At most ${MAX_COPIES} addresses in \`${field}\`.`, { field });
     for (const address of list) {
       if (hasLineBreak(address) || !/^[^\s@<>,;"]+@[^\s@<>,;"]+$/.test(address)) {

@@ -14,15 +14,29 @@ export async function upsertSubscription(
 ): Promise<void> {
   await db
     .insertInto('web_push_subscriptions')
-    .values({ shop_id: shopId, endpoint: subscription.endpoint, profile_id: profileId, p256dh: subscription.p256dh, auth: subscription.auth, created_at: now, updated_at: now })
+    .values({
+      shop_id: shopId,
+      endpoint: subscription.endpoint,
+      profile_id: profileId,
+      p256dh: subscription.p256dh,
+      auth: subscription.auth,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) =>
-      oc.columns(['shop_id', 'endpoint']).doUpdateSet({ profile_id: profileId, p256dh: subscription.p256dh, auth: subscription.auth, updated_at: now }),
+      oc
+        .columns(['shop_id', 'endpoint'])
+        .doUpdateSet({ profile_id: profileId, p256dh: subscription.p256dh, auth: subscription.auth, updated_at: now }),
     )
     .execute();
 }
 
 export async function deleteSubscription(db: Executor, shopId: string, endpoint: string): Promise<number> {
-  const result = await db.deleteFrom('web_push_subscriptions').where('shop_id', '=', shopId).where('endpoint', '=', endpoint).executeTakeFirst();
+  const result = await db
+    .deleteFrom('web_push_subscriptions')
+    .where('shop_id', '=', shopId)
+    .where('endpoint', '=', endpoint)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -41,5 +55,10 @@ export async function listSubscriptions(db: Executor, shopId: string, profileId:
 
 /** The identity merge participant: the merged profile's browsers become the survivor's. */
 export async function moveProfileSubscriptions(trx: Transaction<Database>, shopId: string, fromId: number, intoId: number): Promise<void> {
-  await trx.updateTable('web_push_subscriptions').set({ profile_id: intoId }).where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
+  await trx
+    .updateTable('web_push_subscriptions')
+    .set({ profile_id: intoId })
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', fromId)
+    .execute();
 }

@@ -81,17 +81,18 @@ export async function cancelSubscriptions(
  * GET /products/counters asks it on every request: prepared once per padded IN list size
  * (db/prepared-query.ts, db/statement-slices.ts).
  */
-const activeCounts = new PreparedQueryFamily((size: number) =>
-  new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
-    db
-      .selectFrom('product_subscriptions')
-      .select(['item_id', 'kind', (eb) => eb.fn.countAll<number | string>().as('count')])
-      .where('shop_id', '=', shopId)
-      .where('kind', 'in', [sql.lit<SubscriptionKind>('back_in_stock'), sql.lit<SubscriptionKind>('price_drop')])
-      .where('item_id', 'in', itemIds)
-      .where('status', '=', sql.lit('active'))
-      .groupBy(['item_id', 'kind']),
-  ),
+const activeCounts = new PreparedQueryFamily(
+  (size: number) =>
+    new PreparedQuery(1 + size, (db, shopId: string, ...itemIds: string[]) =>
+      db
+        .selectFrom('product_subscriptions')
+        .select(['item_id', 'kind', (eb) => eb.fn.countAll<number | string>().as('count')])
+        .where('shop_id', '=', shopId)
+        .where('kind', 'in', [sql.lit<SubscriptionKind>('back_in_stock'), sql.lit<SubscriptionKind>('price_drop')])
+        .where('item_id', 'in', itemIds)
+        .where('status', '=', sql.lit('active'))
+        .groupBy(['item_id', 'kind']),
+    ),
 );
 
 /** Active subscriptions of each of these items, by kind: every item asked is in the map. */
@@ -209,14 +210,17 @@ export async function markFired(db: Executor, shopId: string, generation: number
     .execute();
 }
 
-export async function listAlerts(
-  db: Executor,
-  shopId: string,
-  options: { status?: string; limit: number },
-): Promise<AlertRow[]> {
+export async function listAlerts(db: Executor, shopId: string, options: { status?: string; limit: number }): Promise<AlertRow[]> {
   let query = db.selectFrom('product_alerts').selectAll().where('shop_id', '=', shopId);
   if (options.status !== undefined) query = query.where('status', '=', options.status as AlertRow['status']);
-  return query.orderBy('created_at').orderBy('generation').orderBy('kind').orderBy('item_id').orderBy('profile_id').limit(options.limit).execute();
+  return query
+    .orderBy('created_at')
+    .orderBy('generation')
+    .orderBy('kind')
+    .orderBy('item_id')
+    .orderBy('profile_id')
+    .limit(options.limit)
+    .execute();
 }
 
 /**

@@ -148,7 +148,13 @@ export class ProductSubscriptionsService {
   }
 
   /** Profiles with pending alerts of one landing and kind, ascending, after `afterProfileId`; at most `limit` (≤ 1000). */
-  pendingAlertProfiles(shopId: string, generation: number, kind: SubscriptionKind, afterProfileId: number, limit: number): Promise<number[]> {
+  pendingAlertProfiles(
+    shopId: string,
+    generation: number,
+    kind: SubscriptionKind,
+    afterProfileId: number,
+    limit: number,
+  ): Promise<number[]> {
     const bounded = Math.min(Math.max(1, limit), MAX_ALERT_PROFILES_PAGE);
     return repo.findPendingAlertProfiles(this.db, { shopId, generation, kind, afterProfileId, limit: bounded });
   }
@@ -165,7 +171,13 @@ export class ProductSubscriptionsService {
   }
 
   /** Marks these profiles' pending alerts of one landing and kind as handed to chains, in the caller's transaction. */
-  markAlertsChained(trx: Transaction<Database>, shopId: string, generation: number, kind: SubscriptionKind, profileIds: readonly number[]): Promise<void> {
+  markAlertsChained(
+    trx: Transaction<Database>,
+    shopId: string,
+    generation: number,
+    kind: SubscriptionKind,
+    profileIds: readonly number[],
+  ): Promise<void> {
     return repo.markAlertsChained(trx, shopId, generation, kind, profileIds);
   }
 

@@ -21,7 +21,12 @@ const HOLDS: HeldRows<'certificate_holds'> = {
   lockOrder: (a, b) => Number(a.certificate_id) - Number(b.certificate_id),
   async count(trx, shopId, row, step, now) {
     const amount = Number(row.amount);
-    const change = step === 'release' ? { held: -amount, balance: 0 } : step === 'capture' ? { held: -amount, balance: -amount } : { held: 0, balance: amount };
+    const change =
+      step === 'release'
+        ? { held: -amount, balance: 0 }
+        : step === 'capture'
+          ? { held: -amount, balance: -amount }
+          : { held: 0, balance: amount };
     await repo.moveAmounts(trx, shopId, Number(row.certificate_id), change, now);
   },
 };
@@ -70,7 +75,16 @@ export class CertificateHolds implements OrderHoldParticipant<OrderCertificates>
     if (!scope.fresh) await settleHeldRows(HOLDS, scope, 'release', code);
     const taken = await repo.takeHold(trx, shopId, code, amount, now);
     if (!taken) return { ok: false, code, reason: await this.whyRefused(trx, shopId, code, now) };
-    const claimed = await repo.claimHold(trx, { shop_id: shopId, order_id: orderId, code, certificate_id: taken.id, amount, status: 'held', created_at: now, updated_at: now });
+    const claimed = await repo.claimHold(trx, {
+      shop_id: shopId,
+      order_id: orderId,
+      code,
+      certificate_id: taken.id,
+      amount,
+      status: 'held',
+      created_at: now,
+      updated_at: now,
+    });
     if (!claimed) return { ok: false, code, reason: 'order_settled' };
     return { ok: true, code, certificateId: taken.id, amount };
   }

@@ -38,13 +38,17 @@ export async function findByCode(db: Executor, shopId: string, code: string): Pr
 }
 
 // The checkout's read of the certificates it is given, one prepared text per padded IN list size (db/prepared-query.ts).
-const certificateRows = new PreparedQueryFamily((size: number) =>
-  new PreparedQuery(1 + size, (db, shopId: string, ...codes: string[]) => db.selectFrom('certificates').selectAll().where('shop_id', '=', shopId).where('code', 'in', codes)),
+const certificateRows = new PreparedQueryFamily(
+  (size: number) =>
+    new PreparedQuery(1 + size, (db, shopId: string, ...codes: string[]) =>
+      db.selectFrom('certificates').selectAll().where('shop_id', '=', shopId).where('code', 'in', codes),
+    ),
 );
 
 export async function findByCodes(db: Executor, shopId: string, codes: readonly string[]): Promise<CertificateRow[]> {
   const rows: CertificateRow[] = [];
-  for (const slice of inListSlices([...new Set(codes)])) rows.push(...(await certificateRows.of(slice.length).execute(db, shopId, ...slice)));
+  for (const slice of inListSlices([...new Set(codes)]))
+    rows.push(...(await certificateRows.of(slice.length).execute(db, shopId, ...slice)));
   return rows;
 }
 
@@ -101,7 +105,12 @@ const holdClaim = new PreparedRowQuery(0, (db, row: CertificateHoldRow) =>
     .onConflict((oc) =>
       oc
         .columns(['shop_id', 'order_id', 'code'])
-        .doUpdateSet({ status: sql.lit<CertificateHoldStatus>('held'), amount: row.amount, certificate_id: row.certificate_id, updated_at: row.updated_at })
+        .doUpdateSet({
+          status: sql.lit<CertificateHoldStatus>('held'),
+          amount: row.amount,
+          certificate_id: row.certificate_id,
+          updated_at: row.updated_at,
+        })
         .where('certificate_holds.status', '=', sql.lit<CertificateHoldStatus>('released')),
     )
     .returningAll(),

@@ -55,7 +55,8 @@ export class CertificatesService {
   ): Promise<Certificate> {
     await this.deps.shops.requireShop(shopId);
     const code = normalizeCode(input.code);
-    if (code === null) throw new AppError('VALIDATION_FAILED', 'Field `code` must be 1 to 64 letters, digits, `-` or `_`.', { field: 'code' });
+    if (code === null)
+      throw new AppError('VALIDATION_FAILED', 'Field `code` must be 1 to 64 letters, digits, `-` or `_`.', { field: 'code' });
     const now = this.deps.clock.now();
     if (input.expiresAt !== undefined && input.expiresAt <= now) {
       throw new AppError('VALIDATION_FAILED', 'Field `expires_at` must be in the future.', { field: 'expires_at' });

@@ -26,7 +26,12 @@ export interface HeldRows<T extends HeldRowTable> {
 }
 
 /** The order's rows (all, or those of one stored code) take `step`, each once. Answers how many moved. */
-export async function settleHeldRows<T extends HeldRowTable>(kind: HeldRows<T>, scope: OrderHoldScope, step: HoldStep, code?: string): Promise<number> {
+export async function settleHeldRows<T extends HeldRowTable>(
+  kind: HeldRows<T>,
+  scope: OrderHoldScope,
+  step: HoldStep,
+  code?: string,
+): Promise<number> {
   const [from, to] = kind.steps[step];
   const moved = await moveHeldRows(scope.trx, kind.table, scope.shopId, scope.orderId, from, to, scope.now, code);
   moved.sort(kind.lockOrder);

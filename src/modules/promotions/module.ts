@@ -26,7 +26,11 @@ export interface PromotionsModule {
   readonly certificateHolds: CertificateHolds;
 }
 
-export function createPromotionsModule(deps: { readonly db: DbHandle; readonly clock: Clock; readonly shops: ShopsService }): PromotionsModule {
+export function createPromotionsModule(deps: {
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly shops: ShopsService;
+}): PromotionsModule {
   const promotions = new PromotionsService(deps);
   return {
     services: { promotions, promoCodes: new PromoCodesService(deps), certificates: new CertificatesService(deps) },

@@ -19,7 +19,11 @@ export interface CodeRefusals {
   readonly refusedCodes: ReadonlyMap<string, BlockRefusal>;
 }
 
-const COUNTER_MOVES = { release: { blocked: -1, used: 0 }, capture: { blocked: -1, used: 1 }, 'give back': { blocked: 0, used: -1 } } as const;
+const COUNTER_MOVES = {
+  release: { blocked: -1, used: 0 },
+  capture: { blocked: -1, used: 1 },
+  'give back': { blocked: 0, used: -1 },
+} as const;
 
 /** An order's uses of codes (promo_code_uses): blocked, then used or released; a used one cancelled by a refund. */
 const USES: HeldRows<'promo_code_uses'> = {
@@ -52,7 +56,9 @@ export class PromoCodeHolds implements OrderHoldParticipant<OrderCodes, CodeRefu
   async place(scope: OrderPlaceScope, order: OrderCodes): Promise<HoldPlacement<CodeRefusals>> {
     const wanted = new Set(order.holds.promoCodes.map((c) => c.code));
     // A fresh order was created in this transaction: it has blocked nothing yet.
-    const old = new Map(scope.fresh ? [] : (await repo.blockedCodesOf(scope.trx, scope.shopId, scope.orderId)).map((b) => [b.code, b.profileId]));
+    const old = new Map(
+      scope.fresh ? [] : (await repo.blockedCodesOf(scope.trx, scope.shopId, scope.orderId)).map((b) => [b.code, b.profileId]),
+    );
     const refusedCodes = new Map<string, BlockRefusal>();
     for (const code of inLockOrder(old.keys(), wanted)) {
       if (old.has(code) && (!wanted.has(code) || old.get(code) !== scope.profileId)) await this.releaseCode(scope, code);
@@ -75,7 +81,15 @@ export class PromoCodeHolds implements OrderHoldParticipant<OrderCodes, CodeRefu
     if (code === null) return { ok: false, code: text, reason: 'unknown' };
     const { trx, shopId, orderId, profileId, now } = scope;
     const refused = (reason: BlockRefusal): BlockOutcome => ({ ok: false, code, reason });
-    const claimed = await repo.claimUse(trx, { shop_id: shopId, order_id: orderId, code, profile_id: profileId, status: 'blocked', created_at: now, updated_at: now });
+    const claimed = await repo.claimUse(trx, {
+      shop_id: shopId,
+      order_id: orderId,
+      code,
+      profile_id: profileId,
+      status: 'blocked',
+      created_at: now,
+      updated_at: now,
+    });
     if (!claimed) {
       const existing = await repo.findUse(trx, shopId, orderId, code);
       if (existing?.status !== 'blocked') return refused('order_settled');

@@ -29,8 +29,11 @@ export async function findCode(db: Executor, shopId: string, code: string): Prom
 }
 
 // The checkout's reads of the codes it is given, one prepared text per padded IN list size (db/prepared-query.ts).
-const codeRows = new PreparedQueryFamily((size: number) =>
-  new PreparedQuery(1 + size, (db, shopId: string, ...codes: string[]) => db.selectFrom('promo_codes').selectAll().where('shop_id', '=', shopId).where('code', 'in', codes)),
+const codeRows = new PreparedQueryFamily(
+  (size: number) =>
+    new PreparedQuery(1 + size, (db, shopId: string, ...codes: string[]) =>
+      db.selectFrom('promo_codes').selectAll().where('shop_id', '=', shopId).where('code', 'in', codes),
+    ),
 );
 
 export async function findCodes(db: Executor, shopId: string, codes: readonly string[]): Promise<PromoCodeRow[]> {
@@ -176,13 +179,24 @@ export async function blockedCodesOf(db: Executor, shopId: string, orderId: stri
 }
 
 /** A member's uses and blocks of these codes (promo_code_members.taken). */
-const memberTaken = new PreparedQueryFamily((size: number) =>
-  new PreparedQuery(2 + size, (db, shopId: string, profileId: number, ...codes: string[]) =>
-    db.selectFrom('promo_code_members').select(['code', 'taken']).where('shop_id', '=', shopId).where('profile_id', '=', profileId).where('code', 'in', codes),
-  ),
+const memberTaken = new PreparedQueryFamily(
+  (size: number) =>
+    new PreparedQuery(2 + size, (db, shopId: string, profileId: number, ...codes: string[]) =>
+      db
+        .selectFrom('promo_code_members')
+        .select(['code', 'taken'])
+        .where('shop_id', '=', shopId)
+        .where('profile_id', '=', profileId)
+        .where('code', 'in', codes),
+    ),
 );
 
-export async function memberTakenOf(db: Executor, shopId: string, profileId: number, codes: readonly string[]): Promise<Map<string, number>> {
+export async function memberTakenOf(
+  db: Executor,
+  shopId: string,
+  profileId: number,
+  codes: readonly string[],
+): Promise<Map<string, number>> {
   const taken = new Map<string, number>();
   for (const slice of inListSlices([...new Set(codes)])) {
     for (const r of await memberTaken.of(slice.length).execute(db, shopId, profileId, ...slice)) taken.set(r.code, Number(r.taken));

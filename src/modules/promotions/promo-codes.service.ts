@@ -54,7 +54,8 @@ export class PromoCodesService {
   async createCode(shopId: string, text: string, promotionId: number, terms: CodeTerms): Promise<PromoCode> {
     await this.deps.shops.requireShop(shopId);
     const code = normalizeCode(text);
-    if (code === null) throw new AppError('VALIDATION_FAILED', 'Field `code` must be 1 to 64 letters, digits, `-` or `_`.', { field: 'code' });
+    if (code === null)
+      throw new AppError('VALIDATION_FAILED', 'Field `code` must be 1 to 64 letters, digits, `-` or `_`.', { field: 'code' });
     this.requireFutureEnd(terms.endsAt);
     await this.requireOpenPromotion(shopId, promotionId);
     const row = this.row(shopId, code, promotionId, terms, terms.usageLimit ?? null);

@@ -11,9 +11,7 @@ export async function nextId(db: Executor, shopId: string, kind: 'promotion' | '
   const row = await db
     .insertInto('promotion_sequences')
     .values({ shop_id: shopId, kind, last_id: 1 })
-    .onConflict((oc) =>
-      oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('promotion_sequences.last_id', '+', 1) })),
-    )
+    .onConflict((oc) => oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('promotion_sequences.last_id', '+', 1) })))
     .returning('last_id')
     .executeTakeFirstOrThrow();
   return Number(row.last_id);
@@ -108,7 +106,11 @@ export async function insertPromotion(db: Executor, shopId: string, id: number, 
   return toPromotion(row);
 }
 
-export async function findPromotion(db: Executor, shopId: string, id: number): Promise<{ promotion: Promotion; version: number } | undefined> {
+export async function findPromotion(
+  db: Executor,
+  shopId: string,
+  id: number,
+): Promise<{ promotion: Promotion; version: number } | undefined> {
   const row = await db.selectFrom('promotions').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
   return row ? { promotion: toPromotion(row), version: Number(row.version) } : undefined;
 }

@@ -98,7 +98,10 @@ export class PromotionsService {
     return updated;
   }
 
-  async listPromotions(shopId: string, filter: Omit<repo.PromotionFilter, 'limit'> & { limit?: number | undefined }): Promise<PromotionPage> {
+  async listPromotions(
+    shopId: string,
+    filter: Omit<repo.PromotionFilter, 'limit'> & { limit?: number | undefined },
+  ): Promise<PromotionPage> {
     await this.deps.shops.requireShop(shopId);
     const limit = filter.limit ?? DEFAULT_PAGE_SIZE;
     const rows = await repo.listPromotions(this.db, shopId, { ...filter, limit: limit + 1 });

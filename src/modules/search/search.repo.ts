@@ -71,11 +71,7 @@ export async function insertSearchLogEntry(db: Executor, id: number, entry: Sear
 
 /** Deletes the shop's log rows older than `before` (exclusive). */
 export async function pruneSearchLog(db: Executor, shopId: string, before: number): Promise<number> {
-  const result = await db
-    .deleteFrom('search_queries')
-    .where('shop_id', '=', shopId)
-    .where('time', '<', before)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('search_queries').where('shop_id', '=', shopId).where('time', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -83,12 +79,7 @@ export async function pruneSearchLog(db: Executor, shopId: string, before: numbe
  * The full searches since `since` that found nothing, grouped by query: most frequent
  * first, then by query. The conditions restate the partial index's (migration 0007).
  */
-export async function listNoResultQueries(
-  db: Executor,
-  shopId: string,
-  since: number,
-  limit: number,
-): Promise<NoResultQuery[]> {
+export async function listNoResultQueries(db: Executor, shopId: string, since: number, limit: number): Promise<NoResultQuery[]> {
   const rows = await db
     .selectFrom('search_queries')
     .select(['query', (eb) => eb.fn.countAll<number | string>().as('quantity')])

@@ -221,4 +221,3 @@ export class SearchService {
     await repo.pruneSearchLog(this.db, shopId, noResultWindowStart(now));
   }
 }
-

@@ -61,7 +61,10 @@ export class ShopperViewService {
   async cartOf(shop: ShopCurrency, did: string): Promise<CartLine[]> {
     const device = await this.deps.identity.requireDevice(shop.shopId, did);
     const { cart } = await this.deps.tracking.getLists(shop.shopId, device.profileId);
-    const products = await this.deps.products.viewServedItems(shop, cart.map((item) => item.id));
+    const products = await this.deps.products.viewServedItems(
+      shop,
+      cart.map((item) => item.id),
+    );
     return cart.map((item) => ({ item, product: products.get(item.id) ?? null }));
   }
 

@@ -19,19 +19,10 @@ export async function listCustomEvents(db: Executor, shopId: string): Promise<Cu
 }
 
 export async function findCustomEvent(db: Executor, shopId: string, code: string): Promise<CustomEventRow | undefined> {
-  return db
-    .selectFrom('custom_event_codes')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .executeTakeFirst();
+  return db.selectFrom('custom_event_codes').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
 }
 
 export async function deleteCustomEvent(db: Executor, shopId: string, code: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('custom_event_codes')
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('custom_event_codes').where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

@@ -31,12 +31,7 @@ export async function listShopRows(db: Executor): Promise<ShopRow[]> {
 }
 
 /** Returns the updated row, or undefined when the shop does not exist. */
-export async function updateShopRow(
-  db: Executor,
-  shopId: string,
-  patch: ShopPatchRow,
-  now: number,
-): Promise<ShopRow | undefined> {
+export async function updateShopRow(db: Executor, shopId: string, patch: ShopPatchRow, now: number): Promise<ShopRow | undefined> {
   return db
     .updateTable('shops')
     .set({ ...patch, updated_at: now })

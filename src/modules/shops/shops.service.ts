@@ -70,9 +70,7 @@ const SHOP_CACHE_MAX = 10_000;
 export class ShopsService {
   private readonly publicShops: TtlCache<string, Shop>;
 
-  constructor(
-    private readonly deps: { readonly db: DbHandle; readonly clock: Clock },
-  ) {
+  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock }) {
     this.publicShops = new TtlCache({ max: SHOP_CACHE_MAX, ttlMs: SHOP_CACHE_TTL_MS, clock: deps.clock });
   }
 
@@ -187,9 +185,7 @@ export class ShopsService {
       }
       patch.name = name;
     }
-    const row = SHOP_ID_PATTERN.test(shopId)
-      ? await repo.updateShopRow(this.db, shopId, patch, this.deps.clock.now())
-      : undefined;
+    const row = SHOP_ID_PATTERN.test(shopId) ? await repo.updateShopRow(this.db, shopId, patch, this.deps.clock.now()) : undefined;
     this.publicShops.delete(shopId);
     if (!row) throw new AppError('NOT_FOUND', 'Shop not found.');
     return toShop(row);
@@ -199,8 +195,7 @@ export class ShopsService {
   async rotateSecret(shopId: string): Promise<string> {
     const secret = generateSecret();
     const updated =
-      SHOP_ID_PATTERN.test(shopId) &&
-      (await repo.updateSecretHash(this.db, shopId, hashSecret(secret), this.deps.clock.now()));
+      SHOP_ID_PATTERN.test(shopId) && (await repo.updateSecretHash(this.db, shopId, hashSecret(secret), this.deps.clock.now()));
     if (!updated) throw new AppError('NOT_FOUND', 'Shop not found.');
     return secret;
   }

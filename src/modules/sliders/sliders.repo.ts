@@ -57,12 +57,7 @@ export async function upsertSlider(db: Executor, write: SliderWrite): Promise<Sl
 }
 
 export async function findSlider(db: Executor, shopId: string, code: string): Promise<Slider | undefined> {
-  const row = await db
-    .selectFrom('sliders')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('code', '=', code)
-    .executeTakeFirst();
+  const row = await db.selectFrom('sliders').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
   return row ? toSlider(row) : undefined;
 }
 

@@ -3,15 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { ShopsService } from '../shops/index.js';
 import { renderSlideHtml } from './domain/slide-html.js';
-import {
-  checkSlider,
-  emptyAsNull,
-  isValidSliderCode,
-  selectSlides,
-  uniqueTags,
-  type Slide,
-  type Slider,
-} from './domain/slider.js';
+import { checkSlider, emptyAsNull, isValidSliderCode, selectSlides, uniqueTags, type Slide, type Slider } from './domain/slider.js';
 import * as repo from './sliders.repo.js';
 
 export interface SlidersDeps {
@@ -117,11 +109,7 @@ export class SlidersService {
    * undefined when the shop has no slider of that code. The caller has authenticated the
    * shop. Nothing is recorded: showing banners is not an action of the visitor.
    */
-  async findSliderForDisplay(
-    shopId: string,
-    code: string,
-    tags: readonly string[] | undefined,
-  ): Promise<RenderedSlider | undefined> {
+  async findSliderForDisplay(shopId: string, code: string, tags: readonly string[] | undefined): Promise<RenderedSlider | undefined> {
     if (!isValidSliderCode(code)) return undefined;
     const slider = await repo.findSlider(this.db, shopId, code);
     return slider ? render(slider, selectSlides(slider.slides, tags)) : undefined;

@@ -57,7 +57,11 @@ export class SubscriptionMembersService {
    * subscribed, changes the plan and/or paid_till (prolong). The first subscription's day
    * anchors the billing periods for good.
    */
-  async subscribe(shopId: string, code: string, input: { identifier: string; plan: string; paidTill: string }): Promise<SubscriptionMember & { created: boolean }> {
+  async subscribe(
+    shopId: string,
+    code: string,
+    input: { identifier: string; plan: string; paidTill: string },
+  ): Promise<SubscriptionMember & { created: boolean }> {
     const shop = await this.deps.shops.requireShop(shopId);
     if (!isValidCalendarDate(input.paidTill)) {
       throw new AppError('VALIDATION_FAILED', 'Field `paid_till` must be a calendar date YYYY-MM-DD.', { field: 'paid_till' });
@@ -96,7 +100,11 @@ export class SubscriptionMembersService {
     await this.deps.db.durable();
   }
 
-  async listMembers(shopId: string, code: string, page: { after?: string | undefined; limit: number }): Promise<{ members: SubscriptionMember[]; nextAfter: string | null }> {
+  async listMembers(
+    shopId: string,
+    code: string,
+    page: { after?: string | undefined; limit: number },
+  ): Promise<{ members: SubscriptionMember[]; nextAfter: string | null }> {
     const shop = await this.deps.shops.requireShop(shopId);
     await this.requireSubscription(shopId, code);
     const rows = await repo.listMembers(this.db, shopId, code, page.after, page.limit + 1);
@@ -117,13 +125,23 @@ export class SubscriptionMembersService {
     const usage = new Map(
       (await repo.listUsage(this.db, shop.shopId, code, Number(row.profile_id), member.periodStart)).map((u) => [
         u.benefit,
-        { savingsUsed: Number(u.savings_used), savingsHeld: Number(u.savings_held), usageUsed: Number(u.usage_used), usageHeld: Number(u.usage_held) },
+        {
+          savingsUsed: Number(u.savings_used),
+          savingsHeld: Number(u.savings_held),
+          usageUsed: Number(u.usage_used),
+          usageHeld: Number(u.usage_held),
+        },
       ]),
     );
     const benefits: BenefitState[] = [];
     for (const b of plan.benefits) {
       if (b.dataType !== 'promos') benefits.push(b);
-      else benefits.push({ ...b, promotions: await this.promotionRefs(shop.shopId, b.promotionIds), allowance: allowanceOf(b, usage.get(b.code) ?? NO_USAGE) });
+      else
+        benefits.push({
+          ...b,
+          promotions: await this.promotionRefs(shop.shopId, b.promotionIds),
+          allowance: allowanceOf(b, usage.get(b.code) ?? NO_USAGE),
+        });
     }
     return { member, benefits };
   }
@@ -133,7 +151,12 @@ export class SubscriptionMembersService {
    * orders applied with this subscription, newest first, every status; `dateFrom` and
    * `dateTo` are whole days of the shop's time zone, both included.
    */
-  async orders(shop: SubscriptionShop, code: string, identifier: string, range: { dateFrom?: string | undefined; dateTo?: string | undefined }): Promise<SubscriptionOrder[]> {
+  async orders(
+    shop: SubscriptionShop,
+    code: string,
+    identifier: string,
+    range: { dateFrom?: string | undefined; dateTo?: string | undefined },
+  ): Promise<SubscriptionOrder[]> {
     const { member } = await this.requireSubscribed(shop.shopId, code, identifier);
     return this.deps.orders.subscriptionOrders(shop.shopId, {
       subscription: code,

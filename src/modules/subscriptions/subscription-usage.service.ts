@@ -76,12 +76,21 @@ export class SubscriptionUsageService {
    * counting `orderId`'s own hold (a repeat apply replaces it). Null when the member
    * gets no benefits now: not subscribed, unpaid, or the subscription or plan paused.
    */
-  async allowances(db: repo.Executor, shop: UsageShop, subscription: string, profileId: number, orderId?: string): Promise<MemberAllowances | null> {
+  async allowances(
+    db: repo.Executor,
+    shop: UsageShop,
+    subscription: string,
+    profileId: number,
+    orderId?: string,
+  ): Promise<MemberAllowances | null> {
     const state = await this.usable(db, shop, subscription, profileId);
     if (!state.ok) return null;
     const { periodStart, benefits } = state;
     const rows = new Map((await repo.listUsage(db, shop.shopId, subscription, profileId, periodStart)).map((u) => [u.benefit, u]));
-    const own = orderId === undefined ? [] : (await repo.listHolds(db, shop.shopId, orderId)).filter((h) => h.status === 'held' && h.period_start === periodStart);
+    const own =
+      orderId === undefined
+        ? []
+        : (await repo.listHolds(db, shop.shopId, orderId)).filter((h) => h.status === 'held' && h.period_start === periodStart);
     return {
       periodStart,
       benefits: benefits.map((b) => {
@@ -147,14 +156,26 @@ export class SubscriptionUsageService {
     const taken: { key: repo.UsageKey; amount: BenefitAmount }[] = [];
     for (const amount of amounts) {
       const benefit = byCode.get(amount.benefit);
-      const key = { shopId: shop.shopId, subscription: request.subscription, profileId: request.profileId, benefit: amount.benefit, periodStart: state.periodStart };
+      const key = {
+        shopId: shop.shopId,
+        subscription: request.subscription,
+        profileId: request.profileId,
+        benefit: amount.benefit,
+        periodStart: state.periodStart,
+      };
       let ok = false;
       if (benefit !== undefined && isAmount(amount)) {
         await repo.ensureUsage(trx, key, now);
         ok = await repo.takeHold(trx, key, amount, { savingsLimit: benefit.savingsLimit, usageLimit: benefit.usageLimit }, now);
       }
       if (!ok) {
-        for (const t of taken) await repo.moveUsage(trx, t.key, { savingsHeld: -t.amount.savings, usageHeld: -t.amount.uses, savingsUsed: 0, usageUsed: 0 }, now);
+        for (const t of taken)
+          await repo.moveUsage(
+            trx,
+            t.key,
+            { savingsHeld: -t.amount.savings, usageHeld: -t.amount.uses, savingsUsed: 0, usageUsed: 0 },
+            now,
+          );
         await this.restore(trx, released, now);
         return { ok: false, reason: benefit === undefined ? 'unknown_benefit' : 'limit_reached', benefit: amount.benefit };
       }
@@ -196,7 +217,12 @@ export class SubscriptionUsageService {
     const released = await this.releaseHeld(trx, shopId, orderId, now);
     const uncounted = await repo.settleHolds(trx, shopId, orderId, 'captured', 'released', now);
     for (const h of uncounted) {
-      await repo.moveUsage(trx, keyOf(h), { savingsHeld: 0, usageHeld: 0, savingsUsed: -Number(h.savings), usageUsed: -Number(h.uses) }, now);
+      await repo.moveUsage(
+        trx,
+        keyOf(h),
+        { savingsHeld: 0, usageHeld: 0, savingsUsed: -Number(h.savings), usageUsed: -Number(h.uses) },
+        now,
+      );
     }
     return released.length + uncounted.length;
   }
@@ -204,7 +230,12 @@ export class SubscriptionUsageService {
   private async releaseHeld(trx: Transaction<Database>, shopId: string, orderId: string, now: number): Promise<repo.HoldRow[]> {
     const rows = await repo.settleHolds(trx, shopId, orderId, 'held', 'released', now);
     for (const h of rows) {
-      await repo.moveUsage(trx, keyOf(h), { savingsHeld: -Number(h.savings), usageHeld: -Number(h.uses), savingsUsed: 0, usageUsed: 0 }, now);
+      await repo.moveUsage(
+        trx,
+        keyOf(h),
+        { savingsHeld: -Number(h.savings), usageHeld: -Number(h.uses), savingsUsed: 0, usageUsed: 0 },
+        now,
+      );
     }
     return rows;
   }
@@ -243,5 +274,11 @@ function isAmount(a: BenefitAmount): boolean {
 }
 
 function keyOf(h: repo.HoldRow): repo.UsageKey {
-  return { shopId: h.shop_id, subscription: h.subscription, profileId: Number(h.profile_id), benefit: h.benefit, periodStart: h.period_start };
+  return {
+    shopId: h.shop_id,
+    subscription: h.subscription,
+    profileId: Number(h.profile_id),
+    benefit: h.benefit,
+    periodStart: h.period_start,
+  };
 }

@@ -47,7 +47,13 @@ export async function updateSubscription(
   code: string,
   change: { name?: string; status?: SubscriptionStatus; updated_at: number },
 ): Promise<SubscriptionRow | undefined> {
-  return db.updateTable('subscriptions').set(change).where('shop_id', '=', shopId).where('code', '=', code).returningAll().executeTakeFirst();
+  return db
+    .updateTable('subscriptions')
+    .set(change)
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function insertPlan(db: Executor, row: PlanRow): Promise<boolean> {
@@ -83,7 +89,14 @@ export async function listPlans(db: Executor, shopId: string, subscription: stri
 
 /** Every plan of the shop, of every subscription and status (the checkout's set of benefit promotions). */
 export async function listShopPlans(db: Executor, shopId: string): Promise<PlanRow[]> {
-  return db.selectFrom('subscription_plans').selectAll().where('shop_id', '=', shopId).orderBy('subscription').orderBy('code').limit(10_000).execute();
+  return db
+    .selectFrom('subscription_plans')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .orderBy('subscription')
+    .orderBy('code')
+    .limit(10_000)
+    .execute();
 }
 
 export async function updatePlan(
@@ -150,7 +163,13 @@ export async function deleteMember(db: Executor, shopId: string, subscription: s
 }
 
 /** A page of members by identifier, after the keyset `after`. */
-export async function listMembers(db: Executor, shopId: string, subscription: string, after: string | undefined, limit: number): Promise<MemberRow[]> {
+export async function listMembers(
+  db: Executor,
+  shopId: string,
+  subscription: string,
+  after: string | undefined,
+  limit: number,
+): Promise<MemberRow[]> {
   let query = db.selectFrom('subscription_members').selectAll().where('shop_id', '=', shopId).where('subscription', '=', subscription);
   if (after !== undefined) query = query.where('identifier', '>', after);
   return query.orderBy('identifier').limit(limit).execute();
@@ -201,7 +220,11 @@ export async function takeHold(
 ): Promise<boolean> {
   const query = trx
     .updateTable('subscription_usage')
-    .set((eb) => ({ savings_held: eb('savings_held', '+', amounts.savings), usage_held: eb('usage_held', '+', amounts.uses), updated_at: now }))
+    .set((eb) => ({
+      savings_held: eb('savings_held', '+', amounts.savings),
+      usage_held: eb('usage_held', '+', amounts.uses),
+      updated_at: now,
+    }))
     .where((eb) => eb(eb(eb('savings_used', '+', eb.ref('savings_held')), '+', amounts.savings), '<=', limits.savingsLimit))
     .where((eb) => eb(eb(eb('usage_used', '+', eb.ref('usage_held')), '+', amounts.uses), '<=', limits.usageLimit));
   const result = await query
@@ -237,7 +260,13 @@ export async function moveUsage(
     .execute();
 }
 
-export async function listUsage(db: Executor, shopId: string, subscription: string, profileId: number, periodStart: string): Promise<UsageRow[]> {
+export async function listUsage(
+  db: Executor,
+  shopId: string,
+  subscription: string,
+  profileId: number,
+  periodStart: string,
+): Promise<UsageRow[]> {
   return db
     .selectFrom('subscription_usage')
     .selectAll()
@@ -289,5 +318,11 @@ export async function settleHolds(
 }
 
 export async function listHolds(db: Executor, shopId: string, orderId: string): Promise<HoldRow[]> {
-  return db.selectFrom('subscription_holds').selectAll().where('shop_id', '=', shopId).where('order_id', '=', orderId).orderBy('benefit').execute();
+  return db
+    .selectFrom('subscription_holds')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('order_id', '=', orderId)
+    .orderBy('benefit')
+    .execute();
 }

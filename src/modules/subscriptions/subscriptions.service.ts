@@ -35,7 +35,10 @@ export class SubscriptionsService {
     return this.deps.db.db;
   }
 
-  async createSubscription(shopId: string, input: { code: string; name: string; status?: SubscriptionStatus | undefined }): Promise<Subscription> {
+  async createSubscription(
+    shopId: string,
+    input: { code: string; name: string; status?: SubscriptionStatus | undefined },
+  ): Promise<Subscription> {
     await this.deps.shops.requireShop(shopId);
     requireCode('code', input.code);
     requireName('name', input.name);
@@ -56,7 +59,11 @@ export class SubscriptionsService {
   }
 
   /** Renames or moves between statuses; an archived subscription stays archived. */
-  async updateSubscription(shopId: string, code: string, change: { name?: string | undefined; status?: SubscriptionStatus | undefined }): Promise<Subscription> {
+  async updateSubscription(
+    shopId: string,
+    code: string,
+    change: { name?: string | undefined; status?: SubscriptionStatus | undefined },
+  ): Promise<Subscription> {
     const current = await this.requireSubscription(shopId, code);
     if (change.name !== undefined) requireName('name', change.name);
     if (current.status === 'archived' && change.status !== undefined && change.status !== 'archived') {
@@ -181,6 +188,8 @@ function requireName(field: string, name: string): void {
 
 function requirePeriod(days: number): void {
   if (!Number.isSafeInteger(days) || days < 1 || days > PERIOD_DAYS_MAX) {
-    throw new AppError('VALIDATION_FAILED', `Field \`period_days\` must be an integer from 1 to ${PERIOD_DAYS_MAX}.`, { field: 'period_days' });
+    throw new AppError('VALIDATION_FAILED', `Field \`period_days\` must be an integer from 1 to ${PERIOD_DAYS_MAX}.`, {
+      field: 'period_days',
+    });
   }
 }

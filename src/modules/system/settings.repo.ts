@@ -25,7 +25,12 @@ export async function writeSetting(db: Executor, key: string, value: string, now
 
 /** Every setting whose key starts with `prefix`, with the time it was last written. */
 export async function listSettingsByPrefix(db: Executor, prefix: string): Promise<{ key: string; value: string; updated_at: number }[]> {
-  const rows = await db.selectFrom('settings').select(['key', 'value', 'updated_at']).where('key', '>=', prefix).where('key', '<', `${prefix}\uffff`).execute();
+  const rows = await db
+    .selectFrom('settings')
+    .select(['key', 'value', 'updated_at'])
+    .where('key', '>=', prefix)
+    .where('key', '<', `${prefix}\uffff`)
+    .execute();
   return rows.map((row) => ({ ...row, updated_at: Number(row.updated_at) }));
 }
 

@@ -83,12 +83,7 @@ export async function findCounters(
 }
 
 /** Deletes the shop's buckets of `granularity` that start before `before`. */
-export async function deleteCountersBefore(
-  db: Executor,
-  shopId: string,
-  granularity: number,
-  before: number,
-): Promise<void> {
+export async function deleteCountersBefore(db: Executor, shopId: string, granularity: number, before: number): Promise<void> {
   await db
     .deleteFrom('product_counters')
     .where('shop_id', '=', shopId)

@@ -281,12 +281,8 @@ async function updateLists(
   if (changes.size === 0) return;
 
   const entries = [...changes.values()];
-  const rows = await repo.findLists(trx, [...new Set(entries.map((e) => e.shopId))], [
-    ...new Set(entries.map((e) => e.profileId)),
-  ]);
-  const current = new Map(
-    rows.map((r) => [JSON.stringify([r.shop_id, r.profile_id, r.list]), JSON.parse(r.items) as TrackedItem[]]),
-  );
+  const rows = await repo.findLists(trx, [...new Set(entries.map((e) => e.shopId))], [...new Set(entries.map((e) => e.profileId))]);
+  const current = new Map(rows.map((r) => [JSON.stringify([r.shop_id, r.profile_id, r.list]), JSON.parse(r.items) as TrackedItem[]]));
   await repo.upsertLists(
     trx,
     [...changes].map(([key, e]) => ({

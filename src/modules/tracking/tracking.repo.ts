@@ -1,11 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type {
-  Database,
-  EventsTable,
-  OrdersTable,
-  ProfileListsTable,
-  SessionsTable,
-} from '../../db/types.js';
+import type { Database, EventsTable, OrdersTable, ProfileListsTable, SessionsTable } from '../../db/types.js';
 import { columnCount, parameterChunks } from '../../db/statement-slices.js';
 import { SESSION_IDLE_MS } from './domain/session.js';
 
@@ -15,7 +9,6 @@ export type EventRow = Selectable<EventsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type ListRow = Selectable<ProfileListsTable>;
 export type SessionRow = Selectable<SessionsTable>;
-
 
 // --- id allocation --------------------------------------------------------------------
 
@@ -81,11 +74,7 @@ export interface DeviceProfileRow {
  * did that exists in another shop of the batch may come back too: callers look rows up
  * by (shop_id, did).
  */
-export async function findDeviceProfiles(
-  db: Executor,
-  shopIds: readonly string[],
-  dids: readonly string[],
-): Promise<DeviceProfileRow[]> {
+export async function findDeviceProfiles(db: Executor, shopIds: readonly string[], dids: readonly string[]): Promise<DeviceProfileRow[]> {
   if (dids.length === 0) return [];
   const rows: DeviceProfileRow[] = [];
   for (const chunk of parameterChunks(dids, 1)) {
@@ -105,13 +94,7 @@ export async function findDeviceProfiles(
  * Advances the devices' last_seen_at to `now` where it is `staleAt` or earlier: a device
  * seen again sooner is not written, which spares a page write per device on every batch.
  */
-export async function touchDevices(
-  db: Executor,
-  shopId: string,
-  dids: readonly string[],
-  now: number,
-  staleAt: number,
-): Promise<void> {
+export async function touchDevices(db: Executor, shopId: string, dids: readonly string[], now: number, staleAt: number): Promise<void> {
   for (const chunk of parameterChunks(dids, 1)) {
     await db
       .updateTable('devices')
@@ -148,21 +131,12 @@ export async function findEvent(db: Executor, shopId: string, id: number): Promi
 // --- carts and wish lists -------------------------------------------------------------
 
 /** The lists of these profiles; rows of a profile id found in another shop may come back too. */
-export async function findLists(
-  db: Executor,
-  shopIds: readonly string[],
-  profileIds: readonly number[],
-): Promise<ListRow[]> {
+export async function findLists(db: Executor, shopIds: readonly string[], profileIds: readonly number[]): Promise<ListRow[]> {
   if (profileIds.length === 0) return [];
   const rows: ListRow[] = [];
   for (const chunk of parameterChunks(profileIds, 1)) {
     rows.push(
-      ...(await db
-        .selectFrom('profile_lists')
-        .selectAll()
-        .where('shop_id', 'in', shopIds)
-        .where('profile_id', 'in', chunk)
-        .execute()),
+      ...(await db.selectFrom('profile_lists').selectAll().where('shop_id', 'in', shopIds).where('profile_id', 'in', chunk).execute()),
     );
   }
   return rows;
@@ -240,12 +214,7 @@ export async function listRecentOrdersOfProfile(
 /** Moves a merged profile's events and orders to the survivor. */
 export async function moveProfileHistory(db: Executor, shopId: string, fromId: number, intoId: number): Promise<void> {
   for (const table of ['events', 'orders'] as const) {
-    await db
-      .updateTable(table)
-      .set({ profile_id: intoId })
-      .where('shop_id', '=', shopId)
-      .where('profile_id', '=', fromId)
-      .execute();
+    await db.updateTable(table).set({ profile_id: intoId }).where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
   }
 }
 
@@ -286,13 +255,7 @@ export async function insertSession(db: Executor, row: SessionRow): Promise<bool
 }
 
 /** Records activity of a live session; false when it has ended meanwhile (or is another device's). */
-export async function touchLiveSession(
-  db: Executor,
-  shopId: string,
-  sid: string,
-  did: string,
-  now: number,
-): Promise<boolean> {
+export async function touchLiveSession(db: Executor, shopId: string, sid: string, did: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('sessions')
     .set({ last_activity_at: now })
@@ -307,10 +270,5 @@ export async function touchLiveSession(
 // --- lists of one profile -------------------------------------------------------------
 
 export async function findListsOfProfile(db: Executor, shopId: string, profileId: number): Promise<ListRow[]> {
-  return db
-    .selectFrom('profile_lists')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('profile_id', '=', profileId)
-    .execute();
+  return db.selectFrom('profile_lists').selectAll().where('shop_id', '=', shopId).where('profile_id', '=', profileId).execute();
 }

@@ -80,7 +80,10 @@ export class TrackingService {
 
   /** Moves the merged profile's events, lists and orders (tracking.merge.ts). */
   mergeParticipant(): MergeParticipant {
-    return { name: 'tracking', merge: (trx, shopId, fromId, intoId) => mergeTrackingData(trx, shopId, fromId, intoId, this.deps.clock.now()) };
+    return {
+      name: 'tracking',
+      merge: (trx, shopId, fromId, intoId) => mergeTrackingData(trx, shopId, fromId, intoId, this.deps.clock.now()),
+    };
   }
 
   private get db() {

@@ -8,16 +8,7 @@ import type { RecommendedBy } from './domain/source.js';
  */
 
 /** contract-notes.md, "POST /push": the events of the endpoint. */
-export const PUSH_EVENTS = [
-  'view',
-  'category',
-  'search',
-  'cart',
-  'remove_from_cart',
-  'wish',
-  'remove_wish',
-  'purchase',
-] as const;
+export const PUSH_EVENTS = ['view', 'category', 'search', 'cart', 'remove_from_cart', 'wish', 'remove_wish', 'purchase'] as const;
 export type PushEventName = (typeof PUSH_EVENTS)[number];
 
 /** Identifiers an event may carry beside the device (normalised by the identity service). */

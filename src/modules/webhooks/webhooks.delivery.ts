@@ -109,7 +109,11 @@ export class WebhookDelivery {
       const runAt = now + verdict.delayMs;
       if (!(await repo.updatePendingDelivery(trx, key, { ...common, next_attempt_at: runAt }))) return;
       // No idempotency key: the conditional update above lets one run per attempt get here.
-      await this.deps.jobs.enqueue('webhooks.deliver', { shopId: delivery.shop_id, endpointId: delivery.endpoint_id, id: delivery.id }, { executor: trx, runAt });
+      await this.deps.jobs.enqueue(
+        'webhooks.deliver',
+        { shopId: delivery.shop_id, endpointId: delivery.endpoint_id, id: delivery.id },
+        { executor: trx, runAt },
+      );
     });
     await this.deps.db.durable();
     if (disabled) await this.deps.topics.reload();

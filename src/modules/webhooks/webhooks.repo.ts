@@ -130,17 +130,19 @@ export async function listDeliveries(
   endpointId: string,
   page: { limit: number; offset: number; status?: DeliveryRow['status'] },
 ): Promise<DeliveryRow[]> {
-  let query = db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('endpoint_id', '=', endpointId);
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('shop_id', '=', shopId).where('endpoint_id', '=', endpointId);
   if (page.status !== undefined) query = query.where('status', '=', page.status);
   return query.orderBy('created_at', 'desc').orderBy('id').limit(page.limit).offset(page.offset).execute();
 }
 
 /** Deletes up to `limit` of the endpoint's finished deliveries created before `before`; answers how many. */
-export async function deleteFinishedBefore(db: Executor, shopId: string, endpointId: string, before: number, limit: number): Promise<number> {
+export async function deleteFinishedBefore(
+  db: Executor,
+  shopId: string,
+  endpointId: string,
+  before: number,
+  limit: number,
+): Promise<number> {
   const result = await db
     .deleteFrom('webhook_deliveries')
     .where('shop_id', '=', shopId)

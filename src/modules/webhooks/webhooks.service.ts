@@ -10,7 +10,14 @@ import type { SentDelivery } from '../messaging/index.js';
 import type { SecretBox } from '../messaging/index.js';
 import type { ShopsService } from '../shops/index.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/index.js';
-import { EVENT_TYPES, messageOutcomeEvent, outcomeEventType, trackingEvent, trackingEventType, type WebhookEvent } from './domain/events.js';
+import {
+  EVENT_TYPES,
+  messageOutcomeEvent,
+  outcomeEventType,
+  trackingEvent,
+  trackingEventType,
+  type WebhookEvent,
+} from './domain/events.js';
 import { formatSecret, SECRET_BYTES } from './domain/signing.js';
 import { WebhookTopics } from './topics.js';
 import * as repo from './webhooks.repo.js';
@@ -171,7 +178,12 @@ export class WebhooksService {
       this.deps.db.db,
       shopId,
       id,
-      { secret: await this.deps.box.seal(secret), previous_secret: row.secret, previous_secret_until: previousSecretUntil, updated_at: now },
+      {
+        secret: await this.deps.box.seal(secret),
+        previous_secret: row.secret,
+        previous_secret_until: previousSecretUntil,
+        updated_at: now,
+      },
       row.secret,
     );
     // Another rotation (or a deletion) came between the read and this write: this secret would never sign.
@@ -197,7 +209,9 @@ export class WebhooksService {
     await this.deps.db.db.transaction().execute(async (trx) => {
       if (!(await repo.reopenFailedDelivery(trx, shopId, endpointId, id, now))) {
         const found = await repo.findDelivery(trx, shopId, endpointId, id);
-        throw found ? new AppError('CONFLICT', 'Only a failed delivery can be sent again.') : new AppError('NOT_FOUND', 'Webhook delivery not found.');
+        throw found
+          ? new AppError('CONFLICT', 'Only a failed delivery can be sent again.')
+          : new AppError('NOT_FOUND', 'Webhook delivery not found.');
       }
       await this.deps.jobs.enqueue('webhooks.deliver', { shopId, endpointId, id }, { executor: trx });
     });
@@ -259,7 +273,8 @@ export class WebhooksService {
           updated_at: at,
         });
         // Jobs need no idempotency key: the row's insert and each attempt's conditional update admit one.
-        if (inserted) await this.deps.jobs.enqueue('webhooks.deliver', { shopId, endpointId: endpoint.id, id: event.id }, { executor, runAt: at });
+        if (inserted)
+          await this.deps.jobs.enqueue('webhooks.deliver', { shopId, endpointId: endpoint.id, id: event.id }, { executor, runAt: at });
       }
     }
   }
@@ -283,7 +298,10 @@ export class WebhooksService {
     if (url.href.length > MAX_URL_LENGTH) throw invalidUrl(`The URL is longer than ${MAX_URL_LENGTH} characters.`);
     // A password in the URL would be stored and shown in the clear; the signature is what authenticates a delivery.
     if (url.username !== '' || url.password !== '') throw invalidUrl('The URL must not carry a user name or password.');
-    const guarded = await resolveGuardedHost(url.hostname, { allowPrivate: this.deps.config.fetchAllowPrivate, timeoutMs: GUARD_TIMEOUT_MS });
+    const guarded = await resolveGuardedHost(url.hostname, {
+      allowPrivate: this.deps.config.fetchAllowPrivate,
+      timeoutMs: GUARD_TIMEOUT_MS,
+    });
     if (!guarded.ok) {
       throw invalidUrl(
         guarded.code === 'refused_address'

@@ -2,7 +2,18 @@ import { AppError } from '../../errors.js';
 import { inputFromJsonValue, type PublicInput } from '../../http/input.js';
 import { textProblem, unstorableText } from '../../http/text-rule.js';
 import type { RecordChunk } from '../../modules/audience/domain/chunks.js';
-import { CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, JsonScanner, notJson, OPEN_ARRAY, OPEN_OBJECT, parseJson, QUOTE } from './json-scanner.js';
+import {
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  JsonScanner,
+  notJson,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  parseJson,
+  QUOTE,
+} from './json-scanner.js';
 
 /**
  * The JSON body of POST /import/audience, read without building 100,000 record objects
@@ -131,4 +142,3 @@ function scanRecords(scanner: JsonScanner, options: ScanOptions): AudienceRecord
   if (pending > 0) flush();
   return new AudienceRecords(count, chunks);
 }
-

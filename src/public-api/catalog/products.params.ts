@@ -36,8 +36,7 @@ export function toCategoryTreeQuery(input: PublicInput): CategoryTreeQuery {
 /** not_widgetable's page: `page` from 1, `limit` 1 to 1000 (default 1000: every hidden product of most shops). */
 export function toHiddenPage(input: PublicInput): { limit: number; offset: number } {
   const page = input.page === '' ? undefined : readInteger(input, 'page', { optional: true, min: 1, max: 1_000_000 });
-  const limit =
-    input.limit === '' ? undefined : readInteger(input, 'limit', { optional: true, min: 1, max: MAX_HIDDEN_PAGE_SIZE });
+  const limit = input.limit === '' ? undefined : readInteger(input, 'limit', { optional: true, min: 1, max: MAX_HIDDEN_PAGE_SIZE });
   const size = limit ?? MAX_HIDDEN_PAGE_SIZE;
   return { limit: size, offset: ((page ?? 1) - 1) * size };
 }

@@ -116,8 +116,7 @@ export const productRoutes: PublicRouteModule = (scope) => {
       schema: {
         tags: CATALOG_TAGS,
         summary: 'Products hidden from the storefront',
-        description:
-          'Products lacking a price, a category, a name or a link, by offer id; `page` and `limit` (at most 1000) page them.',
+        description: 'Products lacking a price, a category, a name or a link, by offer id; `page` and `limit` (at most 1000) page them.',
         querystring: HiddenQuerySchema,
         response: { 200: HiddenProductsSchema, '4xx': StatusErrorSchema, '5xx': StatusErrorSchema },
       },

@@ -50,9 +50,7 @@ export const CategoriesQuerySchema = Type.Object(
     exclude: Type.Optional(
       Type.String({ description: `Comma-separated feed category ids (at most ${MAX_LIST_IDS}); each is left out with its subtree.` }),
     ),
-    only_discount: Type.Optional(
-      Type.Boolean({ description: 'Only categories whose subtree has a product with oldprice > price.' }),
-    ),
+    only_discount: Type.Optional(Type.Boolean({ description: 'Only categories whose subtree has a product with oldprice > price.' })),
     locations: Type.Optional(
       Type.String({ description: 'Comma-separated location codes; only categories whose subtree has products sold there.' }),
     ),

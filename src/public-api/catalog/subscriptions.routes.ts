@@ -14,7 +14,9 @@ const RESPONSES = { 200: StatusSuccessSchema({}), '4xx': StatusErrorSchema, '5xx
 
 const Customer = {
   shop_id: Type.String({ description: 'The shop id: 30 hexadecimal characters.' }),
-  did: Type.Optional(Type.String({ description: 'Device id (identifier group): 8 to 64 characters [A-Za-z0-9-], registered by GET /init.' })),
+  did: Type.Optional(
+    Type.String({ description: 'Device id (identifier group): 8 to 64 characters [A-Za-z0-9-], registered by GET /init.' }),
+  ),
   email: Type.Optional(Type.String({ description: 'Email (identifier group).' })),
   phone: Type.Optional(Type.String({ description: 'Phone (identifier group).' })),
 };
@@ -24,7 +26,9 @@ const SubscribeBody = (price: boolean) =>
       ...Customer,
       item_id: Type.String({ description: 'Offer id of the served catalog (alias `item`).' }),
       ...(price && {
-        price: Type.Optional(Type.Number({ description: 'The price seen or wanted; an alert fires below it. Default: the current price.' })),
+        price: Type.Optional(
+          Type.Number({ description: 'The price seen or wanted; an alert fires below it. Default: the current price.' }),
+        ),
       }),
     },
     { additionalProperties: true, description: 'In the query string, a JSON body or a form; the body wins.' },
@@ -38,10 +42,30 @@ const UnsubscribeBody = Type.Object(
 );
 
 const ROUTES: ReadonlyArray<{ path: string; kind: SubscriptionKind; subscribe: boolean; summary: string }> = [
-  { path: '/subscriptions/subscribe_for_product_available', kind: 'back_in_stock', subscribe: true, summary: 'Subscribe to a product coming back in stock' },
-  { path: '/subscriptions/subscribe_for_product_price', kind: 'price_drop', subscribe: true, summary: 'Subscribe to a product’s price drop' },
-  { path: '/subscriptions/unsubscribe_from_product_available', kind: 'back_in_stock', subscribe: false, summary: 'Cancel back-in-stock subscriptions' },
-  { path: '/subscriptions/unsubscribe_from_product_price', kind: 'price_drop', subscribe: false, summary: 'Cancel price-drop subscriptions' },
+  {
+    path: '/subscriptions/subscribe_for_product_available',
+    kind: 'back_in_stock',
+    subscribe: true,
+    summary: 'Subscribe to a product coming back in stock',
+  },
+  {
+    path: '/subscriptions/subscribe_for_product_price',
+    kind: 'price_drop',
+    subscribe: true,
+    summary: 'Subscribe to a product’s price drop',
+  },
+  {
+    path: '/subscriptions/unsubscribe_from_product_available',
+    kind: 'back_in_stock',
+    subscribe: false,
+    summary: 'Cancel back-in-stock subscriptions',
+  },
+  {
+    path: '/subscriptions/unsubscribe_from_product_price',
+    kind: 'price_drop',
+    subscribe: false,
+    summary: 'Cancel price-drop subscriptions',
+  },
 ];
 
 /**

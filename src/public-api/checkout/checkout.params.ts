@@ -71,13 +71,25 @@ function readCart(input: PublicInput): CartLine[] {
     const productId = readText(line, 'product_id', label('product_id'));
     if (productId === undefined) throw validationError(label('product_id'), 'is required');
     const price = line.price;
-    const parsed = typeof price === 'number' ? parsePositiveAmount(price) : typeof price === 'string' && /^\d+(\.\d+)?$/.test(price) ? parsePositiveAmount(Number(price)) : undefined;
+    const parsed =
+      typeof price === 'number'
+        ? parsePositiveAmount(price)
+        : typeof price === 'string' && /^\d+(\.\d+)?$/.test(price)
+          ? parsePositiveAmount(Number(price))
+          : undefined;
     if (price === undefined) throw validationError(label('price'), 'is required');
     if (!parsed) throw validationError(label('price'), 'must be a number');
     if (!parsed.ok) throw validationError(label('price'), parsed.requirement);
     const quantity = readInteger(line, 'quantity', { label: label('quantity'), min: 1, max: MAX_QUANTITY });
     const flag = (name: string) => readBooleanish(line, name, { label: label(name), default: true });
-    return { productId, price: parsed.minor, quantity, discountable: flag('discountable'), bonusable: flag('bonusable'), rewardable: flag('rewardable') };
+    return {
+      productId,
+      price: parsed.minor,
+      quantity,
+      discountable: flag('discountable'),
+      bonusable: flag('bonusable'),
+      rewardable: flag('rewardable'),
+    };
   });
 }
 
@@ -89,7 +101,8 @@ export function readCheckoutRequest(input: PublicInput, options: { orderRequired
   const promoCodes = readCodes(input, 'promo_codes');
   const certificates = readCodes(input, 'certificates');
   const chargeBonuses = readBooleanish(input, 'charge_bonuses', { default: false });
-  const bonuses = input.bonuses_amount === '' ? undefined : readInteger(input, 'bonuses_amount', { optional: true, min: 0, max: MAX_BONUSES_AMOUNT });
+  const bonuses =
+    input.bonuses_amount === '' ? undefined : readInteger(input, 'bonuses_amount', { optional: true, min: 0, max: MAX_BONUSES_AMOUNT });
   // docs/checkout.md: a malformed time is refused here rather than left to fall back to the shop's clock.
   const currentTime = readText(input, 'current_time') ?? null;
   if (currentTime !== null && !HH_MM.test(currentTime)) {
@@ -98,7 +111,9 @@ export function readCheckoutRequest(input: PublicInput, options: { orderRequired
   // contract-notes "Loyalty checkout": a subscription order names its subscription by code.
   const subscription = readText(input, 'subscription') ?? null;
   if (subscription !== null && !SUBSCRIPTION_CODE.test(subscription)) {
-    throw new AppError('VALIDATION_FAILED', 'Parameter `subscription` must be a subscription code: 1 to 64 letters, digits, `-` or `_`.', { field: 'subscription' });
+    throw new AppError('VALIDATION_FAILED', 'Parameter `subscription` must be a subscription code: 1 to 64 letters, digits, `-` or `_`.', {
+      field: 'subscription',
+    });
   }
   return {
     orderId,

@@ -24,7 +24,11 @@ import {
  */
 export const checkoutRoutes: PublicRouteModule = (scope) => {
   const checkout = scope.services.checkout;
-  const common = { validatorCompiler: noSchemaValidation, serializerCompiler: plainJson, config: { envelope: 'status', auth: 'shop+secret' } } as const;
+  const common = {
+    validatorCompiler: noSchemaValidation,
+    serializerCompiler: plainJson,
+    config: { envelope: 'status', auth: 'shop+secret' },
+  } as const;
   const DUPLICATE = 'Two lines of one product id answer HTTP 200 with `payload.message` and `payload.identifier`.';
 
   scope.post(

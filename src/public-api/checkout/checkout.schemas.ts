@@ -37,15 +37,29 @@ export const CheckoutBodySchema = Type.Object({
   promo_codes: Type.Optional(Codes('Promo codes to apply.')),
   certificates: Type.Optional(Codes('Gift certificate codes to pay with.')),
   charge_bonuses: Type.Optional(Type.Boolean({ description: 'Pay with bonuses; needs a known member.' })),
-  bonuses_amount: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_BONUSES_AMOUNT, description: 'Bonuses to charge at most; absent: as many as allowed.' })),
-  current_time: Type.Optional(Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM for time-of-day conditions; absent: now in the shop’s time zone.' })),
+  bonuses_amount: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_BONUSES_AMOUNT, description: 'Bonuses to charge at most; absent: as many as allowed.' }),
+  ),
+  current_time: Type.Optional(
+    Type.String({
+      pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+      description: 'HH:MM for time-of-day conditions; absent: now in the shop’s time zone.',
+    }),
+  ),
   cart_items: Type.Array(CartLineSchema, { minItems: 1, maxItems: MAX_CART_LINES }),
 });
 
 export const OrderBodySchema = Type.Object({ shop_id: ShopIdSchema, shop_secret: Secret, order_id: Text('The order id given to apply.') });
-export const HistoryQuerySchema = Type.Object({ shop_id: ShopIdSchema, shop_secret: Secret, identifier: Text('The member’s phone or loyalty_id.') });
+export const HistoryQuerySchema = Type.Object({
+  shop_id: ShopIdSchema,
+  shop_secret: Secret,
+  identifier: Text('The member’s phone or loyalty_id.'),
+});
 
-const DuplicateSchema = Type.Object({ message: Type.String(), identifier: Type.String() }, { description: 'Two lines of one product id (HTTP 200).' });
+const DuplicateSchema = Type.Object(
+  { message: Type.String(), identifier: Type.String() },
+  { description: 'Two lines of one product id (HTTP 200).' },
+);
 
 export const ResultResponseSchema = Type.Object({ status: Type.Literal('success'), payload: Type.Union([ResultSchema, DuplicateSchema]) });
 export const CancelResponseSchema = Type.Object({
@@ -60,4 +74,7 @@ const OrderSchema = Type.Object({
   total: Type.String({ description: 'order_to_pay, two decimals.' }),
   items: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), quantity: Type.Integer(), price: Num })),
 });
-export const HistoryResponseSchema: TSchema = Type.Object({ status: Type.Literal('success'), payload: Type.Object({ orders: Type.Array(OrderSchema) }) });
+export const HistoryResponseSchema: TSchema = Type.Object({
+  status: Type.Literal('success'),
+  payload: Type.Object({ orders: Type.Array(OrderSchema) }),
+});

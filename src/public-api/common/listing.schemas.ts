@@ -31,9 +31,7 @@ export const ListingQueryProperties = (maxLimit: number = MAX_LISTING_LIMIT) =>
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: maxLimit, description: `Products per page (default ${DEFAULT_LISTING_LIMIT}).` }),
     ),
-    brands: Type.Optional(
-      Type.String({ description: `Comma-separated brands (the feed's vendor, any case); at most ${MAX_FILTER_IDS}.` }),
-    ),
+    brands: Type.Optional(Type.String({ description: `Comma-separated brands (the feed's vendor, any case); at most ${MAX_FILTER_IDS}.` })),
     categories: Type.Optional(
       Type.String({ description: `Comma-separated feed category ids: products in them or below; at most ${MAX_FILTER_IDS}.` }),
     ),
@@ -53,7 +51,11 @@ export const ListingQueryProperties = (maxLimit: number = MAX_LISTING_LIMIT) =>
       }),
     ),
     offset: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_LISTING_OFFSET, description: 'Products skipped before the page; given, it wins over `page`.' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_LISTING_OFFSET,
+        description: 'Products skipped before the page; given, it wins over `page`.',
+      }),
     ),
     sort_by: Type.Optional(
       Type.Union(
@@ -67,17 +69,25 @@ export const ListingQueryProperties = (maxLimit: number = MAX_LISTING_LIMIT) =>
     ),
     sort_dir: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'Default `desc`.' })),
     order: Type.Optional(
-      Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'The name of `sort_dir` in the SDKs’ docs; `sort_dir` wins.' }),
+      Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+        description: 'The name of `sort_dir` in the SDKs’ docs; `sort_dir` wins.',
+      }),
     ),
     category_limit: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_FACET_LIMIT, description: `Entries of the category facet at most (never above ${MAX_FACET_ENTRIES}).` }),
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_FACET_LIMIT,
+        description: `Entries of the category facet at most (never above ${MAX_FACET_ENTRIES}).`,
+      }),
     ),
     brand_limit: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_FACET_LIMIT, description: `Entries of the brand facet at most (never above ${MAX_FACET_ENTRIES}).` }),
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_FACET_LIMIT,
+        description: `Entries of the brand facet at most (never above ${MAX_FACET_ENTRIES}).`,
+      }),
     ),
-    exclude: Type.Optional(
-      Type.String({ description: 'Comma-separated offer ids left out of the answer and its facets; at most 1000.' }),
-    ),
+    exclude: Type.Optional(Type.String({ description: 'Comma-separated offer ids left out of the answer and its facets; at most 1000.' })),
   }) satisfies TProperties;
 
 const BrandFacetSchema = Type.Object({
@@ -144,8 +154,6 @@ export function toListingBody(listing: Listing): ListingBody {
     })),
     filters,
     price_range:
-      listing.priceRange === null
-        ? { min: 0, max: 0 }
-        : { min: fullUnits(listing.priceRange.min), max: fullUnits(listing.priceRange.max) },
+      listing.priceRange === null ? { min: 0, max: 0 } : { min: fullUnits(listing.priceRange.min), max: fullUnits(listing.priceRange.max) },
   };
 }

@@ -29,7 +29,11 @@ export function readStatusQuery(input: PublicInput): StatusQuery {
     }
   }
   const { phone, loyaltyId, email } = readCustomerIdentifiers(input);
-  const named = { ...(phone !== undefined && { phone }), ...(loyaltyId !== undefined && { loyaltyId }), ...(email !== undefined && { email }) };
+  const named = {
+    ...(phone !== undefined && { phone }),
+    ...(loyaltyId !== undefined && { loyaltyId }),
+    ...(email !== undefined && { email }),
+  };
   if (did === undefined && identifier === undefined && Object.keys(named).length === 0) {
     throw new AppError('VALIDATION_FAILED', 'Parameter `did` or `identifier` is required.', { field: 'did' });
   }
@@ -64,6 +68,7 @@ function readReferrerCode(input: PublicInput): string | undefined {
   const value = input.referrer_code;
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw validationError('referrer_code', 'must be a string');
-  if (value.length > REFERRER_CODE_MAX_LENGTH) throw validationError('referrer_code', `must be at most ${REFERRER_CODE_MAX_LENGTH} characters`);
+  if (value.length > REFERRER_CODE_MAX_LENGTH)
+    throw validationError('referrer_code', `must be at most ${REFERRER_CODE_MAX_LENGTH} characters`);
   return value;
 }

@@ -48,16 +48,19 @@ export const JoinBodySchema = Type.Object({
   ...Session,
 });
 
-const LevelSchema = Type.Union([
-  Type.Object({
-    name: Type.String({ description: "The level's name." }),
-    code: Type.String({ description: "The level's code." }),
-    expiration_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
-      description: "YYYY-MM-DD in the shop's timezone: the day the level drops if the member buys nothing more; null: never.",
+const LevelSchema = Type.Union(
+  [
+    Type.Object({
+      name: Type.String({ description: "The level's name." }),
+      code: Type.String({ description: "The level's code." }),
+      expiration_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+        description: "YYYY-MM-DD in the shop's timezone: the day the level drops if the member buys nothing more; null: never.",
+      }),
     }),
-  }),
-  Type.Null(),
-], { description: 'The member level: null for a member below the lowest level, and for a non-member (docs/loyalty.md "Levels").' });
+    Type.Null(),
+  ],
+  { description: 'The member level: null for a member below the lowest level, and for a non-member (docs/loyalty.md "Levels").' },
+);
 
 export const MemberStatusSchema = StatusSuccessSchema({
   payload: Type.Object({

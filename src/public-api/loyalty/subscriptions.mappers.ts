@@ -60,6 +60,11 @@ export function subscriptionOrderBody(order: SubscriptionOrder) {
       saved_by_certificates: toUnits(r.savedByCertificates),
       applied_promotions: [...r.appliedPromotions],
     },
-    items: r.items.map((it) => ({ id: it.productId, name: it.name, quantity: it.quantity, price: toUnits(it.totalAfterDiscountsPerProduct) })),
+    items: r.items.map((it) => ({
+      id: it.productId,
+      name: it.name,
+      quantity: it.quantity,
+      price: toUnits(it.totalAfterDiscountsPerProduct),
+    })),
   };
 }

@@ -14,7 +14,10 @@ import { IDENTIFIER_MAX_LENGTH } from './loyalty.params.js';
 const Common = {
   shop_id: ShopIdSchema,
   shop_secret: Type.String({ description: 'The shop secret.' }),
-  identifier: Type.String({ maxLength: IDENTIFIER_MAX_LENGTH, description: "The member's phone (any usual spelling), else its loyalty_id." }),
+  identifier: Type.String({
+    maxLength: IDENTIFIER_MAX_LENGTH,
+    description: "The member's phone (any usual spelling), else its loyalty_id.",
+  }),
   subscription: Type.String({ maxLength: 64, description: 'The subscription code.' }),
 };
 
@@ -22,10 +25,13 @@ export const StatusQuerySchema = Type.Object(Common);
 export const OrdersQuerySchema = Type.Object({
   ...Common,
   date_from: Type.Optional(Type.String({ format: 'date', description: 'First day (shop time zone) of the orders listed.' })),
-  date_to: Type.Optional(Type.String({ format: 'date', description: 'Last day (shop time zone) of the orders listed; not before date_from.' })),
+  date_to: Type.Optional(
+    Type.String({ format: 'date', description: 'Last day (shop time zone) of the orders listed; not before date_from.' }),
+  ),
 });
 
-const Money = (description: string) => Type.Integer({ description: `${description}, in whole currency units (interface.md types it Integer).` });
+const Money = (description: string) =>
+  Type.Integer({ description: `${description}, in whole currency units (interface.md types it Integer).` });
 
 const PromosValue = Type.Object({
   promotions: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), status: Type.String() })),
@@ -54,7 +60,10 @@ export const StatusResponses = {
         plan: Type.String(),
         active: Type.Boolean({ description: 'False once paid_till is in the past.' }),
         paid_till: Type.String({ format: 'date' }),
-        limits_reset_date: Type.String({ format: 'date', description: 'The first day of the next billing period, when the limits start afresh.' }),
+        limits_reset_date: Type.String({
+          format: 'date',
+          description: 'The first day of the next billing period, when the limits start afresh.',
+        }),
       }),
       benefits: Type.Array(BenefitSchema),
     }),

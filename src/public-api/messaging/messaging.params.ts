@@ -100,7 +100,9 @@ export function readDateFrom(input: PublicInput, required: boolean): number | un
  * The query of both counters endpoints (interface.md endpoint 16): the customer, the
  * channels and types (required, comma-separated) and `date_from` (required).
  */
-export function readCountersQuery(input: PublicInput): HistoryQuery & { readonly channels: readonly string[]; readonly types: readonly MessageType[] } {
+export function readCountersQuery(
+  input: PublicInput,
+): HistoryQuery & { readonly channels: readonly string[]; readonly types: readonly MessageType[] } {
   return {
     customer: readHistoryCustomer(input, true),
     channels: readChannels(input, true) ?? [],
@@ -124,7 +126,10 @@ function readList(input: PublicInput, name: string, required: boolean): string[]
   }
   const text = Array.isArray(value) ? value.join(',') : value;
   if (typeof text !== 'string') throw validationError(name, 'must be a comma-separated list');
-  const words = text.split(',').map((w) => w.trim().toLowerCase()).filter((w) => w !== '');
+  const words = text
+    .split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter((w) => w !== '');
   if (words.length === 0) {
     if (required) throw validationError(name, 'is required');
     return undefined;

@@ -4,7 +4,15 @@ import type { Counters, MessageStatus, SentMessage } from '../../modules/messagi
 import { authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { noSchemaValidation } from '../common/route-compilers.js';
-import { readChannels, readCountersQuery, readDateFrom, readHistoryCustomer, readPage, readTransactRequest, readTypes } from './messaging.params.js';
+import {
+  readChannels,
+  readCountersQuery,
+  readDateFrom,
+  readHistoryCustomer,
+  readPage,
+  readTransactRequest,
+  readTypes,
+} from './messaging.params.js';
 import {
   CountersQuerySchema,
   CountersResponses,

@@ -82,7 +82,9 @@ const statusResponses = <T extends ReturnType<typeof StatusSuccessSchema>>(ok: T
   '5xx': StatusErrorSchema,
 });
 
-export const NotificationsResponses = statusResponses(StatusSuccessSchema({ payload: Type.Object({ messages: Type.Array(SentMessageSchema) }) }));
+export const NotificationsResponses = statusResponses(
+  StatusSuccessSchema({ payload: Type.Object({ messages: Type.Array(SentMessageSchema) }) }),
+);
 
 export const CountersQuerySchema = Type.Object({
   ...credentials,

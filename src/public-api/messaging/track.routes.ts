@@ -16,7 +16,8 @@ const TrackBodySchema = Type.Object(
     type: Type.Optional(
       Type.String({
         maxLength: 32,
-        description: "The push's data.type (bulk, chain, transactional); the native iOS SDK sends its event's type (web). The message is found by its code alone.",
+        description:
+          "The push's data.type (bulk, chain, transactional); the native iOS SDK sends its event's type (web). The message is found by its code alone.",
       }),
     ),
   },

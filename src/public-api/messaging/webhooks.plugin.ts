@@ -15,7 +15,11 @@ import type { BounceType } from '../../modules/messaging/outcomes.service.js';
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 const TYPES: readonly BounceType[] = ['hard', 'soft', 'complaint'];
-const ShopParams = { type: 'object', properties: { shopId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } }, required: ['shopId'] } as const;
+const ShopParams = {
+  type: 'object',
+  properties: { shopId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } },
+  required: ['shopId'],
+} as const;
 const BounceBody = {
   type: 'object',
   properties: {
@@ -47,8 +51,10 @@ export const messagingWebhooksPlugin: FastifyPluginCallback = (app, _options, do
   });
   app.addHook('onRequest', addressLimitHook(app.limits));
   // A delivery status report is a whole message: taken as text, whatever its type says.
-  app.addContentTypeParser(['message/rfc822', 'multipart/report', 'text/plain'], { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_r, body, next) =>
-    next(null, body),
+  app.addContentTypeParser(
+    ['message/rfc822', 'multipart/report', 'text/plain'],
+    { parseAs: 'string', bodyLimit: 1024 * 1024 },
+    (_r, body, next) => next(null, body),
   );
 
   async function authorize(request: FastifyRequest): Promise<void> {

@@ -37,7 +37,6 @@ const flags = Object.fromEntries(
 
 const WHERE = 'Parameters may come in the query string, a JSON body or a form; the body wins.';
 
-
 const Text = (description: string) => Type.Optional(Type.String({ description }));
 
 export const ProfileSetBodySchema = Type.Object(
@@ -60,9 +59,7 @@ export const ProfileSetBodySchema = Type.Object(
     kids: Type.Optional(
       Type.String({ description: 'JSON text of an array of `{"gender": "m"|"f", "birthday": "YYYY-MM-DD"}` (a JSON array is taken too).' }),
     ),
-    auto: Type.Optional(
-      Type.String({ description: 'JSON text of an array of `{"brand", "model", "vds"}` (a JSON array is taken too).' }),
-    ),
+    auto: Type.Optional(Type.String({ description: 'JSON text of an array of `{"brand", "model", "vds"}` (a JSON array is taken too).' })),
     bought_something: Type.Optional(Type.Boolean()),
     ...flags,
   },
@@ -120,7 +117,9 @@ export const ProfileResponseSchema = Type.Object(
     location: Type.Optional(Nullable(Type.String())),
     kids: Type.Optional(Type.Array(Type.Object({ gender: Type.Optional(Type.String()), birthday: Type.Optional(Type.String()) }))),
     auto: Type.Optional(
-      Type.Array(Type.Object({ brand: Type.Optional(Type.String()), model: Type.Optional(Type.String()), vds: Type.Optional(Type.String()) })),
+      Type.Array(
+        Type.Object({ brand: Type.Optional(Type.String()), model: Type.Optional(Type.String()), vds: Type.Optional(Type.String()) }),
+      ),
     ),
     fb_id: Type.Optional(Nullable(Type.String())),
     vk_id: Type.Optional(Nullable(Type.String())),
@@ -167,7 +166,6 @@ export const SegmentQuerySchema = Type.Object(
   { additionalProperties: true, description: `${WHERE} The SDK also repeats them in a JSON body of the GET, which is read.` },
 );
 
-export const SegmentListSchema = Type.Array(
-  Type.Object({ id: Type.Integer(), type: Type.Literal('static') }),
-  { description: 'Bare: the segments the customer belongs to, ascending by id.' },
-);
+export const SegmentListSchema = Type.Array(Type.Object({ id: Type.Integer(), type: Type.Literal('static') }), {
+  description: 'Bare: the segments the customer belongs to, ascending by id.',
+});

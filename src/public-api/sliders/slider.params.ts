@@ -1,11 +1,7 @@
 import { AppError } from '../../errors.js';
 import type { PublicInput } from '../../http/input.js';
 import { validationError } from '../../http/readers.js';
-import {
-  isValidDeviceId,
-  normalizeIdentifiers,
-  type IdentifierKind,
-} from '../../modules/identity/domain/identifiers.js';
+import { isValidDeviceId, normalizeIdentifiers, type IdentifierKind } from '../../modules/identity/domain/identifiers.js';
 import { isValidSliderCode, MAX_TAG_LENGTH } from '../../modules/sliders/domain/slider.js';
 import { DEVICE_ID_NOT_VALID, IDENTIFIER_NOT_VALID } from '../common/identity.params.js';
 
@@ -94,7 +90,10 @@ function readTags(input: PublicInput): readonly string[] | undefined {
   if (parts.reduce((length, part) => length + part.length + 1, 0) > MAX_TAGS_PARAMETER_LENGTH) {
     throw validationError('tags', `must be at most ${MAX_TAGS_PARAMETER_LENGTH} characters long`);
   }
-  const tags = parts.flatMap((part) => part.split(',')).map((tag) => tag.trim()).filter((tag) => tag !== '');
+  const tags = parts
+    .flatMap((part) => part.split(','))
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
   if (tags.length > MAX_REQUEST_TAGS) throw validationError('tags', `must hold at most ${MAX_REQUEST_TAGS} tags`);
   if (tags.some((tag) => tag.length > MAX_TAG_LENGTH)) {
     throw validationError('tags', `must hold tags of at most ${MAX_TAG_LENGTH} characters`);

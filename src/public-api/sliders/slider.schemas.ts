@@ -48,8 +48,7 @@ const SlideSchema = Type.Object({
   content_type: Type.String({ description: 'Service field; empty when none.' }),
   content: Type.String({ description: 'Service field; empty when none.' }),
   html: Type.String({
-    description:
-      'Ready markup: `<a href="url"><img src="image_url" width="W" height="H" alt="content"></a>`, every value escaped.',
+    description: 'Ready markup: `<a href="url"><img src="image_url" width="W" height="H" alt="content"></a>`, every value escaped.',
   }),
 });
 

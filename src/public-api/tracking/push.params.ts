@@ -130,8 +130,7 @@ function readItems(input: PublicInput, replacesAll: boolean): TrackedItem[] {
  * 1–3 (interface.md, Events), which override or null the two fields.
  */
 function readOptionalFields(input: PublicInput): { sid: string | undefined; attribution: EventAttribution } {
-  const nonEmpty = (name: string, maxLength: number) =>
-    readString(input, name, { optional: true, nonEmpty: true, maxLength });
+  const nonEmpty = (name: string, maxLength: number) => readString(input, name, { optional: true, nonEmpty: true, maxLength });
   const stream = nonEmpty('stream', MAX_TEXT_LENGTH);
   const sid = readOptionalId(input, 'sid', { emptyIsAbsent: false });
   const referer = nonEmpty('referer', MAX_REFERER_LENGTH);

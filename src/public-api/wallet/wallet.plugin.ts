@@ -65,15 +65,20 @@ export const walletWebServicePlugin: FastifyPluginCallback = (app, _options, don
       bodyLimit: 4_096,
       schema: {
         tags,
-        summary: 'PassKit: register a device for a pass\'s updates',
-        description: '201: registered; 200: the device had registered the pass already (its push token is updated); 401: not the pass\'s token.',
+        summary: "PassKit: register a device for a pass's updates",
+        description:
+          "201: registered; 200: the device had registered the pass already (its push token is updated); 401: not the pass's token.",
         params: RegistrationParamsSchema,
         body: RegistrationBodySchema,
         response: { 200: Empty, 201: Empty },
       },
     },
     async (request, reply) => {
-      const outcome = await wallet.registerDevice(passKey(request, request.params), request.params.deviceLibraryIdentifier, request.body.pushToken);
+      const outcome = await wallet.registerDevice(
+        passKey(request, request.params),
+        request.params.deviceLibraryIdentifier,
+        request.body.pushToken,
+      );
       return reply.code(outcome === 'created' ? 201 : outcome === 'exists' ? 200 : 401).send();
     },
   );
@@ -83,8 +88,8 @@ export const walletWebServicePlugin: FastifyPluginCallback = (app, _options, don
     {
       schema: {
         tags,
-        summary: 'PassKit: unregister a device from a pass\'s updates',
-        description: '200: unregistered (also when it was not registered); 401: not the pass\'s token.',
+        summary: "PassKit: unregister a device from a pass's updates",
+        description: "200: unregistered (also when it was not registered); 401: not the pass's token.",
         params: RegistrationParamsSchema,
         response: { 200: Empty },
       },
@@ -100,7 +105,7 @@ export const walletWebServicePlugin: FastifyPluginCallback = (app, _options, don
     {
       schema: {
         tags,
-        summary: 'PassKit: the serial numbers of a device\'s passes changed since a tag',
+        summary: "PassKit: the serial numbers of a device's passes changed since a tag",
         description: '200 with the serial numbers and the new tag; 204 when none changed.',
         params: SerialsParamsSchema,
         querystring: SerialsQuerySchema,
@@ -120,7 +125,7 @@ export const walletWebServicePlugin: FastifyPluginCallback = (app, _options, don
       schema: {
         tags,
         summary: 'PassKit: the latest version of a pass',
-        description: '200 with the .pkpass and Last-Modified; 304 when not changed since If-Modified-Since; 401: not the pass\'s token.',
+        description: "200 with the .pkpass and Last-Modified; 304 when not changed since If-Modified-Since; 401: not the pass's token.",
         params: PassParamsSchema,
       },
     },

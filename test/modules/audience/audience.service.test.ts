@@ -8,7 +8,6 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
   const bed = useServiceBed(dialect);
   const { clock } = bed;
 
-
   async function profileOf(query: { email?: string; phone?: string; externalId?: string; loyaltyId?: string }) {
     const found = await bed.services.identity.findProfiles(bed.shopId, query);
     expect(found).toHaveLength(1);
@@ -242,7 +241,12 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
     const newsletter = await bed.services.segments.createSegment(bed.shopId, { name: 'Newsletter' });
     await importRecords(bed.services, bed.shopId, [{ email: 'older@example.org', first_name: 'Old' }], vip.id);
     clock.advance(1000);
-    await importRecords(bed.services, bed.shopId, [{ phone: '79001112233', first_name: 'Young', last_name: 'Smith', mobile_token: 'tok', mobile_token_platform: 'android' }], newsletter.id);
+    await importRecords(
+      bed.services,
+      bed.shopId,
+      [{ phone: '79001112233', first_name: 'Young', last_name: 'Smith', mobile_token: 'tok', mobile_token_platform: 'android' }],
+      newsletter.id,
+    );
     const older = await profileOf({ email: 'older@example.org' });
     const younger = await profileOf({ phone: '79001112233' });
 
@@ -299,7 +303,16 @@ describe.each(TEST_DIALECTS)('audience import on %s', (dialect) => {
     await bed.services.customProperties.createProperty(bed.shopId, { code: 'seen_at', type: 'datetime' });
     await bed.services.customProperties.createProperty(bed.shopId, { code: 'nickname', type: 'string' });
     const result = await importRecords(bed.services, bed.shopId, [
-      { email: 'p1@example.org', shoe_size: '42', vip: true, since: '2020-02-29', score: 4.5, seen_at: '2024-05-01T10:00:00+03:00', nickname: 'Pat', colour: 'red' },
+      {
+        email: 'p1@example.org',
+        shoe_size: '42',
+        vip: true,
+        since: '2020-02-29',
+        score: 4.5,
+        seen_at: '2024-05-01T10:00:00+03:00',
+        nickname: 'Pat',
+        colour: 'red',
+      },
       { email: 'p2@example.org', shoe_size: 'big', since: '2021-02-29', score: 'x', colour: 'blue', hobby: 'chess' },
     ]);
     expect(result).toMatchObject({ imported: 2, skipped: 0 });

@@ -60,7 +60,9 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
    * merge), and ten records at the end repeat the first ten emails with new names.
    */
   async function submit(): Promise<{ importId: number; received: number }> {
-    await services.audience.submitImport(shopId, { chunks: toChunks([{ email: 'stored@example.org' }, { phone: '79990000001', last_name: 'Stored' }]) });
+    await services.audience.submitImport(shopId, {
+      chunks: toChunks([{ email: 'stored@example.org' }, { phone: '79990000001', last_name: 'Stored' }]),
+    });
     const [stored] = await services.audience.listImports(shopId);
     await services.audience.runImport({ shopId, importId: stored!.id });
     clock.advance(1000);
@@ -93,10 +95,18 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
     const [linked] = await services.identity.findProfiles(shopId, { email: 'stored@example.org' });
     expect(linked).toMatchObject({ phone: '79990000001' });
     expect(await services.identity.listMerges(shopId, linked!.id)).toHaveLength(1);
-    expect((await services.audience.getCustomerAttributes(shopId, linked!.id))?.fields).toEqual({ first_name: 'Linked', last_name: 'Stored' });
+    expect((await services.audience.getCustomerAttributes(shopId, linked!.id))?.fields).toEqual({
+      first_name: 'Linked',
+      last_name: 'Stored',
+    });
     const [again] = await services.identity.findProfiles(shopId, { email: 'customer3@example.org' });
     expect((await services.audience.getCustomerAttributes(shopId, again!.id))?.fields).toEqual({ first_name: 'Again' });
-    const chunksLeft = await db.db.selectFrom('audience_import_chunks').select('seq').where('shop_id', '=', shopId).where('import_id', '=', importId).execute();
+    const chunksLeft = await db.db
+      .selectFrom('audience_import_chunks')
+      .select('seq')
+      .where('shop_id', '=', shopId)
+      .where('import_id', '=', importId)
+      .execute();
     expect(chunksLeft).toEqual([]);
   }
 
@@ -164,10 +174,7 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
     // (a second one in this process would block the event loop while it waits for the
     // lock), so there the second worker shares it and the two runs interleave chunk by chunk.
     const second = dialect === 'postgres' ? otherProcess() : createServices({ config, db, clock });
-    await Promise.all([
-      services.audience.runImport({ shopId, importId }),
-      second.audience.runImport({ shopId, importId }),
-    ]);
+    await Promise.all([services.audience.runImport({ shopId, importId }), second.audience.runImport({ shopId, importId })]);
     await expectImportedOnce(importId, received);
   });
 
@@ -197,7 +204,12 @@ describe.each(TEST_DIALECTS)('audience import restarts on %s', (dialect) => {
       { signal: stop.signal, onProgress: ({ processed }) => processed >= BATCH_RECORDS && stop.abort(new Error('killed')) },
     );
     await expect(run).rejects.toThrow('killed');
-    await db.db.updateTable('audience_imports').set({ status: 'running' }).where('shop_id', '=', shopId).where('id', '=', importId).execute();
+    await db.db
+      .updateTable('audience_imports')
+      .set({ status: 'running' })
+      .where('shop_id', '=', shopId)
+      .where('id', '=', importId)
+      .execute();
     await services.audience.recordGaveUp({ shopId, importId }, 'Lease expired: worker w1 stopped during attempt 5');
     const failed = await services.audience.getImport(shopId, importId);
     expect(failed).toMatchObject({ status: 'failed' });

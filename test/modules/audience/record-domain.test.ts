@@ -72,7 +72,9 @@ describe('audience record check', () => {
   });
 
   it('keeps a push token only with a valid platform', () => {
-    expect(accepted(checkRecord({ email: 'a@b.org', mobile_token: ' t1 ', mobile_token_platform: 'Android' }, CONTEXT)).record.pushToken).toEqual({
+    expect(
+      accepted(checkRecord({ email: 'a@b.org', mobile_token: ' t1 ', mobile_token_platform: 'Android' }, CONTEXT)).record.pushToken,
+    ).toEqual({
       token: 't1',
       platform: 'android',
     });

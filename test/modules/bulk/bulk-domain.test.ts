@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { checkSplit, HELD, holdsRest, pickWinner, templatesOfVariant, throttleSlot, variantOf, type AbSplit } from '../../../src/modules/bulk/domain/bulk-mailing.js';
+import {
+  checkSplit,
+  HELD,
+  holdsRest,
+  pickWinner,
+  templatesOfVariant,
+  throttleSlot,
+  variantOf,
+  type AbSplit,
+} from '../../../src/modules/bulk/domain/bulk-mailing.js';
 import { capPeriods, isoWeek, minutesToQuietEnd, quietUntil } from '../../../src/modules/bulk/domain/limits.js';
 
 const split: AbSplit = {
-  variants: [{ share: 10, email: { subject: 'A' } }, { share: 20, email: { subject: 'B' } }],
+  variants: [
+    { share: 10, email: { subject: 'A' } },
+    { share: 20, email: { subject: 'B' } },
+  ],
   decide_after_seconds: 3600,
   metric: 'opens',
 };
@@ -27,9 +39,24 @@ describe('bulk A/B split', () => {
   });
 
   it('picks the best rate, the first on a tie', () => {
-    expect(pickWinner([{ variant: 'a', messaged: 10, hits: 2 }, { variant: 'b', messaged: 4, hits: 1 }])).toBe('b');
-    expect(pickWinner([{ variant: 'a', messaged: 10, hits: 1 }, { variant: 'b', messaged: 10, hits: 1 }])).toBe('a');
-    expect(pickWinner([{ variant: 'a', messaged: 0, hits: 0 }, { variant: 'b', messaged: 3, hits: 0 }])).toBe('a');
+    expect(
+      pickWinner([
+        { variant: 'a', messaged: 10, hits: 2 },
+        { variant: 'b', messaged: 4, hits: 1 },
+      ]),
+    ).toBe('b');
+    expect(
+      pickWinner([
+        { variant: 'a', messaged: 10, hits: 1 },
+        { variant: 'b', messaged: 10, hits: 1 },
+      ]),
+    ).toBe('a');
+    expect(
+      pickWinner([
+        { variant: 'a', messaged: 0, hits: 0 },
+        { variant: 'b', messaged: 3, hits: 0 },
+      ]),
+    ).toBe('a');
   });
 
   it('spaces throttled recipients a minute per batch', () => {

@@ -18,7 +18,10 @@ export class Members {
     const input = email ? { email } : { phone: `7900${String(this.phone).padStart(7, '0')}` };
     const { profileId } = await app.services.identity.resolveProfile(this.s.shopId, input);
     for (const segmentId of segmentIds) {
-      await db.db.insertInto('segment_members').values({ shop_id: this.s.shopId, segment_id: segmentId, profile_id: profileId, created_at: clock.now() }).execute();
+      await db.db
+        .insertInto('segment_members')
+        .values({ shop_id: this.s.shopId, segment_id: segmentId, profile_id: profileId, created_at: clock.now() })
+        .execute();
     }
     if (options.bulkOff) {
       await new SubscriptionFlagsService({ db, clock, identity: app.services.identity }).turnOff(this.s.shopId, profileId, ['email_bulk']);

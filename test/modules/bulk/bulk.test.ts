@@ -32,7 +32,11 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const read = async (id: number): Promise<any> => expectOk(s.admin('GET', `/mailings/bulk/${id}`));
   const mail = { email: { subject: 'Sale for {{ profile.email }}', html: '<p>Sale</p>' } };
-  const sentTo = (subject: string) => s.email.sent.filter((m) => m.message.subject.startsWith(subject)).map((m) => m.message.to).sort();
+  const sentTo = (subject: string) =>
+    s.email.sent
+      .filter((m) => m.message.subject.startsWith(subject))
+      .map((m) => m.message.to)
+      .sort();
 
   it('refuses an unknown segment, no template, shares over 100 and a template that does not parse; 404 for an unknown mailing', async () => {
     const seg = await members.segment('Refusals');
@@ -40,7 +44,12 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().error.message).toBe('Segment 999 does not exist.');
     expect((await post({ name: 'x', segment_ids: [seg] })).statusCode).toBe(422);
-    const shares = await post({ name: 'x', segment_ids: [seg], ...mail, ab: { variants: [{ share: 60 }, { share: 50 }], decide_after_seconds: 3600, metric: 'opens' } });
+    const shares = await post({
+      name: 'x',
+      segment_ids: [seg],
+      ...mail,
+      ab: { variants: [{ share: 60 }, { share: 50 }], decide_after_seconds: 3600, metric: 'opens' },
+    });
     expect(shares.statusCode).toBe(422);
     expect((await post({ name: 'x', segment_ids: [seg], email: { subject: '{% if %}', html: 'x' } })).statusCode).toBe(422);
     expect((await post({ name: 'x', segment_ids: [], ...mail })).statusCode).toBe(422);
@@ -63,7 +72,10 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
     await members.add('cat@example.org', [b]);
     await members.add(null, [a]);
     await members.add('off@example.org', [b], { bulkOff: true });
-    const created = await expectOk(post({ name: 'Overlap', segment_ids: [a, b], email: { subject: 'Overlap {{ profile.email }}', html: '<p>o</p>' } }), 201);
+    const created = await expectOk(
+      post({ name: 'Overlap', segment_ids: [a, b], email: { subject: 'Overlap {{ profile.email }}', html: '<p>o</p>' } }),
+      201,
+    );
     await s.runner.runDue();
     expect(sentTo('Overlap')).toEqual(['ann@example.org', 'bob@example.org', 'cat@example.org']);
     expect(await read(created.id)).toMatchObject({
@@ -74,7 +86,13 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
       failed: 0,
       skipped_by: { unreachable: 1, unsubscribed: 1, over_cap: 0 },
     });
-    const messages = await s.t.db.db.selectFrom('messaging_messages').select(['type', 'mailing_id']).where('shop_id', '=', s.shopId).where('type', '=', 'bulk').where('mailing_id', '=', created.id).execute();
+    const messages = await s.t.db.db
+      .selectFrom('messaging_messages')
+      .select(['type', 'mailing_id'])
+      .where('shop_id', '=', s.shopId)
+      .where('type', '=', 'bulk')
+      .where('mailing_id', '=', created.id)
+      .execute();
     expect(messages).toHaveLength(3);
   });
 
@@ -82,7 +100,10 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
     const seg = await members.segment('Later');
     await members.add('later@example.org', [seg]);
     const sendAt = new Date(s.t.clock.now() + 3_600_000).toISOString();
-    const created = await expectOk(post({ name: 'Later', segment_ids: [seg], send_at: sendAt, email: { subject: 'Later', html: 'x' } }), 201);
+    const created = await expectOk(
+      post({ name: 'Later', segment_ids: [seg], send_at: sendAt, email: { subject: 'Later', html: 'x' } }),
+      201,
+    );
     expect(created.status).toBe('scheduled');
     await s.runner.runDue();
     expect(sentTo('Later')).toEqual([]);
@@ -96,7 +117,10 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
   it('throttles to the given recipients a minute', async () => {
     const seg = await members.segment('Throttle');
     for (const n of [1, 2, 3, 4, 5]) await members.add(`t${n}@example.org`, [seg]);
-    const created = await expectOk(post({ name: 'Slow', segment_ids: [seg], throttle_per_minute: 2, email: { subject: 'Slow', html: 'x' } }), 201);
+    const created = await expectOk(
+      post({ name: 'Slow', segment_ids: [seg], throttle_per_minute: 2, email: { subject: 'Slow', html: 'x' } }),
+      201,
+    );
     await s.runner.runDue();
     expect(sentTo('Slow')).toHaveLength(2);
     expect(await read(created.id)).toMatchObject({ status: 'sending', sent: 2, pending: 3 });
@@ -114,9 +138,21 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
     for (const n of [1, 2, 3, 4, 5]) await members.add(`p${n}@example.org`, [seg]);
     const created = await expectOk(post({ name: 'Pages', segment_ids: [seg], email: { subject: 'Pages', html: 'x' } }), 201);
     const { db, clock, app } = s.t;
-    const small = new BulkExpansion({ db, clock, writer: app.services.messageWriter, limits: app.services.messagingLimits, jobs: app.services.jobs, pageSize: 2 });
+    const small = new BulkExpansion({
+      db,
+      clock,
+      writer: app.services.messageWriter,
+      limits: app.services.messagingLimits,
+      jobs: app.services.jobs,
+      pageSize: 2,
+    });
     for (const page of [0, 0, 1, 2, 1, 3]) await small.runPage({ shopId: s.shopId, mailingId: created.id, page });
-    const rows = await db.db.selectFrom('bulk_mailings').select(['pages', 'stage']).where('shop_id', '=', s.shopId).where('id', '=', created.id).executeTakeFirstOrThrow();
+    const rows = await db.db
+      .selectFrom('bulk_mailings')
+      .select(['pages', 'stage'])
+      .where('shop_id', '=', s.shopId)
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
     expect(rows).toEqual({ pages: 3, stage: 'end' });
     await s.runner.runDue();
     expect(sentTo('Pages')).toEqual(['p1@example.org', 'p2@example.org', 'p3@example.org', 'p4@example.org', 'p5@example.org']);
@@ -181,7 +217,14 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
         name: 'AB',
         segment_ids: [seg],
         email: { subject: 'AB base', html: '<p>x</p>' },
-        ab: { variants: [{ share: 1, email: { subject: 'AB one' } }, { share: 1, email: { subject: 'AB two' } }], decide_after_seconds: 3600, metric: 'opens' },
+        ab: {
+          variants: [
+            { share: 1, email: { subject: 'AB one' } },
+            { share: 1, email: { subject: 'AB two' } },
+          ],
+          decide_after_seconds: 3600,
+          metric: 'opens',
+        },
       }),
       201,
     );
@@ -191,12 +234,29 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
     expect(sentTo('AB two')).toHaveLength(1);
     expect(sentTo('AB base')).toEqual([]);
     expect(await read(created.id)).toMatchObject({ status: 'sending', held: 3, sent: 2, winner: null });
-    const [two] = await s.t.db.db.selectFrom('bulk_recipients').select('code').where('shop_id', '=', s.shopId).where('mailing_id', '=', created.id).where('variant', '=', 'b').execute();
-    await s.t.db.db.updateTable('messaging_deliveries').set({ opened_at: s.t.clock.now() }).where('shop_id', '=', s.shopId).where('code', '=', two!.code!).execute();
+    const [two] = await s.t.db.db
+      .selectFrom('bulk_recipients')
+      .select('code')
+      .where('shop_id', '=', s.shopId)
+      .where('mailing_id', '=', created.id)
+      .where('variant', '=', 'b')
+      .execute();
+    await s.t.db.db
+      .updateTable('messaging_deliveries')
+      .set({ opened_at: s.t.clock.now() })
+      .where('shop_id', '=', s.shopId)
+      .where('code', '=', two!.code!)
+      .execute();
     s.t.clock.advance(3_600_000);
     await s.runner.runDue();
     expect(sentTo('AB one')).toHaveLength(1);
-    expect([...sentTo('AB one'), ...sentTo('AB two')].sort()).toEqual(['ab1@example.org', 'ab2@example.org', 'ab3@example.org', 'ab4@example.org', 'ab5@example.org']);
+    expect([...sentTo('AB one'), ...sentTo('AB two')].sort()).toEqual([
+      'ab1@example.org',
+      'ab2@example.org',
+      'ab3@example.org',
+      'ab4@example.org',
+      'ab5@example.org',
+    ]);
     expect(await read(created.id)).toMatchObject({ status: 'done', recipients: 5, sent: 5, held: 0, winner: 'b' });
   });
 });

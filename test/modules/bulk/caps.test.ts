@@ -33,7 +33,12 @@ describe.each(TEST_DIALECTS)('bulk frequency caps on %s', (dialect) => {
     const results = await Promise.all(Array.from({ length: 100 }, () => take(1, at)));
     expect(results.filter((r) => r.has('email'))).toHaveLength(2);
     expect(results.filter((r) => r.has('sms'))).toHaveLength(100);
-    const rows = await t.db.db.selectFrom('bulk_cap_counters').select(['period', 'count']).where('shop_id', '=', shopId).where('profile_id', '=', 1).execute();
+    const rows = await t.db.db
+      .selectFrom('bulk_cap_counters')
+      .select(['period', 'count'])
+      .where('shop_id', '=', shopId)
+      .where('profile_id', '=', 1)
+      .execute();
     expect(rows).toEqual([{ period: 'd:2026-03-02', count: 2 }]);
   });
 

@@ -18,7 +18,6 @@ const offer = (id: string, extra: Partial<FeedOfferSpec> = {}): FeedOfferSpec =>
   ...extra,
 });
 
-
 /** A body that delivers its first part, then waits until `release` is called. */
 function pausedBody(first: string, rest: string): { body: AsyncIterable<Buffer>; release: () => void; started: Promise<void> } {
   let release!: () => void;
@@ -83,7 +82,14 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
 
     const categories = await categoryRows(db, shopId);
     expect(
-      categories.map((c) => [c.external_id, c.parent_external_id, c.level, c.product_count, c.discount_product_count, JSON.parse(c.location_ids) as string[]]),
+      categories.map((c) => [
+        c.external_id,
+        c.parent_external_id,
+        c.level,
+        c.product_count,
+        c.discount_product_count,
+        JSON.parse(c.location_ids) as string[],
+      ]),
     ).toEqual([
       ['1', null, 1, 1, 0, ['msk', 'ru', 'spb']],
       ['2', '1', 2, 1, 1, ['msk', 'ru', 'spb']],
@@ -119,7 +125,9 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
 
   it.runIf(dialect === 'postgres')('brings the planner statistics of the products up to date before an import lands', async () => {
     const analyzed = async () => {
-      const { rows } = await sql<{ n: number | string }>`select analyze_count + autoanalyze_count as n from pg_stat_user_tables where relname = 'catalog_products'`.execute(db.db);
+      const { rows } = await sql<{
+        n: number | string;
+      }>`select analyze_count + autoanalyze_count as n from pg_stat_user_tables where relname = 'catalog_products'`.execute(db.db);
       return Number(rows[0]?.n ?? 0);
     };
     const before = await analyzed();
@@ -129,11 +137,29 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
 
   it('keeps category ids stable across imports and never reuses one', async () => {
     const idsOf = async () => Object.fromEntries((await categoryRows(db, shopId)).map((c) => [c.external_id, Number(c.id)]));
-    await importTestFeed(t.services, shopId, { categories: [{ id: 'x', name: 'X' }, { id: 'y', name: 'Y' }], offers: [] });
+    await importTestFeed(t.services, shopId, {
+      categories: [
+        { id: 'x', name: 'X' },
+        { id: 'y', name: 'Y' },
+      ],
+      offers: [],
+    });
     const first = await idsOf();
     expect(Object.values(first).sort()).toEqual([1, 2]);
-    await importTestFeed(t.services, shopId, { categories: [{ id: 'z', name: 'Z' }, { id: 'y', name: 'Y2' }], offers: [] });
-    await importTestFeed(t.services, shopId, { categories: [{ id: 'x', name: 'X' }, { id: 'z', name: 'Z' }], offers: [] });
+    await importTestFeed(t.services, shopId, {
+      categories: [
+        { id: 'z', name: 'Z' },
+        { id: 'y', name: 'Y2' },
+      ],
+      offers: [],
+    });
+    await importTestFeed(t.services, shopId, {
+      categories: [
+        { id: 'x', name: 'X' },
+        { id: 'z', name: 'Z' },
+      ],
+      offers: [],
+    });
     expect(await idsOf()).toEqual({ x: first.x, z: 3 });
 
     // Ids are per shop: another shop starts at 1 again.
@@ -146,7 +172,10 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
     await importTestFeed(t.services, shopId, sampleFeed());
     const before = await productRows(db, shopId);
     // Well-formed offers first, so that rows are staged before the document breaks.
-    const broken = buildYml({ categories: [{ id: '9', name: 'New' }], offers: [offer('n1'), offer('n2')] }).replace('</offers>', '<offer id="x">');
+    const broken = buildYml({ categories: [{ id: '9', name: 'New' }], offers: [offer('n1'), offer('n2')] }).replace(
+      '</offers>',
+      '<offer id="x">',
+    );
     const error = await refusalOf(t.services.catalog.importFeed({ shopId, format: 'yml', body: broken, source: 'admin' }));
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(error.message).toMatch(/^The feed is not well-formed XML/);
@@ -191,8 +220,17 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
               .orderBy('id')
               .execute()
           ).map((r) => r.id);
-        const served = await trx.selectFrom('catalogs').select('generation').where('shop_id', '=', landing.shopId).executeTakeFirstOrThrow();
-        seen.push({ landing, previous: await ids(landing.previousGeneration), next: await ids(landing.generation), served: Number(served.generation) });
+        const served = await trx
+          .selectFrom('catalogs')
+          .select('generation')
+          .where('shop_id', '=', landing.shopId)
+          .executeTakeFirstOrThrow();
+        seen.push({
+          landing,
+          previous: await ids(landing.previousGeneration),
+          next: await ids(landing.generation),
+          served: Number(served.generation),
+        });
       },
     };
     t = catalogStack(db, {}, { catalogListeners: [listener] });
@@ -206,9 +244,13 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
 
   it('fails the import when a landed listener fails, and keeps the old catalog', async () => {
     await importTestFeed(t.services, shopId, { offers: [offer('a')] });
-    const broken = catalogStack(db, {}, {
-      catalogListeners: [{ name: 'broken', onLanded: () => Promise.reject(new AppError('CONFLICT', 'Listener refused.')) }],
-    });
+    const broken = catalogStack(
+      db,
+      {},
+      {
+        catalogListeners: [{ name: 'broken', onLanded: () => Promise.reject(new AppError('CONFLICT', 'Listener refused.')) }],
+      },
+    );
     await expect(importTestFeed(broken.services, shopId, { offers: [offer('b')] })).rejects.toThrow('Listener refused.');
     expect(await t.services.catalog.currentGeneration(shopId)).toBe(1);
     expect((await productRows(db, shopId)).map((p) => [p.generation, p.id])).toEqual([[1, 'a']]);
@@ -233,9 +275,13 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
     await expect(t.services.catalog.importFeed({ shopId, format: 'yml', body: aborted(), source: 'admin' })).rejects.toThrow();
     expect((await t.services.catalog.getFeed(shopId)).lastImport?.error).toBe(UPLOAD_BROKE_OFF);
 
-    const refusing = catalogStack(db, {}, {
-      catalogListeners: [{ name: 'refusing', onLanded: () => Promise.reject(new AppError('CONFLICT', 'Listener refused.')) }],
-    });
+    const refusing = catalogStack(
+      db,
+      {},
+      {
+        catalogListeners: [{ name: 'refusing', onLanded: () => Promise.reject(new AppError('CONFLICT', 'Listener refused.')) }],
+      },
+    );
     await expect(importTestFeed(refusing.services, shopId, { offers: [offer('b')] })).rejects.toThrow('Listener refused.');
     expect((await t.services.catalog.getFeed(shopId)).lastImport?.error).toBe('Listener refused.');
   });
@@ -251,7 +297,10 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
 
   it('skips offers without an id, with a bad price or a repeated id, and records why', async () => {
     const result = await importTestFeed(t.services, shopId, {
-      categories: [{ id: '1', name: 'A' }, { id: '2', name: 'B', parentId: '404' }],
+      categories: [
+        { id: '1', name: 'A' },
+        { id: '2', name: 'B', parentId: '404' },
+      ],
       offers: [
         offer('ok'),
         { name: 'no id', price: '1' },
@@ -374,9 +423,7 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
       await Promise.resolve();
       yield Buffer.from(buildYml({ offers: [offer('b')] }));
     };
-    const error = await refusalOf(
-      t.services.catalog.importFeed({ shopId, format: 'yml', body: body(), source: 'admin', maxBytes: 100 }),
-    );
+    const error = await refusalOf(t.services.catalog.importFeed({ shopId, format: 'yml', body: body(), source: 'admin', maxBytes: 100 }));
     expect(error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(await t.services.catalog.currentGeneration(shopId)).toBe(1);
   });

@@ -21,7 +21,17 @@ function record(
   name: string,
   extra: Partial<TreeCategoryRecord> = {},
 ): TreeCategoryRecord {
-  return { externalId, id, parentExternalId: parent, name, url: null, discountProductCount: 0, locationIds: [], discountLocationIds: [], ...extra };
+  return {
+    externalId,
+    id,
+    parentExternalId: parent,
+    name,
+    url: null,
+    discountProductCount: 0,
+    locationIds: [],
+    discountLocationIds: [],
+    ...extra,
+  };
 }
 
 const RECORDS: TreeCategoryRecord[] = [
@@ -45,7 +55,14 @@ describe('buildCategoryTree', () => {
   it('builds nodes with internal and external ids of the node and its parent', () => {
     const tree = buildCategoryTree(RECORDS, ALL);
     expect(shape(tree)).toBe('1(2(3),6),4,5(7)');
-    expect(tree[0]).toMatchObject({ id: 11, external_id: '1', name: 'Clothes', url: 'https://shop.example/c/1', parent_id: null, parent_external_id: null });
+    expect(tree[0]).toMatchObject({
+      id: 11,
+      external_id: '1',
+      name: 'Clothes',
+      url: 'https://shop.example/c/1',
+      parent_id: null,
+      parent_external_id: null,
+    });
     expect(tree[0]!.children[0]).toMatchObject({ id: 12, external_id: '2', parent_id: 11, parent_external_id: '1' });
     expect(tree[0]!.children[0]!.children[0]).toEqual({
       id: 13,
@@ -94,12 +111,7 @@ describe('buildCategoryTree', () => {
   });
 
   it('makes a category whose parent is unknown a root, and leaves out a loop no root reaches', () => {
-    const records = [
-      record('a', 1, 'missing', 'Orphan'),
-      record('x', 2, 'y', 'X'),
-      record('y', 3, 'x', 'Y'),
-      record('s', 4, 's', 'Self'),
-    ];
+    const records = [record('a', 1, 'missing', 'Orphan'), record('x', 2, 'y', 'X'), record('y', 3, 'x', 'Y'), record('s', 4, 's', 'Self')];
     const tree = buildCategoryTree(records, ALL);
     expect(shape(tree)).toBe('a,s');
     expect(tree[0]).toMatchObject({ parent_id: null, parent_external_id: null });

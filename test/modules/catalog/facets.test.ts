@@ -27,8 +27,21 @@ const source = (id: string, extra: Partial<FacetSource> = {}): FacetSource => ({
 });
 
 const SOURCES: FacetSource[] = [
-  source('c', { vendor: 'Acme', price: 300_00, oldprice: 400_00, categoryIds: ['leaf'], params: [{ key: 'color', values: ['red', 'blue'] }] }),
-  source('a', { vendor: 'ACME ', price: 100_00, salesRate: 5, categoryIds: ['child'], locationIds: ['msk'], params: [{ key: 'color', values: ['red'] }] }),
+  source('c', {
+    vendor: 'Acme',
+    price: 300_00,
+    oldprice: 400_00,
+    categoryIds: ['leaf'],
+    params: [{ key: 'color', values: ['red', 'blue'] }],
+  }),
+  source('a', {
+    vendor: 'ACME ',
+    price: 100_00,
+    salesRate: 5,
+    categoryIds: ['child'],
+    locationIds: ['msk'],
+    params: [{ key: 'color', values: ['red'] }],
+  }),
   source('b', { vendor: 'Zeta', price: 200_00, salesRate: 9, categoryIds: ['other', 'unknown'], params: [{ key: 'size', values: [42] }] }),
   source('d', { vendor: null, price: 50_00, oldprice: 100_00, categoryIds: ['root'], locationIds: ['spb'] }),
 ];
@@ -71,7 +84,14 @@ describe('facetedPage', () => {
       ['other', 1],
     ]);
     expect(result.filters).toEqual([
-      { key: 'color', count: 2, values: [['red', 2], ['blue', 1]] },
+      {
+        key: 'color',
+        count: 2,
+        values: [
+          ['red', 2],
+          ['blue', 1],
+        ],
+      },
       { key: 'size', count: 1, values: [['42', 1]] },
     ]);
     expect(result.priceRange).toEqual({ min: 50_00, max: 300_00 });
@@ -96,7 +116,16 @@ describe('facetedPage', () => {
       { name: 'Zeta', count: 1 },
     ]);
     expect(result.priceRange).toEqual({ min: 100_00, max: 300_00 });
-    expect(result.filters).toEqual([{ key: 'color', count: 2, values: [['red', 2], ['blue', 1]] }]);
+    expect(result.filters).toEqual([
+      {
+        key: 'color',
+        count: 2,
+        values: [
+          ['red', 2],
+          ['blue', 1],
+        ],
+      },
+    ]);
   });
 
   it('matches a category with everything below it', () => {
@@ -118,7 +147,16 @@ describe('facetedPage', () => {
   it('a param filter keeps its own values in its facet, and narrows the other params', () => {
     const result = page({ params: new Map([['color', ['blue']]]) });
     expect(result).toMatchObject({ total: 1, ids: ['c'] });
-    expect(result.filters).toEqual([{ key: 'color', count: 2, values: [['red', 2], ['blue', 1]] }]);
+    expect(result.filters).toEqual([
+      {
+        key: 'color',
+        count: 2,
+        values: [
+          ['red', 2],
+          ['blue', 1],
+        ],
+      },
+    ]);
   });
 
   it('a row failing two filters counts in no facet', () => {

@@ -4,7 +4,11 @@ import { FeedFormatError, type FeedItem } from '../../../src/modules/catalog/dom
 import { YmlFeedParser } from '../../../src/modules/catalog/domain/feed-yml-parser.js';
 import { buildJsonFeed, buildYml, sampleFeed } from '../../helpers/feed-builder.js';
 
-function parse(text: string, chunk = 5, parser: { write(s: string): void; end(): void; drain(): FeedItem[] } = new JsonFeedParser()): FeedItem[] {
+function parse(
+  text: string,
+  chunk = 5,
+  parser: { write(s: string): void; end(): void; drain(): FeedItem[] } = new JsonFeedParser(),
+): FeedItem[] {
   const items: FeedItem[] = [];
   for (let i = 0; i < text.length; i += chunk) {
     parser.write(text.slice(i, i + chunk));
@@ -32,9 +36,7 @@ describe('JSON feed parser', () => {
     const fromYml = parse(buildYml(spec), 64, new YmlFeedParser());
     // YML text is all strings; the JSON feed keeps numbers and booleans, so compare as strings.
     const asText = (_key: string, v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
-    expect(JSON.parse(JSON.stringify(fromJson, asText))).toEqual(
-      JSON.parse(JSON.stringify(fromYml)),
-    );
+    expect(JSON.parse(JSON.stringify(fromJson, asText))).toEqual(JSON.parse(JSON.stringify(fromYml)));
   });
 
   it('accepts category_id and picture as single values, numeric ids, and params as {key, values}', () => {

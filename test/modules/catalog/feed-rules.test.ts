@@ -187,16 +187,36 @@ describe('category tree', () => {
     stats.add({ categoryIds: ['1'], price: 100, oldprice: null, locationIds: ['spb', 'msk'] });
     stats.add({ categoryIds: ['2'], price: null, oldprice: 300, locationIds: [] });
     const feedLocations = ['ru', 'msk', 'spb'];
-    expect(stats.statsOf('1', feedLocations)).toEqual({ productCount: 2, discountProductCount: 1, locationIds: ['msk', 'spb'], discountLocationIds: ['msk'] });
+    expect(stats.statsOf('1', feedLocations)).toEqual({
+      productCount: 2,
+      discountProductCount: 1,
+      locationIds: ['msk', 'spb'],
+      discountLocationIds: ['msk'],
+    });
     // A product without locations is sold everywhere: every location of the feed.
-    expect(stats.statsOf('2', feedLocations)).toEqual({ productCount: 2, discountProductCount: 1, locationIds: ['msk', 'ru', 'spb'], discountLocationIds: ['msk'] });
-    expect(stats.statsOf('3', feedLocations)).toEqual({ productCount: 0, discountProductCount: 0, locationIds: [], discountLocationIds: [] });
+    expect(stats.statsOf('2', feedLocations)).toEqual({
+      productCount: 2,
+      discountProductCount: 1,
+      locationIds: ['msk', 'ru', 'spb'],
+      discountLocationIds: ['msk'],
+    });
+    expect(stats.statsOf('3', feedLocations)).toEqual({
+      productCount: 0,
+      discountProductCount: 0,
+      locationIds: [],
+      discountLocationIds: [],
+    });
   });
 
   it('puts every location of the feed on the discount locations of a discounted product sold everywhere', () => {
     const stats = new CategoryStatsCollector();
     stats.add({ categoryIds: ['1'], price: 100, oldprice: 150, locationIds: [] });
     stats.add({ categoryIds: ['1'], price: 100, oldprice: null, locationIds: ['x'] });
-    expect(stats.statsOf('1', ['ru', 'msk'])).toEqual({ productCount: 2, discountProductCount: 1, locationIds: ['msk', 'ru', 'x'], discountLocationIds: ['msk', 'ru'] });
+    expect(stats.statsOf('1', ['ru', 'msk'])).toEqual({
+      productCount: 2,
+      discountProductCount: 1,
+      locationIds: ['msk', 'ru', 'x'],
+      discountLocationIds: ['msk', 'ru'],
+    });
   });
 });

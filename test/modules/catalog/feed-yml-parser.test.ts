@@ -93,7 +93,10 @@ describe('YML feed parser', () => {
       }),
     );
     expect(items.map((i) => i.kind)).toEqual(['category', 'category', 'location', 'offer']);
-    expect(items[0]).toEqual({ kind: 'category', category: { id: '1', parentId: undefined, name: 'Clothes', url: 'https://shop.example/c/1' } });
+    expect(items[0]).toEqual({
+      kind: 'category',
+      category: { id: '1', parentId: undefined, name: 'Clothes', url: 'https://shop.example/c/1' },
+    });
     expect(items[1]).toEqual({ kind: 'category', category: { id: '2', parentId: '1', name: 'Shoes', url: undefined } });
     expect(items[2]).toEqual({ kind: 'location', location: { id: 'msk', name: 'Moscow', type: 'city', parentId: 'ru' } });
   });
@@ -121,7 +124,9 @@ describe('YML feed parser', () => {
   });
 
   it('cuts long text while reading it and keeps one extra character of a link to show it is too long', () => {
-    const [offer] = offers(parse(wrap(`<offer id="l"><name>${'n'.repeat(5000)}</name><url>https://x/${'u'.repeat(5000)}</url></offer>`), 4096));
+    const [offer] = offers(
+      parse(wrap(`<offer id="l"><name>${'n'.repeat(5000)}</name><url>https://x/${'u'.repeat(5000)}</url></offer>`), 4096),
+    );
     expect(offer?.name).toHaveLength(1000);
     expect(offer?.url).toHaveLength(2049);
   });

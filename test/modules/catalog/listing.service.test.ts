@@ -63,7 +63,15 @@ describe.each(TEST_DIALECTS)('listing service on %s', (dialect) => {
         { id: '3', name: 'T-shirts', url: 'https://shop.example/c/t-shirts?ref=menu' },
       ],
       offers: [
-        { id: 'b-1', available: true, url: 'https://shop.example/p/b-1', price: '990', currencyId: 'RUB', categoryIds: ['2'], name: 'Boot' },
+        {
+          id: 'b-1',
+          available: true,
+          url: 'https://shop.example/p/b-1',
+          price: '990',
+          currencyId: 'RUB',
+          categoryIds: ['2'],
+          name: 'Boot',
+        },
         { id: 't-1', available: true, url: 'https://shop.example/p/t-1', price: '490', currencyId: 'RUB', categoryIds: ['3'], name: 'Tee' },
       ],
     });

@@ -63,9 +63,7 @@ const CONTEXT: ProductViewContext = {
 };
 
 const ORIGINAL = 'https://img.shop.example/sku-1.jpg';
-const ALL_ORIGINAL = Object.fromEntries(
-  ['120', '140', '160', '180', '200', '220', '310', '520', 'original'].map((key) => [key, ORIGINAL]),
-);
+const ALL_ORIGINAL = Object.fromEntries(['120', '140', '160', '180', '200', '220', '310', '520', 'original'].map((key) => [key, ORIGINAL]));
 
 describe('toProductView', () => {
   it('derives every field of the Product resource', () => {
@@ -234,9 +232,7 @@ describe('toProductView', () => {
     const view = toProductView(product(), { ...CONTEXT, image: { resized: { ...resized, original: ORIGINAL }, error: null } });
     expect(view.image_url_resized).toEqual({ ...resized, original: ORIGINAL });
     expect(view.image_url).toBe(ORIGINAL);
-    expect(toProductView(product(), { ...CONTEXT, image: { resized: null, error: 'Timed out.' } }).image_url_resized).toEqual(
-      ALL_ORIGINAL,
-    );
+    expect(toProductView(product(), { ...CONTEXT, image: { resized: null, error: 'Timed out.' } }).image_url_resized).toEqual(ALL_ORIGINAL);
   });
 
   it('shows a location the catalog lacks with null name and type, and {} for a product sold everywhere', () => {

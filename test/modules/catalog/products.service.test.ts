@@ -42,7 +42,7 @@ describe.each(TEST_DIALECTS)('ProductsService.viewProducts on %s', (dialect) => 
     expect(await t.app.services.products.viewProducts(shop.shop, generation, [])).toEqual([]);
   });
 
-  it('finds served products by id in one statement: ids it lacks are absent, another shop\'s never read', async () => {
+  it("finds served products by id in one statement: ids it lacks are absent, another shop's never read", async () => {
     const other = await createShopFixture(t.app.services);
     await importTestFeed(t.app.services, other.shopId, catalogFeed());
     // Three ids run as the statement for four (the last one repeated).
@@ -58,7 +58,11 @@ describe.each(TEST_DIALECTS)('ProductsService.viewProducts on %s', (dialect) => 
   it('reads the categories of a batch naming more than a thousand of them', async () => {
     const other = await createShopFixture(t.app.services);
     // c0…c999 are roots; c1000…c1499 are children of c0…c499.
-    const categories = Array.from({ length: 1500 }, (_, i) => ({ id: `c${i}`, name: `C${i}`, ...(i >= 1000 && { parentId: `c${i - 1000}` }) }));
+    const categories = Array.from({ length: 1500 }, (_, i) => ({
+      id: `c${i}`,
+      name: `C${i}`,
+      ...(i >= 1000 && { parentId: `c${i - 1000}` }),
+    }));
     // 30 products of 50 categories each: 1,500 distinct category ids in one batch.
     const offers = Array.from({ length: 30 }, (_, o) => ({
       id: `p${o}`,
@@ -68,7 +72,12 @@ describe.each(TEST_DIALECTS)('ProductsService.viewProducts on %s', (dialect) => 
       categoryIds: Array.from({ length: 50 }, (_, c) => `c${o * 50 + c}`),
     }));
     const landed = await importTestFeed(t.app.services, other.shopId, { categories, offers });
-    const records = await productsRepo.findProducts(t.db.db, other.shopId, landed.generation, offers.map((o) => o.id));
+    const records = await productsRepo.findProducts(
+      t.db.db,
+      other.shopId,
+      landed.generation,
+      offers.map((o) => o.id),
+    );
     const views = await t.app.services.products.viewProducts(other.shop, landed.generation, records);
     const sizes = new Map(views.map((v) => [v.id, v.categories.length]));
     expect(offers.map((o, i) => sizes.get(o.id) === (i < 20 ? 50 : 100))).not.toContain(false);
@@ -87,12 +96,7 @@ async function readProduct(t: TestApp, shop: ShopFixture['shop'], itemId: string
 
 /** Changes a catalog in place, as nothing but a thumbnail coming in does within a generation. */
 async function renameProducts(t: TestApp, shopId: string, generation: number, name: string): Promise<void> {
-  await t.db.db
-    .updateTable('catalog_products')
-    .set({ name })
-    .where('shop_id', '=', shopId)
-    .where('generation', '=', generation)
-    .execute();
+  await t.db.db.updateTable('catalog_products').set({ name }).where('shop_id', '=', shopId).where('generation', '=', generation).execute();
 }
 
 describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect) => {
@@ -162,13 +166,15 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
     await importTestFeed(t.app.services, other.shopId, { categories: [{ id: 'c1', name: 'Cups' }], offers: offers.slice(0, 1) });
     const { did } = await t.app.services.identity.createDevice(shopId);
     await t.app.services.tracking.recordPush(push(shopId, did, 'view', { items: [item('b')] }));
-    const asked = [
-      ...['a', 'b', 'c', 'zz'].map((id) => ({ shopId, id })),
-      ...['a', 'b'].map((id) => ({ shopId: other.shopId, id })),
-    ];
+    const asked = [...['a', 'b', 'c', 'zz'].map((id) => ({ shopId, id })), ...['a', 'b'].map((id) => ({ shopId: other.shopId, id }))];
     const answers = await Promise.allSettled(asked.map(({ shopId: shop, id }) => t.app.services.products.productCounters(shop, id)));
     expect(answers.map((a) => (a.status === 'fulfilled' ? a.value.now.view : (a.reason as { code: string }).code))).toEqual([
-      0, 1, 0, 'NOT_FOUND', 0, 'NOT_FOUND',
+      0,
+      1,
+      0,
+      'NOT_FOUND',
+      0,
+      'NOT_FOUND',
     ]);
   });
 
@@ -199,7 +205,10 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
     const { shop, shopId } = await createShopFixture(t.app.services);
     await importTestFeed(t.app.services, shopId, feed(100));
     expect((await readProduct(t, shop, 'cup')).price).toBe(100);
-    const withPlate = { ...feed(90), offers: [...feed(90).offers, { id: 'plate', name: 'Plate', url: 'https://x.example/plate', price: 5, categoryIds: ['c1'] }] };
+    const withPlate = {
+      ...feed(90),
+      offers: [...feed(90).offers, { id: 'plate', name: 'Plate', url: 'https://x.example/plate', price: 5, categoryIds: ['c1'] }],
+    };
     await importTestFeed({ catalog: otherProcess() }, shopId, withPlate);
     expect((await readProduct(t, shop, 'plate')).price).toBe(5);
     // That read saw the new generation, so the older answer of `cup` is not served any more.
@@ -221,7 +230,13 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
         // The second shop's catalog lacks every third product.
         offers: ids
           .filter((_, i) => index === 0 || i % 3 !== 0)
-          .map((id) => ({ id, name: id, url: `https://x.example/${id}`, price: 1000 * (index + 1) + Number(id.slice(1)), categoryIds: ['c1'] })),
+          .map((id) => ({
+            id,
+            name: id,
+            url: `https://x.example/${id}`,
+            price: 1000 * (index + 1) + Number(id.slice(1)),
+            categoryIds: ['c1'],
+          })),
       });
     }
     const asked = shops.flatMap(({ shop }, index) => ids.map((id) => ({ shop, index, id })));
@@ -247,11 +262,26 @@ describe.each(TEST_DIALECTS)('ProductsService.productJson cache on %s', (dialect
   it('shows the thumbnails of the first picture, also for a product staged before picture hashes were stored', async () => {
     const { shop, shopId } = await createShopFixture(t.app.services);
     const picture = (id: string) => `https://img.example/${id}.jpg`;
-    const offer = (id: string) => ({ id, name: id, url: `https://x.example/${id}`, price: 10, categoryIds: ['c1'], pictures: [picture(id)] });
-    const { generation } = await importTestFeed(t.app.services, shopId, { categories: [{ id: 'c1', name: 'Cups' }], offers: [offer('new'), offer('old'), offer('pending')] });
+    const offer = (id: string) => ({
+      id,
+      name: id,
+      url: `https://x.example/${id}`,
+      price: 10,
+      categoryIds: ['c1'],
+      pictures: [picture(id)],
+    });
+    const { generation } = await importTestFeed(t.app.services, shopId, {
+      categories: [{ id: 'c1', name: 'Cups' }],
+      offers: [offer('new'), offer('old'), offer('pending')],
+    });
     const now = t.clock.now();
     const done = [picture('new'), picture('old')];
-    await imagesRepo.registerSeen(t.db.db, shopId, [...done, picture('pending')].map((link) => ({ hash: hashLink(link), link })), now);
+    await imagesRepo.registerSeen(
+      t.db.db,
+      shopId,
+      [...done, picture('pending')].map((link) => ({ hash: hashLink(link), link })),
+      now,
+    );
     for (const link of done) await imagesRepo.markDone(t.db.db, shopId, hashLink(link), now);
     await t.db.db
       .updateTable('catalog_products')
@@ -287,7 +317,14 @@ describe.each(TEST_DIALECTS)('ProductsService.categoryTree on %s', (dialect) => 
       })
       .join(',');
   const tree = async (shopId: string, locations: string[]) =>
-    shape(await t.app.services.products.categoryTree(shopId, { depth: 10, exclude: new Set(), onlyDiscount: true, locations: new Set(locations) }));
+    shape(
+      await t.app.services.products.categoryTree(shopId, {
+        depth: 10,
+        exclude: new Set(),
+        onlyDiscount: true,
+        locations: new Set(locations),
+      }),
+    );
 
   it('with only_discount and locations, lists a category only for a product that is both', async () => {
     const { shopId } = await createShopFixture(t.app.services);

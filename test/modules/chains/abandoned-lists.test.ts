@@ -146,11 +146,24 @@ describe.each(TEST_DIALECTS)('abandoned cart and wish list triggers on %s', (dia
     t.starter.setChains(t.shopId, [abandonedCart(1, 60)]);
     await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        t.stack.services.tracking.recordPush({ shopId: t.shopId, did, event: 'cart', items: [{ id: `sku-${(i % 7) + 1}`, amount: 1 }], attribution: {} }),
+        t.stack.services.tracking.recordPush({
+          shopId: t.shopId,
+          did,
+          event: 'cart',
+          items: [{ id: `sku-${(i % 7) + 1}`, amount: 1 }],
+          attribution: {},
+        }),
       ),
     );
-    const deliveries = await t.db.db.selectFrom('jobs').select('payload').where('name', '=', 'tracking.deliver').where('status', '=', 'queued').execute();
-    const ours = deliveries.map((job) => JSON.parse(job.payload) as { shopId: string; eventId: number; subscriber: string }).filter((job) => job.shopId === t.shopId && job.subscriber === 'chains.abandoned-lists');
+    const deliveries = await t.db.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('name', '=', 'tracking.deliver')
+      .where('status', '=', 'queued')
+      .execute();
+    const ours = deliveries
+      .map((job) => JSON.parse(job.payload) as { shopId: string; eventId: number; subscriber: string })
+      .filter((job) => job.shopId === t.shopId && job.subscriber === 'chains.abandoned-lists');
     expect(ours).toHaveLength(100);
     await Promise.all(ours.reverse().map((job) => t.stack.services.tracking.deliver(job)));
     await after(60_000);
@@ -167,7 +180,14 @@ describe.each(TEST_DIALECTS)('abandoned cart and wish list triggers on %s', (dia
     t.clock.set(now);
     await send('cart', [sku1], { identifiers: { email: 'ann@example.com' } });
     await after(HOUR / 2);
-    await t.stack.services.tracking.recordPush({ shopId: t.shopId, did: late, event: 'view', items: [sku1], attribution: {}, identifiers: { email: 'ann@example.com' } });
+    await t.stack.services.tracking.recordPush({
+      shopId: t.shopId,
+      did: late,
+      event: 'view',
+      items: [sku1],
+      attribution: {},
+      identifiers: { email: 'ann@example.com' },
+    });
     await t.stack.runner.runDue();
     const survivor = (await t.stack.services.identity.findDevice(t.shopId, late))!.profileId;
     expect((await t.stack.services.identity.findDevice(t.shopId, did))!.profileId).toBe(survivor);
@@ -190,7 +210,12 @@ describe.each(TEST_DIALECTS)('abandoned cart and wish list triggers on %s', (dia
     expect(t.starter.calls).toHaveLength(1);
 
     // A worker killed after the start and before the job was marked done runs the check again.
-    const job = await t.db.db.selectFrom('jobs').select('payload').where('name', '=', 'chains.abandoned_check').where('payload', 'like', `%${t.shopId}%`).executeTakeFirstOrThrow();
+    const job = await t.db.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('name', '=', 'chains.abandoned_check')
+      .where('payload', 'like', `%${t.shopId}%`)
+      .executeTakeFirstOrThrow();
     await t.stack.triggers.checkAbandoned(JSON.parse(job.payload));
     expect(t.starter.calls.map((call) => call.outcome)).toEqual(['started', 'duplicate']);
   });

@@ -34,7 +34,10 @@ describe('evaluate', () => {
 
   it('reads purchases, properties, level, segments and outcomes from the facts', () => {
     expect(evaluate({ purchased: false }, { variables: {}, purchased: false })).toEqual({ pass: true });
-    expect(evaluate({ purchased: false }, { variables: {}, purchased: true })).toEqual({ pass: false, reason: 'purchased since the start' });
+    expect(evaluate({ purchased: false }, { variables: {}, purchased: true })).toEqual({
+      pass: false,
+      reason: 'purchased since the start',
+    });
     expect(evaluate({ property: 'city', equals: 'Omsk' }, { variables: {}, properties: { city: 'Omsk' } })).toEqual({ pass: true });
     expect(evaluate({ level: 'gold' }, { variables: {}, level: null })).toEqual({ pass: false, reason: 'loyalty level is none, not gold' });
     expect(evaluate({ segment: 3 }, { variables: {}, segments: [1, 3] })).toEqual({ pass: true });
@@ -45,12 +48,22 @@ describe('evaluate', () => {
 
 describe('checkDefinition', () => {
   it('accepts the core shapes and spells the trigger back as the admin API does', () => {
-    for (const trigger of [{ event: 'a_1' }, { abandoned_cart: { after_seconds: 60 } }, { back_in_stock: {} }, { segment_entry: { segment_id: 2 } }]) {
+    for (const trigger of [
+      { event: 'a_1' },
+      { abandoned_cart: { after_seconds: 60 } },
+      { back_in_stock: {} },
+      { segment_entry: { segment_id: 2 } },
+    ]) {
       const parsed = parseTrigger(trigger);
       expect(typeof parsed).toBe('object');
       expect(triggerBody(parsed as Exclude<typeof parsed, string>)).toEqual(trigger);
     }
-    const checked = checkDefinition({ trigger: { event: 'a' }, reentry: 'once_per_period', reentryPeriodSeconds: 3600, steps: [{ wait: { until: '10:00' } }, { exit: {} }] });
+    const checked = checkDefinition({
+      trigger: { event: 'a' },
+      reentry: 'once_per_period',
+      reentryPeriodSeconds: 3600,
+      steps: [{ wait: { until: '10:00' } }, { exit: {} }],
+    });
     expect(checked).toMatchObject({ ok: true, definition: { reentry: 'once_per_period', periodMs: 3_600_000 } });
   });
 

@@ -82,7 +82,9 @@ describe.each(TEST_DIALECTS)('back in stock and price drop triggers on %s', (dia
     await subscribe('back_in_stock', 'sku-4', 'ann@example.com');
 
     await land(restocked(restocked(noGiftCard, 'sku-3'), 'sku-4'));
-    expect(t.starter.started).toMatchObject([{ chainId: 1, profileId: ann, products: [{ id: 'sku-3' }, { id: 'sku-4', name: 'Gift card (no price)' }] }]);
+    expect(t.starter.started).toMatchObject([
+      { chainId: 1, profileId: ann, products: [{ id: 'sku-3' }, { id: 'sku-4', name: 'Gift card (no price)' }] },
+    ]);
     // The gift card has no price in the feed: the product has none.
     expect(t.starter.started[0]?.products?.[1]).not.toHaveProperty('price');
   });
@@ -100,12 +102,14 @@ describe.each(TEST_DIALECTS)('back in stock and price drop triggers on %s', (dia
     expect(jobs.filter((job) => job.payload.includes(`"${t.shopId}"`))).toHaveLength(1);
   });
 
-  it('a chain of one kind leaves the other kind\'s alerts pending', async () => {
+  it("a chain of one kind leaves the other kind's alerts pending", async () => {
     t.starter.setChains(t.shopId, [DROP]);
     await subscribe('back_in_stock', 'sku-3', 'ann@example.com');
     await subscribe('price_drop', 'sku-2', 'bob@example.com');
     await land(withOffer(restocked(catalogFeed(), 'sku-3'), 'sku-2', (offer) => ({ ...offer, price: '10' })));
     expect(t.starter.started.map((s) => s.chainId)).toEqual([2]);
-    expect(await t.stack.services.productSubscriptions.listAlerts(t.shopId, { status: 'pending' })).toMatchObject([{ kind: 'back_in_stock' }]);
+    expect(await t.stack.services.productSubscriptions.listAlerts(t.shopId, { status: 'pending' })).toMatchObject([
+      { kind: 'back_in_stock' },
+    ]);
   });
 });

@@ -34,7 +34,14 @@ describe.each(TEST_DIALECTS)('segment entry trigger on %s', (dialect) => {
     expect(t.starter.calls).toEqual([
       {
         outcome: 'started',
-        start: { shopId: t.shopId, chainId: 1, profileId: ann, variables: { segment_id: segmentId }, key: `segment_entry/${segmentId}/${at}/${ann}`, at },
+        start: {
+          shopId: t.shopId,
+          chainId: 1,
+          profileId: ann,
+          variables: { segment_id: segmentId },
+          key: `segment_entry/${segmentId}/${at}/${ann}`,
+          at,
+        },
       },
     ]);
 
@@ -85,7 +92,12 @@ describe.each(TEST_DIALECTS)('segment entry trigger on %s', (dialect) => {
     await t.stack.runner.runDue();
     expect(t.starter.calls).toHaveLength(1);
 
-    const job = await t.db.db.selectFrom('jobs').select('payload').where('name', '=', 'chains.segment_entries').where('payload', 'like', `%${t.shopId}%`).executeTakeFirstOrThrow();
+    const job = await t.db.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('name', '=', 'chains.segment_entries')
+      .where('payload', 'like', `%${t.shopId}%`)
+      .executeTakeFirstOrThrow();
     await t.stack.triggers.handSegmentEntries(JSON.parse(job.payload));
     t.stack = triggerStack(t.db, t.clock, t.starter);
     await t.stack.runner.runDue();

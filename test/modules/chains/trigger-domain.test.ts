@@ -40,7 +40,8 @@ describe('abandoned list rules', () => {
 });
 
 describe('trigger products', () => {
-  const product = (id: string, fields: Partial<Product>) => ({ id, name: '', url: null, picture: null, price_full: null, ...fields }) as Product;
+  const product = (id: string, fields: Partial<Product>) =>
+    ({ id, name: '', url: null, picture: null, price_full: null, ...fields }) as Product;
 
   it('takes name, price, link and picture from the served catalog, and leaves out what the feed lacks', () => {
     const served = new Map([
@@ -88,7 +89,7 @@ describe('alerts and entries', () => {
   });
 });
 
-describe('the detectors\' view of active chains', () => {
+describe("the detectors' view of active chains", () => {
   it('says no only while a fresh answer found no chain of the kinds asked', async () => {
     const clock = new ManualClock();
     const starter = new ChainStarterRecorder();

@@ -31,9 +31,21 @@ const lineArb = (productId: string): fc.Arbitrary<CartLine> =>
 
 const discountArb: fc.Arbitrary<PromotionDiscount | null> = fc.oneof(
   fc.constant(null),
-  fc.record({ kind: fc.constant('percent' as const), percent: fc.integer({ min: 1, max: 3_000 }), per: fc.constantFrom('line' as const, 'order' as const) }),
-  fc.record({ kind: fc.constant('percent' as const), percent: fc.integer({ min: 1, max: 10_000 }), per: fc.constantFrom('line' as const, 'order' as const) }),
-  fc.record({ kind: fc.constant('fixed' as const), amount: fc.integer({ min: 1, max: 2_000_000 }), per: fc.constantFrom('unit' as const, 'order' as const) }),
+  fc.record({
+    kind: fc.constant('percent' as const),
+    percent: fc.integer({ min: 1, max: 3_000 }),
+    per: fc.constantFrom('line' as const, 'order' as const),
+  }),
+  fc.record({
+    kind: fc.constant('percent' as const),
+    percent: fc.integer({ min: 1, max: 10_000 }),
+    per: fc.constantFrom('line' as const, 'order' as const),
+  }),
+  fc.record({
+    kind: fc.constant('fixed' as const),
+    amount: fc.integer({ min: 1, max: 2_000_000 }),
+    per: fc.constantFrom('unit' as const, 'order' as const),
+  }),
   fc.record({
     kind: fc.constant('special_price' as const),
     prices: fc.uniqueArray(fc.record({ productId: fc.constantFrom(...POOL), price: fc.integer({ min: 0, max: 3_000_000 }) }), {
@@ -119,17 +131,23 @@ const certificatesArb: fc.Arbitrary<CertificateRequest[]> = fc
   .chain((list) => fc.boolean().map((again) => (again && list.length > 0 ? [...list, list[0]!] : list)));
 
 export const inputArb: fc.Arbitrary<CheckoutInput> = fc
-  .tuple(fc.uniqueArray(fc.constantFrom(...POOL), { minLength: 1, maxLength: 12 }), fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 2, max: 5 })))
+  .tuple(
+    fc.uniqueArray(fc.constantFrom(...POOL), { minLength: 1, maxLength: 12 }),
+    fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 2, max: 5 })),
+  )
   .chain(([ids, promotionCount]) => {
     const promotionIds = Array.from({ length: promotionCount }, (_, i) => i + 1);
     return fc.record({
       cart: fc.tuple(...ids.map(lineArb)),
       products: fc.tuple(
         ...ids.map((productId) =>
-          fc.option(fc.record({ productId: fc.constant(productId), name: fc.constant(`N ${productId}`), categoryIds: fc.subarray(CATEGORIES) }), {
-            nil: undefined,
-            freq: 5,
-          }),
+          fc.option(
+            fc.record({ productId: fc.constant(productId), name: fc.constant(`N ${productId}`), categoryIds: fc.subarray(CATEGORIES) }),
+            {
+              nil: undefined,
+              freq: 5,
+            },
+          ),
         ),
       ),
       member: fc.option(

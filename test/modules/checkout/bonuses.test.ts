@@ -31,7 +31,7 @@ describe('checkout bonuses', () => {
     expect(plan).toMatchObject({ maxBonuses: 3_000, chargedBonuses: 3_000, money: [2_000, 1_000] });
   });
 
-  it("keeps each line to max_bonus_share_percent of what promotions left of it, rounded down", () => {
+  it('keeps each line to max_bonus_share_percent of what promotions left of it, rounded down', () => {
     const plan = planBonuses({ ...base, left: [999, 5_000], maxSharePercent: 5_000 });
     expect(plan.capMoney).toEqual([499, 2_500]);
     expect(plan.money).toEqual([499, 2_500]);
@@ -44,7 +44,12 @@ describe('checkout bonuses', () => {
 
   it('charges no more than bonuses_amount, and nothing unless asked, yet tells the maximum', () => {
     expect(planBonuses({ ...base, amount: 1_500 })).toMatchObject({ maxBonuses: 15_000, chargedBonuses: 1_500, money: [1_000, 500] });
-    expect(planBonuses({ ...base, charge: false })).toMatchObject({ maxBonuses: 15_000, chargedBonuses: 0, money: [0, 0], bonuses: [0, 0] });
+    expect(planBonuses({ ...base, charge: false })).toMatchObject({
+      maxBonuses: 15_000,
+      chargedBonuses: 0,
+      money: [0, 0],
+      bonuses: [0, 0],
+    });
   });
 
   it('offers nothing without a member', () => {

@@ -37,7 +37,10 @@ export const NO_CONDITIONS: PromotionConditions = {
   firstOrderOnly: false,
 };
 
-export function promotion(id: number, over: Partial<Omit<Promotion, 'conditions'>> & { conditions?: Partial<PromotionConditions> } = {}): Promotion {
+export function promotion(
+  id: number,
+  over: Partial<Omit<Promotion, 'conditions'>> & { conditions?: Partial<PromotionConditions> } = {},
+): Promotion {
   const { conditions, ...rest } = over;
   return {
     id,
@@ -53,7 +56,11 @@ export function promotion(id: number, over: Partial<Omit<Promotion, 'conditions'
   };
 }
 
-export function code(codeText: string, promotionId: number, over: Partial<Extract<PromoCodeRequest['state'], { found: true }>> = {}): PromoCodeRequest {
+export function code(
+  codeText: string,
+  promotionId: number,
+  over: Partial<Extract<PromoCodeRequest['state'], { found: true }>> = {},
+): PromoCodeRequest {
   return {
     code: codeText,
     state: { found: true, promotionId, endsAt: null, usageLeft: null, perMemberLimit: null, memberUses: 0, ...over },

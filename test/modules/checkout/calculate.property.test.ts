@@ -54,7 +54,8 @@ describe('checkout calculation properties', () => {
         for (const n of numbersIn(outcome)) expect(n).toBeGreaterThanOrEqual(0);
         if (!outcome.ok) return;
         for (const it of outcome.result.items) {
-          const paid = it.paidWithOffers + it.paidWithDiscounts + it.paidWithReferralDiscounts + it.paidWithBonuses + it.paidWithCertificates;
+          const paid =
+            it.paidWithOffers + it.paidWithDiscounts + it.paidWithReferralDiscounts + it.paidWithBonuses + it.paidWithCertificates;
           expect(paid).toBeLessThanOrEqual(it.total);
           expect(it.totalAfterDiscounts).toBe(it.total - paid);
         }

@@ -83,7 +83,13 @@ describe('checkout calculation: the worked example of docs/checkout.md', () => {
   });
 
   it('answers the other lines as the page works them out', () => {
-    const pick = (it: CheckoutItem) => [it.paidWithOffers, it.paidWithBonuses, it.paidWithCertificates, it.totalAfterDiscounts, it.bonusesReward];
+    const pick = (it: CheckoutItem) => [
+      it.paidWithOffers,
+      it.paidWithBonuses,
+      it.paidWithCertificates,
+      it.totalAfterDiscounts,
+      it.bonusesReward,
+    ];
     expect(pick(item(result.items, 'B-mug'))).toEqual([2_439, 2_439, 1_163, 23_956, 1_677]);
     expect(pick(item(result.items, 'C-wrap'))).toEqual([0, 0, 232, 4_768, 0]);
     expect(pick(item(result.items, 'X-1'))).toEqual([244, 244, 116, 2_396, 120]);
@@ -143,7 +149,13 @@ describe('checkout calculation rules', () => {
         certificates: [certificate('GIFT', 1, 1_000)],
       }),
     );
-    expect(result).toMatchObject({ bonusesBalance: 0, orderBonusesToCharge: 0, savedByOffers: 1_000, savedByCertificates: 1_000, orderToPay: 8_000 });
+    expect(result).toMatchObject({
+      bonusesBalance: 0,
+      orderBonusesToCharge: 0,
+      savedByOffers: 1_000,
+      savedByCertificates: 1_000,
+      orderToPay: 8_000,
+    });
   });
 
   it('fails a valid code whose promotion ends up changing nothing, and holds no use of it', () => {
@@ -154,7 +166,9 @@ describe('checkout calculation rules', () => {
         promoCodes: [code('ZERO', 3)],
       }),
     );
-    expect(outcome.result.promoCodesFailed).toEqual([{ code: 'ZERO', reason: 'conditions_not_met', message: 'Order does not meet the promo code conditions' }]);
+    expect(outcome.result.promoCodesFailed).toEqual([
+      { code: 'ZERO', reason: 'conditions_not_met', message: 'Order does not meet the promo code conditions' },
+    ]);
     expect(outcome.result.appliedPromotions).toEqual([]);
     expect(outcome.holds.promoCodes).toEqual([]);
   });

@@ -19,12 +19,19 @@ describe('checkout certificates', () => {
   });
 
   it('uses certificates in the order named, and fails one that finds nothing left to pay', () => {
-    const plan = payWithCertificates([certificate('ONE', 1, 3000), certificate('TWO', 2, 3000), certificate('THREE', 3, 10)], [3000, 1000], keys, NOW);
+    const plan = payWithCertificates(
+      [certificate('ONE', 1, 3000), certificate('TWO', 2, 3000), certificate('THREE', 3, 10)],
+      [3000, 1000],
+      keys,
+      NOW,
+    );
     expect(plan.payments.map((p) => [p.code, p.amount])).toEqual([
       ['ONE', 3000],
       ['TWO', 1000],
     ]);
-    expect(plan.failed).toEqual([{ code: 'THREE', reason: 'nothing_to_pay', message: 'Order has nothing left to pay with the certificate' }]);
+    expect(plan.failed).toEqual([
+      { code: 'THREE', reason: 'nothing_to_pay', message: 'Order has nothing left to pay with the certificate' },
+    ]);
   });
 
   it('fails unknown, inactive, expired and empty certificates', () => {
@@ -50,7 +57,12 @@ describe('checkout certificates', () => {
   });
 
   it('uses a certificate once, named twice by code or by id', () => {
-    const plan = payWithCertificates([certificate('GIFT', 4, 100), certificate('GIFT', 4, 100), certificate('gift-alias', 4, 100)], [3000, 1000], keys, NOW);
+    const plan = payWithCertificates(
+      [certificate('GIFT', 4, 100), certificate('GIFT', 4, 100), certificate('gift-alias', 4, 100)],
+      [3000, 1000],
+      keys,
+      NOW,
+    );
     expect(plan.payments).toHaveLength(1);
     expect(plan.failed.map((f) => f.reason)).toEqual(['already_applied', 'already_applied']);
   });

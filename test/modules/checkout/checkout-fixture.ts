@@ -23,7 +23,11 @@ export function checkoutRequest(overrides: Partial<CheckoutRequest> = {}): Check
  * 100.00 bonuses; an active 10% promotion; a promo code SPRING (10.00 off the order, by
  * code) with `codeUses` uses; a certificate GIFT of 50.00.
  */
-export async function programme(services: Services, shopId: string, options: { phone: string; codeUses?: number | null; pendingDays?: number }) {
+export async function programme(
+  services: Services,
+  shopId: string,
+  options: { phone: string; codeUses?: number | null; pendingDays?: number },
+) {
   await services.loyalty.putSettings(shopId, {
     rewardPercent: 500,
     maxBonusSharePercent: 5000,

@@ -8,7 +8,6 @@ import { createShopFixture } from '../../helpers/factories.js';
 import * as orders from '../../../src/modules/checkout/checkout.repo.js';
 import { balances, checkoutRequest, programme } from './checkout-fixture.js';
 
-
 /** Runs the race worker in a child process (tsx, no build) and answers its counts. */
 function race(env: Record<string, string>): Promise<{ ok: number }> {
   return runWorker<{ ok: number }>('test/modules/checkout/checkout-race-worker.ts', env, 50_000);
@@ -27,7 +26,10 @@ describe.each(TEST_DIALECTS)('checkout across two processes on %s', (dialect) =>
     shopId = fixture.shopId;
     const made = await programme(services, shopId, { phone: '79071234567', codeUses: 1 });
     identifier = made.member.identifier;
-    await services.checkout.apply(fixture.shop, checkoutRequest({ orderId: 'ONE', identifier, chargeBonuses: true, certificates: ['GIFT'] }));
+    await services.checkout.apply(
+      fixture.shop,
+      checkoutRequest({ orderId: 'ONE', identifier, chargeBonuses: true, certificates: ['GIFT'] }),
+    );
   });
   afterAll(async () => {
     await db.cleanup();
@@ -63,13 +65,28 @@ describe.each(TEST_DIALECTS)('checkout across two processes on %s', (dialect) =>
     const made = await programme(services, fixture.shopId, { phone });
     const member = made.member.identifier;
     const before = await balances(services, fixture.shopId, member);
-    const request = checkoutRequest({ orderId: 'RACE', identifier: member, promoCodes: ['SPRING'], certificates: ['GIFT'], chargeBonuses: true });
+    const request = checkoutRequest({
+      orderId: 'RACE',
+      identifier: member,
+      promoCodes: ['SPRING'],
+      certificates: ['GIFT'],
+      chargeBonuses: true,
+    });
     const applied = await services.checkout.apply(fixture.shop, request);
     expect(applied.ok && applied.result.promoCodes).toEqual(['SPRING']);
     // A confirm cut short: the order moved to completed while none of its steps ran.
     if (halfConfirmed) expect(await orders.moveStatus(db.db, fixture.shopId, 'RACE', 'created', 'completed', Date.now())).toBeDefined();
-    const common = { RACE_DB: JSON.stringify(db.options), RACE_SHOP: fixture.shopId, RACE_ORDER: 'RACE', RACE_COUNT: '10', RACE_START_AT: String(Date.now() + 4_000) };
-    const [confirms, cancels] = await Promise.all([race({ ...common, RACE_MODE: 'confirm-or-refused' }), race({ ...common, RACE_MODE: 'cancel' })]);
+    const common = {
+      RACE_DB: JSON.stringify(db.options),
+      RACE_SHOP: fixture.shopId,
+      RACE_ORDER: 'RACE',
+      RACE_COUNT: '10',
+      RACE_START_AT: String(Date.now() + 4_000),
+    };
+    const [confirms, cancels] = await Promise.all([
+      race({ ...common, RACE_MODE: 'confirm-or-refused' }),
+      race({ ...common, RACE_MODE: 'cancel' }),
+    ]);
     expect(cancels.ok).toBe(1);
     expect(confirms.ok).toBeLessThanOrEqual(10);
     expect((await services.checkout.getOrder(fixture.shopId, 'RACE')).status).toBe('cancelled');

@@ -29,9 +29,13 @@ const refused = (error: unknown) => {
 const outcomes = await Promise.all(
   Array.from({ length: count }, async (_, i) => {
     if (env.RACE_MODE === 'confirm') return (await services.checkout.confirm(shop.shopId, env.RACE_ORDER ?? '')).ok;
-    if (env.RACE_MODE === 'confirm-or-refused') return services.checkout.confirm(shop.shopId, env.RACE_ORDER ?? '').then((a) => a.ok, refused);
+    if (env.RACE_MODE === 'confirm-or-refused')
+      return services.checkout.confirm(shop.shopId, env.RACE_ORDER ?? '').then((a) => a.ok, refused);
     if (env.RACE_MODE === 'cancel') return services.checkout.cancel(shop.shopId, env.RACE_ORDER ?? '').then(() => true, refused);
-    const answer = await services.checkout.apply(shop, checkoutRequest({ orderId: `${env.RACE_PREFIX}-${i}`, promoCodes: [env.RACE_CODE ?? ''] }));
+    const answer = await services.checkout.apply(
+      shop,
+      checkoutRequest({ orderId: `${env.RACE_PREFIX}-${i}`, promoCodes: [env.RACE_CODE ?? ''] }),
+    );
     return answer.ok && answer.result.promoCodes.length > 0;
   }),
 );

@@ -48,9 +48,16 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
 
   const checkout = () => services.checkout;
   const full = (orderId: string, extra: Partial<Parameters<typeof checkoutRequest>[0]> = {}) =>
-    checkoutRequest({ orderId, identifier, promoCodes: ['spring'], certificates: ['gift'], chargeBonuses: true, bonusesAmount: 3_000, ...extra });
-  const rewards = async () =>
-    (await services.loyalty.viewMember(shopId, identifier)).transactions.filter((t) => t.kind === 'order_reward');
+    checkoutRequest({
+      orderId,
+      identifier,
+      promoCodes: ['spring'],
+      certificates: ['gift'],
+      chargeBonuses: true,
+      bonusesAmount: 3_000,
+      ...extra,
+    });
+  const rewards = async () => (await services.loyalty.viewMember(shopId, identifier)).transactions.filter((t) => t.kind === 'order_reward');
 
   it('estimates without holding anything', async () => {
     const before = await balances(services, shopId, identifier);
@@ -65,11 +72,18 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     await expect(checkout().getOrder(shopId, 'E-1')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('runs a hold participant inside the order\'s transactions, and a refusal of its rolls the whole apply back', async () => {
+  it("runs a hold participant inside the order's transactions, and a refusal of its rolls the whole apply back", async () => {
     const seen: string[] = [];
     let refuse = true;
     const statusIn = async (scope: OrderHoldScope) =>
-      (await scope.trx.selectFrom('checkout_orders').select('status').where('shop_id', '=', scope.shopId).where('order_id', '=', scope.orderId).executeTakeFirst())?.status;
+      (
+        await scope.trx
+          .selectFrom('checkout_orders')
+          .select('status')
+          .where('shop_id', '=', scope.shopId)
+          .where('order_id', '=', scope.orderId)
+          .executeTakeFirst()
+      )?.status;
     const participant: CheckoutHoldParticipant = {
       name: 'test',
       locks: 'after member',
@@ -133,7 +147,12 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
   it('apply holds, confirm spends and rewards, and a cancel after completion restores every balance exactly', async () => {
     const before = await balances(services, shopId, identifier);
     const applied = ok(await checkout().apply(shop, full('O-1')));
-    expect(await balances(services, shopId, identifier)).toEqual({ ...before, bonuses: before.bonuses - 30_00, codeBlocked: 1, giftHeld: 50_00 });
+    expect(await balances(services, shopId, identifier)).toEqual({
+      ...before,
+      bonuses: before.bonuses - 30_00,
+      codeBlocked: 1,
+      giftHeld: 50_00,
+    });
     expect((await checkout().getOrder(shopId, 'O-1')).status).toBe('created');
 
     const confirmed = ok(await checkout().confirm(shopId, 'O-1'));
@@ -150,9 +169,15 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     const cancelled = await checkout().cancel(shopId, 'O-1');
     expect(cancelled.status).toBe('cancelled');
     expect(await balances(services, shopId, identifier)).toEqual(before);
-    await expect(checkout().confirm(shopId, 'O-1')).rejects.toMatchObject({ code: 'CONFLICT', message: 'Could not confirm order in its current status' });
+    await expect(checkout().confirm(shopId, 'O-1')).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'Could not confirm order in its current status',
+    });
     await expect(checkout().cancel(shopId, 'O-1')).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(checkout().apply(shop, full('O-1'))).rejects.toMatchObject({ code: 'CONFLICT', message: 'Could not apply order in its current status' });
+    await expect(checkout().apply(shop, full('O-1'))).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'Could not apply order in its current status',
+    });
     expect(await balances(services, shopId, identifier)).toEqual(before);
   });
 
@@ -193,7 +218,13 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
   });
 
   it('credits the reward pending for reward_pending_days, with its lifetime counted from then', async () => {
-    await services.loyalty.putSettings(shopId, { rewardPercent: 500, maxBonusSharePercent: 5000, bonusValue: 100, bonusLifetimeDays: 10, rewardPendingDays: 3 });
+    await services.loyalty.putSettings(shopId, {
+      rewardPercent: 500,
+      maxBonusSharePercent: 5000,
+      bonusValue: 100,
+      bonusLifetimeDays: 10,
+      rewardPendingDays: 3,
+    });
     const applied = ok(await checkout().apply(shop, full('O-6')));
     await checkout().confirm(shopId, 'O-6');
     const [reward] = await rewards();
@@ -210,7 +241,8 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
     expect(results.filter((r) => r.promoCodes.includes('LAST')).length).toBe(1);
     const failed = results.filter((r) => !r.promoCodes.includes('LAST'));
     expect(failed.length).toBe(99);
-    for (const r of failed) expect(r.promoCodesFailed).toEqual([{ code: 'LAST', reason: 'exhausted', message: 'Promo code usage limit is reached' }]);
+    for (const r of failed)
+      expect(r.promoCodesFailed).toEqual([{ code: 'LAST', reason: 'exhausted', message: 'Promo code usage limit is reached' }]);
     expect(await services.promoCodes.getCode(shopId, 'LAST')).toMatchObject({ used: 0, blocked: 1 });
   });
 
@@ -294,14 +326,19 @@ describe.each(TEST_DIALECTS)('checkout service on %s', (dialect) => {
       ['L-2', 'completed'],
       ['L-1', 'created'],
     ]);
-    await expect(checkout().history(shopId, '79990000000')).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Loyalty program member is not found' });
+    await expect(checkout().history(shopId, '79990000000')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Loyalty program member is not found',
+    });
   });
 
   it('a purchase event with the order id of a created order confirms it', async () => {
     const { did } = await services.identity.createDevice(shopId);
     await checkout().apply(shop, full('P-1'));
     await db.db.deleteFrom('jobs').where('name', '=', 'tracking.deliver').execute();
-    await services.tracking.recordPush(push(shopId, did, 'purchase', { items: [{ id: 'A', amount: 2, price: 100 }], purchase: { orderId: 'P-1' } }));
+    await services.tracking.recordPush(
+      push(shopId, did, 'purchase', { items: [{ id: 'A', amount: 2, price: 100 }], purchase: { orderId: 'P-1' } }),
+    );
     const deliveries = (await db.db.selectFrom('jobs').select('payload').where('name', '=', 'tracking.deliver').execute())
       .map((r) => JSON.parse(r.payload) as JobMap['tracking.deliver'])
       .filter((d) => d.subscriber === 'checkout.orders');

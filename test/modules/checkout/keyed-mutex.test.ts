@@ -7,13 +7,15 @@ describe('KeyedMutex', () => {
   it('runs the tasks of one key one at a time, in arrival order, even after a failure', async () => {
     const mutex = new KeyedMutex();
     const log: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      log.push(`${name} start`);
-      await tick();
-      log.push(`${name} end`);
-      if (fail) throw new Error(name);
-      return name;
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`${name} start`);
+        await tick();
+        log.push(`${name} end`);
+        if (fail) throw new Error(name);
+        return name;
+      };
     const results = await Promise.allSettled([mutex.run('k', task('a')), mutex.run('k', task('b', true)), mutex.run('k', task('c'))]);
     expect(log).toEqual(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);

@@ -50,9 +50,7 @@ describe('checkout money', () => {
     expect(() => distribute(1, [0, 0], ['a', 'b'])).toThrow(RangeError);
   });
 
-  const weightsArb = fc
-    .array(fc.nat(1_000_000_000_000), { minLength: 1, maxLength: 30 })
-    .filter((w) => w.some((x) => x > 0));
+  const weightsArb = fc.array(fc.nat(1_000_000_000_000), { minLength: 1, maxLength: 30 }).filter((w) => w.some((x) => x > 0));
 
   it('parts add up exactly, stay within one of their quota and never exceed their weight', () => {
     fc.assert(
@@ -80,7 +78,11 @@ describe('checkout money', () => {
         const keys = weights.map((_, i) => `k${i}`);
         const order = weights.map((_, i) => i).sort((a, b) => ((a * 7919 + seed) % 101) - ((b * 7919 + seed) % 101));
         const straight = distribute(total, weights, keys);
-        const shuffled = distribute(total, order.map((i) => weights[i]!), order.map((i) => keys[i]!));
+        const shuffled = distribute(
+          total,
+          order.map((i) => weights[i]!),
+          order.map((i) => keys[i]!),
+        );
         order.forEach((original, position) => expect(shuffled[position]).toBe(straight[original]));
       }),
     );

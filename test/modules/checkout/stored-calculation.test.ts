@@ -47,7 +47,9 @@ describe('stored calculation', () => {
     const reordered = Object.fromEntries(Object.entries(first).reverse()) as unknown as CheckoutItem;
     const { name: _name, ...shorter } = first;
     const undefinedName = { ...first, name: undefined } as unknown as CheckoutItem;
-    const odds = [reordered, shorter as CheckoutItem, undefinedName].map((odd): StoredCalculation => ({ ...calculation, result: { ...calculation.result, items: [first, odd, ...rest] } }));
+    const odds = [reordered, shorter as CheckoutItem, undefinedName].map(
+      (odd): StoredCalculation => ({ ...calculation, result: { ...calculation.result, items: [first, odd, ...rest] } }),
+    );
     for (const odd of odds) {
       expectExactly(readStoredCalculation(writeStoredCalculation(odd)), JSON.parse(JSON.stringify(odd)));
     }

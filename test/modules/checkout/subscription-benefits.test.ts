@@ -58,9 +58,17 @@ describe('capping benefit promotions', () => {
 describe('capping benefit promotions: properties', () => {
   const lines = 4;
   const keys = ['p0', 'p1', 'p2', 'p3'];
-  const effectsArb = fc.uniqueArray(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }).chain((ids) =>
-    fc.tuple(...ids.map((id) => fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: lines, maxLength: lines }).map((d) => ({ promotionId: id, discounts: d })))),
-  );
+  const effectsArb = fc
+    .uniqueArray(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 })
+    .chain((ids) =>
+      fc.tuple(
+        ...ids.map((id) =>
+          fc
+            .array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: lines, maxLength: lines })
+            .map((d) => ({ promotionId: id, discounts: d })),
+        ),
+      ),
+    );
   const grantsArb = fc.array(
     fc.record({
       benefit: fc.constantFrom('a', 'b', 'c'),
@@ -108,7 +116,12 @@ describe('capping benefit promotions: properties', () => {
     fc.assert(
       fc.property(effectsArb, (effects) => {
         const ids = effects.map((e) => e.promotionId);
-        const grant: BenefitGrant = { benefit: 'a', promotionIds: ids, savingsLeft: sum(effects.map((e) => sum(e.discounts))), usageLeft: 1 };
+        const grant: BenefitGrant = {
+          benefit: 'a',
+          promotionIds: ids,
+          savingsLeft: sum(effects.map((e) => sum(e.discounts))),
+          usageLeft: 1,
+        };
         const { effects: capped } = capBenefitDiscounts(effects, [grant], new Set(ids), keys);
         expect(capped.map((e) => e.discounts)).toEqual(effects.map((e) => e.discounts));
       }),
@@ -129,7 +142,9 @@ describe('the calculation with subscription benefits', () => {
         cart,
         member: member(),
         promotions,
-        ...(grants && { benefits: { grants: grants.map((g) => ({ benefit: 'plus', promotionIds: [1], ...g })), benefitOnly: new Set([1]) } }),
+        ...(grants && {
+          benefits: { grants: grants.map((g) => ({ benefit: 'plus', promotionIds: [1], ...g })), benefitOnly: new Set([1]) },
+        }),
       }),
     );
     if (!outcome.ok) throw new Error('refused');

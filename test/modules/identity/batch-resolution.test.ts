@@ -163,9 +163,15 @@ describe.each(TEST_DIALECTS)('identity batch resolution on %s', (dialect) => {
     const shopId = (await createShopFixture({ shops })).shopId;
     const stored = await identity.resolveProfile(shopId, { phone: '79000000002' });
     clock.advance(1000);
-    const plan = await db.db.transaction().execute((trx) =>
-      identity.resolveBatch(shopId, [{ identifiers: { email: 'kim@example.org' } }, { identifiers: { email: 'kim@example.org', phone: '79000000002' } }], trx),
-    );
+    const plan = await db.db
+      .transaction()
+      .execute((trx) =>
+        identity.resolveBatch(
+          shopId,
+          [{ identifiers: { email: 'kim@example.org' } }, { identifiers: { email: 'kim@example.org', phone: '79000000002' } }],
+          trx,
+        ),
+      );
     expect(plan.profileIds).toEqual([stored.profileId, stored.profileId]);
     expect(plan.creates).toEqual([]);
   });

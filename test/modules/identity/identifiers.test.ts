@@ -79,9 +79,10 @@ describe('normalizeOpaqueIdentifier', () => {
 
 describe('normalizeIdentifiers', () => {
   it('normalises every kind and skips null ones', () => {
-    expect(
-      normalizeIdentifiers({ email: 'A@B.RU', phone: '8 (912) 345-67-89', externalId: ' 42 ', loyaltyId: null }),
-    ).toEqual({ ok: true, value: { email: 'a@b.ru', phone: '79123456789', externalId: '42' } });
+    expect(normalizeIdentifiers({ email: 'A@B.RU', phone: '8 (912) 345-67-89', externalId: ' 42 ', loyaltyId: null })).toEqual({
+      ok: true,
+      value: { email: 'a@b.ru', phone: '79123456789', externalId: '42' },
+    });
   });
 
   it('names the invalid parameter by its contract name', () => {

@@ -182,9 +182,7 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
       const result = await identity.resolveProfile(shopId, { did: older.did, email: 'ann@x.ru' });
 
       expect(result.profileId).toBe(older.profileId);
-      expect(result.merges).toEqual([
-        { fromProfileId: younger.profileId, intoProfileId: older.profileId, reason: 'device_identified' },
-      ]);
+      expect(result.merges).toEqual([{ fromProfileId: younger.profileId, intoProfileId: older.profileId, reason: 'device_identified' }]);
       expect(await identity.getProfile(shopId, older.profileId)).toMatchObject({
         email: 'ann@x.ru',
         phone: '79123456789',
@@ -200,9 +198,7 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
 
       const result = await identity.resolveProfile(shopId, { email: 'ann@x.ru', phone: '79990000001' });
 
-      expect(result.merges).toEqual([
-        { fromProfileId: byPhone.profileId, intoProfileId: byEmail.profileId, reason: 'shared_phone' },
-      ]);
+      expect(result.merges).toEqual([{ fromProfileId: byPhone.profileId, intoProfileId: byEmail.profileId, reason: 'shared_phone' }]);
       expect(await identity.listMerges(shopId, byEmail.profileId)).toMatchObject([
         {
           reason: 'shared_phone',
@@ -332,9 +328,9 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
       await identity.resolveProfile(shopId, { did: d1.did, email: 'ann@x.ru' });
       const d2 = await newDevice();
 
-      await expect(
-        identity.resolveProfile(shopId, { did: d2.did, email: 'ann@x.ru', phone: '79990000001' }),
-      ).rejects.toThrow('cart store is down');
+      await expect(identity.resolveProfile(shopId, { did: d2.did, email: 'ann@x.ru', phone: '79990000001' })).rejects.toThrow(
+        'cart store is down',
+      );
 
       await expectUnmerged(d1, d2);
     });
@@ -366,10 +362,7 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
       await expectUnmerged(d1, d2);
     });
 
-    async function expectUnmerged(
-      d1: { did: string; profileId: number },
-      d2: { did: string; profileId: number },
-    ): Promise<void> {
+    async function expectUnmerged(d1: { did: string; profileId: number }, d2: { did: string; profileId: number }): Promise<void> {
       expect(await liveProfileCount()).toBe(2);
       expect(await identity.getProfile(shopId, d1.profileId)).toMatchObject({ email: 'ann@x.ru', devices: [d1.did] });
       expect(await identity.getProfile(shopId, d2.profileId)).toMatchObject({
@@ -397,9 +390,7 @@ describe.each(TEST_DIALECTS)('identity service on %s', (dialect) => {
     });
 
     it('ends with exactly one profile when ten requests bring the same new email at once', async () => {
-      const results = await Promise.all(
-        Array.from({ length: 10 }, () => identity.resolveProfile(shopId, { email: 'rush@x.ru' })),
-      );
+      const results = await Promise.all(Array.from({ length: 10 }, () => identity.resolveProfile(shopId, { email: 'rush@x.ru' })));
       expect(new Set(results.map((r) => r.profileId)).size).toBe(1);
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(await liveProfileCount()).toBe(1);

@@ -48,7 +48,7 @@ describe('planResolution: the anchor', () => {
     });
   });
 
-  it("creates a profile and moves the device when its profile holds another email (device_profile_conflicts)", () => {
+  it('creates a profile and moves the device when its profile holds another email (device_profile_conflicts)', () => {
     const plan = planResolution({
       identifiers: { email: 'b@x.ru' },
       did: 'dev0000001',
@@ -104,9 +104,7 @@ describe('planResolution: profiles meeting the anchor', () => {
     expect(plan.target).toEqual({ kind: 'existing', profileId: 1 });
     expect(plan.merges).toEqual([]);
     expect(plan.attach).toEqual({});
-    expect(plan.ignored).toEqual([
-      { kind: 'phone', value: '79990000002', reason: 'held_by_other_profile', profileId: 2 },
-    ]);
+    expect(plan.ignored).toEqual([{ kind: 'phone', value: '79990000002', reason: 'held_by_other_profile', profileId: 2 }]);
   });
 
   it("merges the device's anonymous profile into the older identified one (device_fits)", () => {
@@ -161,9 +159,7 @@ describe('planResolution: event identifiers', () => {
       profiles: [profile(1, 10, { externalId: 'E1', email: 'old@x.ru' })],
     });
     expect(plan.attach).toEqual({});
-    expect(plan.ignored).toEqual([
-      { kind: 'email', value: 'new@x.ru', reason: 'conflicts_with_profile', profileId: 1 },
-    ]);
+    expect(plan.ignored).toEqual([{ kind: 'email', value: 'new@x.ru', reason: 'conflicts_with_profile', profileId: 1 }]);
     expect(isNoopPlan(plan)).toBe(true);
   });
 
@@ -184,9 +180,7 @@ describe('planResolution: event identifiers', () => {
     });
     expect(plan.merges).toEqual([]);
     expect(plan.attach).toEqual({ email: 'b@x.ru' });
-    expect(plan.ignored).toEqual([
-      { kind: 'phone', value: '79990000001', reason: 'held_by_other_profile', profileId: 2 },
-    ]);
+    expect(plan.ignored).toEqual([{ kind: 'phone', value: '79990000001', reason: 'held_by_other_profile', profileId: 2 }]);
   });
 });
 
@@ -216,7 +210,7 @@ describe('planResolution: the device', () => {
     expect(plan.target).toEqual({ kind: 'existing', profileId: 3 });
   });
 
-  it("moves the device when its profile holds an event identifier but is kept apart (device_profile_apart)", () => {
+  it('moves the device when its profile holds an event identifier but is kept apart (device_profile_apart)', () => {
     const plan = planResolution({
       identifiers: { externalId: 'E1', phone: '79990000002' },
       did: 'dev0000002',
@@ -251,7 +245,13 @@ describe('planResolution: the survivor', () => {
   });
 
   it('combines properties with the older profile winning each key', () => {
-    expect(combineProperties([{ name: 'Ann', city: 'Omsk' }, { name: 'Anna', age: 30 }, { age: 31, vip: true }])).toEqual({
+    expect(
+      combineProperties([
+        { name: 'Ann', city: 'Omsk' },
+        { name: 'Anna', age: 30 },
+        { age: 31, vip: true },
+      ]),
+    ).toEqual({
       name: 'Ann',
       city: 'Omsk',
       age: 30,

@@ -54,8 +54,7 @@ describe.each(TEST_DIALECTS)('product pictures on %s', (dialect) => {
     if (dataDir) await fs.promises.rm(dataDir, { recursive: true, force: true });
   });
 
-  const run = (generation: number, signal = new AbortController().signal) =>
-    images.downloadForShop({ shopId, generation }, signal);
+  const run = (generation: number, signal = new AbortController().signal) => images.downloadForShop({ shopId, generation }, signal);
   const requestsOf = (url: string) => pictures.requests.filter((p) => url.endsWith(p)).length;
   const countPictureRows = async () =>
     (await db.db.selectFrom('product_images').select('link_hash').where('shop_id', '=', shopId).execute()).length;
@@ -126,7 +125,9 @@ describe.each(TEST_DIALECTS)('product pictures on %s', (dialect) => {
   it('contains the picture on white rather than cropping it', async () => {
     // The 300×200 half-transparent red PNG: white bars above and below, red flattened onto white in the middle.
     const { data, info } = await sharp(fileOf(pictures.pngUrl, 520)).raw().toBuffer({ resolveWithObject: true });
-    const pixel = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)];
+    const pixel = (x: number, y: number) => [
+      ...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3),
+    ];
     for (const channel of pixel(260, 5)) expect(channel).toBeGreaterThan(245);
     const [r, g, b] = pixel(260, 260);
     expect(r).toBeGreaterThan(245);

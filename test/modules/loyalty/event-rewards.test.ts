@@ -11,7 +11,11 @@ describe('event reward terms', () => {
       confirmsAt: null,
       expiresAt: NOW + 30 * DAY,
     });
-    expect(rewardTerms({ rewardPendingDays: 0, bonusLifetimeDays: null }, NOW)).toEqual({ status: 'confirmed', confirmsAt: null, expiresAt: null });
+    expect(rewardTerms({ rewardPendingDays: 0, bonusLifetimeDays: null }, NOW)).toEqual({
+      status: 'confirmed',
+      confirmsAt: null,
+      expiresAt: null,
+    });
   });
 
   it('is pending for the pending days, its lifetime counted from when it becomes spendable', () => {

@@ -77,7 +77,12 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
   });
 
   async function rows(profileId: number) {
-    const lots = await db.db.selectFrom('loyalty_lots').selectAll().where('shop_id', '=', shopId).where('profile_id', '=', profileId).execute();
+    const lots = await db.db
+      .selectFrom('loyalty_lots')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where('profile_id', '=', profileId)
+      .execute();
     const txs = await db.db
       .selectFrom('loyalty_transactions')
       .selectAll()
@@ -88,7 +93,12 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
     const allocations =
       ids.length === 0
         ? []
-        : await db.db.selectFrom('loyalty_allocations').selectAll().where('shop_id', '=', shopId).where('transaction_id', 'in', ids).execute();
+        : await db.db
+            .selectFrom('loyalty_allocations')
+            .selectAll()
+            .where('shop_id', '=', shopId)
+            .where('transaction_id', 'in', ids)
+            .execute();
     return { lots, txs, allocations };
   }
 
@@ -133,7 +143,8 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
     const now = clock.now();
     for (const lot of lots) {
       const id = Number(lot.id);
-      const wasSpendable = (before.get(id) ?? 0) > 0 && lot.status === 'confirmed' && (lot.expires_at === null || Number(lot.expires_at) > now);
+      const wasSpendable =
+        (before.get(id) ?? 0) > 0 && lot.status === 'confirmed' && (lot.expires_at === null || Number(lot.expires_at) > now);
       if (wasSpendable && !used.includes(id)) expect(key(id)).toBeGreaterThanOrEqual(lastKey);
     }
   }
@@ -156,7 +167,15 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
             const expiresAt = op.lifetimeHours === null ? null : clock.now() + op.lifetimeHours * HOUR;
             const status = op.pending ? ('pending' as const) : ('confirmed' as const);
             const posted = await ledger.write(shopId, member.profileId, (w) =>
-              w.credit({ amount: op.amount, status, kind: 'event_reward', reason: null, orderId: null, expiresAt, confirmsAt: op.pending ? clock.now() + HOUR : null }),
+              w.credit({
+                amount: op.amount,
+                status,
+                kind: 'event_reward',
+                reason: null,
+                orderId: null,
+                expiresAt,
+                confirmsAt: op.pending ? clock.now() + HOUR : null,
+              }),
             );
             credits.push(posted.transactionId);
           } else if (op.op === 'confirm' || op.op === 'cancel') {
@@ -175,7 +194,16 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
             if (draws.length === 0) continue;
             const id = draws[op.index % draws.length] as number;
             const tx = (await rows(member.profileId)).txs.find((t) => Number(t.id) === id);
-            const captured = holds.includes(id) ? (await db.db.selectFrom('loyalty_holds').select('status').where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst())?.status === 'captured' : true;
+            const captured = holds.includes(id)
+              ? (
+                  await db.db
+                    .selectFrom('loyalty_holds')
+                    .select('status')
+                    .where('shop_id', '=', shopId)
+                    .where('id', '=', id)
+                    .executeTakeFirst()
+                )?.status === 'captured'
+              : true;
             let outcome: unknown;
             await ledger.write(shopId, member.profileId, async (w) => {
               outcome = await w.refund(id, 'test');
@@ -185,7 +213,9 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
             else if (!captured) expect(outcome).toEqual({ ok: false, why: 'not_refundable' });
             else expect(outcome).toMatchObject({ ok: true, refunded: -Number(tx?.amount) });
           } else if (op.op === 'expire') {
-            const due = (await rows(member.profileId)).lots.filter((l) => l.expires_at !== null && Number(l.expires_at) <= clock.now() && Number(l.remaining) > 0 && l.status !== 'cancelled');
+            const due = (await rows(member.profileId)).lots.filter(
+              (l) => l.expires_at !== null && Number(l.expires_at) <= clock.now() && Number(l.remaining) > 0 && l.status !== 'cancelled',
+            );
             for (const lot of due) {
               let written = -1;
               await ledger.write(shopId, member.profileId, async (w) => {
@@ -195,7 +225,8 @@ describe.each(TEST_DIALECTS)('the ledger on %s under random sequences', (dialect
               expect(written).toBe(Number(lot.remaining));
             }
             for (const lot of (await rows(member.profileId)).lots) {
-              if (lot.expires_at !== null && Number(lot.expires_at) <= clock.now() && lot.status !== 'cancelled') expect(Number(lot.remaining)).toBe(0);
+              if (lot.expires_at !== null && Number(lot.expires_at) <= clock.now() && lot.status !== 'cancelled')
+                expect(Number(lot.remaining)).toBe(0);
             }
           } else if (op.op === 'debit' || op.op === 'hold') {
             const balance = (await loyalty.viewMember(shopId, member.identifier)).balance;

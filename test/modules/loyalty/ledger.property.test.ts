@@ -167,10 +167,12 @@ class ModelLedger {
 
   checkInvariants(): void {
     const activeHolds = this.draws.filter((d) => d.state === 'active');
-    const holds = this.draws.filter((d) => d.kind === 'hold').map((d) => ({
-      amount: d.amount,
-      status: d.state === 'active' ? ('active' as const) : d.state === 'captured' ? ('captured' as const) : ('released' as const),
-    }));
+    const holds = this.draws
+      .filter((d) => d.kind === 'hold')
+      .map((d) => ({
+        amount: d.amount,
+        status: d.state === 'active' ? ('active' as const) : d.state === 'captured' ? ('captured' as const) : ('released' as const),
+      }));
     const balance = balanceOf(this.lots, this.now);
     expect(balance).toBeGreaterThanOrEqual(0);
     expect(pendingOf(this.lots)).toBeGreaterThanOrEqual(0);
@@ -250,9 +252,7 @@ describe('the ledger rules under random sequences', () => {
       expiresAt,
       createdAt,
     });
-    const sorted = [lot(1, null, 0), lot(2, 50, 5), lot(3, 10, 9), lot(4, 50, 1), lot(5, null, -1), lot(6, 50, 1)].sort(
-      compareSpendOrder,
-    );
+    const sorted = [lot(1, null, 0), lot(2, 50, 5), lot(3, 10, 9), lot(4, 50, 1), lot(5, null, -1), lot(6, 50, 1)].sort(compareSpendOrder);
     expect(sorted.map((l) => l.id)).toEqual([3, 4, 6, 2, 5, 1]);
   });
 

@@ -31,7 +31,16 @@ describe('memberLevel', () => {
   it('gives no level below the lowest min_total, and the highest level reached otherwise', () => {
     expect(memberLevel(ladder, [{ amount: 999_99, at: NOW }], NOW)).toEqual({ level: null, expiresAt: null, total: 999_99 });
     expect(memberLevel(ladder, [{ amount: 1_000_00, at: NOW }], NOW).level).toEqual(silver);
-    expect(memberLevel(ladder, [{ amount: 3_000_00, at: NOW - DAY_MS }, { amount: 2_000_00, at: NOW }], NOW).level).toEqual(gold);
+    expect(
+      memberLevel(
+        ladder,
+        [
+          { amount: 3_000_00, at: NOW - DAY_MS },
+          { amount: 2_000_00, at: NOW },
+        ],
+        NOW,
+      ).level,
+    ).toEqual(gold);
   });
 
   it('expires a level when the purchase that keeps it leaves the window', () => {
@@ -126,23 +135,32 @@ describe('memberLevel properties', () => {
 
   it('holds the level at every instant before its expiry and loses it at the expiry', () => {
     fc.assert(
-      fc.property(ladderArb, purchasesArb, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 10 }), (l, purchases, probes) => {
-        const windowMs = l.windowDays * DAY_MS;
-        const { level, expiresAt } = memberLevel(l, purchases, NOW);
-        if (level === null || level.minTotal === 0) {
-          expect(expiresAt).toBeNull();
-          return;
-        }
-        expect(expiresAt).not.toBeNull();
-        const end = expiresAt as number;
-        expect(end).toBeGreaterThan(NOW);
-        expect(windowedSum(purchases, windowMs, end)).toBeLessThan(level.minTotal);
-        // Every instant where the sum can change, and random ones, before the expiry keep the level.
-        const instants = [...purchases.flatMap((p) => [p.at, p.at + windowMs, p.at + windowMs - 1]), ...probes.map((f) => NOW + f * (end - NOW)), end - 1];
-        for (const t of instants) {
-          if (t >= NOW && t < end) expect(windowedSum(purchases, windowMs, t)).toBeGreaterThanOrEqual(level.minTotal);
-        }
-      }),
+      fc.property(
+        ladderArb,
+        purchasesArb,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 10 }),
+        (l, purchases, probes) => {
+          const windowMs = l.windowDays * DAY_MS;
+          const { level, expiresAt } = memberLevel(l, purchases, NOW);
+          if (level === null || level.minTotal === 0) {
+            expect(expiresAt).toBeNull();
+            return;
+          }
+          expect(expiresAt).not.toBeNull();
+          const end = expiresAt as number;
+          expect(end).toBeGreaterThan(NOW);
+          expect(windowedSum(purchases, windowMs, end)).toBeLessThan(level.minTotal);
+          // Every instant where the sum can change, and random ones, before the expiry keep the level.
+          const instants = [
+            ...purchases.flatMap((p) => [p.at, p.at + windowMs, p.at + windowMs - 1]),
+            ...probes.map((f) => NOW + f * (end - NOW)),
+            end - 1,
+          ];
+          for (const t of instants) {
+            if (t >= NOW && t < end) expect(windowedSum(purchases, windowMs, t)).toBeGreaterThanOrEqual(level.minTotal);
+          }
+        },
+      ),
     );
   });
 

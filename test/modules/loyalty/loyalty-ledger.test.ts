@@ -117,7 +117,13 @@ describe.each(TEST_DIALECTS)('the loyalty ledger on %s', (dialect) => {
     const debit = (await loyalty.debitManual(shopId, m.identifier, { amount: 150, reason: 'order' })).transactionId;
     expect(await inWrite(m.profileId, (w) => w.refund(debit, 'returned'))).toMatchObject({ ok: true, refunded: 150 });
     expect(await inWrite(m.profileId, (w) => w.refund(debit, 'returned'))).toEqual({ ok: false, why: 'already_refunded' });
-    const lots = await db.db.selectFrom('loyalty_lots').select(['remaining', 'expires_at']).where('shop_id', '=', shopId).where('profile_id', '=', m.profileId).orderBy('id').execute();
+    const lots = await db.db
+      .selectFrom('loyalty_lots')
+      .select(['remaining', 'expires_at'])
+      .where('shop_id', '=', shopId)
+      .where('profile_id', '=', m.profileId)
+      .orderBy('id')
+      .execute();
     expect(lots.map((l) => [Number(l.remaining), Number(l.expires_at)])).toEqual([
       [100, NOW + 2 * DAY],
       [100, NOW + 9 * DAY],

@@ -23,9 +23,9 @@ describe.each(TEST_DIALECTS)('loyalty levels on %s', (dialect) => {
   let phoneSeq = 0;
   let orderSeq = 0;
 
-
   const levels = () => bed.services.loyaltyLevels;
-  const runner = () => createJobRunner({ config: loadConfig({ LOG_LEVEL: 'silent' }), services: bed.services, clock, log: createLogger('silent') });
+  const runner = () =>
+    createJobRunner({ config: loadConfig({ LOG_LEVEL: 'silent' }), services: bed.services, clock, log: createLogger('silent') });
 
   async function newMember(): Promise<number> {
     phoneSeq += 1;
@@ -47,10 +47,19 @@ describe.each(TEST_DIALECTS)('loyalty levels on %s', (dialect) => {
 
   /** The live link of the shop's chain: the ladder's due instant, with its job queued (superseded links may linger, and do nothing). */
   async function chainLink(): Promise<number | null> {
-    const ladder = await bed.db.db.selectFrom('loyalty_level_ladders').select('next_run_at').where('shop_id', '=', bed.shopId).executeTakeFirst();
+    const ladder = await bed.db.db
+      .selectFrom('loyalty_level_ladders')
+      .select('next_run_at')
+      .where('shop_id', '=', bed.shopId)
+      .executeTakeFirst();
     const at = ladder?.next_run_at == null ? null : Number(ladder.next_run_at);
     if (at === null) return null;
-    const rows = await bed.db.db.selectFrom('jobs').select('payload').where('name', '=', 'loyalty.levels').where('status', '=', 'queued').execute();
+    const rows = await bed.db.db
+      .selectFrom('jobs')
+      .select('payload')
+      .where('name', '=', 'loyalty.levels')
+      .where('status', '=', 'queued')
+      .execute();
     const queued = rows.map((r) => JSON.parse(r.payload) as JobMap['loyalty.levels']);
     expect(queued).toContainEqual({ shopId: bed.shopId, at });
     return at;
@@ -141,7 +150,10 @@ describe.each(TEST_DIALECTS)('loyalty levels on %s', (dialect) => {
     expect(await chainLink()).toBe(NOW + DAY_MS);
     // A new ladder moves everyone.
     clock.advance(1);
-    await levels().putLadder(bed.shopId, { windowDays: 30, levels: [{ code: 'vip', name: 'VIP', minTotal: 1_000_00, rewardPercent: 1000 }] });
+    await levels().putLadder(bed.shopId, {
+      windowDays: 30,
+      levels: [{ code: 'vip', name: 'VIP', minTotal: 1_000_00, rewardPercent: 1000 }],
+    });
     await runner().runDue();
     expect(await storedLevel(members[2]!)).toEqual({ code: 'vip', expiresAt: NOW + 30 * DAY_MS });
   });
@@ -211,7 +223,9 @@ describe.each(TEST_DIALECTS)('loyalty levels on %s', (dialect) => {
     await bed.db.db.deleteFrom('jobs').where('name', '=', 'tracking.deliver').execute();
     const items = [{ id: 'p1', amount: 2, price: 600.5 }];
     const event = await bed.services.tracking.recordPush(push(bed.shopId, did, 'purchase', { items, purchase: { orderId: 'T-1' } }));
-    await bed.services.tracking.recordPush(push(bed.shopId, stranger.did, 'purchase', { items, purchase: { orderId: 'T-2', orderPrice: 5000 } }));
+    await bed.services.tracking.recordPush(
+      push(bed.shopId, stranger.did, 'purchase', { items, purchase: { orderId: 'T-2', orderPrice: 5000 } }),
+    );
     await bed.services.tracking.recordPush(push(bed.shopId, did, 'purchase', { items }));
     const deliveries = (await bed.db.db.selectFrom('jobs').select('payload').where('name', '=', 'tracking.deliver').execute())
       .map((r) => JSON.parse(r.payload) as JobMap['tracking.deliver'])
@@ -220,10 +234,14 @@ describe.each(TEST_DIALECTS)('loyalty levels on %s', (dialect) => {
     expect(deliveries).toHaveLength(2);
     await runner().runDue();
     await bed.services.tracking.deliver(deliveries.find((d) => d.eventId === event.id)!);
-    const rows = await bed.db.db.selectFrom('loyalty_purchases').select(['order_id', 'profile_id', 'amount', 'purchased_at']).where('shop_id', '=', bed.shopId).execute();
-    expect(rows.map((r) => ({ ...r, profile_id: Number(r.profile_id), amount: Number(r.amount), purchased_at: Number(r.purchased_at) }))).toEqual([
-      { order_id: 'T-1', profile_id: member.profileId, amount: 1_201_00, purchased_at: event.time },
-    ]);
+    const rows = await bed.db.db
+      .selectFrom('loyalty_purchases')
+      .select(['order_id', 'profile_id', 'amount', 'purchased_at'])
+      .where('shop_id', '=', bed.shopId)
+      .execute();
+    expect(
+      rows.map((r) => ({ ...r, profile_id: Number(r.profile_id), amount: Number(r.amount), purchased_at: Number(r.purchased_at) })),
+    ).toEqual([{ order_id: 'T-1', profile_id: member.profileId, amount: 1_201_00, purchased_at: event.time }]);
     expect(member.profileId).toBe(profileId);
     expect((await levels().levelOf(bed.shopId, member.profileId))?.code).toBe('silver');
   });

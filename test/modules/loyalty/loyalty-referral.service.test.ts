@@ -20,7 +20,10 @@ describe.each(TEST_DIALECTS)('loyalty referrals on %s', (dialect) => {
   const nextOrder = () => `ref-order-${(orderSeq += 1)}`;
 
   /** A referrer, and a referee who joined naming its code. */
-  async function pair(): Promise<{ referrer: { profileId: number; identifier: string }; referee: { profileId: number; identifier: string } }> {
+  async function pair(): Promise<{
+    referrer: { profileId: number; identifier: string };
+    referee: { profileId: number; identifier: string };
+  }> {
     const referrer = await bed.services.loyalty.joinMember(bed.shopId, { phone: nextPhone() });
     const { code } = await referrals().memberReferral(bed.shopId, referrer.identifier);
     const referee = await referrals().joinWithReferrer(bed.shopId, { phone: nextPhone() }, code);
@@ -54,7 +57,15 @@ describe.each(TEST_DIALECTS)('loyalty referrals on %s', (dialect) => {
     await levels().recordPurchase(bed.shopId, referee.profileId, first, 2_000_00, NOW);
     await levels().recordPurchase(bed.shopId, referee.profileId, nextOrder(), 3_000_00, NOW);
     expect(await referralCredits(referrer.profileId)).toEqual([
-      { id: expect.any(Number), amount: 100_00, remaining: 100_00, status: 'confirmed', order_id: first, expires_at: null, confirms_at: null },
+      {
+        id: expect.any(Number),
+        amount: 100_00,
+        remaining: 100_00,
+        status: 'confirmed',
+        order_id: first,
+        expires_at: null,
+        confirms_at: null,
+      },
     ]);
     expect(await balance(referrer.identifier)).toBe(100_00);
     expect(await referrals().memberReferral(bed.shopId, referrer.identifier)).toMatchObject({ referrals: 1, rewarded: 1 });
@@ -82,7 +93,9 @@ describe.each(TEST_DIALECTS)('loyalty referrals on %s', (dialect) => {
     expect(await referralCredits(same.referrer.profileId)).toHaveLength(1);
 
     const different = await pair();
-    await Promise.all(Array.from({ length: 20 }, () => levels().recordPurchase(bed.shopId, different.referee.profileId, nextOrder(), 1_000_00, NOW)));
+    await Promise.all(
+      Array.from({ length: 20 }, () => levels().recordPurchase(bed.shopId, different.referee.profileId, nextOrder(), 1_000_00, NOW)),
+    );
     expect(await referralCredits(different.referrer.profileId)).toHaveLength(1);
     expect(await balance(different.referrer.identifier)).toBe(100_00);
   });
@@ -133,7 +146,10 @@ describe.each(TEST_DIALECTS)('loyalty referrals on %s', (dialect) => {
     await referrals().putProgram(bed.shopId, { enabled: true, referrerReward: { type: 'percent', value: 1000 } });
     const { referrer, referee } = await pair();
     const read = await referrals().referralOf(bed.shopId, referee.profileId);
-    expect(read).toMatchObject({ referrerIdentifier: referrer.identifier, program: { id: 1, enabled: true, referrerReward: { type: 'percent', value: 1000 } } });
+    expect(read).toMatchObject({
+      referrerIdentifier: referrer.identifier,
+      program: { id: 1, enabled: true, referrerReward: { type: 'percent', value: 1000 } },
+    });
     // 10% of 1 000.00 is 100.00 currency units; at 2.00 a bonus, 50.00 bonuses.
     expect(read?.rewardFor(1_000_00)).toBe(50_00);
     expect(await referrals().referralOf(bed.shopId, referrer.profileId)).toBeNull();

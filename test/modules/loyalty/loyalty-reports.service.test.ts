@@ -13,7 +13,6 @@ describe.each(TEST_DIALECTS)('loyalty reports on %s', (dialect) => {
   const { clock } = bed;
   let phoneSeq = 0;
 
-
   async function join(input: { phone?: string; loyaltyId?: string } = {}) {
     if (input.phone === undefined && input.loyaltyId === undefined) {
       phoneSeq += 1;
@@ -76,7 +75,12 @@ describe.each(TEST_DIALECTS)('loyalty reports on %s', (dialect) => {
       expect(await bed.services.loyaltyReports.liabilities(bed.shopId)).toMatchObject({ outstanding: 1880, expiring: 880 });
       clock.set(NOW + 5 * DAY);
       await bed.services.loyaltyUpkeep.sweep(bed.shopId);
-      expect(await bed.services.loyaltyReports.liabilities(bed.shopId)).toEqual({ outstanding: 2280, pending: 0, expiring: 880, members: 3 });
+      expect(await bed.services.loyaltyReports.liabilities(bed.shopId)).toEqual({
+        outstanding: 2280,
+        pending: 0,
+        expiring: 880,
+        members: 3,
+      });
     });
 
     it('answers zeros for a shop without a programme, and refuses an unknown shop', async () => {
@@ -200,7 +204,10 @@ describe.each(TEST_DIALECTS)('loyalty reports on %s', (dialect) => {
       }
       expect(seen).toEqual([...ids].reverse());
       const last = await bed.services.loyaltyReports.listTransactions(bed.shopId, m.identifier, { limit: 5, before: ids[2]! });
-      expect(last).toEqual({ items: [expect.objectContaining({ id: ids[1], amount: 2 }), expect.objectContaining({ id: ids[0], amount: 1 })], nextBefore: null });
+      expect(last).toEqual({
+        items: [expect.objectContaining({ id: ids[1], amount: 2 }), expect.objectContaining({ id: ids[0], amount: 1 })],
+        nextBefore: null,
+      });
     });
 
     it('refuses an identifier that is not a member', async () => {

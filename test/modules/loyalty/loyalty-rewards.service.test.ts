@@ -55,7 +55,6 @@ describe.each(TEST_DIALECTS)('loyalty event rewards on %s', (dialect) => {
     return { id: seq, shopId, profileId, did: null, event: code, custom: true, time: clock.now(), items: [], params: {}, ...fields };
   }
 
-
   async function rewardedRows(profileId: number): Promise<{ event_code: string; transaction_id: number }[]> {
     const rows = await db.db
       .selectFrom('loyalty_event_rewarded')
@@ -140,7 +139,11 @@ describe.each(TEST_DIALECTS)('loyalty event rewards on %s', (dialect) => {
       const view = await loyalty.viewMember(shopId, m.identifier);
       expect(view).toMatchObject({ balance: 0, pending: 700 });
       expect(view.transactions.map((t) => [t.kind, t.status, t.expiresAt])).toEqual([['event_reward', 'pending', NOW + 44 * DAY]]);
-      const lot = await db.db.selectFrom('loyalty_lots').select(['confirms_at', 'status']).where('shop_id', '=', shopId).executeTakeFirstOrThrow();
+      const lot = await db.db
+        .selectFrom('loyalty_lots')
+        .select(['confirms_at', 'status'])
+        .where('shop_id', '=', shopId)
+        .executeTakeFirstOrThrow();
       expect({ confirmsAt: Number(lot.confirms_at), status: lot.status }).toEqual({ confirmsAt: NOW + 14 * DAY, status: 'pending' });
     });
 
@@ -159,7 +162,10 @@ describe.each(TEST_DIALECTS)('loyalty event rewards on %s', (dialect) => {
       expect(await rewards.rewardEvent(customEvent(guest.profileId, 'signed_up'))).toEqual({ rewarded: false, why: 'not_a_member' });
       const m = await newMember();
       expect(await rewards.rewardEvent(customEvent(m.profileId, 'no_rule'))).toEqual({ rewarded: false, why: 'no_rule' });
-      expect(await rewards.rewardEvent(customEvent(m.profileId, 'signed_up', { custom: false }))).toEqual({ rewarded: false, why: 'not_custom' });
+      expect(await rewards.rewardEvent(customEvent(m.profileId, 'signed_up', { custom: false }))).toEqual({
+        rewarded: false,
+        why: 'not_custom',
+      });
       const other = (await createShopFixture({ shops })).shopId;
       const otherMember = await newMember(other);
       expect(await rewards.rewardEvent(customEvent(otherMember.profileId, 'signed_up', { shopId: other }))).toEqual({
@@ -273,7 +279,8 @@ describe.each(TEST_DIALECTS)('loyalty event rewards on %s', (dialect) => {
       await rewards.putRule(elsewhere, 'signed_up', 500);
       const foreign = await rewards.rewardEvent(customEvent(stranger.profileId, 'signed_up', { shopId: elsewhere }));
       expect(foreign).toMatchObject({ rewarded: true });
-      const count = async () => (await db.db.selectFrom('loyalty_transactions').select('id').where('shop_id', '=', shopId).execute()).length;
+      const count = async () =>
+        (await db.db.selectFrom('loyalty_transactions').select('id').where('shop_id', '=', shopId).execute()).length;
       const written = await count();
 
       expect(await rewards.cancelReward(shopId, m.identifier, 999_999)).toEqual({ ok: false, why: 'not_found' });

@@ -69,7 +69,12 @@ describe.each(TEST_DIALECTS)('loyalty upkeep on %s', (dialect) => {
   }
 
   async function lot(id: number) {
-    const row = await db.db.selectFrom('loyalty_lots').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await db.db
+      .selectFrom('loyalty_lots')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     return { status: row.status, remaining: Number(row.remaining) };
   }
 
@@ -81,7 +86,12 @@ describe.each(TEST_DIALECTS)('loyalty upkeep on %s', (dialect) => {
       .where('kind', '=', kind)
       .orderBy('id')
       .execute();
-    return rows.map((r) => ({ id: Number(r.id), profileId: Number(r.profile_id), amount: Number(r.amount), createdAt: Number(r.created_at) }));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      profileId: Number(r.profile_id),
+      amount: Number(r.amount),
+      createdAt: Number(r.created_at),
+    }));
   }
 
   async function sweepJobs() {
@@ -255,7 +265,15 @@ describe.each(TEST_DIALECTS)('loyalty upkeep on %s', (dialect) => {
     it('starts for a pending reward credited through the ledger by any service, at its confirms_at', async () => {
       const m = await newMember();
       await services.loyaltyLedger.write(shopId, m.profileId, (w) =>
-        w.credit({ amount: 70, status: 'pending', kind: 'event_reward', reason: null, orderId: null, expiresAt: null, confirmsAt: NOW + 30 * MINUTE_MS }),
+        w.credit({
+          amount: 70,
+          status: 'pending',
+          kind: 'event_reward',
+          reason: null,
+          orderId: null,
+          expiresAt: null,
+          confirmsAt: NOW + 30 * MINUTE_MS,
+        }),
       );
       expect(await sweepJobs()).toEqual([{ status: 'queued', runAt: NOW + 30 * MINUTE_MS }]);
       clock.set(NOW + 30 * MINUTE_MS);

@@ -174,7 +174,10 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     const hold = await ledger.write(shopId, m.profileId, (w) => w.hold('order-1', 250));
     expect(hold.balance).toBe(250);
     expect(await lotRemainders(m.profileId)).toEqual([0, 250]);
-    await expectRefusal(ledger.write(shopId, m.profileId, (w) => w.hold('order-2', 251)), 'CONFLICT');
+    await expectRefusal(
+      ledger.write(shopId, m.profileId, (w) => w.hold('order-2', 251)),
+      'CONFLICT',
+    );
     expect(await settleBonusHold(db, ledger, shopId, hold.transactionId, 'released')).toBe(true);
     expect(await settleBonusHold(db, ledger, shopId, hold.transactionId, 'captured')).toBe(false);
     expect(await lotRemainders(m.profileId)).toEqual([100, 400]);
@@ -193,9 +196,12 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     const m = await newMember();
     await loyalty.creditManual(shopId, m.identifier, { amount: 500 });
     const first = await ledger.write(shopId, m.profileId, (w) => w.hold('order-9', 100));
-    expect(await expectRefusal(ledger.write(shopId, m.profileId, (w) => w.hold('order-9', 100)), 'CONFLICT')).toBe(
-      'The order already has bonuses on hold.',
-    );
+    expect(
+      await expectRefusal(
+        ledger.write(shopId, m.profileId, (w) => w.hold('order-9', 100)),
+        'CONFLICT',
+      ),
+    ).toBe('The order already has bonuses on hold.');
     expect(await lotRemainders(m.profileId)).toEqual([400]);
     await settleBonusHold(db, ledger, shopId, first.transactionId, 'released');
     expect((await ledger.write(shopId, m.profileId, (w) => w.hold('order-9', 300))).balance).toBe(200);

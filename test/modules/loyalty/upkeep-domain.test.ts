@@ -50,7 +50,14 @@ describe('member cursor', () => {
   });
 
   it('refuses text it did not give out', () => {
-    for (const text of ['', 'abc', '!!!', Buffer.from('1.x').toString('base64url'), Buffer.from('99999999999999999.1').toString('base64url'), 'A'.repeat(65)]) {
+    for (const text of [
+      '',
+      'abc',
+      '!!!',
+      Buffer.from('1.x').toString('base64url'),
+      Buffer.from('99999999999999999.1').toString('base64url'),
+      'A'.repeat(65),
+    ]) {
       expect(decodeMemberCursor(text), text).toBeUndefined();
     }
   });

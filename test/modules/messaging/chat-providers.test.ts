@@ -50,7 +50,10 @@ describe('TelegramProvider', () => {
 
   it('maps a blocked bot and an unknown chat to dead_address, a bad token and other errors to permanent', async () => {
     answer(403, { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' });
-    expect(await provider.send(settings(), { to: '1', text: 'x' }, context)).toMatchObject({ kind: 'dead_address', message: 'Telegram answered 403: Forbidden: bot was blocked by the user' });
+    expect(await provider.send(settings(), { to: '1', text: 'x' }, context)).toMatchObject({
+      kind: 'dead_address',
+      message: 'Telegram answered 403: Forbidden: bot was blocked by the user',
+    });
     answer(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
     expect(await provider.send(settings(), { to: '1', text: 'x' }, context)).toMatchObject({ kind: 'dead_address' });
     answer(401, { ok: false, error_code: 401, description: 'Unauthorized' });
@@ -76,7 +79,11 @@ describe('WhatsappProvider', () => {
   const settings = () => ({ access_token: 'EAAG-secret', phone_number_id: '1098765', api_base_url: `${peer.url}/v21.0` });
 
   it('posts a text message to /{phone_number_id}/messages with a bearer token', async () => {
-    answer(200, { messaging_product: 'whatsapp', contacts: [{ input: '79001234567', wa_id: '79001234567' }], messages: [{ id: 'wamid.HBgL' }] });
+    answer(200, {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: '79001234567', wa_id: '79001234567' }],
+      messages: [{ id: 'wamid.HBgL' }],
+    });
     const result = await provider.send(settings(), { to: '+79001234567', text: 'Ваш заказ готов' }, context);
     expect(result).toEqual({ ok: true, providerMessageId: 'wamid.HBgL' });
     const request = peer.seen.at(-1)!;
@@ -95,19 +102,29 @@ describe('WhatsappProvider', () => {
 
   it('sends the text as the body parameter of a configured template', async () => {
     answer(200, { messages: [{ id: 'wamid.T' }] });
-    await provider.send({ ...settings(), template_name: 'patron_notice', template_language: 'ru' }, { to: '79001234567', text: 'Код 1234' }, context);
+    await provider.send(
+      { ...settings(), template_name: 'patron_notice', template_language: 'ru' },
+      { to: '79001234567', text: 'Код 1234' },
+      context,
+    );
     expect(JSON.parse(peer.seen.at(-1)!.body)).toEqual({
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       to: '79001234567',
       type: 'template',
-      template: { name: 'patron_notice', language: { code: 'ru' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Код 1234' }] }] },
+      template: {
+        name: 'patron_notice',
+        language: { code: 'ru' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Код 1234' }] }],
+      },
     });
   });
 
   it('maps rate limits to temporary, a number not on WhatsApp to dead_address, the rest to permanent', async () => {
     const error = (code: number, message: string, status = 400) =>
-      answer(status, { error: { message, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details: `${message}.` } } });
+      answer(status, {
+        error: { message, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details: `${message}.` } },
+      });
     error(130429, 'Rate limit hit');
     expect(await provider.send(settings(), { to: '1', text: 'x' }, context)).toEqual({
       ok: false,
@@ -135,7 +152,9 @@ describe('MaxProvider', () => {
   const settings = () => ({ access_token: 'max-secret', api_base_url: `${peer.url}/max` });
 
   it('posts /messages with the user id in the query and the bare token in Authorization', async () => {
-    answer(200, { message: { recipient: { user_id: 5551234, chat_type: 'dialog' }, timestamp: 1, body: { mid: 'mid.0000abc', seq: 1, text: 'Привет' } } });
+    answer(200, {
+      message: { recipient: { user_id: 5551234, chat_type: 'dialog' }, timestamp: 1, body: { mid: 'mid.0000abc', seq: 1, text: 'Привет' } },
+    });
     const result = await provider.send(settings(), { to: '5551234', text: 'Привет' }, context);
     expect(result).toEqual({ ok: true, providerMessageId: 'mid.0000abc' });
     const request = peer.seen.at(-1)!;

@@ -25,7 +25,11 @@ const base = (overrides: Partial<HttpSmsSettings> = {}): HttpSmsSettings => ({ u
 
 describe('HttpSmsProvider', () => {
   it('posts JSON with the default field names and reads the message id at a configured path', async () => {
-    const result = await provider.send(base({ auth: 'bearer', token: 'tok-1', from: 'Patron', message_id_field: 'data.id' }), message, context);
+    const result = await provider.send(
+      base({ auth: 'bearer', token: 'tok-1', from: 'Patron', message_id_field: 'data.id' }),
+      message,
+      context,
+    );
     expect(result).toEqual({ ok: true, providerMessageId: 'gw-77' });
     const request = peer.seen.at(-1)!;
     expect(request).toMatchObject({ method: 'POST', path: '/api/send?v=2' });
@@ -53,7 +57,12 @@ describe('HttpSmsProvider', () => {
     expect(request.body).toBe(
       `route=direct&phone=%2B79001234567&msg=${new URLSearchParams({ m: message.body }).toString().slice(2)}&sender=Shop`,
     );
-    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({ route: 'direct', phone: '+79001234567', msg: message.body, sender: 'Shop' });
+    expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({
+      route: 'direct',
+      phone: '+79001234567',
+      msg: message.body,
+      sender: 'Shop',
+    });
   });
 
   it('sends GET fields in the query string after the URL’s own, with a key in a named header', async () => {
@@ -64,7 +73,11 @@ describe('HttpSmsProvider', () => {
     expect(request.headers['x-api-key']).toBe('k-9');
     const url = new URL(request.path, peer.url);
     expect(url.pathname).toBe('/api/send');
-    expect([...url.searchParams]).toEqual([['v', '2'], ['to', '79001234567'], ['text', message.body]]);
+    expect([...url.searchParams]).toEqual([
+      ['v', '2'],
+      ['to', '79001234567'],
+      ['text', message.body],
+    ]);
   });
 
   it('sends the message code in id_field, for a gateway that drops a repeated client id, and nothing without the setting', async () => {
@@ -91,16 +104,29 @@ describe('HttpSmsProvider', () => {
       retryAfterMs: 30_000,
     });
     peer.reply = (_request, response) => json(response, 503, {}, { 'retry-after': new Date(clock.now() + 90_000).toUTCString() });
-    expect(await provider.send(base(), message, context)).toEqual({ ok: false, kind: 'temporary', message: 'The SMS gateway answered 503.', retryAfterMs: 90_000 });
+    expect(await provider.send(base(), message, context)).toEqual({
+      ok: false,
+      kind: 'temporary',
+      message: 'The SMS gateway answered 503.',
+      retryAfterMs: 90_000,
+    });
     peer.reply = (_request, response) => {
       response.writeHead(502).end('bad gateway');
     };
-    expect(await provider.send(base(), message, context)).toEqual({ ok: false, kind: 'temporary', message: 'The SMS gateway answered 502: bad gateway' });
+    expect(await provider.send(base(), message, context)).toEqual({
+      ok: false,
+      kind: 'temporary',
+      message: 'The SMS gateway answered 502: bad gateway',
+    });
   });
 
   it('maps other 4xx to permanent with the gateway’s words', async () => {
     peer.reply = (_request, response) => json(response, 400, { error: { message: 'invalid phone' } });
-    expect(await provider.send(base(), message, context)).toEqual({ ok: false, kind: 'permanent', message: 'The SMS gateway answered 400: invalid phone' });
+    expect(await provider.send(base(), message, context)).toEqual({
+      ok: false,
+      kind: 'permanent',
+      message: 'The SMS gateway answered 400: invalid phone',
+    });
   });
 
   it('gives up on a gateway that hangs, as temporary, within the deadline', async () => {

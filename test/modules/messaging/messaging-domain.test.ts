@@ -25,7 +25,9 @@ describe('channel settings shape', () => {
       vendors: { fcm: { a: 1 }, apns: { b: 2 } },
       ratePerSecond: null,
     });
-    expect(splitChannelBody({ smtp_url: 'smtp://h', from: 'f' }, ['smtp'], 'smtp')).toMatchObject({ vendors: { smtp: { smtp_url: 'smtp://h', from: 'f' } } });
+    expect(splitChannelBody({ smtp_url: 'smtp://h', from: 'f' }, ['smtp'], 'smtp')).toMatchObject({
+      vendors: { smtp: { smtp_url: 'smtp://h', from: 'f' } },
+    });
     expect(splitChannelBody({ host: 'h' }, ['smpp'], undefined)).toMatchObject({ ok: false });
     expect(splitChannelBody({ provider: 'x', rate_per_second: 0 }, [], undefined)).toMatchObject({ ok: false });
   });
@@ -53,7 +55,10 @@ describe('SecretBox', () => {
       expect(await new SecretBox({ secretKey: undefined, dataDir: dir }).open(sealed)).toBe('hunter2');
       // Flip one bit of the ciphertext itself: changing the last base64 characters may only
       // touch padding bits, which decode to the same bytes.
-      const [head, body] = [sealed.slice(0, sealed.lastIndexOf('.') + 1), Buffer.from(sealed.slice(sealed.lastIndexOf('.') + 1), 'base64url')];
+      const [head, body] = [
+        sealed.slice(0, sealed.lastIndexOf('.') + 1),
+        Buffer.from(sealed.slice(sealed.lastIndexOf('.') + 1), 'base64url'),
+      ];
       body[0] = body[0]! ^ 1;
       const tampered = `${head}${body.toString('base64url')}`;
       await expect(box.open(tampered)).rejects.toThrow('cannot be decrypted');
@@ -76,7 +81,10 @@ describe('templates', () => {
     expect(chooseLocale(['de', 'pt-BR'], 'pt-br')).toBe('pt-BR');
     expect(chooseLocale(['de', 'pt-BR'], 'de_AT')).toBe('de');
     expect(chooseLocale(['de'], 'fr')).toBeUndefined();
-    const set = templatesFor({ sms: { body: 'en' }, email: { subject: 'en', html: 'en' }, locales: { de: { sms: { body: 'de' } } } }, 'de-DE');
+    const set = templatesFor(
+      { sms: { body: 'en' }, email: { subject: 'en', html: 'en' }, locales: { de: { sms: { body: 'de' } } } },
+      'de-DE',
+    );
     expect(set).toEqual({ sms: { body: 'de' }, email: { subject: 'en', html: 'en' } });
   });
 
@@ -88,19 +96,28 @@ describe('templates', () => {
     // A computed name escapes the engine's own analysis; brackets count as reading it.
     const computed = '{% assign k = "prof" | append: "ile" %}{{ [k].email }}';
     expect(reads(computed)).toBe(true);
-    const rendered = await renderer.render('shop', { email: { subject: 's', html: computed } }, 'email', templateScope({}, { email: 'ann@x.example' }));
+    const rendered = await renderer.render(
+      'shop',
+      { email: { subject: 's', html: computed } },
+      'email',
+      templateScope({}, { email: 'ann@x.example' }),
+    );
     expect(rendered?.html).toBe('ann@x.example');
     expect(renderer.readsProfile({ email: { subject: 's', html: 'x' } }, 'sms')).toBe(false);
   });
 
   it('derives the text part from HTML', () => {
-    const html = '<html><head><style>p{}</style></head><body><h1>Hi&nbsp;Ann</h1><p>See <a href="https://x.example/o">your order</a> &amp; more.<br>Bye</p><ul><li>one</li></ul></body></html>';
+    const html =
+      '<html><head><style>p{}</style></head><body><h1>Hi&nbsp;Ann</h1><p>See <a href="https://x.example/o">your order</a> &amp; more.<br>Bye</p><ul><li>one</li></ul></body></html>';
     expect(htmlToText(html)).toBe('Hi Ann\nSee your order (https://x.example/o) & more.\nBye\n- one');
   });
 
   it('bounds the variables: a variable of 1 MB is refused with the limit', () => {
     expect(checkVariables({ a: 'x' })).toEqual({ ok: true });
-    expect(checkVariables({ big: 'x'.repeat(1024 * 1024) })).toEqual({ ok: false, message: 'Variable `big` is too large: at most 16384 bytes.' });
+    expect(checkVariables({ big: 'x'.repeat(1024 * 1024) })).toEqual({
+      ok: false,
+      message: 'Variable `big` is too large: at most 16384 bytes.',
+    });
     const many = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`v${i}`, 'x'.repeat(10_000)]));
     expect(checkVariables(many)).toMatchObject({ ok: false, message: expect.stringContaining('at most 65536 bytes in all') });
   });
@@ -118,7 +135,12 @@ describe('delivery planning', () => {
   };
 
   it('sends where reachable and subscribed, records unconfigured channels, skips dead addresses', () => {
-    const plan = planDeliveries(['email', 'sms', 'mobile_push', 'whatsapp', 'telegram'], facts, new Set(['email', 'mobile_push']), new Set(['mobile_push:t1']));
+    const plan = planDeliveries(
+      ['email', 'sms', 'mobile_push', 'whatsapp', 'telegram'],
+      facts,
+      new Set(['email', 'mobile_push']),
+      new Set(['mobile_push:t1']),
+    );
     expect(plan.send).toEqual([{ channel: 'email', address: 'a@example.org', platform: null }]);
     expect(plan.unconfigured).toEqual([{ channel: 'whatsapp', address: '79001234567', platform: null }]);
     expect(plan.unsubscribed).toEqual(['sms']);
@@ -129,7 +151,9 @@ describe('mobile push data', () => {
   const to = { shopId: 'shop-1', code: 'Ab_9-x', type: 'chain' };
 
   it('names the message by id and type, the shop, what the app shows and the link as a web event', () => {
-    expect(mobilePushData(to, { title: 'T', body: 'B', url: 'https://shop.example/a?b=1&c="d"', icon: 'https://i', picture: 'https://p' })).toEqual({
+    expect(
+      mobilePushData(to, { title: 'T', body: 'B', url: 'https://shop.example/a?b=1&c="d"', icon: 'https://i', picture: 'https://p' }),
+    ).toEqual({
       id: 'Ab_9-x',
       type: 'chain',
       shop_id: 'shop-1',
@@ -142,7 +166,13 @@ describe('mobile push data', () => {
   });
 
   it('leaves out a link, icon or picture that rendered empty, so the app opens and shows nothing for it', () => {
-    expect(mobilePushData(to, { title: 'T', body: '', url: ' ', icon: '', picture: '' })).toEqual({ id: 'Ab_9-x', type: 'chain', shop_id: 'shop-1', title: 'T', body: '' });
+    expect(mobilePushData(to, { title: 'T', body: '', url: ' ', icon: '', picture: '' })).toEqual({
+      id: 'Ab_9-x',
+      type: 'chain',
+      shop_id: 'shop-1',
+      title: 'T',
+      body: '',
+    });
   });
 });
 

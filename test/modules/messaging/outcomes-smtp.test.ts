@@ -32,9 +32,27 @@ describe('tracked email through a real SMTP peer', () => {
     const { shopId, secret } = await createShopFixture(t.app.services);
     const admin = (method: 'PUT', path: string, payload: object) =>
       t.app.inject({ method, url: `/admin/v1/shops/${shopId}${path}`, headers: t.adminHeaders, payload });
-    expect((await admin('PUT', '/channels/email', { provider: 'smtp', smtp_url: `smtp://127.0.0.1:${smtp.port}`, from: 'Shop <shop@example.org>' })).statusCode).toBe(200);
-    expect((await admin('PUT', '/mailings/transactional/hello', { email: { subject: 'Hi', html: '<p><a href="https://shop.example/sale">Sale</a></p>' } })).statusCode).toBe(200);
-    const sent = await t.app.inject({ method: 'POST', url: '/transact', payload: { shop_id: shopId, shop_secret: secret, code: 'hello', email: 'reader@example.org' } });
+    expect(
+      (
+        await admin('PUT', '/channels/email', {
+          provider: 'smtp',
+          smtp_url: `smtp://127.0.0.1:${smtp.port}`,
+          from: 'Shop <shop@example.org>',
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await admin('PUT', '/mailings/transactional/hello', {
+          email: { subject: 'Hi', html: '<p><a href="https://shop.example/sale">Sale</a></p>' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/transact',
+      payload: { shop_id: shopId, shop_secret: secret, code: 'hello', email: 'reader@example.org' },
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     const code = sent.json().payload.code as string;
     const runner = createJobRunner({ config: t.config, services: t.app.services, clock: t.clock, log: createLogger('silent') });
@@ -49,7 +67,9 @@ describe('tracked email through a real SMTP peer', () => {
     expect(line('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     // The delivery's own Message-ID reaches the wire: bounce reports name it.
     expect(mail.messageId).toMatch(new RegExp(`^<${code}\\.0@[^>]+>$`));
-    expect(String(line('list-unsubscribe'))).toMatch(new RegExp(`^List-Unsubscribe: <${base.replace(/\./g, '\\.')}/u\\?s=[A-Za-z0-9_-]{22}>$`));
+    expect(String(line('list-unsubscribe'))).toMatch(
+      new RegExp(`^List-Unsubscribe: <${base.replace(/\./g, '\\.')}/u\\?s=[A-Za-z0-9_-]{22}>$`),
+    );
     const html = String(mail.html);
     const click = /href="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
     expect(click.startsWith(`${base}/c?u=https%3A%2F%2Fshop.example%2Fsale&s=`)).toBe(true);

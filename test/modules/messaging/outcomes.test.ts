@@ -18,7 +18,10 @@ describe.each(TEST_DIALECTS)('message tracking on %s', (dialect) => {
     await expectOk(s.admin('PUT', '/channels/mobile_push', { fcm: { api_key: 'fcm-key-0123456789abcdef' } }));
     await expectOk(
       s.admin('PUT', '/mailings/transactional/order', {
-        email: { subject: 'Order {{ order_id }}', html: '<html><body><p><a href="https://shop.example/o?id=1&amp;x=2">Your order</a> <a href="mailto:help@example.org">help</a></p></body></html>' },
+        email: {
+          subject: 'Order {{ order_id }}',
+          html: '<html><body><p><a href="https://shop.example/o?id=1&amp;x=2">Your order</a> <a href="mailto:help@example.org">help</a></p></body></html>',
+        },
         mobile_push: { title: 'Order {{ order_id }}', body: 'On its way' },
       }),
     );
@@ -55,7 +58,9 @@ describe.each(TEST_DIALECTS)('message tracking on %s', (dialect) => {
   it('sends an email with signed links, the open pixel and the RFC 8058 headers; a test send gets none', async () => {
     const { code, html, headers, idKey } = await send('links@example.org');
     const { click, other, pixel } = links(html);
-    expect(click).toMatch(new RegExp(`^${s.t.config.publicUrl}/m/${s.shopId}\\.${code}/c\\?u=https%3A%2F%2Fshop\\.example%2Fo%3Fid%3D1%26x%3D2&s=`));
+    expect(click).toMatch(
+      new RegExp(`^${s.t.config.publicUrl}/m/${s.shopId}\\.${code}/c\\?u=https%3A%2F%2Fshop\\.example%2Fo%3Fid%3D1%26x%3D2&s=`),
+    );
     expect(other).toBe('mailto:help@example.org');
     expect(pixel).toContain(`/m/${s.shopId}.${code}/o?s=`);
     expect(html.indexOf('<img')).toBeLessThan(html.indexOf('</body>'));
@@ -114,8 +119,19 @@ describe.each(TEST_DIALECTS)('message tracking on %s', (dialect) => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<form method="post"');
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    expect((await s.t.app.inject({ method: 'POST', url: path(url), headers: form, payload: 'List-Unsubscribe=Nope' })).statusCode).toBe(404);
-    expect((await s.t.app.inject({ method: 'POST', url: path(url).replace(/s=.{3}/, 's=xyz'), headers: form, payload: 'List-Unsubscribe=One-Click' })).statusCode).toBe(404);
+    expect((await s.t.app.inject({ method: 'POST', url: path(url), headers: form, payload: 'List-Unsubscribe=Nope' })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (
+        await s.t.app.inject({
+          method: 'POST',
+          url: path(url).replace(/s=.{3}/, 's=xyz'),
+          headers: form,
+          payload: 'List-Unsubscribe=One-Click',
+        })
+      ).statusCode,
+    ).toBe(404);
     const done = await s.t.app.inject({ method: 'POST', url: path(url), headers: form, payload: 'List-Unsubscribe=One-Click' });
     expect(done.statusCode).toBe(200);
     expect(await statistics('leave@example.org', code)).toMatchObject({ unsubscribed: true });
@@ -124,20 +140,38 @@ describe.each(TEST_DIALECTS)('message tracking on %s', (dialect) => {
     expect(attributes?.fields).toMatchObject({ email_transactional: false });
     // The next transactional message skips the email channel.
     const { payload } = await expectOk(s.transact({ code: 'order', email: 'leave@example.org', variables: { order_id: '8' } }));
-    const rows = await s.t.db.db.selectFrom('messaging_deliveries').select('channel').where('code', '=', payload.code as string).execute();
+    const rows = await s.t.db.db
+      .selectFrom('messaging_deliveries')
+      .select('channel')
+      .where('code', '=', payload.code as string)
+      .execute();
     expect(rows.map((r) => r.channel)).not.toContain('email');
   });
 
   it('takes the mobile SDK reports: /track/delivered, opened, clicked update the push statistics', async () => {
     const did = (await s.t.app.inject({ method: 'GET', url: `/init?shop_id=${s.shopId}` })).json().did as string;
-    await s.t.app.services.profiles.setProfile({ shopId: s.shopId, timezone: 'UTC' }, { did, identifiers: {} }, { email: 'sdk@example.org' });
+    await s.t.app.services.profiles.setProfile(
+      { shopId: s.shopId, timezone: 'UTC' },
+      { did, identifiers: {} },
+      { email: 'sdk@example.org' },
+    );
     await s.t.app.services.profiles.registerPushToken(s.shopId, did, 'android-token-sdk', 'android');
     const { payload } = await expectOk(s.transact({ code: 'order', email: 'sdk@example.org', variables: { order_id: '9' } }));
     await s.runner.runDue();
     const code = payload.code as string;
-    const track = (what: string, body: object) => s.t.app.inject({ method: 'POST', url: `/track/${what}`, payload: { shop_id: s.shopId, stream: 'android', did, type: 'transactional', ...body } });
+    const track = (what: string, body: object) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: `/track/${what}`,
+        payload: { shop_id: s.shopId, stream: 'android', did, type: 'transactional', ...body },
+      });
     expect(await expectOk(track('delivered', { code }))).toEqual({ status: 'success' });
-    const [delivered] = await s.t.db.db.selectFrom('messaging_deliveries').select(['delivered_at', 'opened_at']).where('code', '=', code).where('channel', '=', 'mobile_push').execute();
+    const [delivered] = await s.t.db.db
+      .selectFrom('messaging_deliveries')
+      .select(['delivered_at', 'opened_at'])
+      .where('code', '=', code)
+      .where('channel', '=', 'mobile_push')
+      .execute();
     expect(delivered!.delivered_at).not.toBeNull();
     expect(delivered!.opened_at).toBeNull();
     await expectOk(track('opened', { code }));
@@ -150,7 +184,11 @@ describe.each(TEST_DIALECTS)('message tracking on %s', (dialect) => {
     expect((await track('clicked', { code: 'unknown' })).statusCode).toBe(200);
 
     // A purchase within the window of the click is the message's.
-    const pushed = await s.t.app.inject({ method: 'POST', url: '/push', payload: { shop_id: s.shopId, did, event: 'purchase', items: [{ id: 'A', amount: 1, price: 10 }], order_id: 'SDK-1' } });
+    const pushed = await s.t.app.inject({
+      method: 'POST',
+      url: '/push',
+      payload: { shop_id: s.shopId, did, event: 'purchase', items: [{ id: 'A', amount: 1, price: 10 }], order_id: 'SDK-1' },
+    });
     expect(pushed.statusCode, pushed.body).toBe(200);
     await s.runner.runDue();
     const bought = await expectOk(s.get('/notifications', { email: 'sdk@example.org', channel: 'mobile_push' }));
@@ -159,12 +197,21 @@ describe.each(TEST_DIALECTS)('message tracking on %s', (dialect) => {
 
   it('attributes a purchase by recommended_code, and not a click older than the window', async () => {
     const did = (await s.t.app.inject({ method: 'GET', url: `/init?shop_id=${s.shopId}` })).json().did as string;
-    await s.t.app.services.profiles.setProfile({ shopId: s.shopId, timezone: 'UTC' }, { did, identifiers: {} }, { email: 'buyer@example.org' });
+    await s.t.app.services.profiles.setProfile(
+      { shopId: s.shopId, timezone: 'UTC' },
+      { did, identifiers: {} },
+      { email: 'buyer@example.org' },
+    );
     const clicked = await send('buyer@example.org');
     await s.t.app.inject({ method: 'GET', url: path(links(clicked.html).click) });
     const named = await send('buyer@example.org');
     s.t.clock.advance(8 * 24 * 60 * 60 * 1000);
-    const purchase = (body: object) => s.t.app.inject({ method: 'POST', url: '/push', payload: { shop_id: s.shopId, did, event: 'purchase', items: [{ id: 'A', amount: 1, price: 10 }], ...body } });
+    const purchase = (body: object) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: '/push',
+        payload: { shop_id: s.shopId, did, event: 'purchase', items: [{ id: 'A', amount: 1, price: 10 }], ...body },
+      });
     expect((await purchase({ order_id: 'LATE-1' })).statusCode).toBe(200);
     await s.runner.runDue();
     expect(await statistics('buyer@example.org', clicked.code)).toMatchObject({ clicked: true, purchased: false });
@@ -177,9 +224,21 @@ describe.each(TEST_DIALECTS)('message tracking on %s', (dialect) => {
   it('records bounces: hard marks the address dead, soft marks soft_bounced, a complaint turns email_bulk off', async () => {
     const outcomes = s.t.app.services.messageOutcomes;
     const hard = await send('gone@example.org');
-    expect(await outcomes.bounce(s.shopId, { messageId: `<${hard.code}.0@patron>`, email: 'GONE@example.org', type: 'hard', reason: '5.1.1 no such user' })).toBe(true);
+    expect(
+      await outcomes.bounce(s.shopId, {
+        messageId: `<${hard.code}.0@patron>`,
+        email: 'GONE@example.org',
+        type: 'hard',
+        reason: '5.1.1 no such user',
+      }),
+    ).toBe(true);
     expect(await statistics('gone@example.org', hard.code)).toMatchObject({ hard_bounced: true, soft_bounced: false });
-    const dead = await s.t.db.db.selectFrom('messaging_dead_addresses').selectAll().where('shop_id', '=', s.shopId).where('address', '=', 'gone@example.org').execute();
+    const dead = await s.t.db.db
+      .selectFrom('messaging_dead_addresses')
+      .selectAll()
+      .where('shop_id', '=', s.shopId)
+      .where('address', '=', 'gone@example.org')
+      .execute();
     expect(dead).toHaveLength(1);
     expect(dead[0]!.reason).toContain('5.1.1');
 
@@ -246,7 +305,7 @@ describe.each(TEST_DIALECTS)('bounce webhooks on %s', (dialect) => {
     await s.t.close();
   });
 
-  it('takes a JSON bounce with the shop\'s webhook secret, and refuses any other secret alike', async () => {
+  it("takes a JSON bounce with the shop's webhook secret, and refuses any other secret alike", async () => {
     const hook = await expectOk(s.admin('GET', '/messaging/webhook'));
     expect(hook.bounce_url).toBe(`${s.t.config.publicUrl}/webhooks/messaging/${s.shopId}/bounce`);
     expect(hook.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -260,10 +319,14 @@ describe.each(TEST_DIALECTS)('bounce webhooks on %s', (dialect) => {
     const wrong = await post(`${(hook.secret as string).slice(0, -1)}x`, { code, type: 'hard' });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual({ message: 'Unauthorized' });
-    expect((await post(hook.secret as string, { code, type: 'hard' }, `/webhooks/messaging/${'f'.repeat(30)}/bounce`)).statusCode).toBe(401);
+    expect((await post(hook.secret as string, { code, type: 'hard' }, `/webhooks/messaging/${'f'.repeat(30)}/bounce`)).statusCode).toBe(
+      401,
+    );
     expect((await post(hook.secret as string, { code, type: 'sideways' })).statusCode).toBe(422);
 
-    expect(await expectOk(post(hook.secret as string, { message_id: `<${code}.0@patron>`, email: 'hook@example.org', type: 'soft' }))).toEqual({ matched: true });
+    expect(
+      await expectOk(post(hook.secret as string, { message_id: `<${code}.0@patron>`, email: 'hook@example.org', type: 'soft' })),
+    ).toEqual({ matched: true });
     expect(await expectOk(post(hook.secret as string, { code: 'unknown', type: 'hard' }))).toEqual({ matched: false });
     const body = await expectOk(s.get('/notifications', { email: 'hook@example.org' }));
     expect(body.payload.messages[0]).toMatchObject({ code, statistics: { soft_bounced: true, hard_bounced: false } });

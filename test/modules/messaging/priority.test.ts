@@ -26,7 +26,12 @@ describe.each(TEST_DIALECTS)('transactional priority on %s', (dialect) => {
       s.t.clock.advance(1000);
     }
     const { payload } = await expectOk(s.transact({ code: 'reset', email: 'hurry@example.org' }));
-    const [first] = await s.t.app.services.jobs.claim({ workerId: 'w', names: ['images.download', 'messaging.deliver'], limit: 1, leaseMs: 1000 });
+    const [first] = await s.t.app.services.jobs.claim({
+      workerId: 'w',
+      names: ['images.download', 'messaging.deliver'],
+      limit: 1,
+      leaseMs: 1000,
+    });
     expect(first?.name).toBe('messaging.deliver');
     expect(JSON.parse(first?.payloadJson ?? '{}')).toEqual({ shopId: s.shopId, code: payload.code, seq: 0 });
   });

@@ -44,11 +44,18 @@ describe.each(TEST_DIALECTS)('template rendering under limits on %s', (dialect) 
       send: async (): Promise<string> => {
         phones += 1;
         const phone = `7900${shopId.slice(0, 3).replace(/\D/g, '1')}${String(phones).padStart(4, '0')}`;
-        const r = await expectOk(s.t.app.inject({ method: 'POST', url: '/transact', payload: { shop_id: shopId, shop_secret: secret, code: 'notice', phone } }));
+        const r = await expectOk(
+          s.t.app.inject({ method: 'POST', url: '/transact', payload: { shop_id: shopId, shop_secret: secret, code: 'notice', phone } }),
+        );
         return r.payload.code as string;
       },
       deliveries: () =>
-        s.t.db.db.selectFrom('messaging_deliveries').select(['code', 'status', 'error']).where('shop_id', '=', shopId).orderBy('code').execute(),
+        s.t.db.db
+          .selectFrom('messaging_deliveries')
+          .select(['code', 'status', 'error'])
+          .where('shop_id', '=', shopId)
+          .orderBy('code')
+          .execute(),
     };
   }
 

@@ -22,7 +22,11 @@ afterEach(async () => {
  * time, so that a pause of a loaded machine in the middle of it does not send it elsewhere.
  */
 function newRenderer(limitMs: number, budgetMsPerSecond = limitMs, inlineLimitMs?: number): TemplateRenderer {
-  renderer = new TemplateRenderer({ clock: new ManualClock(), limits: { limitMs, budgetMsPerSecond }, ...(inlineLimitMs ? { inlineLimitMs } : {}) });
+  renderer = new TemplateRenderer({
+    clock: new ManualClock(),
+    limits: { limitMs, budgetMsPerSecond },
+    ...(inlineLimitMs ? { inlineLimitMs } : {}),
+  });
   return renderer;
 }
 
@@ -60,7 +64,9 @@ describe('template renderer', () => {
 
   it("renders a shop's burst of heavy messages one limit's worth at a time, refusing the rest with when to come back", async () => {
     const r = newRenderer(200);
-    const outcomes = await Promise.all(Array.from({ length: 5 }, () => r.render('shop-a', HEAVY, 'sms', {}).catch((error: unknown) => error)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => r.render('shop-a', HEAVY, 'sms', {}).catch((error: unknown) => error)),
+    );
     const cutOff = outcomes.filter((o) => o instanceof Error && o.message === 'sms.body takes more than 200 ms to render');
     const refused = outcomes.filter((o): o is RenderBudgetSpent => o instanceof RenderBudgetSpent);
     expect(cutOff).toHaveLength(1);
@@ -77,7 +83,10 @@ describe('template renderer', () => {
     // MJML compile of some seconds far above it.
     const r = newRenderer(150, 10_000);
     // Liquid has one tag to render here: the time is the MJML compile's.
-    const sections = Array.from({ length: 3_000 }, (_, i) => `<mj-section><mj-column><mj-text>Line ${i}</mj-text></mj-column></mj-section>`).join('');
+    const sections = Array.from(
+      { length: 3_000 },
+      (_, i) => `<mj-section><mj-column><mj-text>Line ${i}</mj-text></mj-column></mj-section>`,
+    ).join('');
     const mjml = { email: { subject: 'Hi', html: `<mjml><mj-body><mj-text>{{ name }}</mj-text>${sections}</mj-body></mjml>` } };
     await expect(r.render('shop-a', mjml, 'email', { name: 'Ann' })).rejects.toThrow('email.html (MJML) takes more than 150 ms to render');
     expect(await r.renderAll('shop-b', CHEAP, { order: 'B2' })).toEqual({ sms: { body: 'Order B2 is on its way' } });
@@ -85,7 +94,10 @@ describe('template renderer', () => {
 
   it('names the MJML compile as what took too long when a preview of an email gets past its Liquid', async () => {
     const r = newRenderer(150, 10_000);
-    const sections = Array.from({ length: 3_000 }, (_, i) => `<mj-section><mj-column><mj-text>Line ${i}</mj-text></mj-column></mj-section>`).join('');
+    const sections = Array.from(
+      { length: 3_000 },
+      (_, i) => `<mj-section><mj-column><mj-text>Line ${i}</mj-text></mj-column></mj-section>`,
+    ).join('');
     const mjml = { email: { subject: 'Hi', html: `<mjml><mj-body><mj-text>{{ name }}</mj-text>${sections}</mj-body></mjml>` } };
     await expect(r.renderAll('shop-a', mjml, { name: 'Ann' })).rejects.toThrow('email.html (MJML) takes more than 150 ms to render');
   });

@@ -37,7 +37,9 @@ describe('SmppProvider', () => {
     const before = peer.submits.length;
     const result = await provider.send(settings({ system_type: 'patron' }), { to: '79001234567', body: 'Hi @_{x} €5' }, context);
     expect(result).toEqual({ ok: true, providerMessageId: expect.stringMatching(/^msg-\d+$/) });
-    expect(peer.binds.slice(binds)).toEqual([{ command: 'bind_transmitter', system_id: 'patron', password: 'secret1', system_type: 'patron' }]);
+    expect(peer.binds.slice(binds)).toEqual([
+      { command: 'bind_transmitter', system_id: 'patron', password: 'secret1', system_type: 'patron' },
+    ]);
     const submit = peer.submits[before]!;
     expect(submit).toMatchObject({
       serviceType: '',
@@ -59,7 +61,13 @@ describe('SmppProvider', () => {
     const result = await provider.send(settings({ source_addr: '79990001122' }), { to: '+79001234567', body: 'Привет' }, context);
     expect(result.ok).toBe(true);
     const submit = peer.submits[before]!;
-    expect(submit).toMatchObject({ sourceTon: 1, sourceNpi: 1, sourceAddr: '79990001122', destinationAddr: '79001234567', dataCoding: 0x08 });
+    expect(submit).toMatchObject({
+      sourceTon: 1,
+      sourceNpi: 1,
+      sourceAddr: '79990001122',
+      destinationAddr: '79001234567',
+      dataCoding: 0x08,
+    });
     expect(submit.shortMessage.equals(Buffer.from('Привет', 'utf16le').swap16())).toBe(true);
   });
 
@@ -188,7 +196,11 @@ describe('SmppProvider', () => {
     fresh();
     const sessions = peer.sessions.length;
     const result = await provider.send(settings(), { to: '79001234567', body: 'x' }, { allowPrivate: false });
-    expect(result).toEqual({ ok: false, kind: 'permanent', message: 'The SMSC host is a local or private network address, which is not allowed.' });
+    expect(result).toEqual({
+      ok: false,
+      kind: 'permanent',
+      message: 'The SMSC host is a local or private network address, which is not allowed.',
+    });
     expect(peer.sessions.length).toBe(sessions);
     expect((await provider.send(settings(), { to: '79001234567', body: 'x' }, { allowPrivate: ['127.0.0.1'] })).ok).toBe(true);
   });

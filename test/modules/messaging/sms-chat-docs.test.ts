@@ -17,14 +17,17 @@ describe('docs/messaging-sms.md, SMS and messenger channels', () => {
     expect(examples.map((example) => example.provider).sort()).toEqual(providers.map((provider) => provider.vendor).sort());
   });
 
-  it.each(providers.map((provider) => [provider.vendor, provider] as const))('%s: the example is valid settings and names every secret field', (vendor, provider) => {
-    const { provider: _name, ...settings } = examples.find((example) => example.provider === vendor)!;
-    expect([...Value.Errors(provider.settingsSchema, settings)].map((error) => `${error.path} ${error.message}`)).toEqual([]);
-    for (const secret of provider.secretFields) {
-      expect(Object.keys(provider.settingsSchema.properties)).toContain(secret);
-      expect(doc).toMatch(new RegExp(`\\| \`${secret}\` \\| [^|]*\\*\\*secret\\*\\*`));
-    }
-  });
+  it.each(providers.map((provider) => [provider.vendor, provider] as const))(
+    '%s: the example is valid settings and names every secret field',
+    (vendor, provider) => {
+      const { provider: _name, ...settings } = examples.find((example) => example.provider === vendor)!;
+      expect([...Value.Errors(provider.settingsSchema, settings)].map((error) => `${error.path} ${error.message}`)).toEqual([]);
+      for (const secret of provider.secretFields) {
+        expect(Object.keys(provider.settingsSchema.properties)).toContain(secret);
+        expect(doc).toMatch(new RegExp(`\\| \`${secret}\` \\| [^|]*\\*\\*secret\\*\\*`));
+      }
+    },
+  );
 
   it('refuses settings with an unknown field', () => {
     expect(Value.Check(new TelegramProvider().settingsSchema, { bot_token: '1:AAAAAAAAAAAAAAAAAAAAAAAA', token: 'x' })).toBe(false);

@@ -108,9 +108,11 @@ describe('classifySmtpError', () => {
     expect(classifySmtpError(reply('553 5.1.3 Bad recipient address syntax', 'RCPT TO'), [])).toMatchObject({ kind: 'dead_address' });
     expect(classifySmtpError(reply('552 5.2.2 Mailbox full', 'RCPT TO'), [])).toMatchObject({ kind: 'permanent' });
     expect(classifySmtpError(reply('553 5.7.1 Sender not allowed', 'MAIL FROM'), [])).toMatchObject({ kind: 'permanent' });
-    expect(
-      classifySmtpError(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:25'), { code: 'ESOCKET' }), []),
-    ).toEqual({ ok: false, kind: 'temporary', message: 'The connection to the SMTP server failed or broke off.' });
+    expect(classifySmtpError(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:25'), { code: 'ESOCKET' }), [])).toEqual({
+      ok: false,
+      kind: 'temporary',
+      message: 'The connection to the SMTP server failed or broke off.',
+    });
     expect(classifySmtpError(new Error('anything'), [])).toEqual({
       ok: false,
       kind: 'temporary',

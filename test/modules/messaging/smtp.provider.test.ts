@@ -78,7 +78,7 @@ describe('SmtpProvider', () => {
     expect(result).toEqual({ ok: true, providerMessageId: parsed.messageId });
   });
 
-  it('builds the Message-ID from the delivery\'s idKey and the sender\'s domain, the same on a resend', async () => {
+  it("builds the Message-ID from the delivery's idKey and the sender's domain, the same on a resend", async () => {
     const smtp = await peer();
     const keyed = { ...message, idKey: 'Ab_c-1.0' };
     const first = await provider().send(settings(smtp.port), keyed, LOOPBACK);
@@ -120,7 +120,11 @@ describe('SmtpProvider', () => {
 
   it('refuses a DKIM key that is not a readable RSA key, as permanent', async () => {
     const smtp = await peer();
-    const dkim = { domain: 'example.org', selector: 's1', private_key: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----' };
+    const dkim = {
+      domain: 'example.org',
+      selector: 's1',
+      private_key: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----',
+    };
     const result = await provider().send(settings(smtp.port, { dkim }), message, LOOPBACK);
     expect(result).toEqual({ ok: false, kind: 'permanent', message: 'The DKIM private key is not a readable RSA key in PEM.' });
     expect(smtp.connections).toBe(0);
@@ -340,11 +344,9 @@ describe('SmtpProvider', () => {
     const refused = await smtpProvider.send(settings(smtp.port), message, { allowPrivate: false });
     expect(refused).toMatchObject({ ok: false, kind: 'permanent' });
     expect(refused.ok ? '' : refused.message).toMatch(/private network address/);
-    const byName = await smtpProvider.send(
-      settings(smtp.port, { smtp_url: `smtp://localhost:${smtp.port}` }),
-      message,
-      { allowPrivate: ['10.0.0.0/8'] },
-    );
+    const byName = await smtpProvider.send(settings(smtp.port, { smtp_url: `smtp://localhost:${smtp.port}` }), message, {
+      allowPrivate: ['10.0.0.0/8'],
+    });
     expect(byName).toMatchObject({ ok: false, kind: 'permanent' });
     expect(smtp.connections).toBe(0);
 

@@ -89,7 +89,12 @@ describe.each(TEST_DIALECTS)('templates reading files on %s', (dialect) => {
     const texts = s.sms.sent.length;
     const { payload } = await expectOk(s.transact({ code, email: 'reader@example.org', phone: '+7 900 333-22-11', variables: VARIABLES }));
     await s.runner.runDue();
-    const rows = await s.t.db.db.selectFrom('messaging_deliveries').select(['channel', 'status', 'error']).where('code', '=', payload.code).orderBy('seq').execute();
+    const rows = await s.t.db.db
+      .selectFrom('messaging_deliveries')
+      .select(['channel', 'status', 'error'])
+      .where('code', '=', payload.code)
+      .orderBy('seq')
+      .execute();
     expect(rows.map((row) => [row.channel, row.status])).toEqual([
       ['email', 'failed'],
       ['sms', 'failed'],

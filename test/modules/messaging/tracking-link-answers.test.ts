@@ -22,7 +22,10 @@ describe.each(TEST_DIALECTS)('answers of malformed tracking links on %s', (diale
     await expectOk(s.admin('PUT', '/channels/email', { smtp_url: 'smtp://127.0.0.1:2525', from: 'Shop <shop@example.org>' }));
     await expectOk(
       s.admin('PUT', '/mailings/transactional/order', {
-        email: { subject: 'Order', html: '<html><body><a href="{{ url }}">from a variable</a> <a href="https://shop.example/ok">fixed</a></body></html>' },
+        email: {
+          subject: 'Order',
+          html: '<html><body><a href="{{ url }}">from a variable</a> <a href="https://shop.example/ok">fixed</a></body></html>',
+        },
       }),
     );
     sent = await send(INJECTION);
@@ -75,7 +78,14 @@ describe.each(TEST_DIALECTS)('answers of malformed tracking links on %s', (diale
   });
 
   it('answers a signed click link whose stored target holds a control character with the bare 404, never a header of it', async () => {
-    for (const target of [INJECTION, 'http://x/\nSet-Cookie: a=b', 'http://x/\rb', 'http://x/a\tb', 'http://x/a\u007fb', 'http://x/a\u0001b']) {
+    for (const target of [
+      INJECTION,
+      'http://x/\nSet-Cookie: a=b',
+      'http://x/\rb',
+      'http://x/a\tb',
+      'http://x/a\u007fb',
+      'http://x/a\u0001b',
+    ]) {
       const response = await s.t.app.inject({ method: 'GET', url: await signedClick(target) });
       expectBareNotFound(response, JSON.stringify(target));
     }
@@ -84,7 +94,11 @@ describe.each(TEST_DIALECTS)('answers of malformed tracking links on %s', (diale
   it('redirects a click to a target with non-ASCII characters at its percent-encoded address', async () => {
     for (const target of ['https://shop.example/каталог?q=сапоги#низ', 'https://пример.рф/обувь', 'https://shop.example/a b']) {
       const response = await s.t.app.inject({ method: 'GET', url: await signedClick(target) });
-      expect({ target, status: response.statusCode, location: response.headers.location }).toEqual({ target, status: 302, location: new URL(target).href });
+      expect({ target, status: response.statusCode, location: response.headers.location }).toEqual({
+        target,
+        status: 302,
+        location: new URL(target).href,
+      });
     }
   });
 
@@ -126,7 +140,10 @@ describe.each(TEST_DIALECTS)('answers of malformed tracking links on %s', (diale
       ...mangled(sent.unsubscribe),
       'c: no target': sent.click.replace(/u=[^&]*&/, ''),
       'c: target cut short': sent.click.replace(encodeURIComponent(target), encodeURIComponent(target.slice(0, -2))),
-      'c: target past 8,192 characters': sent.click.replace(encodeURIComponent(target), encodeURIComponent(`${target}${'a'.repeat(8_200)}`)),
+      'c: target past 8,192 characters': sent.click.replace(
+        encodeURIComponent(target),
+        encodeURIComponent(`${target}${'a'.repeat(8_200)}`),
+      ),
       'c: target in Cyrillic': sent.click.replace(encodeURIComponent(target), encodeURIComponent('https://магазин.рф/')),
       'c: target given twice': sent.click.replace('u=', `u=${encodeURIComponent(target)}&u=`),
       'a bare /m/': '/m/',

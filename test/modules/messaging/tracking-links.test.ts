@@ -63,7 +63,8 @@ describe('tracking links', () => {
   });
 
   it('leaves a link whose target holds a control character, or is no URL, as written and tracks the others', () => {
-    const html = '<a href="http://x/\r\nSet-Cookie: a=b">a</a><a href="https://shop.example/a\tb">b</a><a href="https://">c</a><a href="https://shop.example/ok">d</a>';
+    const html =
+      '<a href="http://x/\r\nSet-Cookie: a=b">a</a><a href="https://shop.example/a\tb">b</a><a href="https://">c</a><a href="https://shop.example/ok">d</a>';
     const hrefs = [...rewriteEmailHtml(html, urls).matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
     expect(hrefs.slice(0, 3)).toEqual(['http://x/\r\nSet-Cookie: a=b', 'https://shop.example/a\tb', 'https://']);
     expect(clickTarget(hrefs[3]!).target).toBe('https://shop.example/ok');
@@ -75,7 +76,17 @@ describe('tracking links', () => {
     );
     expect(redirectTarget('https://пример.рф/')).toBe('https://xn--e1afmkfd.xn--p1ai/');
     expect(redirectTarget('HTTP://Shop.Example/a b')).toBe('http://shop.example/a%20b');
-    for (const refused of ['http://x/\r\nSet-Cookie: a=b', 'http://x/\n', 'http://x/\t', 'http://x/\u0000', 'http://x/\u007f', 'javascript:alert(1)', 'mailto:a@b', 'https://', '//x/']) {
+    for (const refused of [
+      'http://x/\r\nSet-Cookie: a=b',
+      'http://x/\n',
+      'http://x/\t',
+      'http://x/\u0000',
+      'http://x/\u007f',
+      'javascript:alert(1)',
+      'mailto:a@b',
+      'https://',
+      '//x/',
+    ]) {
       expect(redirectTarget(refused), JSON.stringify(refused)).toBeNull();
     }
   });

@@ -14,13 +14,23 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
 
   beforeAll(async () => {
     s = await messagingStack(dialect);
-    await expectOk(s.admin('PUT', '/channels/email', { smtp_url: 'smtp://mailer:hunter2-secret@127.0.0.1:2525', from: 'Shop <shop@example.org>' }));
+    await expectOk(
+      s.admin('PUT', '/channels/email', { smtp_url: 'smtp://mailer:hunter2-secret@127.0.0.1:2525', from: 'Shop <shop@example.org>' }),
+    );
     await expectOk(s.admin('PUT', '/channels/sms', { provider: 'test_sms', api_key: 'sms-key-0123456789abcdef', sender: 'SHOP' }));
-    await expectOk(s.admin('PUT', '/channels/mobile_push', { fcm: { api_key: 'fcm-key-0123456789abcdef' }, apns: { api_key: 'apns-key-0123456789abcdef' } }));
+    await expectOk(
+      s.admin('PUT', '/channels/mobile_push', {
+        fcm: { api_key: 'fcm-key-0123456789abcdef' },
+        apns: { api_key: 'apns-key-0123456789abcdef' },
+      }),
+    );
     await expectOk(
       s.admin('PUT', '/mailings/transactional/order', {
         name: 'Order confirmation',
-        email: { subject: 'Order {{ order_id }}', html: '<p>Hello {{ profile.first_name | default: "friend" }}, {{ note }} {{ trusted | raw }}</p>' },
+        email: {
+          subject: 'Order {{ order_id }}',
+          html: '<p>Hello {{ profile.first_name | default: "friend" }}, {{ note }} {{ trusted | raw }}</p>',
+        },
         sms: { body: 'Order {{ variables.order_id }}: {{ note }}' },
         mobile_push: { title: 'Order {{ order_id }}', body: 'On its way', url: 'https://shop.example/o/{{ order_id }}' },
         locales: { de: { email: { subject: 'Bestellung {{ order_id }}', html: '<p>Hallo</p>' } } },
@@ -69,7 +79,10 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
 
   describe('mailings', () => {
     it('refuses a template that does not parse, naming the template and the line', async () => {
-      const r = await s.admin('PUT', '/mailings/transactional/broken', { sms: { body: 'ok' }, email: { subject: 's', html: '<p>\n{% if x %}\nno end' } });
+      const r = await s.admin('PUT', '/mailings/transactional/broken', {
+        sms: { body: 'ok' },
+        email: { subject: 's', html: '<p>\n{% if x %}\nno end' },
+      });
       expect(r.statusCode).toBe(422);
       expect(r.json().error.message).toMatch(/email\.html does not parse: .*line:2/);
       const filter = await s.admin('PUT', '/mailings/transactional/broken', { sms: { body: '{{ x | no_such_filter }}' } });
@@ -87,13 +100,17 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
       expect(preview.email.subject).toBe('Order A<1>');
       expect(preview.email.text).toBe('Hello Ann, <b>&</b> ok');
       expect(preview.sms.body).toBe('Order A<1>: <b>&</b>');
-      const de = await expectOk(s.admin('POST', '/mailings/transactional/order/preview', { variables: { order_id: '7' }, locale: 'de-AT' }));
+      const de = await expectOk(
+        s.admin('POST', '/mailings/transactional/order/preview', { variables: { order_id: '7' }, locale: 'de-AT' }),
+      );
       expect(de.email.subject).toBe('Bestellung 7');
       expect(de.sms.body).toBe('Order 7: ');
     });
 
     it('sends a test from the admin API, seen in the delivery log only, and lists mailings', async () => {
-      const { code } = await expectOk(s.admin('POST', '/mailings/transactional/order/test', { email: 'qa@example.org', variables: { order_id: 'Q' } }));
+      const { code } = await expectOk(
+        s.admin('POST', '/mailings/transactional/order/test', { email: 'qa@example.org', variables: { order_id: 'Q' } }),
+      );
       await s.runner.runDue();
       const log = await expectOk(s.admin('GET', `/messages?code=${code}`));
       expect(log.messages).toMatchObject([{ code, channel: 'email', status: 'sent', test: true, to: 'qa@example.org' }]);
@@ -110,7 +127,10 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
     it('renders MJML into HTML', async () => {
       await expectOk(
         s.admin('PUT', '/mailings/transactional/mjml', {
-          email: { subject: 'Hi', html: '<mjml><mj-body><mj-section><mj-column><mj-text>Hi {{ name }}</mj-text></mj-column></mj-section></mj-body></mjml>' },
+          email: {
+            subject: 'Hi',
+            html: '<mjml><mj-body><mj-section><mj-column><mj-text>Hi {{ name }}</mj-text></mj-column></mj-section></mj-body></mjml>',
+          },
         }),
       );
       const preview = await expectOk(s.admin('POST', '/mailings/transactional/mjml/preview', { variables: { name: 'Ann & Bob' } }));
@@ -124,7 +144,13 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
     it('answers the code after storing the message with a delivery and a job per address, then delivers', async () => {
       const before = s.email.sent.length;
       const body = await expectOk(
-        s.transact({ code: 'order', email: 'Ann@Example.org', phone: '+7 900 111-22-33', variables: { order_id: '42', note: 'x<y' }, cc: ['boss@example.org'] }),
+        s.transact({
+          code: 'order',
+          email: 'Ann@Example.org',
+          phone: '+7 900 111-22-33',
+          variables: { order_id: '42', note: 'x<y' },
+          cc: ['boss@example.org'],
+        }),
       );
       expect(body).toEqual({ success: true, payload: { code: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) } });
       const code = body.payload.code as string;
@@ -158,19 +184,38 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
         ['cc[]', 'a@example.org'],
         ['cc[]', 'b@example.org'],
       ];
-      const payload = parts.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('') + `--${boundary}--\r\n`;
-      const r = await s.t.app.inject({ method: 'POST', url: '/transact', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+      const payload =
+        parts.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('') +
+        `--${boundary}--\r\n`;
+      const r = await s.t.app.inject({
+        method: 'POST',
+        url: '/transact',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
       expect(r.statusCode, r.body).toBe(200);
       await s.runner.runDue();
-      expect(s.email.sent.at(-1)!.message).toMatchObject({ to: 'multi@example.org', subject: 'Order 77', cc: ['a@example.org', 'b@example.org'] });
+      expect(s.email.sent.at(-1)!.message).toMatchObject({
+        to: 'multi@example.org',
+        subject: 'Order 77',
+        cc: ['a@example.org', 'b@example.org'],
+      });
     });
 
     it('sends mobile push to each token through the vendor of its platform', async () => {
       const did = (await s.t.app.inject({ method: 'GET', url: `/init?shop_id=${s.shopId}` })).json().did as string;
-      await s.t.app.services.profiles.setProfile({ shopId: s.shopId, timezone: 'UTC' }, { did, identifiers: {} }, { email: 'push@example.org' });
+      await s.t.app.services.profiles.setProfile(
+        { shopId: s.shopId, timezone: 'UTC' },
+        { did, identifiers: {} },
+        { email: 'push@example.org' },
+      );
       await s.t.app.services.profiles.registerPushToken(s.shopId, did, 'android-token-1', 'android');
       const did2 = (await s.t.app.inject({ method: 'GET', url: `/init?shop_id=${s.shopId}` })).json().did as string;
-      await s.t.app.services.profiles.setProfile({ shopId: s.shopId, timezone: 'UTC' }, { did: did2, identifiers: {} }, { email: 'push@example.org' });
+      await s.t.app.services.profiles.setProfile(
+        { shopId: s.shopId, timezone: 'UTC' },
+        { did: did2, identifiers: {} },
+        { email: 'push@example.org' },
+      );
       await s.t.app.services.profiles.registerPushToken(s.shopId, did2, 'ios-token-1', 'ios');
       const { payload } = await expectOk(s.transact({ code: 'order', email: 'push@example.org', variables: { order_id: '5' } }));
       await s.runner.runDue();
@@ -180,14 +225,26 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
         title: 'Order 5',
         url: 'https://shop.example/o/5',
         idKey: payload.code,
-        data: { id: payload.code, type: 'transactional', shop_id: s.shopId, title: 'Order 5', event: '{"type":"web","uri":"https://shop.example/o/5"}' },
+        data: {
+          id: payload.code,
+          type: 'transactional',
+          shop_id: s.shopId,
+          title: 'Order 5',
+          event: '{"type":"web","uri":"https://shop.example/o/5"}',
+        },
       });
       expect(s.apns.sent.at(-1)!.message).toMatchObject({ token: 'ios-token-1', platform: 'ios' });
     });
 
     it('skips a channel the recipient unsubscribed from (the *_transactional flags)', async () => {
-      await s.t.app.services.profiles.setSubscriptions(s.shopId, { identifiers: { email: 'quiet@example.org', phone: '79005550000' } }, { email_transactional: false });
-      const { payload } = await expectOk(s.transact({ code: 'order', email: 'quiet@example.org', phone: '79005550000', variables: { order_id: '1' } }));
+      await s.t.app.services.profiles.setSubscriptions(
+        s.shopId,
+        { identifiers: { email: 'quiet@example.org', phone: '79005550000' } },
+        { email_transactional: false },
+      );
+      const { payload } = await expectOk(
+        s.transact({ code: 'order', email: 'quiet@example.org', phone: '79005550000', variables: { order_id: '1' } }),
+      );
       expect((await deliveries(payload.code)).map((r) => r.channel)).toEqual(['sms']);
     });
 
@@ -218,7 +275,11 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
         [{ code: 'nope', email: 'a@example.org' }, 404, /Mailing is not found/],
         [{ code: 'order', email: 'a@example.org\r\nBcc: victim@example.org' }, 422, /line breaks/],
         [{ code: 'order', email: 'a@example.org', cc: ['x@example.org\nBcc: y@example.org'] }, 422, /line breaks/],
-        [{ code: 'order', email: 'a@example.org', variables: { big: 'x'.repeat(1024 * 1024) } }, 422, /Variable `big` is too large: at most 16384 bytes/],
+        [
+          { code: 'order', email: 'a@example.org', variables: { big: 'x'.repeat(1024 * 1024) } },
+          422,
+          /Variable `big` is too large: at most 16384 bytes/,
+        ],
         [{ code: 'order' }, 422, /Identifier is not valid/],
         [{ email: 'a@example.org' }, 422, /`code` is required/],
       ];
@@ -228,7 +289,11 @@ describe.each(TEST_DIALECTS)('messaging core on %s', (dialect) => {
         expect(r.json().success).toBe(false);
         expect(r.json().payload.message).toMatch(message);
       }
-      const wrong = await s.t.app.inject({ method: 'POST', url: '/transact', payload: { shop_id: s.shopId, shop_secret: 'wrong', code: 'order', email: 'a@example.org' } });
+      const wrong = await s.t.app.inject({
+        method: 'POST',
+        url: '/transact',
+        payload: { shop_id: s.shopId, shop_secret: 'wrong', code: 'order', email: 'a@example.org' },
+      });
       expect(wrong.statusCode).toBe(401);
       expect(wrong.json()).toEqual({ success: false, payload: { message: 'API secret is not correct' } });
     });

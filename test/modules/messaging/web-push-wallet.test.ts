@@ -24,14 +24,23 @@ function browserKeys() {
 describe('web push subscription check', () => {
   const keys = browserKeys();
   it('takes a browser subscription and refuses bad endpoints and key sizes, naming the field', () => {
-    expect(checkSubscription('https://push.example/abc', keys.p256dh, keys.auth)).toEqual({ ok: true, value: { endpoint: 'https://push.example/abc', ...keys } });
+    expect(checkSubscription('https://push.example/abc', keys.p256dh, keys.auth)).toEqual({
+      ok: true,
+      value: { endpoint: 'https://push.example/abc', ...keys },
+    });
     expect(checkSubscription('http://push.example/abc', keys.p256dh, keys.auth)).toMatchObject({ ok: false, field: 'endpoint' });
     expect(checkSubscription('not a url', keys.p256dh, keys.auth)).toMatchObject({ ok: false, field: 'endpoint' });
     expect(checkSubscription(undefined, keys.p256dh, keys.auth)).toMatchObject({ ok: false, field: 'endpoint' });
-    expect(checkSubscription(`https://push.example/${'a'.repeat(2100)}`, keys.p256dh, keys.auth)).toMatchObject({ ok: false, field: 'endpoint' });
+    expect(checkSubscription(`https://push.example/${'a'.repeat(2100)}`, keys.p256dh, keys.auth)).toMatchObject({
+      ok: false,
+      field: 'endpoint',
+    });
     const compressed = Buffer.from(keys.p256dh, 'base64url').subarray(0, 33).toString('base64url');
     expect(checkSubscription('https://push.example/abc', compressed, keys.auth)).toMatchObject({ ok: false, field: 'keys.p256dh' });
-    expect(checkSubscription('https://push.example/abc', keys.p256dh, randomBytes(12).toString('base64url'))).toMatchObject({ ok: false, field: 'keys.auth' });
+    expect(checkSubscription('https://push.example/abc', keys.p256dh, randomBytes(12).toString('base64url'))).toMatchObject({
+      ok: false,
+      field: 'keys.auth',
+    });
     expect(checkSubscription('https://push.example/abc', 'not*base64', keys.auth)).toMatchObject({ ok: false, field: 'keys.p256dh' });
   });
 });
@@ -52,7 +61,12 @@ describe.each(TEST_DIALECTS)('web push and wallet addresses on %s', (dialect) =>
     // The pass text must be on the pass when the update push goes: the recording vendor reads it at send time.
     const send = wallet.send.bind(wallet);
     wallet.send = async (settings, message, context) => {
-      const row = await s.t.db.db.selectFrom('wallet_passes').select('message').where('shop_id', '=', s.shopId).where('serial_number', '=', message.serialNumber).executeTakeFirst();
+      const row = await s.t.db.db
+        .selectFrom('wallet_passes')
+        .select('message')
+        .where('shop_id', '=', s.shopId)
+        .where('serial_number', '=', message.serialNumber)
+        .executeTakeFirst();
       order.push(`push ${message.serialNumber} seeing ${row?.message ?? 'null'}`);
       return send(settings, message, context);
     };
@@ -87,8 +101,14 @@ describe.each(TEST_DIALECTS)('web push and wallet addresses on %s', (dialect) =>
     const url = `/admin/v1/shops/${other}/channels/web_push/vapid_keys`;
     const bad = await s.t.app.inject({ method: 'POST', url, headers: s.t.adminHeaders, payload: { subject: 'shop' } });
     expect(bad.statusCode).toBe(422);
-    const made = await expectOk(s.t.app.inject({ method: 'POST', url, headers: s.t.adminHeaders, payload: { subject: 'mailto:shop@example.org' } }));
-    expect(made).toMatchObject({ provider: 'vapid', subject: 'mailto:shop@example.org', vapid_private_key: expect.stringMatching(/^\*{4}/) });
+    const made = await expectOk(
+      s.t.app.inject({ method: 'POST', url, headers: s.t.adminHeaders, payload: { subject: 'mailto:shop@example.org' } }),
+    );
+    expect(made).toMatchObject({
+      provider: 'vapid',
+      subject: 'mailto:shop@example.org',
+      vapid_private_key: expect.stringMatching(/^\*{4}/),
+    });
     const open = (await s.t.app.services.messagingChannels.settingsFor(other, 'web_push'))?.vendors.vapid;
     expect(open?.vapid_public_key).toBe(made.vapid_public_key);
     expect(open?.vapid_private_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -116,7 +136,9 @@ describe.each(TEST_DIALECTS)('web push and wallet addresses on %s', (dialect) =>
   it('sends a message to every browser of the recipient; a dead one is dropped and not tried again', async () => {
     const keys = browserKeys();
     for (const name of ['a', 'b']) {
-      expect((await subscribe({ shop_secret: s.secret, email: 'web@example.org', endpoint: `https://push.example/${name}`, keys })).json()).toEqual({ status: 'success' });
+      expect(
+        (await subscribe({ shop_secret: s.secret, email: 'web@example.org', endpoint: `https://push.example/${name}`, keys })).json(),
+      ).toEqual({ status: 'success' });
     }
     vapid.answer({ ok: true }, { ok: false, kind: 'dead_address', message: '410 Gone' });
     const first = await expectOk(s.transact({ code: 'bonus', email: 'web@example.org', variables: { amount: 50 } }));
@@ -151,7 +173,16 @@ describe.each(TEST_DIALECTS)('web push and wallet addresses on %s', (dialect) =>
     const now = s.t.clock.now();
     await s.t.db.db
       .insertInto('wallet_passes')
-      .values({ shop_id: s.shopId, serial_number: 'serial-1', pass_type_id: 'pass.t', profile_id: profileId, token_hash: 'h', message: null, created_at: now, updated_at: now })
+      .values({
+        shop_id: s.shopId,
+        serial_number: 'serial-1',
+        pass_type_id: 'pass.t',
+        profile_id: profileId,
+        token_hash: 'h',
+        message: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await s.t.db.db
       .insertInto('wallet_registrations')

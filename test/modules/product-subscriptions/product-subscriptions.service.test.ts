@@ -100,7 +100,14 @@ describe.each(TEST_DIALECTS)('product subscription alerts on %s', (dialect) => {
 
     const first = await land(priced('sku-2', '1500'));
     expect(await subscriptions.listAlerts(shopId)).toEqual([
-      expect.objectContaining({ generation: first.generation, kind: 'price_drop', profileId: bob, oldPrice: 199050, newPrice: 150000, subscribedPrice: 199050 }),
+      expect.objectContaining({
+        generation: first.generation,
+        kind: 'price_drop',
+        profileId: bob,
+        oldPrice: 199050,
+        newPrice: 150000,
+        subscribedPrice: 199050,
+      }),
     ]);
 
     // Carl wants 1000: 1200 is not enough, 900 is.
@@ -108,7 +115,13 @@ describe.each(TEST_DIALECTS)('product subscription alerts on %s', (dialect) => {
     expect(await subscriptions.listAlerts(shopId)).toHaveLength(1);
     const third = await land(priced('sku-2', '900'));
     expect((await subscriptions.listAlerts(shopId)).slice(1)).toEqual([
-      expect.objectContaining({ generation: third.generation, profileId: carl, oldPrice: 120000, newPrice: 90000, subscribedPrice: 100000 }),
+      expect.objectContaining({
+        generation: third.generation,
+        profileId: carl,
+        oldPrice: 120000,
+        newPrice: 90000,
+        subscribedPrice: 100000,
+      }),
     ]);
     expect(await subscriptions.countActive(shopId, 'sku-2')).toEqual({ back_in_stock: 0, price_drop: 0 });
   });
@@ -143,18 +156,26 @@ describe.each(TEST_DIALECTS)('product subscription alerts on %s', (dialect) => {
     await subscribe('back_in_stock', 'sku-3', 'ann@example.com');
     const other = (await createShopFixture(t.app.services)).shopId;
     await importTestFeed(t.app.services, other, catalogFeed());
-    await importTestFeed(t.app.services, other, withOffer(catalogFeed(), 'sku-3', (offer) => ({ ...offer, available: true })));
+    await importTestFeed(
+      t.app.services,
+      other,
+      withOffer(catalogFeed(), 'sku-3', (offer) => ({ ...offer, available: true })),
+    );
     expect(await subscriptions.listAlerts(shopId)).toEqual([]);
     expect(await subscriptions.listAlerts(other)).toEqual([]);
     expect(await subscriptions.countActive(shopId, 'sku-3')).toEqual({ back_in_stock: 1, price_drop: 0 });
   });
 
   it('refuses an unknown product, and a price drop without any price', async () => {
-    await expect(subscriptions.subscribe({ shopId, kind: 'back_in_stock', itemId: 'nope', identity: { email: 'a@example.com' } })).resolves.toEqual({
+    await expect(
+      subscriptions.subscribe({ shopId, kind: 'back_in_stock', itemId: 'nope', identity: { email: 'a@example.com' } }),
+    ).resolves.toEqual({
       ok: false,
       reason: 'unknown_product',
     });
-    await expect(subscriptions.subscribe({ shopId, kind: 'price_drop', itemId: 'sku-4', identity: { email: 'a@example.com' } })).resolves.toEqual({
+    await expect(
+      subscriptions.subscribe({ shopId, kind: 'price_drop', itemId: 'sku-4', identity: { email: 'a@example.com' } }),
+    ).resolves.toEqual({
       ok: false,
       reason: 'price_required',
     });

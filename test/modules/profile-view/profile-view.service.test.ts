@@ -2,10 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
 import { loadConfig } from '../../../src/config.js';
 import { AppError } from '../../../src/errors.js';
-import {
-  ProfileViewService,
-  type ProfileSegmentSource,
-} from '../../../src/modules/profile-view/profile-view.service.js';
+import { ProfileViewService, type ProfileSegmentSource } from '../../../src/modules/profile-view/profile-view.service.js';
 import { createServices, type Services } from '../../../src/services.js';
 import { createTestDb, TEST_DIALECTS, type TestDb } from '../../helpers/db.js';
 import { createShopFixture } from '../../helpers/factories.js';

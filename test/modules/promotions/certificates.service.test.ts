@@ -9,7 +9,6 @@ import { useServiceBed } from '../../helpers/service-bed.js';
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;
 
-
 describe.each(TEST_DIALECTS)('certificates service on %s', (dialect) => {
   const bed = useServiceBed(dialect, { now: NOW });
   const { clock } = bed;
@@ -17,10 +16,18 @@ describe.each(TEST_DIALECTS)('certificates service on %s', (dialect) => {
   // The checkout's certificate holds, each step in a transaction of its own.
   const holds = () => new CertificateHolds({ db: bed.db });
   const hold = (shopId: string, held: { orderId: string; code: string; amount: number }) =>
-    inOrderStep(bed.db, clock, { shopId, orderId: held.orderId }, (scope) => holds().hold(scope, held.code, held.amount), (outcome) => !outcome.ok);
+    inOrderStep(
+      bed.db,
+      clock,
+      { shopId, orderId: held.orderId },
+      (scope) => holds().hold(scope, held.code, held.amount),
+      (outcome) => !outcome.ok,
+    );
   const capture = (shopId: string, orderId: string) => inOrderStep(bed.db, clock, { shopId, orderId }, (scope) => holds().capture(scope));
   const release = (shopId: string, orderId: string, code?: string) =>
-    inOrderStep(bed.db, clock, { shopId, orderId }, (scope) => (code === undefined ? holds().release(scope) : holds().releaseCode(scope, code)));
+    inOrderStep(bed.db, clock, { shopId, orderId }, (scope) =>
+      code === undefined ? holds().release(scope) : holds().releaseCode(scope, code),
+    );
 
   const state = async (code: string) => {
     const c = await bed.services.certificates.getCertificate(bed.shopId, code);
@@ -30,7 +37,12 @@ describe.each(TEST_DIALECTS)('certificates service on %s', (dialect) => {
   it('creates a certificate with its whole amount as balance, in a pool that must exist', async () => {
     const pool = await bed.services.certificates.createPool(bed.shopId, 'Gift cards 2026');
     expect(pool).toEqual({ id: 1, name: 'Gift cards 2026' });
-    const created = await bed.services.certificates.createCertificate(bed.shopId, { code: 'gift-1', amount: 100_000, poolId: pool.id, expiresAt: NOW + HOUR });
+    const created = await bed.services.certificates.createCertificate(bed.shopId, {
+      code: 'gift-1',
+      amount: 100_000,
+      poolId: pool.id,
+      expiresAt: NOW + HOUR,
+    });
     expect(created).toEqual({
       id: 1,
       code: 'GIFT-1',
@@ -43,12 +55,16 @@ describe.each(TEST_DIALECTS)('certificates service on %s', (dialect) => {
     });
     expect(await bed.services.certificates.getCertificate(bed.shopId, 'Gift-1')).toEqual(created);
     expect((await bed.services.certificates.createCertificate(bed.shopId, { code: 'GIFT-2', amount: 1 })).poolId).toBeNull();
-    expect(await refusalOf(bed.services.certificates.createCertificate(bed.shopId, { code: 'GIFT-3', amount: 1, poolId: 99 }))).toMatchObject({
+    expect(
+      await refusalOf(bed.services.certificates.createCertificate(bed.shopId, { code: 'GIFT-3', amount: 1, poolId: 99 })),
+    ).toMatchObject({
       code: 'VALIDATION_FAILED',
       details: { field: 'pool_id' },
     });
     expect((await refusalOf(bed.services.certificates.createCertificate(bed.shopId, { code: 'gift-1', amount: 1 }))).code).toBe('CONFLICT');
-    expect((await refusalOf(bed.services.certificates.createCertificate(bed.shopId, { code: 'G', amount: 1, expiresAt: NOW }))).details).toEqual({
+    expect(
+      (await refusalOf(bed.services.certificates.createCertificate(bed.shopId, { code: 'G', amount: 1, expiresAt: NOW }))).details,
+    ).toEqual({
       field: 'expires_at',
     });
     const other = (await createShopFixture(bed.services)).shopId;

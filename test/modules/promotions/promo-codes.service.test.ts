@@ -10,7 +10,6 @@ import { PROMOTION } from './fixtures.js';
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;
 
-
 describe.each(TEST_DIALECTS)('promo codes service on %s', (dialect) => {
   const bed = useServiceBed(dialect, { now: NOW });
   const { clock } = bed;
@@ -23,7 +22,13 @@ describe.each(TEST_DIALECTS)('promo codes service on %s', (dialect) => {
   // The checkout's promo-code holds, each step in a transaction of its own.
   const holds = () => new PromoCodeHolds({ db: bed.db });
   const block = (shopId: string, use: { orderId: string; code: string; profileId: number | null }) =>
-    inOrderStep(bed.db, clock, { shopId, ...use }, (scope) => holds().block(scope, use.code), (outcome) => !outcome.ok);
+    inOrderStep(
+      bed.db,
+      clock,
+      { shopId, ...use },
+      (scope) => holds().block(scope, use.code),
+      (outcome) => !outcome.ok,
+    );
   const releaseCode = async (shopId: string, orderId: string, code: string) =>
     (await inOrderStep(bed.db, clock, { shopId, orderId }, (scope) => holds().releaseCode(scope, code))) > 0;
   const capture = (shopId: string, orderId: string) => inOrderStep(bed.db, clock, { shopId, orderId }, (scope) => holds().capture(scope));
@@ -35,7 +40,11 @@ describe.each(TEST_DIALECTS)('promo codes service on %s', (dialect) => {
   };
 
   it('stores a code upper case, finds it in any case, and refuses the same code in another case with CONFLICT', async () => {
-    const created = await bed.services.promoCodes.createCode(bed.shopId, 'sale10', promotionId, { usageLimit: 100, perMemberLimit: 1, endsAt: NOW + HOUR });
+    const created = await bed.services.promoCodes.createCode(bed.shopId, 'sale10', promotionId, {
+      usageLimit: 100,
+      perMemberLimit: 1,
+      endsAt: NOW + HOUR,
+    });
     expect(created).toEqual({
       code: 'SALE10',
       promotionId,
@@ -73,7 +82,8 @@ describe.each(TEST_DIALECTS)('promo codes service on %s', (dialect) => {
   it('draws again the codes that collide with existing ones until the count is reached', async () => {
     // '##' has 64 codes; 6 asked (space ≥ 10×6) while 50 are taken leaves 14 free.
     const taken = await bed.services.promoCodes.generateCodes(bed.shopId, promotionId, { count: 6, pattern: '##' });
-    for (let i = 0; i < 7; i += 1) taken.push(...(await bed.services.promoCodes.generateCodes(bed.shopId, promotionId, { count: 6, pattern: '##' })));
+    for (let i = 0; i < 7; i += 1)
+      taken.push(...(await bed.services.promoCodes.generateCodes(bed.shopId, promotionId, { count: 6, pattern: '##' })));
     expect(new Set(taken).size).toBe(48);
     const more = await bed.services.promoCodes.generateCodes(bed.shopId, promotionId, { count: 6, pattern: '##', usageLimit: null });
     expect(more.filter((c) => taken.includes(c))).toEqual([]);
@@ -85,7 +95,9 @@ describe.each(TEST_DIALECTS)('promo codes service on %s', (dialect) => {
       code: 'VALIDATION_FAILED',
       details: { field: 'pattern' },
     });
-    expect((await refusalOf(bed.services.promoCodes.generateCodes(bed.shopId, promotionId, { count: 1, pattern: 'NONE' }))).details).toEqual({ field: 'pattern' });
+    expect(
+      (await refusalOf(bed.services.promoCodes.generateCodes(bed.shopId, promotionId, { count: 1, pattern: 'NONE' }))).details,
+    ).toEqual({ field: 'pattern' });
     expect((await bed.services.promoCodes.listCodes(bed.shopId, promotionId, { limit: 10 })).codes).toEqual([]);
   });
 
@@ -142,7 +154,10 @@ describe.each(TEST_DIALECTS)('promo codes service on %s', (dialect) => {
     expect(await block(bed.shopId, { orderId: 'b', code: 'TWICE', profileId: 1 })).toMatchObject({ ok: true });
     expect(await block(bed.shopId, { orderId: 'c', code: 'TWICE', profileId: 1 })).toMatchObject({ ok: false, reason: 'member_limit' });
     expect(await block(bed.shopId, { orderId: 'c', code: 'TWICE', profileId: 2 })).toMatchObject({ ok: true });
-    expect(await block(bed.shopId, { orderId: 'd', code: 'TWICE', profileId: null })).toMatchObject({ ok: false, reason: 'member_required' });
+    expect(await block(bed.shopId, { orderId: 'd', code: 'TWICE', profileId: null })).toMatchObject({
+      ok: false,
+      reason: 'member_required',
+    });
     expect(await counts('TWICE')).toEqual({ used: 0, blocked: 3 });
     await releaseCode(bed.shopId, 'a', 'TWICE');
     expect(await block(bed.shopId, { orderId: 'e', code: 'TWICE', profileId: 1 })).toMatchObject({ ok: true });
@@ -166,7 +181,11 @@ describe.each(TEST_DIALECTS)('promo codes service on %s', (dialect) => {
     );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(3);
     expect(await counts('MINE')).toEqual({ used: 0, blocked: 3 });
-    const member = await bed.db.db.selectFrom('promo_code_members').select('taken').where('shop_id', '=', bed.shopId).executeTakeFirstOrThrow();
+    const member = await bed.db.db
+      .selectFrom('promo_code_members')
+      .select('taken')
+      .where('shop_id', '=', bed.shopId)
+      .executeTakeFirstOrThrow();
     expect(Number(member.taken)).toBe(3);
   });
 

@@ -34,7 +34,14 @@ describe.each(TEST_DIALECTS)('promo code and certificate limits across two proce
 
   const both = (mode: string, code: string) => {
     const startAt = String(Date.now() + 3_000);
-    const env = { RACE_DB: JSON.stringify(db.options), RACE_SHOP: shopId, RACE_CODE: code, RACE_COUNT: String(PER_PROCESS), RACE_MODE: mode, RACE_START_AT: startAt };
+    const env = {
+      RACE_DB: JSON.stringify(db.options),
+      RACE_SHOP: shopId,
+      RACE_CODE: code,
+      RACE_COUNT: String(PER_PROCESS),
+      RACE_MODE: mode,
+      RACE_START_AT: startAt,
+    };
     return Promise.all([race({ ...env, RACE_PREFIX: 'a' }), race({ ...env, RACE_PREFIX: 'b' })]);
   };
 

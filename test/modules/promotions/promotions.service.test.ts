@@ -9,7 +9,6 @@ import { PROMOTION } from './fixtures.js';
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 const HOUR = 3_600_000;
 
-
 describe.each(TEST_DIALECTS)('promotions service on %s', (dialect) => {
   const bed = useServiceBed(dialect, { now: NOW });
   const { clock } = bed;
@@ -57,9 +56,9 @@ describe.each(TEST_DIALECTS)('promotions service on %s', (dialect) => {
     expect(renamed).toMatchObject({ name: 'Spring', productIds: ['p9'], startsAt: NOW, updatedAt: NOW + 1000, createdAt: NOW });
     const early = await refusalOf(bed.services.promotions.updatePromotion(bed.shopId, p.id, { startsAt: NOW + 2 * HOUR }));
     expect(early).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'ends_at' } });
-    const cleared = await bed.services.promotions.updatePromotion(bed.shopId, p.id, { startsAt: null, endsAt: null, status: 'scheduled', ...{} }).catch(
-      (e: unknown) => e,
-    );
+    const cleared = await bed.services.promotions
+      .updatePromotion(bed.shopId, p.id, { startsAt: null, endsAt: null, status: 'scheduled', ...{} })
+      .catch((e: unknown) => e);
     expect(cleared).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'starts_at' } });
     expect((await bed.services.promotions.getPromotion(bed.shopId, p.id)).name).toBe('Spring');
   });
@@ -76,8 +75,18 @@ describe.each(TEST_DIALECTS)('promotions service on %s', (dialect) => {
 
   it('lists by status, by the instant they are active at and by a piece of the name, a keyset page at a time', async () => {
     const a = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, name: 'Summer 50%_off' });
-    const b = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, name: 'Night', status: 'scheduled', startsAt: NOW + HOUR });
-    const c = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, name: 'Old summer', endsAt: NOW - 1, startsAt: NOW - HOUR });
+    const b = await bed.services.promotions.createPromotion(bed.shopId, {
+      ...PROMOTION,
+      name: 'Night',
+      status: 'scheduled',
+      startsAt: NOW + HOUR,
+    });
+    const c = await bed.services.promotions.createPromotion(bed.shopId, {
+      ...PROMOTION,
+      name: 'Old summer',
+      endsAt: NOW - 1,
+      startsAt: NOW - HOUR,
+    });
     const d = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, name: 'Draft', status: 'draft' });
     const ids = async (filter: Parameters<typeof bed.services.promotions.listPromotions>[1]) =>
       (await bed.services.promotions.listPromotions(bed.shopId, filter)).promotions.map((p) => p.id);
@@ -117,10 +126,19 @@ describe.each(TEST_DIALECTS)('promotions service on %s', (dialect) => {
   it('loads the promotions active at an instant for the checkout, highest priority first, and sees changes made here at once', async () => {
     const low = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, priority: 1 });
     const high = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, priority: 9 });
-    const later = await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, status: 'scheduled', startsAt: NOW + HOUR, endsAt: NOW + 2 * HOUR });
+    const later = await bed.services.promotions.createPromotion(bed.shopId, {
+      ...PROMOTION,
+      status: 'scheduled',
+      startsAt: NOW + HOUR,
+      endsAt: NOW + 2 * HOUR,
+    });
     await bed.services.promotions.createPromotion(bed.shopId, { ...PROMOTION, status: 'inactive' });
     expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW)).map((p) => p.id)).toEqual([high.id, low.id]);
-    expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW + HOUR)).map((p) => p.id)).toEqual([high.id, low.id, later.id]);
+    expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW + HOUR)).map((p) => p.id)).toEqual([
+      high.id,
+      low.id,
+      later.id,
+    ]);
     expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW + 2 * HOUR)).map((p) => p.id)).toEqual([high.id, low.id]);
     await bed.services.promotions.updatePromotion(bed.shopId, high.id, { status: 'inactive' });
     expect((await bed.services.promotions.activePromotionsAt(bed.shopId, NOW)).map((p) => p.id)).toEqual([low.id]);

@@ -25,8 +25,20 @@ const outcomes = await Promise.all(
     const orderId = `${env.RACE_PREFIX}-${i}`;
     // Each its own transaction, rolled back on a refusal, as the checkout's apply is.
     return env.RACE_MODE === 'holds'
-      ? inOrderStep(db, systemClock, { shopId, orderId }, (scope) => certificates.hold(scope, code, 100), (o) => !o.ok)
-      : inOrderStep(db, systemClock, { shopId, orderId }, (scope) => codes.block(scope, code), (o) => !o.ok);
+      ? inOrderStep(
+          db,
+          systemClock,
+          { shopId, orderId },
+          (scope) => certificates.hold(scope, code, 100),
+          (o) => !o.ok,
+        )
+      : inOrderStep(
+          db,
+          systemClock,
+          { shopId, orderId },
+          (scope) => codes.block(scope, code),
+          (o) => !o.ok,
+        );
   }),
 );
 await db.destroy();

@@ -32,15 +32,7 @@ describe('normalizeQuery', () => {
 
 describe('searchTerms', () => {
   it('splits at every character that is not a letter or a digit', () => {
-    expect(searchTerms('iphone-15, 2.5 «мир» a_b', 'full_search').map((t) => t.text)).toEqual([
-      'iphone',
-      '15',
-      '2',
-      '5',
-      'мир',
-      'a',
-      'b',
-    ]);
+    expect(searchTerms('iphone-15, 2.5 «мир» a_b', 'full_search').map((t) => t.text)).toEqual(['iphone', '15', '2', '5', 'мир', 'a', 'b']);
   });
 
   it('reads ё as е', () => {

@@ -67,12 +67,7 @@ export function productRow(shopId: string, generation: number, spec: ProductSpec
   };
 }
 
-export async function insertProducts(
-  db: TestDb,
-  shopId: string,
-  generation: number,
-  specs: readonly ProductSpec[],
-): Promise<void> {
+export async function insertProducts(db: TestDb, shopId: string, generation: number, specs: readonly ProductSpec[]): Promise<void> {
   if (specs.length === 0) return;
   await db.db
     .insertInto('catalog_products')

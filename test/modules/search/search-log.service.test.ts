@@ -97,9 +97,7 @@ describe.each(TEST_DIALECTS)('search log on %s', (dialect) => {
     it('logs a pushed search once, even when its delivery runs twice, and never as a no-result query', async () => {
       const { did } = await stack.services.identity.createDevice(shop.shopId);
       await db.db.deleteFrom('jobs').execute();
-      const event = await stack.services.tracking.recordPush(
-        push(shop.shopId, did, 'search', { searchQuery: '  Green   TEAPOT ' }),
-      );
+      const event = await stack.services.tracking.recordPush(push(shop.shopId, did, 'search', { searchQuery: '  Green   TEAPOT ' }));
       const jobs = await db.db.selectFrom('jobs').select(['name', 'payload']).where('name', '=', 'tracking.deliver').execute();
       const deliveries = jobs.map((job) => JSON.parse(job.payload) as JobMap['tracking.deliver']);
       expect(deliveries).toEqual([{ shopId: shop.shopId, eventId: event.id, subscriber: 'search-log' }]);

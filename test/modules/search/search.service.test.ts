@@ -287,8 +287,7 @@ describe.each(TEST_DIALECTS)('the search index kept by triggers on %s', (dialect
       const count = async (filter: { generation?: number; word?: string } = {}) => {
         let query;
         if (dialect === 'sqlite') {
-          const match =
-            filter.generation !== undefined ? `scope : "s${shopId}g${filter.generation}"` : filter.word;
+          const match = filter.generation !== undefined ? `scope : "s${shopId}g${filter.generation}"` : filter.word;
           query = sql<{ n: number }>`select count(*) as n from catalog_products_fts
             ${match === undefined ? sql`` : sql`where catalog_products_fts match ${match}`}`;
         } else {

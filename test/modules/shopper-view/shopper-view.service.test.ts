@@ -36,7 +36,13 @@ describe.each(TEST_DIALECTS)('shopper view on %s', (dialect) => {
     const { shop, device, push } = await setup();
     const phone = await device();
     const tablet = await device();
-    await push({ did: phone, event: 'purchase', items: [{ id: 'a', amount: 1, price: 10 }], identifiers: { email: 'ann@example.org' }, purchase: { orderId: 'P-1' } });
+    await push({
+      did: phone,
+      event: 'purchase',
+      items: [{ id: 'a', amount: 1, price: 10 }],
+      identifiers: { email: 'ann@example.org' },
+      purchase: { orderId: 'P-1' },
+    });
     await push({ did: tablet, event: 'cart', items: [{ id: 'b', amount: 2 }] });
     // The tablet's customer tells her email: the tablet now belongs to Ann.
     await push({ did: tablet, event: 'view', items: [{ id: 'a', amount: 1 }], identifiers: { email: 'ann@example.org' } });
@@ -50,7 +56,14 @@ describe.each(TEST_DIALECTS)('shopper view on %s', (dialect) => {
   it('reads the products of the catalog served now: a product that left the feed has no data, one that came back has', async () => {
     const { shop, device, push } = await setup();
     const did = await device();
-    await push({ did, event: 'cart', items: [{ id: 'a', amount: 1 }, { id: 'b', amount: 1 }] });
+    await push({
+      did,
+      event: 'cart',
+      items: [
+        { id: 'a', amount: 1 },
+        { id: 'b', amount: 1 },
+      ],
+    });
     await importTestFeed(t.app.services, shop.shopId, { ...FEED, offers: FEED.offers!.filter((o) => o.id !== 'b') });
     const view = t.app.services.shopperView;
     expect((await view.cartOf(shop, did)).map((line) => [line.item.id, line.product?.id ?? null])).toEqual([

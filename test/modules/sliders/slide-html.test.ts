@@ -26,8 +26,9 @@ const MARKUP =
 
 /** Reverses escapeHtml; a raw `&` left in a value would decode wrongly and fail the round trip. */
 function unescape(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_whole, name: string) =>
-    ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '',
+  return value.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_whole, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '',
   );
 }
 

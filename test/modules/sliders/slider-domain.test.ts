@@ -103,7 +103,12 @@ describe('checkSlider', () => {
     ['a javascript: link', 'main', { ...valid, slides: [slide(), slide({ url: 'javascript:alert(1)' })] }, 'slides[1].url'],
     ['a data: picture', 'main', { ...valid, slides: [slide({ imageUrl: 'data:image/png;base64,AAAA' })] }, 'slides[0].image_url'],
     ['a javascript deeplink', 'main', { ...valid, slides: [slide({ deeplinkAndroid: 'javascript://x' })] }, 'slides[0].deeplink_android'],
-    ['too many tags', 'main', { ...valid, slides: [slide({ tags: Array.from({ length: MAX_TAGS_PER_SLIDE + 1 }, (_, i) => `t${i}`) })] }, 'slides[0].tags'],
+    [
+      'too many tags',
+      'main',
+      { ...valid, slides: [slide({ tags: Array.from({ length: MAX_TAGS_PER_SLIDE + 1 }, (_, i) => `t${i}`) })] },
+      'slides[0].tags',
+    ],
     ['a tag with a comma', 'main', { ...valid, slides: [slide({ tags: ['ok', 'a,b'] })] }, 'slides[0].tags[1]'],
     ['long content', 'main', { ...valid, slides: [slide({ content: 'x'.repeat(2001) })] }, 'slides[0].content'],
   ])('refuses %s naming `%s`', (_name, code, definition, field) => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { allowanceOf, findBenefitsProblem, NO_USAGE, type Benefit, type PromosBenefit } from '../../../src/modules/subscriptions/domain/benefits.js';
+import {
+  allowanceOf,
+  findBenefitsProblem,
+  NO_USAGE,
+  type Benefit,
+  type PromosBenefit,
+} from '../../../src/modules/subscriptions/domain/benefits.js';
 import { addDays, isPaid, periodOf } from '../../../src/modules/subscriptions/domain/periods.js';
 
 describe('billing periods', () => {
@@ -58,14 +64,23 @@ describe('plan benefits', () => {
   });
 
   it('counts held amounts as used and never answers a negative left', () => {
-    expect(allowanceOf(promos, NO_USAGE)).toEqual({ savingsLimit: 1000_00, savingsUsed: 0, savingsLeft: 1000_00, usageLimit: 3, usageUsed: 0, usageLeft: 3 });
+    expect(allowanceOf(promos, NO_USAGE)).toEqual({
+      savingsLimit: 1000_00,
+      savingsUsed: 0,
+      savingsLeft: 1000_00,
+      usageLimit: 3,
+      usageUsed: 0,
+      usageLeft: 3,
+    });
     expect(allowanceOf(promos, { savingsUsed: 300_00, savingsHeld: 200_00, usageUsed: 1, usageHeld: 1 })).toMatchObject({
       savingsUsed: 500_00,
       savingsLeft: 500_00,
       usageUsed: 2,
       usageLeft: 1,
     });
-    expect(allowanceOf({ ...promos, usageLimit: 1, savingsLimit: 100 }, { savingsUsed: 500, savingsHeld: 0, usageUsed: 2, usageHeld: 0 })).toMatchObject({
+    expect(
+      allowanceOf({ ...promos, usageLimit: 1, savingsLimit: 100 }, { savingsUsed: 500, savingsHeld: 0, usageUsed: 2, usageHeld: 0 }),
+    ).toMatchObject({
       savingsLeft: 0,
       usageLeft: 0,
     });

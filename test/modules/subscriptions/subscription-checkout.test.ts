@@ -30,19 +30,39 @@ describe.each(TEST_DIALECTS)('subscription benefits in the checkout on %s', (dia
     const shop = await createShopFixture(t.app.services, { timezone: 'Europe/Moscow' });
     shopId = shop.shopId;
     secret = shop.secret;
-    await importTestFeed(t.app.services, shopId, { offers: [{ id: 'coffee-1', name: 'Coffee beans 1 kg', price: 1000, url: 'https://shop.example/c1' }] });
-    for (const phone of [PHONE, GUEST_PHONE]) expect((await admin('POST', `/shops/${shopId}/loyalty/members`, { phone })).statusCode).toBe(201);
-    const promotion = await admin('POST', `/shops/${shopId}/promotions`, { name: 'Plus sale', status: 'active', discount: { type: 'percent', value: 10 } });
+    await importTestFeed(t.app.services, shopId, {
+      offers: [{ id: 'coffee-1', name: 'Coffee beans 1 kg', price: 1000, url: 'https://shop.example/c1' }],
+    });
+    for (const phone of [PHONE, GUEST_PHONE])
+      expect((await admin('POST', `/shops/${shopId}/loyalty/members`, { phone })).statusCode).toBe(201);
+    const promotion = await admin('POST', `/shops/${shopId}/promotions`, {
+      name: 'Plus sale',
+      status: 'active',
+      discount: { type: 'percent', value: 10 },
+    });
     expect(promotion.statusCode, promotion.body).toBe(201);
     expect((await admin('POST', `/shops/${shopId}/subscriptions`, { code: 'plus', name: 'Plus' })).statusCode).toBe(201);
     const plan = await admin('POST', `/shops/${shopId}/subscriptions/plus/plans`, {
       code: 'monthly',
       name: 'Monthly',
       period_days: 30,
-      benefits: [{ code: 'sale', name: 'Member sale', data_type: 'promos', promotion_ids: [promotion.json<{ id: number }>().id], savings_limit: 1000, usage_limit: 3 }],
+      benefits: [
+        {
+          code: 'sale',
+          name: 'Member sale',
+          data_type: 'promos',
+          promotion_ids: [promotion.json<{ id: number }>().id],
+          savings_limit: 1000,
+          usage_limit: 3,
+        },
+      ],
     });
     expect(plan.statusCode, plan.body).toBe(201);
-    const member = await admin('POST', `/shops/${shopId}/subscriptions/plus/members`, { identifier: PHONE, plan: 'monthly', paid_till: '2026-03-31' });
+    const member = await admin('POST', `/shops/${shopId}/subscriptions/plus/members`, {
+      identifier: PHONE,
+      plan: 'monthly',
+      paid_till: '2026-03-31',
+    });
     expect(member.statusCode, member.body).toBe(201);
   });
 
@@ -101,7 +121,7 @@ describe.each(TEST_DIALECTS)('subscription benefits in the checkout on %s', (dia
     expect(await usage()).toEqual({ savings_used: 0, savings_left: 1000, usage_used: 0, usage_left: 3 });
   });
 
-  it('a repeat apply without the subscription gives the order\'s hold back', async () => {
+  it("a repeat apply without the subscription gives the order's hold back", async () => {
     expect(toPay(await checkout('apply', { order_id: 'sub-2', identifier: PHONE, cart_items: cart, subscription: 'plus' }))).toBe(900);
     expect(await usage()).toMatchObject({ usage_used: 1 });
     expect(toPay(await checkout('apply', { order_id: 'sub-2', identifier: PHONE, cart_items: cart }))).toBe(1000);
@@ -118,19 +138,31 @@ describe.each(TEST_DIALECTS)('subscription benefits in the checkout on %s', (dia
           url: '/loyalty/subscriptions/orders',
           query: { shop_id: shopId, shop_secret: secret, identifier: PHONE, subscription: 'plus' },
         })
-      ).json<{ payload: { orders: Body[] } }>().payload.orders.map((o) => o.id);
+      )
+        .json<{ payload: { orders: Body[] } }>()
+        .payload.orders.map((o) => o.id);
     expect(toPay(await checkout('apply', { order_id: 'rec-1', identifier: PHONE, cart_items: cart, subscription: 'plus' }))).toBe(900);
     expect(await adminOrder('rec-1')).toMatchObject({ order_id: 'rec-1', subscription: 'plus' });
     const listed = (await admin('GET', `/shops/${shopId}/orders?identifier=${PHONE}`)).json<{ orders: Body[] }>().orders;
     expect(listed.find((o) => o.order_id === 'rec-1')).toMatchObject({ subscription: 'plus' });
     expect(await subscriptionOrders()).toContain('rec-1');
     // A member not in the subscription, and a guest, name it: their orders are not the subscription's.
-    expect((await checkout('apply', { order_id: 'rec-2', identifier: GUEST_PHONE, cart_items: cart, subscription: 'plus' })).statusCode).toBe(200);
+    expect(
+      (await checkout('apply', { order_id: 'rec-2', identifier: GUEST_PHONE, cart_items: cart, subscription: 'plus' })).statusCode,
+    ).toBe(200);
     expect(await adminOrder('rec-2')).toMatchObject({ subscription: null });
     expect((await checkout('apply', { order_id: 'rec-3', cart_items: cart, subscription: 'plus' })).statusCode).toBe(200);
     expect(await adminOrder('rec-3')).toMatchObject({ identifier: null, subscription: null });
     // Subscribing afterwards does not make the earlier order a subscription order.
-    expect((await admin('POST', `/shops/${shopId}/subscriptions/plus/members`, { identifier: GUEST_PHONE, plan: 'monthly', paid_till: '2026-03-31' })).statusCode).toBe(201);
+    expect(
+      (
+        await admin('POST', `/shops/${shopId}/subscriptions/plus/members`, {
+          identifier: GUEST_PHONE,
+          plan: 'monthly',
+          paid_till: '2026-03-31',
+        })
+      ).statusCode,
+    ).toBe(201);
     const guestOrders = await t.app.inject({
       method: 'GET',
       url: '/loyalty/subscriptions/orders',
@@ -169,7 +201,9 @@ describe.each(TEST_DIALECTS)('subscription benefits in the checkout on %s', (dia
 
   it('50 concurrent applies against a usage limit of 3: exactly 3 get the benefit', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => checkout('apply', { order_id: `race-${i}`, identifier: PHONE, cart_items: cart, subscription: 'plus' })),
+      Array.from({ length: 50 }, (_, i) =>
+        checkout('apply', { order_id: `race-${i}`, identifier: PHONE, cart_items: cart, subscription: 'plus' }),
+      ),
     );
     for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
     const paid = answers.map(toPay);

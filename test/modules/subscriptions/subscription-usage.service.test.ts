@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SubscriptionUsageService, UsageHoldRequest, UsageShop } from '../../../src/modules/subscriptions/subscription-usage.service.js';
+import type {
+  SubscriptionUsageService,
+  UsageHoldRequest,
+  UsageShop,
+} from '../../../src/modules/subscriptions/subscription-usage.service.js';
 import type { Services } from '../../../src/services.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { TEST_DIALECTS } from '../../helpers/db.js';
@@ -52,7 +56,11 @@ describe.each(TEST_DIALECTS)('subscription usage on %s', (dialect) => {
     return member.profileId;
   }
 
-  const request = (profileId: number, savings: number, uses = 1): UsageHoldRequest => ({ subscription: 'plus', profileId, amounts: [{ benefit: 'sale', savings, uses }] });
+  const request = (profileId: number, savings: number, uses = 1): UsageHoldRequest => ({
+    subscription: 'plus',
+    profileId,
+    amounts: [{ benefit: 'sale', savings, uses }],
+  });
 
   function hold(orderId: string, req: UsageHoldRequest) {
     return t.db.db.transaction().execute((trx) => usage.hold(trx, shop, orderId, req));
@@ -85,7 +93,10 @@ describe.each(TEST_DIALECTS)('subscription usage on %s', (dialect) => {
     expect((await hold('r-1', request(profileId, 700_00))).ok).toBe(true);
     expect(await left(profileId)).toMatchObject({ savingsUsed: 700_00, usageUsed: 1 });
     // Not counting r-1's own hold, the checkout sees the whole allowance for it.
-    expect((await usage.allowances(t.db.db, shop, 'plus', profileId, 'r-1'))?.benefits[0]?.allowance).toMatchObject({ savingsLeft: 1000_00, usageLeft: 3 });
+    expect((await usage.allowances(t.db.db, shop, 'plus', profileId, 'r-1'))?.benefits[0]?.allowance).toMatchObject({
+      savingsLeft: 1000_00,
+      usageLeft: 3,
+    });
     expect(await hold('r-1', request(profileId, 1000_01))).toEqual({ ok: false, reason: 'limit_reached', benefit: 'sale' });
     expect(await left(profileId)).toMatchObject({ savingsUsed: 700_00, usageUsed: 1 });
     expect(await hold('r-1', { subscription: 'plus', profileId, amounts: [{ benefit: 'nope', savings: 1, uses: 1 }] })).toEqual({

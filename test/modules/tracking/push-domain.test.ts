@@ -90,16 +90,12 @@ describe('source rules (interface.md, Events)', () => {
     expect(interpretSource({ from: 'chain', code: 'c1' })).toEqual({ kind: 'applied', recommendedBy: 'chain', recommendedCode: 'c1' });
   });
 
-  it.each([
-    [{ from: 'nowhere', code: 'x' }],
-    [{ code: 'x' }],
-    [{ from: 'dynamic' }],
-    ['{"from":"dynamic"}'],
-    ['{}'],
-    ['[1,2]'],
-  ])('rule 2: ignores %j', (raw) => {
-    expect(interpretSource(raw)).toEqual({ kind: 'ignored' });
-  });
+  it.each([[{ from: 'nowhere', code: 'x' }], [{ code: 'x' }], [{ from: 'dynamic' }], ['{"from":"dynamic"}'], ['{}'], ['[1,2]']])(
+    'rule 2: ignores %j',
+    (raw) => {
+      expect(interpretSource(raw)).toEqual({ kind: 'ignored' });
+    },
+  );
 
   it.each([[''], ['   '], ['not json'], ['{"from":']])('rule 3: rejects %j', (raw) => {
     expect(interpretSource(raw)).toEqual({ kind: 'invalid' });

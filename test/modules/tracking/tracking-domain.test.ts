@@ -9,12 +9,7 @@ import {
 } from '../../../src/modules/tracking/domain/counters.js';
 import { draftCustomEvent, draftPushEvent } from '../../../src/modules/tracking/domain/event-draft.js';
 import type { TrackedItem } from '../../../src/modules/tracking/domain/items.js';
-import {
-  applyListOperation,
-  applyListOperations,
-  MAX_LIST_ITEMS,
-  mergeLists,
-} from '../../../src/modules/tracking/domain/lists.js';
+import { applyListOperation, applyListOperations, MAX_LIST_ITEMS, mergeLists } from '../../../src/modules/tracking/domain/lists.js';
 import { orderTotals, toMinorUnits } from '../../../src/modules/tracking/domain/money.js';
 import { isSessionLive, SESSION_IDLE_MS } from '../../../src/modules/tracking/domain/session.js';
 import type { PushEventInput } from '../../../src/modules/tracking/tracking.types.js';
@@ -23,11 +18,7 @@ const item = (id: string, amount = 1, extra: Partial<TrackedItem> = {}): Tracked
 
 describe('cart and wish list operations', () => {
   it('adds new items at the end', () => {
-    expect(applyListOperation([item('a')], { kind: 'add', items: [item('b'), item('c')] })).toEqual([
-      item('a'),
-      item('b'),
-      item('c'),
-    ]);
+    expect(applyListOperation([item('a')], { kind: 'add', items: [item('b'), item('c')] })).toEqual([item('a'), item('b'), item('c')]);
   });
 
   it('replaces the entry of an item already in the list where it stands, not summing the amounts', () => {
@@ -39,10 +30,7 @@ describe('cart and wish list operations', () => {
   });
 
   it('keeps the last entry of an id repeated within one event', () => {
-    expect(applyListOperation([], { kind: 'add', items: [item('a', 1), item('b'), item('a', 3)] })).toEqual([
-      item('a', 3),
-      item('b'),
-    ]);
+    expect(applyListOperation([], { kind: 'add', items: [item('a', 1), item('b'), item('a', 3)] })).toEqual([item('a', 3), item('b')]);
   });
 
   it('replaces the whole list, an empty replacement emptying it', () => {
@@ -51,9 +39,7 @@ describe('cart and wish list operations', () => {
   });
 
   it('removes the given ids and ignores ids that are not in the list', () => {
-    expect(applyListOperation([item('a'), item('b'), item('c')], { kind: 'remove', ids: ['a', 'c', 'x'] })).toEqual([
-      item('b'),
-    ]);
+    expect(applyListOperation([item('a'), item('b'), item('c')], { kind: 'remove', ids: ['a', 'c', 'x'] })).toEqual([item('b')]);
   });
 
   it('applies operations in order', () => {

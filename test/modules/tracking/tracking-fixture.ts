@@ -33,12 +33,7 @@ export function trackingStack(db: TestDb, clock = new ManualClock()): TrackingSt
 export const item = (id: string, amount = 1, extra: Partial<TrackedItem> = {}): TrackedItem => ({ id, amount, ...extra });
 
 /** A push event with defaults: no attribution, no items. */
-export function push(
-  shopId: string,
-  did: string,
-  event: PushEventInput['event'],
-  rest: Partial<PushEventInput> = {},
-): PushEventInput {
+export function push(shopId: string, did: string, event: PushEventInput['event'], rest: Partial<PushEventInput> = {}): PushEventInput {
   return { shopId, did, event, items: [], attribution: {}, ...rest };
 }
 

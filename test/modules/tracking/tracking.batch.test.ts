@@ -31,7 +31,9 @@ describe.each(TEST_DIALECTS)('tracking batches on %s', (dialect) => {
       const stored = await Promise.all(
         Array.from({ length: 500 }, (_, i) => {
           const device = devices[i % 50]!;
-          return t.tracking.recordPush(push(shopId, device.did, 'cart', { items: [item(`p${i % 7}`)], sid: `S${String(i % 50).padStart(9, '0')}` }));
+          return t.tracking.recordPush(
+            push(shopId, device.did, 'cart', { items: [item(`p${i % 7}`)], sid: `S${String(i % 50).padStart(9, '0')}` }),
+          );
         }),
       );
       const stats = t.tracking.commitStats();
@@ -206,7 +208,9 @@ describe.each(TEST_DIALECTS)('tracking batches on %s', (dialect) => {
       };
       const services = createServices({ config, db, clock: t.clock, probes: { trackingSubscribers: [purchases] } });
       const runner = createJobRunner({ config, services, clock: t.clock, log: createLogger('silent') });
-      expect(() => createServices({ config, db, clock: t.clock, probes: { trackingSubscribers: [purchases, purchases] } })).toThrow(/already registered/);
+      expect(() => createServices({ config, db, clock: t.clock, probes: { trackingSubscribers: [purchases, purchases] } })).toThrow(
+        /already registered/,
+      );
 
       const { did } = await services.identity.createDevice(shopId);
       await services.tracking.recordPush(push(shopId, did, 'cart', { items: [item('a')] }));

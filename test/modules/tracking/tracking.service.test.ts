@@ -397,9 +397,11 @@ describe.each(TEST_DIALECTS)('tracking service on %s', (dialect) => {
     });
 
     it('rejects invalid identifiers and a request with none, before storing anything', async () => {
-      await expect(
-        t.tracking.recordCustom({ shopId, identifiers: { phone: '12' }, code: 'signup', variables: {} }),
-      ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: 'Parameter `phone` is not valid.', details: { field: 'phone' } });
+      await expect(t.tracking.recordCustom({ shopId, identifiers: { phone: '12' }, code: 'signup', variables: {} })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: 'Parameter `phone` is not valid.',
+        details: { field: 'phone' },
+      });
       await expect(t.tracking.recordCustom({ shopId, identifiers: {}, code: 'signup', variables: {} })).rejects.toMatchObject({
         code: 'VALIDATION_FAILED',
         message: 'Identifier is not valid.',

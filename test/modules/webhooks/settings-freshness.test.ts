@@ -74,7 +74,11 @@ describe.each(TEST_DIALECTS)('settings changed by an admin, seen at once on %s',
     const { shopId } = await createShopFixture(s.t.app.services);
     const device = await other.services.identity.createDevice(shopId);
     const push = (categoryId: string) =>
-      other.inject({ method: 'POST', url: '/push', payload: { shop_id: shopId, did: device.did, event: 'category', category_id: categoryId } });
+      other.inject({
+        method: 'POST',
+        url: '/push',
+        payload: { shop_id: shopId, did: device.did, event: 'category', category_id: categoryId },
+      });
     expect((await push('before')).statusCode).toBe(200);
     await createEndpoint(shopId, '/tracked', ['tracking.category']);
     expect((await push('after')).statusCode).toBe(200);
@@ -87,7 +91,11 @@ describe.each(TEST_DIALECTS)('settings changed by an admin, seen at once on %s',
     const { shopId } = await createShopFixture(s.t.app.services);
     const device = await s.t.app.services.identity.createDevice(shopId);
     await createEndpoint(shopId, '/here', ['tracking.category']);
-    const pushed = await s.t.app.inject({ method: 'POST', url: '/push', payload: { shop_id: shopId, did: device.did, event: 'category', category_id: 'c1' } });
+    const pushed = await s.t.app.inject({
+      method: 'POST',
+      url: '/push',
+      payload: { shop_id: shopId, did: device.did, event: 'category', category_id: 'c1' },
+    });
     expect(pushed.statusCode).toBe(200);
     await s.runner.runDue();
     await s.runner.runDue();

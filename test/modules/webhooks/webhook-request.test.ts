@@ -47,7 +47,12 @@ describe('postSigned against a local receiver', () => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        received.push({ path: request.url ?? '', method: request.method ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          path: request.url ?? '',
+          method: request.method ?? '',
+          headers: request.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         if (request.url === '/slow') return; // never answers
         if (request.url === '/moved') response.writeHead(301, { location: '/elsewhere' }).end();
         else if (request.url === '/busy') response.writeHead(503, { 'retry-after': '120' }).end();
@@ -87,13 +92,19 @@ describe('postSigned against a local receiver', () => {
 
   it('refuses the loopback address when it is not allowed, before connecting', async () => {
     const before = received.length;
-    const answer = await postSigned({ url: `${server.url}/hook`, secrets: [secret], id: 'msg_no', body: '{}' }, { clock, allowPrivate: false });
+    const answer = await postSigned(
+      { url: `${server.url}/hook`, secrets: [secret], id: 'msg_no', body: '{}' },
+      { clock, allowPrivate: false },
+    );
     expect(answer).toMatchObject({ ok: false, code: 'refused_address' });
     expect(received.length).toBe(before);
   });
 
   it('answers the status of a redirect without following it, and a Retry-After in milliseconds', async () => {
-    expect(await postSigned({ url: `${server.url}/moved`, secrets: [secret], id: 'msg_r', body: '{}' }, options)).toEqual({ ok: true, status: 301 });
+    expect(await postSigned({ url: `${server.url}/moved`, secrets: [secret], id: 'msg_r', body: '{}' }, options)).toEqual({
+      ok: true,
+      status: 301,
+    });
     expect(received.some((r) => r.path === '/elsewhere')).toBe(false);
     expect(await postSigned({ url: `${server.url}/busy`, secrets: [secret], id: 'msg_b', body: '{}' }, options)).toEqual({
       ok: true,
@@ -103,8 +114,14 @@ describe('postSigned against a local receiver', () => {
   });
 
   it('bounds the attempt in time and the answer in size', async () => {
-    const slow = await postSigned({ url: `${server.url}/slow`, secrets: [secret], id: 'msg_s', body: '{}' }, { ...options, timeoutMs: 200 });
+    const slow = await postSigned(
+      { url: `${server.url}/slow`, secrets: [secret], id: 'msg_s', body: '{}' },
+      { ...options, timeoutMs: 200 },
+    );
     expect(slow).toEqual({ ok: false, code: 'timeout', reason: 'The request did not finish within 200 ms.' });
-    expect(await postSigned({ url: `${server.url}/big`, secrets: [secret], id: 'msg_g', body: '{}' }, options)).toMatchObject({ ok: false, code: 'too_large' });
+    expect(await postSigned({ url: `${server.url}/big`, secrets: [secret], id: 'msg_g', body: '{}' }, options)).toMatchObject({
+      ok: false,
+      code: 'too_large',
+    });
   });
 });

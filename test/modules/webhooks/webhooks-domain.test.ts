@@ -58,7 +58,11 @@ describe('webhook retries', () => {
   it('succeeds on 2xx, disables on 410 and retries other answers and network failures', () => {
     expect(judgeAttempt({ ok: true, status: 204 }, 1, 0.5)).toEqual({ kind: 'succeeded' });
     expect(judgeAttempt({ ok: true, status: 410 }, 1, 0.5)).toMatchObject({ kind: 'gone' });
-    expect(judgeAttempt({ ok: true, status: 302 }, 1, 0.5)).toEqual({ kind: 'retry', error: 'The endpoint answered HTTP 302.', delayMs: 30_000 });
+    expect(judgeAttempt({ ok: true, status: 302 }, 1, 0.5)).toEqual({
+      kind: 'retry',
+      error: 'The endpoint answered HTTP 302.',
+      delayMs: 30_000,
+    });
     expect(judgeAttempt({ ok: false, code: 'timeout', reason: 'The request did not finish within 15 s.' }, 2, 0.5)).toEqual({
       kind: 'retry',
       error: 'The request did not finish within 15 s.',
@@ -95,7 +99,15 @@ describe('webhook retries', () => {
 });
 
 describe('webhook events', () => {
-  const facts = { shopId: 'a1', code: 'Xy', seq: 2, channel: 'email', messageType: 'transactional', profileId: 7, address: 'a@example.org' };
+  const facts = {
+    shopId: 'a1',
+    code: 'Xy',
+    seq: 2,
+    channel: 'email',
+    messageType: 'transactional',
+    profileId: 7,
+    address: 'a@example.org',
+  };
 
   it('builds a message outcome payload with a stable id that has no full stop', () => {
     const event = messageOutcomeEvent(facts, 'hard_bounced_at', Date.UTC(2026, 0, 15))!;
@@ -103,7 +115,15 @@ describe('webhook events', () => {
     expect(JSON.parse(event.body)).toEqual({
       type: 'message.bounced',
       timestamp: '2026-01-15T00:00:00.000Z',
-      data: { code: 'Xy', seq: 2, channel: 'email', message_type: 'transactional', profile_id: 7, address: 'a@example.org', bounce_type: 'hard' },
+      data: {
+        code: 'Xy',
+        seq: 2,
+        channel: 'email',
+        message_type: 'transactional',
+        profile_id: 7,
+        address: 'a@example.org',
+        bounce_type: 'hard',
+      },
     });
     expect(event.id).toMatch(/^msg_[A-Za-z0-9_-]{27}$/);
     expect(messageOutcomeEvent(facts, 'hard_bounced_at', Date.UTC(2027, 0, 1))!.id).toBe(event.id);
@@ -114,10 +134,27 @@ describe('webhook events', () => {
   });
 
   it('builds tracking payloads, custom events as tracking.custom, and thins one past the size limit', () => {
-    const base: StoredEvent = { id: 41, shopId: 'a1', profileId: 3, did: 'd', event: 'cart', custom: false, time: 0, items: [], params: { stream: 'web' } };
+    const base: StoredEvent = {
+      id: 41,
+      shopId: 'a1',
+      profileId: 3,
+      did: 'd',
+      event: 'cart',
+      custom: false,
+      time: 0,
+      items: [],
+      params: { stream: 'web' },
+    };
     const cart = trackingEvent(base);
     expect(cart.type).toBe('tracking.cart');
-    expect(JSON.parse(cart.body).data).toEqual({ event_id: 41, event: 'cart', profile_id: 3, did: 'd', items: [], params: { stream: 'web' } });
+    expect(JSON.parse(cart.body).data).toEqual({
+      event_id: 41,
+      event: 'cart',
+      profile_id: 3,
+      did: 'd',
+      items: [],
+      params: { stream: 'web' },
+    });
     expect(trackingEvent({ ...base, event: 'signup', custom: true }).type).toBe('tracking.custom');
     const big = trackingEvent({ ...base, params: { label: 'x'.repeat(MAX_PAYLOAD_BYTES) } });
     expect(Buffer.byteLength(big.body)).toBeLessThan(1024);

@@ -29,7 +29,9 @@ function signatures(received: Received, secret: string): boolean[] {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const content = `${String(received.headers['webhook-id'])}.${String(received.headers['webhook-timestamp'])}.${received.body}`;
   const expected = `v1,${crypto.createHmac('sha256', key).update(content).digest('base64')}`;
-  return String(received.headers['webhook-signature']).split(' ').map((entry) => entry === expected);
+  return String(received.headers['webhook-signature'])
+    .split(' ')
+    .map((entry) => entry === expected);
 }
 
 describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
@@ -50,11 +52,14 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
       });
     });
     await expectOk(s.admin('PUT', '/channels/email', { smtp_url: 'smtp://127.0.0.1:2525', from: 'Shop <shop@example.org>' }));
-    await expectOk(s.admin('PUT', '/mailings/transactional/order', { email: { subject: 'Order', html: '<html><body><p>Hi</p></body></html>' } }));
+    await expectOk(
+      s.admin('PUT', '/mailings/transactional/order', { email: { subject: 'Order', html: '<html><body><p>Hi</p></body></html>' } }),
+    );
   });
 
   afterEach(async () => {
-    for (const endpoint of await s.t.app.services.webhooks.listEndpoints(s.shopId)) await s.t.app.services.webhooks.deleteEndpoint(s.shopId, endpoint.id);
+    for (const endpoint of await s.t.app.services.webhooks.listEndpoints(s.shopId))
+      await s.t.app.services.webhooks.deleteEndpoint(s.shopId, endpoint.id);
   });
 
   afterAll(async () => {
@@ -74,7 +79,10 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
   /** A fresh shop with one endpoint for `tracking.category` at `path`, and a device to push from. */
   async function trackingShop(path: string) {
     const { shopId } = await createShopFixture(s.t.app.services);
-    const created = await s.t.app.services.webhooks.createEndpoint(shopId, { url: `${server.url}${path}`, eventTypes: ['tracking.category'] });
+    const created = await s.t.app.services.webhooks.createEndpoint(shopId, {
+      url: `${server.url}${path}`,
+      eventTypes: ['tracking.category'],
+    });
     const device = await s.t.app.services.identity.createDevice(shopId);
     const push = (categoryId: string) =>
       s.t.app.services.tracking.recordPush({ shopId, did: device.did, event: 'category', categoryId, items: [], attribution: {} });
@@ -96,7 +104,14 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     expect(JSON.parse(sent!.body)).toEqual({
       type: 'message.sent',
       timestamp: new Date(s.t.clock.now()).toISOString(),
-      data: { code: payload.code, seq: 0, channel: 'email', message_type: 'transactional', profile_id: expect.any(Number), address: 'hook@example.org' },
+      data: {
+        code: payload.code,
+        seq: 0,
+        channel: 'email',
+        message_type: 'transactional',
+        profile_id: expect.any(Number),
+        address: 'hook@example.org',
+      },
     });
 
     const pixel = /<img src="([^"]+)"/.exec(s.email.sent.at(-1)!.message.html)![1]!.replace(/&amp;/g, '&');
@@ -123,7 +138,10 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
   });
 
   it('sends message.bounced with its bounce type, and message.complained, from the bounce webhook path', async () => {
-    await s.t.app.services.webhooks.createEndpoint(s.shopId, { url: `${server.url}/bounces`, eventTypes: ['message.bounced', 'message.complained'] });
+    await s.t.app.services.webhooks.createEndpoint(s.shopId, {
+      url: `${server.url}/bounces`,
+      eventTypes: ['message.bounced', 'message.complained'],
+    });
     const { payload } = await expectOk(s.transact({ code: 'order', email: 'bounce@example.org', variables: {} }));
     await s.runner.runDue();
     expect(at('/bounces')).toHaveLength(0);
@@ -146,7 +164,12 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     await s.runner.runDue();
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt += 1) {
       const [row] = await deliveryRows(shop.shopId);
-      expect(row).toMatchObject({ status: 'pending', attempts: attempt, last_status_code: 500, last_error: 'The endpoint answered HTTP 500.' });
+      expect(row).toMatchObject({
+        status: 'pending',
+        attempts: attempt,
+        last_status_code: 500,
+        last_error: 'The endpoint answered HTTP 500.',
+      });
       const delay = Number(row!.next_attempt_at) - s.t.clock.now();
       const planned = Math.min(RETRY_BACKOFF.baseMs * 2 ** (attempt - 1), RETRY_BACKOFF.maxMs);
       expect(delay).toBeGreaterThanOrEqual(Math.floor(planned * 0.9));
@@ -159,7 +182,12 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
       await s.runner.runDue();
     }
     const [last] = await deliveryRows(shop.shopId);
-    expect(last).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, next_attempt_at: null, last_error: 'The endpoint answered HTTP 500. No attempts are left.' });
+    expect(last).toMatchObject({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+      next_attempt_at: null,
+      last_error: 'The endpoint answered HTTP 500. No attempts are left.',
+    });
     const attempts = at('/fail').filter((r) => JSON.parse(r.body).data.event_id !== undefined && r.headers['webhook-id'] === last!.id);
     expect(attempts).toHaveLength(MAX_ATTEMPTS);
     expect(new Set(attempts.map((r) => r.headers['webhook-timestamp'])).size).toBe(MAX_ATTEMPTS);
@@ -173,8 +201,12 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     s.t.clock.set(Number(again!.next_attempt_at));
     await s.runner.runDue();
     expect((await deliveryRows(shop.shopId))[0]).toMatchObject({ status: 'pending', attempts: 2 });
-    await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, last!.id)).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, 'msg_none')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, last!.id)).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, 'msg_none')).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('disables an endpoint that answers 410 Gone; it receives nothing more until enabled again', async () => {
@@ -188,8 +220,13 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     await s.runner.runDue();
     expect(await deliveryRows(shop.shopId)).toHaveLength(1);
     const [gone] = await deliveryRows(shop.shopId);
-    await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, gone!.id)).rejects.toMatchObject({ code: 'CONFLICT' });
-    expect(await s.t.app.services.webhooks.updateEndpoint(shop.shopId, shop.endpoint.id, { enabled: true })).toMatchObject({ enabled: true, disabledReason: null });
+    await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, gone!.id)).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    expect(await s.t.app.services.webhooks.updateEndpoint(shop.shopId, shop.endpoint.id, { enabled: true })).toMatchObject({
+      enabled: true,
+      disabledReason: null,
+    });
     await shop.push('3');
     await s.runner.runDue();
     expect(await deliveryRows(shop.shopId)).toHaveLength(2);
@@ -250,7 +287,10 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     await subscriber.handle(event);
     await subscriber.handle(event);
     const [row] = await deliveryRows(shop.shopId);
-    expect(JSON.parse(row!.payload)).toMatchObject({ type: 'tracking.category', data: { event_id: event.id, params: { category_id: '9' } } });
+    expect(JSON.parse(row!.payload)).toMatchObject({
+      type: 'tracking.category',
+      data: { event_id: event.id, params: { category_id: '9' } },
+    });
     // The same URL, judged by a process that no longer lets 127.0.0.1 through (as if its name now resolved there).
     const strict = new WebhookDelivery({
       db: s.t.db,
@@ -263,7 +303,12 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     await strict.deliver({ shopId: shop.shopId, endpointId: shop.endpoint.id, id: row!.id });
     await s.runner.runDue();
     expect(await deliveryRows(shop.shopId)).toMatchObject([
-      { status: 'failed', attempts: 1, last_status_code: null, last_error: 'The link points to a local or private network address, which is not allowed.' },
+      {
+        status: 'failed',
+        attempts: 1,
+        last_status_code: null,
+        last_error: 'The link points to a local or private network address, which is not allowed.',
+      },
     ]);
     expect(at('/rebind')).toHaveLength(0);
 
@@ -302,12 +347,23 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
 
   it('refuses private addresses, other schemes and unknown event types when an endpoint is saved', async () => {
     const hooks = s.t.app.services.webhooks;
-    for (const url of ['http://10.1.2.3/hook', 'http://[::1]:8080/hook', 'http://169.254.169.254/latest', 'ftp://93.184.216.34/x', 'not a url']) {
-      await expect(hooks.createEndpoint(s.shopId, { url, eventTypes: ['message.sent'] })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'url' } });
+    for (const url of [
+      'http://10.1.2.3/hook',
+      'http://[::1]:8080/hook',
+      'http://169.254.169.254/latest',
+      'ftp://93.184.216.34/x',
+      'not a url',
+    ]) {
+      await expect(hooks.createEndpoint(s.shopId, { url, eventTypes: ['message.sent'] })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { field: 'url' },
+      });
     }
-    await expect(hooks.createEndpoint(s.shopId, { url: 'https://93.184.216.34/hook', eventTypes: ['message.nope'] })).rejects.toMatchObject({
-      details: { field: 'event_types' },
-    });
+    await expect(hooks.createEndpoint(s.shopId, { url: 'https://93.184.216.34/hook', eventTypes: ['message.nope'] })).rejects.toMatchObject(
+      {
+        details: { field: 'event_types' },
+      },
+    );
     const { endpoint } = await hooks.createEndpoint(s.shopId, { url: 'https://93.184.216.34/hook', eventTypes: ['message.sent'] });
     await expect(hooks.updateEndpoint(s.shopId, endpoint.id, { url: 'http://192.168.0.10/' })).rejects.toBeInstanceOf(AppError);
     expect((await hooks.getEndpoint(s.shopId, endpoint.id)).url).toBe('https://93.184.216.34/hook');
@@ -317,7 +373,9 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     const { shopId } = await createShopFixture(s.t.app.services);
     const hooks = s.t.app.services.webhooks;
     const results = await Promise.allSettled(
-      Array.from({ length: 100 }, (_, i) => hooks.createEndpoint(shopId, { url: `https://93.184.216.34/h${i}`, eventTypes: ['tracking.view'] })),
+      Array.from({ length: 100 }, (_, i) =>
+        hooks.createEndpoint(shopId, { url: `https://93.184.216.34/h${i}`, eventTypes: ['tracking.view'] }),
+      ),
     );
     const created = results.filter((r) => r.status === 'fulfilled');
     expect(created).toHaveLength(MAX_ENDPOINTS);
@@ -326,6 +384,8 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     const [first] = await hooks.listEndpoints(shopId);
     await hooks.deleteEndpoint(shopId, first!.id);
     await hooks.createEndpoint(shopId, { url: 'https://93.184.216.34/again', eventTypes: ['tracking.view'] });
-    await expect(hooks.createEndpoint(shopId, { url: 'https://93.184.216.34/over', eventTypes: ['tracking.view'] })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(hooks.createEndpoint(shopId, { url: 'https://93.184.216.34/over', eventTypes: ['tracking.view'] })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
   });
 });

@@ -89,9 +89,20 @@ describe('the PassKit web service and the pass issue, through the app', () => {
     const wrong = await t.app.inject({ method: 'POST', url: registration(pass), headers: auth('x'.repeat(43)), payload });
     expect(wrong.statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: registration(pass), payload })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: registration(pass), headers: { authorization: `Bearer ${pass.authenticationToken}` }, payload })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: registration(pass),
+          headers: { authorization: `Bearer ${pass.authenticationToken}` },
+          payload,
+        })
+      ).statusCode,
+    ).toBe(401);
     const unknownSerial = `${base()}/devices/${DEVICE}/registrations/${PASS_TYPE}/NoSuchSerial`;
-    expect((await t.app.inject({ method: 'POST', url: unknownSerial, headers: auth(pass.authenticationToken), payload })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: unknownSerial, headers: auth(pass.authenticationToken), payload })).statusCode).toBe(
+      401,
+    );
     const noToken = await t.app.inject({ method: 'POST', url: registration(pass), headers: auth(pass.authenticationToken), payload: {} });
     expect(noToken.statusCode).toBe(422);
 
@@ -104,7 +115,12 @@ describe('the PassKit web service and the pass issue, through the app', () => {
   it('lists updated serials (200, then 204 with the tag), serves the pass (200, 304) and shows a delivered message', async () => {
     await configure();
     const pass = await issue();
-    await t.app.inject({ method: 'POST', url: registration(pass), headers: auth(pass.authenticationToken), payload: { pushToken: PUSH_TOKEN } });
+    await t.app.inject({
+      method: 'POST',
+      url: registration(pass),
+      headers: auth(pass.authenticationToken),
+      payload: { pushToken: PUSH_TOKEN },
+    });
     const listUrl = `${base()}/devices/${DEVICE}/registrations/${PASS_TYPE}`;
     const listed = await t.app.inject({ method: 'GET', url: listUrl });
     expect(listed.statusCode).toBe(200);
@@ -113,7 +129,9 @@ describe('the PassKit web service and the pass issue, through the app', () => {
     const none = await t.app.inject({ method: 'GET', url: `${listUrl}?passesUpdatedSince=${lastUpdated}` });
     expect(none.statusCode).toBe(204);
     expect(none.body).toBe('');
-    expect((await t.app.inject({ method: 'GET', url: `${base()}/devices/unknown-device/registrations/${PASS_TYPE}` })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: `${base()}/devices/unknown-device/registrations/${PASS_TYPE}` })).statusCode).toBe(
+      204,
+    );
 
     const passUrl = `${base()}/passes/${PASS_TYPE}/${pass.serialNumber}`;
     expect((await t.app.inject({ method: 'GET', url: passUrl })).statusCode).toBe(401);
@@ -123,7 +141,11 @@ describe('the PassKit web service and the pass issue, through the app', () => {
     expect(fetched.headers['content-type']).toBe('application/vnd.apple.pkpass');
     const lastModified = fetched.headers['last-modified'] as string;
     expect(lastModified).toMatch(/ GMT$/);
-    const notModified = await t.app.inject({ method: 'GET', url: passUrl, headers: { ...auth(pass.authenticationToken), 'if-modified-since': lastModified } });
+    const notModified = await t.app.inject({
+      method: 'GET',
+      url: passUrl,
+      headers: { ...auth(pass.authenticationToken), 'if-modified-since': lastModified },
+    });
     expect(notModified.statusCode).toBe(304);
 
     // The engine delivers a message: the text is on the pass before the push goes out.
@@ -133,7 +155,11 @@ describe('the PassKit web service and the pass issue, through the app', () => {
     const changed = await t.app.inject({ method: 'GET', url: `${listUrl}?passesUpdatedSince=${lastUpdated}` });
     expect(changed.statusCode).toBe(200);
     expect(changed.json<{ serialNumbers: string[] }>().serialNumbers).toContain(pass.serialNumber);
-    const updated = await t.app.inject({ method: 'GET', url: passUrl, headers: { ...auth(pass.authenticationToken), 'if-modified-since': lastModified } });
+    const updated = await t.app.inject({
+      method: 'GET',
+      url: passUrl,
+      headers: { ...auth(pass.authenticationToken), 'if-modified-since': lastModified },
+    });
     expect(updated.statusCode).toBe(200);
     const json = JSON.parse(readZip(updated.rawPayload).get('pass.json')!.toString('utf8')) as PassJson;
     expect(json.storeCard.backFields[0]!.value).toBe('Your order has shipped');

@@ -31,12 +31,7 @@ export interface FieldProblem {
  * kids and auto: an array of objects. A bad entry is dropped on its own (reported as
  * `kids[2]`), so one typo does not lose the others; `[]` stores an empty list.
  */
-export function readList<T>(
-  value: unknown,
-  dropped: FieldProblem[],
-  field: string,
-  readEntry: (entry: unknown) => Read<T>,
-): Read<T[]> {
+export function readList<T>(value: unknown, dropped: FieldProblem[], field: string, readEntry: (entry: unknown) => Read<T>): Read<T[]> {
   if (!Array.isArray(value)) return { ok: false, reason: 'must be an array' };
   if (value.length > MAX_LIST_ENTRIES) return { ok: false, reason: `must have at most ${MAX_LIST_ENTRIES} entries` };
   const entries: T[] = [];

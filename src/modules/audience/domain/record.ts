@@ -1,22 +1,8 @@
-import {
-  IDENTIFIER_FIELDS,
-  normalizeIdentifier,
-  type IdentifierKind,
-  type Identifiers,
-} from '../../identity/index.js';
+import { IDENTIFIER_FIELDS, normalizeIdentifier, type IdentifierKind, type Identifiers } from '../../identity/index.js';
 import { describeTextProblem, findUnstorableText } from '../../../storable-text.js';
 import { readPropertyValue, type CustomPropertyType, type PropertyValue } from './custom-properties.js';
 import { asObject, isAbsent, readBirthday, readFlag, readGender, readInteger, readText, type Read } from './fields.js';
-import {
-  readCar,
-  readKid,
-  readList,
-  readPushToken,
-  type Car,
-  type FieldProblem,
-  type Kid,
-  type PushPlatform,
-} from './record-parts.js';
+import { readCar, readKid, readList, readPushToken, type Car, type FieldProblem, type Kid, type PushPlatform } from './record-parts.js';
 
 export { MAX_LIST_ENTRIES, PUSH_PLATFORMS, type Car, type FieldProblem, type Kid, type PushPlatform } from './record-parts.js';
 
@@ -137,9 +123,7 @@ export function checkRecord(raw: unknown, context: RecordContext): RecordCheck {
   // as for an invalid identifier, rather than failing the batch that holds it.
   const unstorable = findUnstorableText(input);
   if (unstorable) {
-    const where = unstorable.inName
-      ? `a field name${unstorable.path === '' ? '' : ` in ${unstorable.path}`}`
-      : unstorable.path;
+    const where = unstorable.inName ? `a field name${unstorable.path === '' ? '' : ` in ${unstorable.path}`}` : unstorable.path;
     return skip('invalid_text', `${where} ${describeTextProblem(unstorable.problem)}`);
   }
   const read = readRecordFields(input, context);
@@ -226,9 +210,10 @@ type FieldReader = (value: unknown, today: string, dropped: FieldProblem[]) => R
 const FIELD_READERS: ReadonlyMap<string, FieldReader> = new Map<string, FieldReader>([
   ...TEXT_FIELDS.map((field): [string, FieldReader] => [field, (value) => readText(value)]),
   ...FLAG_FIELDS.map((field): [string, FieldReader] => [field, (value) => readFlag(value)]),
-  ...(Object.entries(INTEGER_FIELDS) as [IntegerField, readonly [number, number]][]).map(
-    ([field, [min, max]]): [string, FieldReader] => [field, (value) => readInteger(value, min, max)],
-  ),
+  ...(Object.entries(INTEGER_FIELDS) as [IntegerField, readonly [number, number]][]).map(([field, [min, max]]): [string, FieldReader] => [
+    field,
+    (value) => readInteger(value, min, max),
+  ]),
   ['gender', (value) => readGender(value)],
   ['birthday', (value, today) => readBirthday(value, today)],
   ['kids', (value, today, dropped) => readList(value, dropped, 'kids', (entry) => readKid(entry, today))],
@@ -248,4 +233,3 @@ function readIdentifier(kind: IdentifierKind, value: unknown): Read<string> {
   const normalized = normalizeIdentifier(kind, text);
   return normalized.ok ? normalized : { ok: false, reason: `is not valid: ${normalized.reason}` };
 }
-

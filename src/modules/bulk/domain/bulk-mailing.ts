@@ -1,5 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EmailTemplateSchema, PushTemplateSchema, SmsTemplateSchema, ChatTemplateSchema, type ChannelTemplates, type MailingTemplates } from '../../messaging/index.js';
+import {
+  EmailTemplateSchema,
+  PushTemplateSchema,
+  SmsTemplateSchema,
+  ChatTemplateSchema,
+  type ChannelTemplates,
+  type MailingTemplates,
+} from '../../messaging/index.js';
 
 /**
  * A bulk mailing's A/B split and schedule (docs/bulk.md): pure, no I/O, no clock.
@@ -12,7 +19,8 @@ export const MAX_VARIANTS = 5;
 export const MIN_DECIDE_SECONDS = 60;
 export const MAX_DECIDE_SECONDS = 30 * 24 * 3600;
 
-const partial = <T extends Parameters<typeof Type.Partial>[0]>(schema: T) => Type.Optional(Type.Partial(schema, { additionalProperties: false }));
+const partial = <T extends Parameters<typeof Type.Partial>[0]>(schema: T) =>
+  Type.Optional(Type.Partial(schema, { additionalProperties: false }));
 
 export const VariantSchema = Type.Object(
   {
@@ -26,7 +34,7 @@ export const VariantSchema = Type.Object(
     max: partial(ChatTemplateSchema),
     wallet: partial(ChatTemplateSchema),
   },
-  { additionalProperties: false, description: 'Fields that replace those of the mailing\'s templates (a subject alone, or the content).' },
+  { additionalProperties: false, description: "Fields that replace those of the mailing's templates (a subject alone, or the content)." },
 );
 export type Variant = Static<typeof VariantSchema>;
 
@@ -38,7 +46,9 @@ export const AbSplitSchema = Type.Object(
       maximum: MAX_DECIDE_SECONDS,
       description: 'After the last variant message was written, the winner is chosen and sent to the rest.',
     }),
-    metric: Type.Union([Type.Literal('opens'), Type.Literal('clicks')], { description: 'What makes a winner: the share of its recipients who opened, or clicked.' }),
+    metric: Type.Union([Type.Literal('opens'), Type.Literal('clicks')], {
+      description: 'What makes a winner: the share of its recipients who opened, or clicked.',
+    }),
   },
   { additionalProperties: false },
 );

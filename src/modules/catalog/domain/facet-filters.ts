@@ -109,4 +109,3 @@ export function inCategory(index: FacetIndex, row: number, category: number): bo
   for (let i = index.catStart[row]!; i < index.catStart[row + 1]!; i++) if (index.catList[i] === category) return true;
   return false;
 }
-

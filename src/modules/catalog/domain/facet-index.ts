@@ -123,7 +123,10 @@ export function buildFacetIndex(sources: readonly FacetSource[], categories: rea
     rowOf.set(source.id, row);
     price[row] = source.price;
     discount[row] = source.oldprice !== null && source.oldprice > source.price ? (source.oldprice - source.price) / source.oldprice : 0;
-    brandOf[row] = source.vendor === null || source.vendor.trim() === '' ? -1 : intern(brandKey(source.vendor), source.vendor.trim(), brands, brandByKey);
+    brandOf[row] =
+      source.vendor === null || source.vendor.trim() === ''
+        ? -1
+        : intern(brandKey(source.vendor), source.vendor.trim(), brands, brandByKey);
 
     catStart[row] = catList.length;
     const seenCategories = new Set<number>();

@@ -1,4 +1,14 @@
-import { BRANDS, CATEGORIES, compile, failedFilters, FIRST_PARAM_BIT, inCategory, LOCATIONS, PRICE, type ListingFilters } from './facet-filters.js';
+import {
+  BRANDS,
+  CATEGORIES,
+  compile,
+  failedFilters,
+  FIRST_PARAM_BIT,
+  inCategory,
+  LOCATIONS,
+  PRICE,
+  type ListingFilters,
+} from './facet-filters.js';
 import type { FacetIndex } from './facet-index.js';
 import type { CategoryRecord } from './product-view.js';
 
@@ -92,7 +102,6 @@ export const MAX_FACET_ENTRIES = 500;
 /** Param names shown at most, and values shown per name. */
 export const MAX_FACET_PARAMS = 100;
 export const MAX_FACET_PARAM_VALUES = 200;
-
 
 /**
  * The page and the facets of `order` (rows of the index, best first; null: every row in

@@ -90,12 +90,7 @@ export function normalizeOffer(raw: RawOffer): OfferOutcome {
 
 /** Price, at least one category of the feed, name and link all present (interface.md, endpoint 14). */
 export function isWidgetable(product: ProductDraft, isKnownCategory: (id: string) => boolean): boolean {
-  return (
-    product.price !== null &&
-    product.name !== null &&
-    product.url !== null &&
-    product.categoryIds.some((id) => isKnownCategory(id))
-  );
+  return product.price !== null && product.name !== null && product.url !== null && product.categoryIds.some((id) => isKnownCategory(id));
 }
 
 /** oldprice > price: the product counts toward its categories' discount_product_count. */

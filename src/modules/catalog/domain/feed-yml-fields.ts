@@ -8,25 +8,27 @@ import { cut, detach, FEED_LIMITS, nonEmpty, type RawOffer } from './feed-types.
 export type Tag = SaxesTagPlain;
 
 /** Offer children kept as text, with the most characters kept (one more shows a link is too long). */
-export const OFFER_FIELDS: ReadonlyMap<string, number> = new Map(Object.entries({
-  url: FEED_LIMITS.url + 1,
-  price: 64,
-  oldprice: 64,
-  currencyId: FEED_LIMITS.shortText,
-  categoryId: FEED_LIMITS.id + 1,
-  picture: FEED_LIMITS.url + 1,
-  name: FEED_LIMITS.name,
-  vendor: FEED_LIMITS.shortText,
-  model: FEED_LIMITS.shortText,
-  vendorCode: FEED_LIMITS.shortText,
-  barcode: FEED_LIMITS.shortText,
-  description: FEED_LIMITS.description,
-  param: FEED_LIMITS.paramValue,
-  deeplink_android: FEED_LIMITS.url + 1,
-  deeplink_ios: FEED_LIMITS.url + 1,
-  sales_rate: 32,
-  ignored: 16,
-}));
+export const OFFER_FIELDS: ReadonlyMap<string, number> = new Map(
+  Object.entries({
+    url: FEED_LIMITS.url + 1,
+    price: 64,
+    oldprice: 64,
+    currencyId: FEED_LIMITS.shortText,
+    categoryId: FEED_LIMITS.id + 1,
+    picture: FEED_LIMITS.url + 1,
+    name: FEED_LIMITS.name,
+    vendor: FEED_LIMITS.shortText,
+    model: FEED_LIMITS.shortText,
+    vendorCode: FEED_LIMITS.shortText,
+    barcode: FEED_LIMITS.shortText,
+    description: FEED_LIMITS.description,
+    param: FEED_LIMITS.paramValue,
+    deeplink_android: FEED_LIMITS.url + 1,
+    deeplink_ios: FEED_LIMITS.url + 1,
+    sales_rate: 32,
+    ignored: 16,
+  }),
+);
 
 // Named HTML entities that real feeds put in names and descriptions although XML does
 // not define them; refusing a whole feed for a &nbsp; helps nobody.

@@ -27,7 +27,10 @@ export function linkHandle(link: string): string {
  */
 export function categorySlug(link: string): string | undefined {
   const path = linkHandle(link).replace(/[?#].*$/s, '');
-  const segment = path.split('/').filter((part) => part !== '').at(-1);
+  const segment = path
+    .split('/')
+    .filter((part) => part !== '')
+    .at(-1);
   if (segment === undefined) return undefined;
   try {
     return decodeURIComponent(segment);

@@ -78,8 +78,6 @@ export function discountOf(price: number | null, oldprice: number | null): Disco
   // round(100 · saved / oldprice) half up = floor((200 · saved + oldprice) / (2 · oldprice)).
   // Prices stay below 2^53 / 200 in any real feed; past that, fall back to floating point.
   const percent =
-    saved <= Number.MAX_SAFE_INTEGER / 200
-      ? Math.floor((200 * saved + oldprice) / (2 * oldprice))
-      : Math.round((100 * saved) / oldprice);
+    saved <= Number.MAX_SAFE_INTEGER / 200 ? Math.floor((200 * saved + oldprice) / (2 * oldprice)) : Math.round((100 * saved) / oldprice);
   return { discount: true, percent };
 }

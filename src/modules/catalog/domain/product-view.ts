@@ -1,12 +1,7 @@
 import type { ProductDraft } from './feed-offer.js';
 import { THUMBNAIL_SIZES, type ProductImageView } from '../../images/index.js';
 import { discountOf, priceFields } from './price.js';
-import {
-  type Product,
-  type ProductCategory,
-  type ProductImageLinks,
-  type ProductParam,
-} from './product.schema.js';
+import { type Product, type ProductCategory, type ProductImageLinks, type ProductParam } from './product.schema.js';
 import { linkHandle } from './link-handle.js';
 
 /**
@@ -119,10 +114,7 @@ export function imageLinks(original: string, image: ProductImageView | null): Pr
  * own categories from 1, and an entry carries the branch of the first one that led to
  * it. Category ids the catalog does not know are left out (they stay in category_ids).
  */
-export function productCategories(
-  categoryIds: readonly string[],
-  categories: ReadonlyMap<string, CategoryRecord>,
-): ProductCategory[] {
+export function productCategories(categoryIds: readonly string[], categories: ReadonlyMap<string, CategoryRecord>): ProductCategory[] {
   const out: ProductCategory[] = [];
   const listed = new Set<string>();
   let branch = 0;

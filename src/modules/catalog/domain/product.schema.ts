@@ -30,9 +30,7 @@ export const ProductCategorySchema = Type.Object({
   name_with_parent: Text('`Parent - Name`, or the name alone for a root.'),
   level: Text('Nesting level from the root, `1` for a root.'),
   parent_id: Type.Optional(Text('Parent category id (nested categories only).')),
-  parent: Type.Optional(
-    Text('The same value as `parent_id`, under the name the mobile SDK reads (contract-notes "Catalog").'),
-  ),
+  parent: Type.Optional(Text('The same value as `parent_id`, under the name the mobile SDK reads (contract-notes "Catalog").')),
   branch: Type.Integer({
     description: 'Which of the product’s own categories this entry leads to (1 = the first of category_ids).',
   }),

@@ -101,7 +101,10 @@ export function checkDefinition(input: DefinitionInput): DefinitionCheck {
   if (reentry === 'once_per_period') {
     const period = input.reentryPeriodSeconds;
     if (period === undefined || !Number.isInteger(period) || period < MIN_PERIOD_SECONDS || period > MAX_WAIT_SECONDS) {
-      return fail('reentry_period_seconds', `once_per_period needs \`reentry_period_seconds\` from ${MIN_PERIOD_SECONDS} to ${MAX_WAIT_SECONDS}.`);
+      return fail(
+        'reentry_period_seconds',
+        `once_per_period needs \`reentry_period_seconds\` from ${MIN_PERIOD_SECONDS} to ${MAX_WAIT_SECONDS}.`,
+      );
     }
     periodMs = period * 1000;
   }

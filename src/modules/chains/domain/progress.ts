@@ -52,15 +52,20 @@ export function evaluate(condition: Condition, facts: Facts): Verdict {
   }
   if ('purchased' in condition) {
     const purchased = facts.purchased === true;
-    return purchased === condition.purchased ? pass : { pass: false, reason: purchased ? 'purchased since the start' : 'no purchase since the start' };
+    return purchased === condition.purchased
+      ? pass
+      : { pass: false, reason: purchased ? 'purchased since the start' : 'no purchase since the start' };
   }
   if ('level' in condition) {
-    return facts.level === condition.level ? pass : { pass: false, reason: `loyalty level is ${facts.level ?? 'none'}, not ${condition.level}` };
+    return facts.level === condition.level
+      ? pass
+      : { pass: false, reason: `loyalty level is ${facts.level ?? 'none'}, not ${condition.level}` };
   }
   if ('segment' in condition) {
     return facts.segments?.includes(condition.segment) ? pass : { pass: false, reason: `not in segment ${condition.segment}` };
   }
-  const [what, happened] = 'opened' in condition ? (['opened', facts.opened === true] as const) : (['clicked', facts.clicked === true] as const);
+  const [what, happened] =
+    'opened' in condition ? (['opened', facts.opened === true] as const) : (['clicked', facts.clicked === true] as const);
   const wanted = 'opened' in condition ? condition.opened : condition.clicked;
   return happened === wanted ? pass : { pass: false, reason: happened ? `a message was ${what}` : `no message was ${what}` };
 }
@@ -86,11 +91,11 @@ export function waitEnds(step: Step, now: number, timezone: string): number {
   const target = hours * 60 + minutes;
   const minuteStart = now - (now % MINUTE_MS);
   const current = minutesInTimezone(now, timezone);
-  let due = minuteStart + (((target - current + 1440) % 1440) * MINUTE_MS);
+  let due = minuteStart + ((target - current + 1440) % 1440) * MINUTE_MS;
   if (due <= now) due += DAY_MS;
   const drift = target - minutesInTimezone(due, timezone);
   if (drift !== 0) {
-    const corrected = due + ((((drift + 720 + 1440) % 1440) - 720) * MINUTE_MS);
+    const corrected = due + (((drift + 720 + 1440) % 1440) - 720) * MINUTE_MS;
     if (corrected > now) due = corrected;
   }
   return due;

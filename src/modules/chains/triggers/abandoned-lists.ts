@@ -15,7 +15,9 @@ export interface AbandonedListsDeps {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly jobs: Pick<JobQueue, 'enqueue'>;
-  readonly tracking: { getLists(shopId: string, profileId: number): Promise<Readonly<Record<WatchedList, readonly { id: string; price?: number }[]>>> };
+  readonly tracking: {
+    getLists(shopId: string, profileId: number): Promise<Readonly<Record<WatchedList, readonly { id: string; price?: number }[]>>>;
+  };
   readonly products: TriggerProducts;
   readonly identity: Pick<IdentityService, 'currentProfileId'>;
   readonly chains: ActiveChainsView;

@@ -15,14 +15,26 @@ export type AlertsListener = (trx: Transaction<Database>, landing: CatalogLandin
 
 /** What the detector needs of the product subscriptions; ProductSubscriptionsService satisfies it. */
 export interface AlertSource {
-  pendingAlertProfiles(shopId: string, generation: number, kind: AlertTriggerKind, afterProfileId: number, limit: number): Promise<number[]>;
+  pendingAlertProfiles(
+    shopId: string,
+    generation: number,
+    kind: AlertTriggerKind,
+    afterProfileId: number,
+    limit: number,
+  ): Promise<number[]>;
   pendingAlertsOf(
     shopId: string,
     generation: number,
     kind: AlertTriggerKind,
     profileIds: readonly number[],
   ): Promise<{ profileId: number; itemId: string }[]>;
-  markAlertsChained(trx: Transaction<Database>, shopId: string, generation: number, kind: AlertTriggerKind, profileIds: readonly number[]): Promise<void>;
+  markAlertsChained(
+    trx: Transaction<Database>,
+    shopId: string,
+    generation: number,
+    kind: AlertTriggerKind,
+    profileIds: readonly number[],
+  ): Promise<void>;
 }
 
 export interface ProductAlertsDeps {

@@ -26,12 +26,7 @@ export async function moveWatch(db: Executor, row: WatchRow): Promise<boolean> {
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export async function findWatch(
-  db: Executor,
-  shopId: string,
-  profileId: number,
-  list: WatchedList,
-): Promise<WatchRow | undefined> {
+export async function findWatch(db: Executor, shopId: string, profileId: number, list: WatchedList): Promise<WatchRow | undefined> {
   return db
     .selectFrom('chain_list_watches')
     .selectAll()
@@ -65,5 +60,10 @@ export async function moveWatches(db: Executor, shopId: string, fromId: number, 
       .execute();
   await newerOnOther(intoId, fromId, true);
   await newerOnOther(fromId, intoId, false);
-  await db.updateTable('chain_list_watches').set({ profile_id: intoId }).where('shop_id', '=', shopId).where('profile_id', '=', fromId).execute();
+  await db
+    .updateTable('chain_list_watches')
+    .set({ profile_id: intoId })
+    .where('shop_id', '=', shopId)
+    .where('profile_id', '=', fromId)
+    .execute();
 }

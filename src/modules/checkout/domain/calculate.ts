@@ -103,9 +103,7 @@ export function calculateCheckout(input: CheckoutInput): CheckoutOutcome {
     ),
   );
 
-  const applied = stacked.effects
-    .filter((e, k) => sum(e.discounts) > 0 || sum(promotionRewards[k] ?? []) > 0)
-    .map((e) => e.promotion.id);
+  const applied = stacked.effects.filter((e, k) => sum(e.discounts) > 0 || sum(promotionRewards[k] ?? []) > 0).map((e) => e.promotion.id);
   const appliedSet = new Set(applied);
 
   const promoCodes: string[] = [];

@@ -52,7 +52,13 @@ export const ItemSchema = Type.Object(
     bonuses_reward_promotions: Type.Record(Type.String(), Part, { description: 'Keyed by promotion id.' }),
     certificates: Type.Record(
       Type.String(),
-      Type.Object({ id: Type.Integer(), code: Type.String(), pool_id: Type.Union([Type.Integer(), Type.Null()]), amount: Num, amount_per_product: Num }),
+      Type.Object({
+        id: Type.Integer(),
+        code: Type.String(),
+        pool_id: Type.Union([Type.Integer(), Type.Null()]),
+        amount: Num,
+        amount_per_product: Num,
+      }),
       { description: 'Keyed by certificate id.' },
     ),
     ...Paid('bonuses_used', 'The bonuses charged for it'),
@@ -142,7 +148,12 @@ function itemBody(it: CheckoutItem): Static<typeof ItemSchema> {
   };
 }
 
-export function resultBody(answer: { orderId: string | null; identifier: string; paymentType: string; result: CheckoutResult }): Static<typeof ResultSchema> {
+export function resultBody(answer: {
+  orderId: string | null;
+  identifier: string;
+  paymentType: string;
+  result: CheckoutResult;
+}): Static<typeof ResultSchema> {
   const r = answer.result;
   return {
     order_id: answer.orderId ?? '',

@@ -92,9 +92,7 @@ export type NormalizedIdentifiers =
   | { readonly ok: false; readonly field: string; readonly reason: string };
 
 /** Normalises every given identifier; the first invalid one (in priority order) is reported. */
-export function normalizeIdentifiers(
-  raw: Partial<Record<IdentifierKind, string | null | undefined>>,
-): NormalizedIdentifiers {
+export function normalizeIdentifiers(raw: Partial<Record<IdentifierKind, string | null | undefined>>): NormalizedIdentifiers {
   const value: Identifiers = {};
   for (const kind of IDENTIFIER_KINDS) {
     const given = raw[kind];

@@ -1,11 +1,5 @@
 import { IDENTIFIER_FIELDS, IDENTIFIER_KINDS, type IdentifierKind, type Identifiers, type IdentifierSlots } from './identifiers.js';
-import {
-  combineProperties,
-  compareAge,
-  planResolution,
-  type IgnoredIdentifier,
-  type ProfileSnapshot,
-} from './plan-resolution.js';
+import { combineProperties, compareAge, planResolution, type IgnoredIdentifier, type ProfileSnapshot } from './plan-resolution.js';
 import type { LinkReason } from './resolution-rules.js';
 
 /**

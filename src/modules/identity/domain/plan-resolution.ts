@@ -170,10 +170,7 @@ export function planResolution(input: ResolutionInput): ResolutionPlan {
 /** True when carrying out the plan writes nothing. */
 export function isNoopPlan(plan: ResolutionPlan): boolean {
   return (
-    plan.target.kind === 'existing' &&
-    Object.keys(plan.attach).length === 0 &&
-    plan.merges.length === 0 &&
-    plan.device.kind === 'none'
+    plan.target.kind === 'existing' && Object.keys(plan.attach).length === 0 && plan.merges.length === 0 && plan.device.kind === 'none'
   );
 }
 

@@ -31,8 +31,7 @@ export const ANCHOR_RULES = {
   identifier_match: {
     anchor: 'matched_profile',
     when: 'a profile holds one of the event identifiers',
-    then:
-      'the profile holding the highest-priority identifier (external_id, loyalty_id, email, phone, telegram_id) is the anchor',
+    then: 'the profile holding the highest-priority identifier (external_id, loyalty_id, email, phone, telegram_id) is the anchor',
   },
   device_profile_fits: {
     anchor: 'device_profile',

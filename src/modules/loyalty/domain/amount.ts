@@ -6,9 +6,7 @@
 /** The largest amount one operation accepts: 10^9 currency units, far inside the integers a double holds exactly. */
 export const MAX_AMOUNT_MINOR = 100_000_000_000;
 
-export type ParsedAmount =
-  | { readonly ok: true; readonly minor: number }
-  | { readonly ok: false; readonly requirement: string };
+export type ParsedAmount = { readonly ok: true; readonly minor: number } | { readonly ok: false; readonly requirement: string };
 
 /**
  * A positive amount in currency units → minor units. Refuses zero, negatives, more than

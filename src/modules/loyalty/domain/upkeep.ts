@@ -13,7 +13,11 @@ export const SWEEP_BATCH = 500;
  * lot with an expiry at its expires_at, whichever comes first; null when it never does
  * (a confirmed lot that never expires, or a pending lot that nothing confirms by time).
  */
-export function lotDueAt(lot: { readonly status: 'pending' | 'confirmed'; readonly confirmsAt?: number | null; readonly expiresAt: number | null }): number | null {
+export function lotDueAt(lot: {
+  readonly status: 'pending' | 'confirmed';
+  readonly confirmsAt?: number | null;
+  readonly expiresAt: number | null;
+}): number | null {
   const confirms = lot.status === 'pending' ? (lot.confirmsAt ?? null) : null;
   if (confirms === null) return lot.expiresAt;
   if (lot.expiresAt === null) return confirms;

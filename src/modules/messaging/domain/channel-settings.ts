@@ -66,7 +66,7 @@ export function maskSecret(value: unknown): string {
     url.password = '****';
     return url.toString();
   }
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   // The last four characters tell two keys apart, and only for a secret long enough that
   // four characters give nothing useful away.
   return text.length >= 16 ? `****${text.slice(-4)}` : '****';

@@ -86,7 +86,9 @@ function walk(entity: Entity, depth: number, found: Found): void {
   } else if (type === 'message/delivery-status' || type === 'message/global-delivery-status') {
     found.statusParts.push(body);
   } else if (type === 'text/rfc822-headers' || type === 'message/rfc822' || type === 'message/global-headers') {
-    found.originalMessageId ??= parseEntity(body).headers.get('message-id')?.match(/<[^<>\s]+>/)?.[0];
+    found.originalMessageId ??= parseEntity(body)
+      .headers.get('message-id')
+      ?.match(/<[^<>\s]+>/)?.[0];
   } else if (type === 'text/plain' || type === '') {
     found.textParts.push(body);
   }

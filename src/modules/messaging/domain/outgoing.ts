@@ -39,7 +39,16 @@ export function buildOutgoing(to: DeliveryAddress, rendered: RenderedMessage): O
       const email = rendered.email;
       if (!email) return undefined;
       // A Message-ID fixed per delivery (EmailMessage.idKey): a resend after a crash carries the same one.
-      const message = { to: to.address, cc: to.cc, bcc: to.bcc, subject: email.subject, html: email.html, text: email.text, headers: {}, idKey: `${to.code}.${to.seq}` };
+      const message = {
+        to: to.address,
+        cc: to.cc,
+        bcc: to.bcc,
+        subject: email.subject,
+        html: email.html,
+        text: email.text,
+        headers: {},
+        idKey: `${to.code}.${to.seq}`,
+      };
       return { channel: 'email', message, content: { ...none, subject: email.subject, body: email.text } };
     }
     case 'sms': {
@@ -51,7 +60,11 @@ export function buildOutgoing(to: DeliveryAddress, rendered: RenderedMessage): O
       if (!push) return undefined;
       const platform = to.platform === 'ios' ? 'ios' : 'android';
       const data = mobilePushData(to, push);
-      return { channel: 'mobile_push', message: { ...push, token: to.address, platform, data, idKey: to.code }, content: pushContent(push) };
+      return {
+        channel: 'mobile_push',
+        message: { ...push, token: to.address, platform, data, idKey: to.code },
+        content: pushContent(push),
+      };
     }
     case 'web_push': {
       const push = rendered.web_push;

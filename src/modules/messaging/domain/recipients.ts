@@ -68,7 +68,10 @@ export function planDeliveries(
   const unconfigured: PlannedAddress[] = [];
   const unsubscribed: Channel[] = [];
   for (const channel of channels) {
-    if ((channel === 'email' && facts.emailFlag === false && facts.email) || (channel === 'sms' && facts.smsFlag === false && facts.phone)) {
+    if (
+      (channel === 'email' && facts.emailFlag === false && facts.email) ||
+      (channel === 'sms' && facts.smsFlag === false && facts.phone)
+    ) {
       unsubscribed.push(channel);
     }
     for (const planned of addressesOf(channel, facts)) {

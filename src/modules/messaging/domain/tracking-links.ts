@@ -37,8 +37,7 @@ export function trackingUrls(key: Buffer, baseUrl: string, code: string): Tracki
   return {
     open: `${base}/o?s=${linkSignature(key, 'open', code)}`,
     unsubscribe: `${base}/u?s=${linkSignature(key, 'unsubscribe', code)}`,
-    click: (target) =>
-      `${base}/c?u=${encodeURIComponent(target)}&s=${linkSignature(key, 'click', code, target)}`,
+    click: (target) => `${base}/c?u=${encodeURIComponent(target)}&s=${linkSignature(key, 'click', code, target)}`,
   };
 }
 

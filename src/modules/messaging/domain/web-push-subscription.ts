@@ -21,7 +21,8 @@ export type SubscriptionCheck = { ok: true; value: WebPushSubscription } | { ok:
 
 export function checkSubscription(endpoint: unknown, p256dh: unknown, auth: unknown): SubscriptionCheck {
   if (typeof endpoint !== 'string' || endpoint === '') return { ok: false, field: 'endpoint', reason: 'is required' };
-  if (endpoint.length > MAX_ENDPOINT_LENGTH) return { ok: false, field: 'endpoint', reason: `must be at most ${MAX_ENDPOINT_LENGTH} characters` };
+  if (endpoint.length > MAX_ENDPOINT_LENGTH)
+    return { ok: false, field: 'endpoint', reason: `must be at most ${MAX_ENDPOINT_LENGTH} characters` };
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -29,7 +30,8 @@ export function checkSubscription(endpoint: unknown, p256dh: unknown, auth: unkn
     return { ok: false, field: 'endpoint', reason: 'must be an https URL' };
   }
   // Browsers give https endpoints only; anything else is not a push service.
-  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return { ok: false, field: 'endpoint', reason: 'must be an https URL' };
+  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '')
+    return { ok: false, field: 'endpoint', reason: 'must be an https URL' };
   const key = decodeKey(p256dh);
   if (!key || key.length !== P256DH_BYTES || key[0] !== 0x04) {
     return { ok: false, field: 'keys.p256dh', reason: `must be an uncompressed P-256 point, ${P256DH_BYTES} bytes in base64url` };

@@ -49,8 +49,17 @@ export class ApiCaller {
   }
 
   /** A JSON POST. */
-  postJson(url: string, headers: Readonly<Record<string, string>>, body: unknown, context: SendContext): Promise<SafeResponse | SafeFetchFailure> {
-    return this.call(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }, context);
+  postJson(
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body: unknown,
+    context: SendContext,
+  ): Promise<SafeResponse | SafeFetchFailure> {
+    return this.call(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) },
+      context,
+    );
   }
 }
 

@@ -29,7 +29,11 @@ export const ApnsSettingsSchema = Type.Object(
       maxLength: 4096,
       description: 'The content of the AuthKey_<key_id>.p8 file: a P-256 key, PKCS#8 PEM (secret).',
     }),
-    bundle_id: Type.String({ pattern: '^[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*$', maxLength: 155, description: 'The app, sent as apns-topic.' }),
+    bundle_id: Type.String({
+      pattern: '^[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*$',
+      maxLength: 155,
+      description: 'The app, sent as apns-topic.',
+    }),
     environment: Type.Optional(
       Type.Union([Type.Literal('production'), Type.Literal('sandbox')], {
         default: 'production',
@@ -137,7 +141,8 @@ export class ApnsProvider implements Provider<'mobile_push', ApnsSettings> {
         'apns-priority': '10',
         'apns-expiration': String(ttl === 0 ? 0 : Math.floor(this.clock.now() / 1000) + ttl),
         // A resend after a crash replaces the notification already shown; APNs has no idempotency key.
-        ...(message.idKey !== undefined && Buffer.byteLength(message.idKey) <= MAX_COLLAPSE_ID_BYTES && { 'apns-collapse-id': message.idKey }),
+        ...(message.idKey !== undefined &&
+          Buffer.byteLength(message.idKey) <= MAX_COLLAPSE_ID_BYTES && { 'apns-collapse-id': message.idKey }),
         'content-type': 'application/json',
       },
       body: payload,

@@ -102,7 +102,12 @@ export class AppleWalletProvider implements Provider<'wallet', AppleWalletSettin
     return pending;
   }
 
-  private async connect(origin: string, settings: AppleWalletSettings, allowPrivate: AllowPrivate, signal: AbortSignal): Promise<ClientHttp2Session> {
+  private async connect(
+    origin: string,
+    settings: AppleWalletSettings,
+    allowPrivate: AllowPrivate,
+    signal: AbortSignal,
+  ): Promise<ClientHttp2Session> {
     const url = new URL(origin);
     if (url.protocol !== 'https:') throw new SafeFetchError('invalid_url', 'The APNs URL must use https.');
     const address = await resolveAllowed(url, allowedRanges(allowPrivate), signal);

@@ -9,7 +9,8 @@ import { Type, type Static } from '@sinclair/typebox';
  */
 
 const PEM_CERTIFICATE = '^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$';
-const PEM_PRIVATE_KEY = '^\\s*-----BEGIN (?:RSA |EC |ENCRYPTED )?PRIVATE KEY-----[\\s\\S]+-----END (?:RSA |EC |ENCRYPTED )?PRIVATE KEY-----\\s*$';
+const PEM_PRIVATE_KEY =
+  '^\\s*-----BEGIN (?:RSA |EC |ENCRYPTED )?PRIVATE KEY-----[\\s\\S]+-----END (?:RSA |EC |ENCRYPTED )?PRIVATE KEY-----\\s*$';
 /** '#rrggbb': Wallet takes rgb() triples; the pass builder converts. */
 const HEX_COLOUR = '^#[0-9a-fA-F]{6}$';
 /** A PNG in base64: a few hundred kilobytes at most (Wallet shows small images). */
@@ -29,7 +30,9 @@ export const AppleWalletSettingsSchema = Type.Object(
     ),
     signer_certificate: Type.String({ pattern: PEM_CERTIFICATE, maxLength: 20_000, description: 'The Pass Type ID certificate, PEM' }),
     signer_key: Type.String({ pattern: PEM_PRIVATE_KEY, maxLength: 20_000, description: 'Its private key, PEM (secret)' }),
-    signer_key_passphrase: Type.Optional(Type.String({ maxLength: 1_000, description: 'The key\'s passphrase when it is encrypted (secret)' })),
+    signer_key_passphrase: Type.Optional(
+      Type.String({ maxLength: 1_000, description: "The key's passphrase when it is encrypted (secret)" }),
+    ),
     wwdr_certificate: Type.String({ pattern: PEM_CERTIFICATE, maxLength: 20_000, description: 'Apple WWDR intermediate certificate, PEM' }),
     logo_text: Type.Optional(Type.String({ maxLength: 100, description: 'Text beside the logo' })),
     icon_png: Type.Optional(Type.String({ ...PNG_BASE64, description: 'icon.png in base64; default a plain square' })),

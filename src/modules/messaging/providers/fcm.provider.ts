@@ -30,9 +30,7 @@ export const FcmSettingsSchema = Type.Object(
       description: "The service account's RSA key, PKCS#8 PEM (secret).",
     }),
     private_key_id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'Sent as the kid of the JWT.' })),
-    token_uri: Type.Optional(
-      Type.String({ pattern: HTTP_URL, maxLength: 2048, default: 'https://oauth2.googleapis.com/token' }),
-    ),
+    token_uri: Type.Optional(Type.String({ pattern: HTTP_URL, maxLength: 2048, default: 'https://oauth2.googleapis.com/token' })),
     api_base_url: Type.Optional(
       Type.String({ pattern: HTTP_URL, maxLength: 2048, default: 'https://fcm.googleapis.com', description: 'No trailing path.' }),
     ),
@@ -178,7 +176,8 @@ export function fcmMessage(message: MobilePushMessage, ttlSeconds?: number): Rec
   if (message.idKey !== undefined) android.notification = { tag: message.idKey };
   const out: Record<string, unknown> = { token: message.token, notification, data: { ...message.data }, android };
   const apns: Record<string, unknown> = {};
-  if (message.idKey !== undefined && Buffer.byteLength(message.idKey) <= APNS_COLLAPSE_ID_BYTES) apns.headers = { 'apns-collapse-id': message.idKey };
+  if (message.idKey !== undefined && Buffer.byteLength(message.idKey) <= APNS_COLLAPSE_ID_BYTES)
+    apns.headers = { 'apns-collapse-id': message.idKey };
   // An iOS app gets the picture only through its notification service extension, which runs on mutable-content.
   if (message.picture !== undefined) {
     apns.payload = { aps: { 'mutable-content': 1 } };

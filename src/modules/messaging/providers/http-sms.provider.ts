@@ -18,13 +18,14 @@ import type { Provider, SendContext, SendResult, SmsMessage } from './provider.j
  * sits in its answer are settings, so that one class serves them all.
  */
 
-const FieldName = (fallback: string) =>
-  Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `Default "${fallback}".` }));
+const FieldName = (fallback: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: `Default "${fallback}".` }));
 
 export const HttpSmsSettingsSchema = Type.Object(
   {
     url: Type.String({ pattern: '^https?://', maxLength: 2048, description: "The gateway's send URL." }),
-    method: Type.Optional(Type.Union([Type.Literal('POST'), Type.Literal('GET')], { description: 'Default POST; GET sends the fields in the query string.' })),
+    method: Type.Optional(
+      Type.Union([Type.Literal('POST'), Type.Literal('GET')], { description: 'Default POST; GET sends the fields in the query string.' }),
+    ),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('form')], { description: 'The body of a POST. Default json.' })),
     auth: Type.Optional(
       Type.Union([Type.Literal('none'), Type.Literal('bearer'), Type.Literal('basic'), Type.Literal('header')], {
@@ -32,20 +33,33 @@ export const HttpSmsSettingsSchema = Type.Object(
       }),
     ),
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'The bearer token or API key (a secret).' })),
-    header_name: Type.Optional(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", description: 'The header that carries the token when auth is header.' })),
+    header_name: Type.Optional(
+      Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$", description: 'The header that carries the token when auth is header.' }),
+    ),
     username: Type.Optional(Type.String({ maxLength: 256 })),
     password: Type.Optional(Type.String({ maxLength: 1024, description: 'The basic-auth password (a secret).' })),
     to_field: FieldName('to'),
     text_field: FieldName('text'),
     from_field: FieldName('from'),
     from: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'The sender name or number; sent only when set.' })),
-    to_format: Type.Optional(Type.Union([Type.Literal('digits'), Type.Literal('plus')], { description: 'digits: 79001234567 (default); plus: +79001234567.' })),
-    extra_fields: Type.Optional(
-      Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 1024 }), { maxProperties: 20, description: 'Fixed fields added to every request.' }),
+    to_format: Type.Optional(
+      Type.Union([Type.Literal('digits'), Type.Literal('plus')], { description: 'digits: 79001234567 (default); plus: +79001234567.' }),
     ),
-    message_id_field: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Dot path of the message id in a JSON answer, e.g. "data.id".' })),
+    extra_fields: Type.Optional(
+      Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 1024 }), {
+        maxProperties: 20,
+        description: 'Fixed fields added to every request.',
+      }),
+    ),
+    message_id_field: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: 'Dot path of the message id in a JSON answer, e.g. "data.id".' }),
+    ),
     id_field: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: 'A field that carries the message code, for a gateway that drops a repeated client id; not sent when unset.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'A field that carries the message code, for a gateway that drops a repeated client id; not sent when unset.',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -95,14 +109,17 @@ export class HttpSmsProvider implements Provider<'sms', HttpSmsSettings> {
     const answer = await this.api.call(url, { method: settings.method ?? 'POST', headers, ...(body !== undefined && { body }) }, context);
     if (!answer.ok) return failedCall(answer, 'SMS gateway');
     if (answer.status >= 200 && answer.status < 300) {
-      const id = settings.message_id_field === undefined ? undefined : field(parseJson(answer.body), ...settings.message_id_field.split('.'));
+      const id =
+        settings.message_id_field === undefined ? undefined : field(parseJson(answer.body), ...settings.message_id_field.split('.'));
       return typeof id === 'string' || typeof id === 'number' ? { ok: true, providerMessageId: String(id) } : { ok: true };
     }
     const words = gatewayWords(answer.body);
     const text = `The SMS gateway answered ${answer.status}${words ? `: ${words}` : '.'}`;
     if (isTemporaryStatus(answer.status)) {
       const retry = retryAfterMs(answer.headers, this.api.clock);
-      return retry === undefined ? { ok: false, kind: 'temporary', message: text } : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
+      return retry === undefined
+        ? { ok: false, kind: 'temporary', message: text }
+        : { ok: false, kind: 'temporary', message: text, retryAfterMs: retry };
     }
     return { ok: false, kind: 'permanent', message: text };
   }

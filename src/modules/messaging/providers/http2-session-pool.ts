@@ -111,7 +111,11 @@ export class Http2SessionPool {
     });
     const forgetThis = (): void => {
       const slot = this.slots.get(slotKey);
-      if (slot) void slot.session.then((s) => s === session && this.forget(slotKey, slot), () => undefined);
+      if (slot)
+        void slot.session.then(
+          (s) => s === session && this.forget(slotKey, slot),
+          () => undefined,
+        );
     };
     session.on('goaway', forgetThis);
     session.on('close', forgetThis);
@@ -168,10 +172,7 @@ function exchange(session: ClientHttp2Session, path: string, call: Http2CallOpti
   return new Promise<Http2Answer>((resolve, reject) => {
     let stream: ClientHttp2Stream;
     try {
-      stream = session.request(
-        { ':method': 'POST', ':path': path, 'content-length': String(body.length), ...call.headers },
-        { signal },
-      );
+      stream = session.request({ ':method': 'POST', ':path': path, 'content-length': String(body.length), ...call.headers }, { signal });
     } catch {
       // ERR_HTTP2_GOAWAY_SESSION, ERR_HTTP2_INVALID_SESSION: the session is closing.
       reject(new UnsentRequest());
@@ -198,7 +199,13 @@ function exchange(session: ClientHttp2Session, path: string, call: Http2CallOpti
     });
     stream.on('end', () => resolve({ ok: true, status, headers, body: Buffer.concat(chunks) }));
     // A stream reset without an error code ends with neither 'end' nor 'error'.
-    stream.on('close', () => reject(status === 0 && stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM ? new UnsentRequest() : new SafeFetchError('unreachable', 'The push service closed the stream before answering.')));
+    stream.on('close', () =>
+      reject(
+        status === 0 && stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM
+          ? new UnsentRequest()
+          : new SafeFetchError('unreachable', 'The push service closed the stream before answering.'),
+      ),
+    );
     stream.end(body);
   });
 }

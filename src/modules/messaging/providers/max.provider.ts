@@ -1,5 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiCaller, field, isTemporaryStatus, readJsonAnswer, vendorWords, type HttpProviderOptions, type JsonAnswerReading } from './api-outcome.js';
+import {
+  ApiCaller,
+  field,
+  isTemporaryStatus,
+  readJsonAnswer,
+  vendorWords,
+  type HttpProviderOptions,
+  type JsonAnswerReading,
+} from './api-outcome.js';
 import type { ChatMessage, Provider, SendContext, SendResult } from './provider.js';
 
 /**
@@ -13,9 +21,15 @@ import type { ChatMessage, Provider, SendContext, SendResult } from './provider.
 export const MaxSettingsSchema = Type.Object(
   {
     access_token: Type.String({ minLength: 1, maxLength: 4096, description: "The bot's token from business.max.ru (a secret)." }),
-    api_base_url: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2048, description: 'Default https://platform-api.max.ru.' })),
-    recipient: Type.Optional(Type.Union([Type.Literal('user_id'), Type.Literal('chat_id')], { description: 'What the recipient id is. Default user_id.' })),
-    format: Type.Optional(Type.Union([Type.Literal('markdown'), Type.Literal('html')], { description: 'How MAX formats the text; plain text when unset.' })),
+    api_base_url: Type.Optional(
+      Type.String({ pattern: '^https?://', maxLength: 2048, description: 'Default https://platform-api.max.ru.' }),
+    ),
+    recipient: Type.Optional(
+      Type.Union([Type.Literal('user_id'), Type.Literal('chat_id')], { description: 'What the recipient id is. Default user_id.' }),
+    ),
+    format: Type.Optional(
+      Type.Union([Type.Literal('markdown'), Type.Literal('html')], { description: 'How MAX formats the text; plain text when unset.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -63,7 +77,12 @@ export class MaxProvider implements Provider<'max', MaxSettings> {
     }
     const base = (settings.api_base_url ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     const body = { text: message.text, ...(settings.format ? { format: settings.format } : {}) };
-    const answer = await this.api.postJson(`${base}/messages?${recipient}=${message.to}`, { authorization: settings.access_token }, body, context);
+    const answer = await this.api.postJson(
+      `${base}/messages?${recipient}=${message.to}`,
+      { authorization: settings.access_token },
+      body,
+      context,
+    );
     return readJsonAnswer(answer, MAX_ANSWER, this.api.clock);
   }
 }

@@ -67,9 +67,8 @@ export class ProviderRegistry {
    * (`configured`, the vendor names of its settings) and that accepts the message.
    */
   pick<C extends Channel>(channel: C, configured: readonly string[], message: MessageByChannel[C]): AnyProvider | undefined {
-    return this.entries(channel).find(
-      (e) => configured.includes(e.provider.vendor) && (e.accepts === undefined || e.accepts(message)),
-    )?.provider;
+    return this.entries(channel).find((e) => configured.includes(e.provider.vendor) && (e.accepts === undefined || e.accepts(message)))
+      ?.provider;
   }
 
   async close(): Promise<void> {

@@ -95,7 +95,11 @@ export class SmppSession {
     return this.wait(signal, (resolve) => this.session.socket.once('connect', () => resolve(undefined)));
   }
 
-  private request(command: 'bind_transmitter' | 'submit_sm' | 'enquire_link' | 'unbind', fields: Record<string, unknown>, signal: AbortSignal): Promise<PDU> {
+  private request(
+    command: 'bind_transmitter' | 'submit_sm' | 'enquire_link' | 'unbind',
+    fields: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<PDU> {
     return this.wait<PDU>(signal, (resolve, fail) => {
       if (!this.session[command](fields, resolve)) fail(new SmppConnectionError('The connection to the SMSC is not writable.'));
     });

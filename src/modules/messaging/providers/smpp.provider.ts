@@ -163,11 +163,16 @@ export class SmppProvider implements Provider<'sms', SmppSettings> {
 
   private async open(settings: SmppSettings, allowPrivate: AllowPrivate, signal: AbortSignal): Promise<SmppSession> {
     const address = await resolveAllowed(settings.host, allowedRanges(allowPrivate), signal);
-    return SmppSession.open(address, settings.port ?? DEFAULT_PORT, {
-      system_id: settings.system_id,
-      password: settings.password,
-      system_type: settings.system_type ?? '',
-    }, signal);
+    return SmppSession.open(
+      address,
+      settings.port ?? DEFAULT_PORT,
+      {
+        system_id: settings.system_id,
+        password: settings.password,
+        system_type: settings.system_type ?? '',
+      },
+      signal,
+    );
   }
 
   /** Restarts the quiet-spell timer: an account that stops sending does not hold a bind forever. */
@@ -176,7 +181,10 @@ export class SmppProvider implements Provider<'sms', SmppSettings> {
     entry.idle = setTimeout(() => {
       if (this.sessions.get(key) !== entry) return;
       this.sessions.delete(key);
-      void entry.session.then((session) => session.unbind(), () => undefined);
+      void entry.session.then(
+        (session) => session.unbind(),
+        () => undefined,
+      );
     }, this.idleMs);
     entry.idle.unref();
   }
@@ -230,6 +238,13 @@ function statusName(status: number): string {
 
 /** Sessions are shared by accounts that are the same in every field the bind or the guard depends on. */
 function sessionKey(settings: SmppSettings, allowPrivate: AllowPrivate): string {
-  const parts = [settings.host, settings.port ?? DEFAULT_PORT, settings.system_id, settings.password, settings.system_type ?? '', allowPrivate];
+  const parts = [
+    settings.host,
+    settings.port ?? DEFAULT_PORT,
+    settings.system_id,
+    settings.password,
+    settings.system_type ?? '',
+    allowPrivate,
+  ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }

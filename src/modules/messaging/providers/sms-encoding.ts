@@ -95,9 +95,7 @@ function pack(units: readonly Buffer[], capacity: number, unitSize: number): Buf
 
 function withUdh(parts: Buffer[], reference: number): Buffer[] {
   if (parts.length === 1) return parts;
-  return parts.map((part, index) =>
-    Buffer.concat([Buffer.from([0x05, 0x00, 0x03, reference & 0xff, parts.length, index + 1]), part]),
-  );
+  return parts.map((part, index) => Buffer.concat([Buffer.from([0x05, 0x00, 0x03, reference & 0xff, parts.length, index + 1]), part]));
 }
 
 /** Encodes `text` for SMPP; `reference` (0–255) ties the parts of one long message together. */

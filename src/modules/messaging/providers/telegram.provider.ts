@@ -11,8 +11,18 @@ import type { ChatMessage, Provider, SendContext, SendResult } from './provider.
 export const TelegramSettingsSchema = Type.Object(
   {
     bot_token: Type.String({ pattern: '^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$', description: "The bot's token from @BotFather (a secret)." }),
-    api_base_url: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2048, description: 'Default https://api.telegram.org (a local Bot API server can stand in).' })),
-    parse_mode: Type.Optional(Type.Union([Type.Literal('HTML'), Type.Literal('MarkdownV2')], { description: 'How Telegram formats the text; plain text when unset.' })),
+    api_base_url: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        maxLength: 2048,
+        description: 'Default https://api.telegram.org (a local Bot API server can stand in).',
+      }),
+    ),
+    parse_mode: Type.Optional(
+      Type.Union([Type.Literal('HTML'), Type.Literal('MarkdownV2')], {
+        description: 'How Telegram formats the text; plain text when unset.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -14,9 +14,15 @@ export const WhatsappSettingsSchema = Type.Object(
   {
     access_token: Type.String({ minLength: 1, maxLength: 4096, description: 'A system-user access token (a secret).' }),
     phone_number_id: Type.String({ pattern: '^[0-9]{1,32}$', description: "The sending number's id in WhatsApp Manager." }),
-    api_base_url: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 2048, description: 'Default https://graph.facebook.com/v21.0.' })),
-    template_name: Type.Optional(Type.String({ pattern: '^[a-z0-9_]{1,512}$', description: 'An approved template whose body is {{1}}; free-form text when unset.' })),
-    template_language: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2,3}(_[A-Za-z0-9]{2,8})?$', description: 'The template language code. Default en.' })),
+    api_base_url: Type.Optional(
+      Type.String({ pattern: '^https?://', maxLength: 2048, description: 'Default https://graph.facebook.com/v21.0.' }),
+    ),
+    template_name: Type.Optional(
+      Type.String({ pattern: '^[a-z0-9_]{1,512}$', description: 'An approved template whose body is {{1}}; free-form text when unset.' }),
+    ),
+    template_language: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z]{2,3}(_[A-Za-z0-9]{2,8})?$', description: 'The template language code. Default en.' }),
+    ),
   },
   { additionalProperties: false },
 );

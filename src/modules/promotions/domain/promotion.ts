@@ -195,7 +195,8 @@ export function validatePromotion(p: PromotionInput): Validation {
   const prices = Object.entries(p.specialPrices);
   if (prices.length > L.specialPrices) return invalid('special_prices', `must have at most ${L.specialPrices} products`);
   for (const [productId, price] of prices) {
-    if (productId === '' || productId.length > L.idLength) return invalid('special_prices', `must name products of 1 to ${L.idLength} characters`);
+    if (productId === '' || productId.length > L.idLength)
+      return invalid('special_prices', `must name products of 1 to ${L.idLength} characters`);
     if (!(Number.isInteger(price) && price > 0)) return invalid(`special_prices.${productId}`, 'must be greater than 0');
   }
   return { ok: true };

@@ -84,12 +84,7 @@ export function isAcceptableDeeplink(value: string): boolean {
  * control character, no white space at either end (GET /slider trims what it gets).
  */
 export function isValidTag(tag: string): boolean {
-  return (
-    tag.length >= 1 &&
-    tag.length <= MAX_TAG_LENGTH &&
-    !/[,\p{Cc}]/u.test(tag) &&
-    tag.trim() === tag
-  );
+  return tag.length >= 1 && tag.length <= MAX_TAG_LENGTH && !/[,\p{Cc}]/u.test(tag) && tag.trim() === tag;
 }
 
 /** A field that breaks a rule, by its path in the admin body (`slides[2].url`). */

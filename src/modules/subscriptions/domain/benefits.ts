@@ -37,11 +37,13 @@ export type BenefitsProblem = { readonly field: string; readonly message: string
 /** The first problem of a plan's benefits, or undefined when they may be stored. */
 export function findBenefitsProblem(benefits: readonly Benefit[]): BenefitsProblem | undefined {
   if (benefits.length === 0) return { field: 'benefits', message: 'Field `benefits` must hold at least one benefit.' };
-  if (benefits.length > MAX_BENEFITS) return { field: 'benefits', message: `Field \`benefits\` must hold at most ${MAX_BENEFITS} benefits.` };
+  if (benefits.length > MAX_BENEFITS)
+    return { field: 'benefits', message: `Field \`benefits\` must hold at most ${MAX_BENEFITS} benefits.` };
   const codes = new Set<string>();
   for (const [i, b] of benefits.entries()) {
     const at = `benefits[${i}]`;
-    if (!CODE_PATTERN.test(b.code)) return { field: `${at}.code`, message: `Field \`${at}.code\` must be 1 to 64 letters, digits, \`-\` or \`_\`.` };
+    if (!CODE_PATTERN.test(b.code))
+      return { field: `${at}.code`, message: `Field \`${at}.code\` must be 1 to 64 letters, digits, \`-\` or \`_\`.` };
     if (codes.has(b.code)) return { field: `${at}.code`, message: `Benefit code \`${b.code}\` is used twice in the plan.` };
     codes.add(b.code);
     if (b.name.length === 0 || b.name.length > NAME_MAX_LENGTH) {
@@ -53,7 +55,10 @@ export function findBenefitsProblem(benefits: readonly Benefit[]): BenefitsProbl
     if (b.dataType === 'promos') {
       const ids = b.promotionIds;
       if (ids.length === 0 || ids.length > MAX_BENEFIT_PROMOTIONS || new Set(ids).size !== ids.length) {
-        return { field: `${at}.promotion_ids`, message: `Field \`${at}.promotion_ids\` must list 1 to ${MAX_BENEFIT_PROMOTIONS} distinct promotions.` };
+        return {
+          field: `${at}.promotion_ids`,
+          message: `Field \`${at}.promotion_ids\` must list 1 to ${MAX_BENEFIT_PROMOTIONS} distinct promotions.`,
+        };
       }
       if (!Number.isSafeInteger(b.usageLimit) || b.usageLimit < 0 || b.usageLimit > MAX_USAGE_LIMIT) {
         return { field: `${at}.usage_limit`, message: `Field \`${at}.usage_limit\` must be an integer from 0 to ${MAX_USAGE_LIMIT}.` };

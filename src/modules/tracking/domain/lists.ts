@@ -55,4 +55,3 @@ export function mergeLists(survivor: readonly TrackedItem[], merged: readonly Tr
   const union = [...merged.filter((item) => !ids.has(item.id)), ...survivor];
   return union.length > MAX_LIST_ITEMS ? union.slice(union.length - MAX_LIST_ITEMS) : union;
 }
-

@@ -42,7 +42,8 @@ export function judgeAttempt(answer: AttemptAnswer, attempt: number, jitter: num
   } else {
     if (answer.code === 'refused_address' || answer.code === 'invalid_url') return { kind: 'failed', error: answer.reason };
     // The request was taken and may have been acted on: not sent again.
-    if (answer.code === 'too_large') return { kind: 'failed', error: 'The answer was too large to read; the delivery may have been received.' };
+    if (answer.code === 'too_large')
+      return { kind: 'failed', error: 'The answer was too large to read; the delivery may have been received.' };
     error = answer.reason;
   }
   if (attempt >= MAX_ATTEMPTS) return { kind: 'failed', error: `${error} No attempts are left.` };

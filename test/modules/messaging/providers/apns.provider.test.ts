@@ -240,7 +240,11 @@ describe('ApnsProvider', () => {
   });
 
   it('retries later on TooManyRequests, 500 and 503', async () => {
-    answers.push({ status: 429, reason: 'TooManyRequests' }, { status: 500, reason: 'InternalServerError' }, { status: 503, reason: 'ServiceUnavailable' });
+    answers.push(
+      { status: 429, reason: 'TooManyRequests' },
+      { status: 500, reason: 'InternalServerError' },
+      { status: 503, reason: 'ServiceUnavailable' },
+    );
     for (let i = 0; i < 3; i += 1) {
       expect(await provider.send(settings(), message, context)).toMatchObject({ ok: false, kind: 'temporary' });
     }

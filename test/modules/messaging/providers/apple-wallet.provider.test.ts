@@ -135,18 +135,20 @@ describe('the apple_wallet provider against a local HTTP/2 peer', () => {
 
   it('does not reach a private address unless allowed (the address guard)', async () => {
     const result = await provider.send(settings(), message, { allowPrivate: false });
-    expect(result).toEqual({ ok: false, kind: 'permanent', message: 'The link points to a local or private network address, which is not allowed.' });
+    expect(result).toEqual({
+      ok: false,
+      kind: 'permanent',
+      message: 'The link points to a local or private network address, which is not allowed.',
+    });
     expect(received).toHaveLength(0);
   });
 
   it('reports a peer that refuses the client certificate as temporary, without a crash', async () => {
     const other = makePassCertificates(PASS_TYPE, 'ABCDE12345');
     try {
-      const result = await provider.send(
-        settings({ signer_certificate: other.signerCertificate, signer_key: other.signerKey }),
-        message,
-        { allowPrivate: true },
-      );
+      const result = await provider.send(settings({ signer_certificate: other.signerCertificate, signer_key: other.signerKey }), message, {
+        allowPrivate: true,
+      });
       expect(result).toMatchObject({ ok: false, kind: 'temporary' });
       expect(received).toHaveLength(0);
     } finally {
@@ -160,11 +162,9 @@ describe('the apple_wallet provider against a local HTTP/2 peer', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const quick = new AppleWalletProvider({ ca: certs.wwdrCertificate, timeoutMs: 300 });
     try {
-      const result = await quick.send(
-        settings({ api_url: `https://localhost:${(silent.address() as AddressInfo).port}` }),
-        message,
-        { allowPrivate: true },
-      );
+      const result = await quick.send(settings({ api_url: `https://localhost:${(silent.address() as AddressInfo).port}` }), message, {
+        allowPrivate: true,
+      });
       expect(result).toMatchObject({ ok: false, kind: 'temporary' });
       expect((result as { message: string }).message).toMatch(/within/);
     } finally {

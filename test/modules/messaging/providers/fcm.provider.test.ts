@@ -273,7 +273,11 @@ describe('FcmProvider', () => {
   });
 
   it('retries a 429 or a 5xx later, after the Retry-After it was given', async () => {
-    sendAnswers.push({ status: 429, body: { error: { status: 'RESOURCE_EXHAUSTED', message: 'Quota exceeded.' } }, headers: { 'retry-after': '30' } });
+    sendAnswers.push({
+      status: 429,
+      body: { error: { status: 'RESOURCE_EXHAUSTED', message: 'Quota exceeded.' } },
+      headers: { 'retry-after': '30' },
+    });
     sendAnswers.push({ status: 503, body: { error: { status: 'UNAVAILABLE', message: 'The service is unavailable.' } } });
     expect(await provider.send(settings(), message, context)).toEqual({
       ok: false,
@@ -285,7 +289,10 @@ describe('FcmProvider', () => {
   });
 
   it('on a 401 gets a fresh token once and sends again; a second 401 is permanent', async () => {
-    const unauthenticated = { status: 401, body: { error: { status: 'UNAUTHENTICATED', message: 'Request had invalid authentication credentials.' } } };
+    const unauthenticated = {
+      status: 401,
+      body: { error: { status: 'UNAUTHENTICATED', message: 'Request had invalid authentication credentials.' } },
+    };
     sendAnswers.push(unauthenticated);
     expect(await provider.send(settings(), message, context)).toMatchObject({ ok: true });
     expect(sent.map((s) => s.authorization)).toEqual(['Bearer ya29.token-1', 'Bearer ya29.token-2']);
@@ -320,7 +327,11 @@ describe('FcmProvider', () => {
   });
 
   it('refuses a key that is not PKCS#8 RSA without calling anyone', async () => {
-    const result = await provider.send({ ...settings(), private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }, message, context);
+    const result = await provider.send(
+      { ...settings(), private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' },
+      message,
+      context,
+    );
     expect(result).toMatchObject({ ok: false, kind: 'permanent' });
     expect(exchanges).toHaveLength(0);
   });

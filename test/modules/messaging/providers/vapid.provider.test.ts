@@ -123,7 +123,11 @@ describe('VapidProvider', () => {
   });
 
   it('leaves absent fields out of the payload and sends the TTL and urgency of the settings', async () => {
-    await provider.send({ ...settings(), ttl_seconds: 60, urgency: 'high' }, message({ url: undefined, icon: undefined, picture: undefined }), context);
+    await provider.send(
+      { ...settings(), ttl_seconds: 60, urgency: 'high' },
+      message({ url: undefined, icon: undefined, picture: undefined }),
+      context,
+    );
     expect(delivered[0]!.json).toEqual({
       title: 'Your order is on its way',
       body: 'Order 1042 left the warehouse — track it.',

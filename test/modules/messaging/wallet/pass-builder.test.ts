@@ -66,7 +66,11 @@ describe('the .pkpass builder', () => {
   });
 
   it('leaves the balance, member and barcode out for a profile that is not a member', () => {
-    const pass = JSON.parse(readZip(build({ card: { memberIdentifier: null, balance: null } })).get('pass.json')!.toString('utf8'));
+    const pass = JSON.parse(
+      readZip(build({ card: { memberIdentifier: null, balance: null } }))
+        .get('pass.json')!
+        .toString('utf8'),
+    );
     expect(pass.barcodes).toBeUndefined();
     expect(pass.storeCard.primaryFields).toEqual([]);
     expect(pass.storeCard.secondaryFields).toEqual([]);
@@ -93,7 +97,23 @@ describe('the .pkpass builder', () => {
     const verify = (content: string) =>
       execFileSync(
         'openssl',
-        ['cms', '-verify', '-binary', '-inform', 'DER', '-in', 'signature', '-content', content, '-CAfile', certs.caFile, '-purpose', 'any', '-out', '/dev/null'],
+        [
+          'cms',
+          '-verify',
+          '-binary',
+          '-inform',
+          'DER',
+          '-in',
+          'signature',
+          '-content',
+          content,
+          '-CAfile',
+          certs.caFile,
+          '-purpose',
+          'any',
+          '-out',
+          '/dev/null',
+        ],
         { cwd: dir, stdio: 'pipe' },
       );
     expect(() => verify('manifest.json')).not.toThrow();
@@ -102,7 +122,7 @@ describe('the .pkpass builder', () => {
     expect(() => verify('tampered.json')).toThrow();
   });
 
-  it('uses the shop\'s icon and logo when given', () => {
+  it("uses the shop's icon and logo when given", () => {
     const icon = Buffer.from('icon-bytes');
     const logo = Buffer.from('logo-bytes');
     const files = readZip(build({ settings: { ...settings, icon_png: icon.toString('base64'), logo_png: logo.toString('base64') } }));

@@ -50,7 +50,15 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
     loyalty = new LoyaltyService({ db, clock, shops, identity, ledger });
     // The engine's channel settings stand-in: the engine is built elsewhere (docs/messaging-wallet.md).
     const channelSettings = (id: string) => Promise.resolve(configured.get(id));
-    wallet = new WalletService({ db, clock, publicUrl: 'https://patron.example.org/base', shops, identity, loyalty, settings: channelSettings });
+    wallet = new WalletService({
+      db,
+      clock,
+      publicUrl: 'https://patron.example.org/base',
+      shops,
+      identity,
+      loyalty,
+      settings: channelSettings,
+    });
     mergeParticipants.bind([loyalty.mergeParticipant(), wallet.mergeParticipant()]);
     shopId = (await createShopFixture({ shops })).shopId;
     configured.set(shopId, settings);
@@ -90,7 +98,7 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
     return { ...issued, token: json.authenticationToken, json };
   }
 
-  it('issues a pass with the member\'s identifier and balance, a random serial and a token kept only as its hash', async () => {
+  it("issues a pass with the member's identifier and balance, a random serial and a token kept only as its hash", async () => {
     const profileId = await newMember(1_050);
     const a = await issue(profileId);
     expect(a.serialNumber).toMatch(/^[A-Za-z0-9_-]{22}$/);
@@ -102,7 +110,12 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
       barcodes: [{ message: `7900${String(phoneSeq).padStart(7, '0')}` }],
     });
     expect(a.json.storeCard.primaryFields[0]!.value).toBe(10.5);
-    const row = await db.db.selectFrom('wallet_passes').selectAll().where('shop_id', '=', shopId).where('serial_number', '=', a.serialNumber).executeTakeFirstOrThrow();
+    const row = await db.db
+      .selectFrom('wallet_passes')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where('serial_number', '=', a.serialNumber)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(crypto.createHash('sha256').update(a.token).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(a.token);
     expect(Number(row.profile_id)).toBe(profileId);
@@ -124,21 +137,30 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
     configured.delete(shopId);
     try {
       const profileId = await newMember(0);
-      await expect(wallet.issuePass(shopId, profileId)).rejects.toEqual(new AppError('CONFLICT', 'The wallet channel of the shop is not configured.'));
+      await expect(wallet.issuePass(shopId, profileId)).rejects.toEqual(
+        new AppError('CONFLICT', 'The wallet channel of the shop is not configured.'),
+      );
     } finally {
       configured.set(shopId, settings);
     }
   });
 
-  it('registers a device once (created, then exists with the new push token) and only with the pass\'s token', async () => {
+  it("registers a device once (created, then exists with the new push token) and only with the pass's token", async () => {
     const pass = await issue(await newMember(0));
     await expect(wallet.registerDevice(key(pass.serialNumber, 'wrong-token-000000'), 'device-1', PUSH_A)).resolves.toBe('unauthorized');
     await expect(wallet.registerDevice(key(pass.serialNumber, undefined), 'device-1', PUSH_A)).resolves.toBe('unauthorized');
     await expect(wallet.registerDevice(key('unknown-serial', pass.token), 'device-1', PUSH_A)).resolves.toBe('unauthorized');
-    await expect(wallet.registerDevice({ ...key(pass.serialNumber, pass.token), passTypeId: 'pass.org.other' }, 'device-1', PUSH_A)).resolves.toBe('unauthorized');
+    await expect(
+      wallet.registerDevice({ ...key(pass.serialNumber, pass.token), passTypeId: 'pass.org.other' }, 'device-1', PUSH_A),
+    ).resolves.toBe('unauthorized');
     await expect(wallet.registerDevice(key(pass.serialNumber, pass.token), 'device-1', PUSH_A)).resolves.toBe('created');
     await expect(wallet.registerDevice(key(pass.serialNumber, pass.token), 'device-1', PUSH_B)).resolves.toBe('exists');
-    const rows = await db.db.selectFrom('wallet_registrations').selectAll().where('shop_id', '=', shopId).where('serial_number', '=', pass.serialNumber).execute();
+    const rows = await db.db
+      .selectFrom('wallet_registrations')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where('serial_number', '=', pass.serialNumber)
+      .execute();
     expect(rows.map((r) => [r.device_library_id, r.push_token])).toEqual([['device-1', PUSH_B]]);
     await expect(wallet.unregisterDevice(key(pass.serialNumber, 'wrong-token-000000'), 'device-1')).resolves.toBe('unauthorized');
     await expect(wallet.unregisterDevice(key(pass.serialNumber, pass.token), 'device-1')).resolves.toBe('removed');
@@ -176,7 +198,7 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
     await expect(wallet.deliverWalletMessage(shopId, await newMember(0), 'x')).resolves.toEqual([]);
   });
 
-  it('lists a device\'s passes changed since its tag, and 304s a pass not changed since If-Modified-Since', async () => {
+  it("lists a device's passes changed since its tag, and 304s a pass not changed since If-Modified-Since", async () => {
     const profileId = await newMember(0);
     const pass = await issue(profileId);
     await wallet.registerDevice(key(pass.serialNumber, pass.token), 'tagged-device', PUSH_A);
@@ -228,17 +250,24 @@ describe.each(TEST_DIALECTS)('wallet service on %s', (dialect) => {
     await expect(wallet.deliverWalletMessage(shopId, survivor, 'merged')).resolves.toEqual([
       { serialNumber: pass.serialNumber, pushToken: PUSH_A, text: 'merged' },
     ]);
-    const row = await db.db.selectFrom('wallet_passes').select('profile_id').where('shop_id', '=', shopId).where('serial_number', '=', pass.serialNumber).executeTakeFirstOrThrow();
+    const row = await db.db
+      .selectFrom('wallet_passes')
+      .select('profile_id')
+      .where('shop_id', '=', shopId)
+      .where('serial_number', '=', pass.serialNumber)
+      .executeTakeFirstOrThrow();
     expect(Number(row.profile_id)).toBe(survivor);
     // The merged id still leads to the passes (the engine may hold an old id).
     await expect(wallet.deliverWalletMessage(shopId, merged, 'again')).resolves.toHaveLength(1);
   });
 
-  it('keeps shops apart: another shop\'s serial and device are unknown', async () => {
+  it("keeps shops apart: another shop's serial and device are unknown", async () => {
     const pass = await issue(await newMember(0));
     await wallet.registerDevice(key(pass.serialNumber, pass.token), 'shop-device', PUSH_A);
     const other = 'another-shop-id';
-    await expect(wallet.registerDevice({ ...key(pass.serialNumber, pass.token), shopId: other }, 'shop-device', PUSH_A)).resolves.toBe('unauthorized');
+    await expect(wallet.registerDevice({ ...key(pass.serialNumber, pass.token), shopId: other }, 'shop-device', PUSH_A)).resolves.toBe(
+      'unauthorized',
+    );
     await expect(wallet.updatedSerials(other, 'shop-device', PASS_TYPE, undefined)).resolves.toBeUndefined();
   });
 });

@@ -47,17 +47,13 @@ export function buildPassJson(input: PassContentInput): Record<string, unknown> 
     // A loyalty card belongs to one customer: Wallet offers no "share" for it.
     sharingProhibited: true,
     ...(settings.logo_text !== undefined ? { logoText: settings.logo_text } : {}),
-    ...Object.fromEntries(
-      Object.entries(colours).flatMap(([key, hex]) => (hex === undefined ? [] : [[key, toRgb(hex)]])),
-    ),
+    ...Object.fromEntries(Object.entries(colours).flatMap(([key, hex]) => (hex === undefined ? [] : [[key, toRgb(hex)]]))),
     ...(member !== null
       ? { barcodes: [{ format: 'PKBarcodeFormatQR', message: member, messageEncoding: 'iso-8859-1', altText: member }] }
       : {}),
     storeCard: {
       primaryFields:
-        card.balance !== null
-          ? [{ key: 'balance', label: 'Balance', value: card.balance / 100, changeMessage: 'Balance: %@' }]
-          : [],
+        card.balance !== null ? [{ key: 'balance', label: 'Balance', value: card.balance / 100, changeMessage: 'Balance: %@' }] : [],
       secondaryFields: member !== null ? [{ key: 'member', label: 'Member', value: member }] : [],
       backFields: [{ key: MESSAGE_FIELD_KEY, label: 'Message', value: input.message ?? '', changeMessage: '%@' }],
     },
