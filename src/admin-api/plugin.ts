@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
 import { schemeCredential } from '../http/authorization.js';
+import { SUPERUSER } from './principal.js';
 import { settingsChangeHook } from './settings-change.hook.js';
 import { collectionsRoutes } from './collections.routes.js';
 import { checkStorableValue, decodeBody, invalidBytesError } from '../http/text-rule.js';
@@ -83,6 +84,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
       return app.limits.attemptCredential('admin_token', request.ip, () => matches(token));
     });
     if (failure) throw failure;
+    request.adminPrincipal = SUPERUSER;
   });
   app.addHook('onSend', settingsChangeHook(app));
 
