@@ -1,4 +1,4 @@
-import type { Language } from './i18n';
+import type { Language } from './language';
 
 /**
  * Dates and amounts as the shop sees them: in the shop's own time zone and currency, in

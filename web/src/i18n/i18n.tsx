@@ -1,9 +1,10 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { en, type MessageKey, type Messages } from './en';
+import { initialLanguage, interpolate, type Language } from './language';
 import { ru } from './ru';
 
-export type Language = 'en' | 'ru';
-export const LANGUAGES: readonly Language[] = ['en', 'ru'];
+export { LANGUAGES, type Language } from './language';
+
 const TABLES: Readonly<Record<Language, Messages>> = { en, ru };
 const STORAGE_KEY = 'patron.language';
 
@@ -16,22 +17,6 @@ interface I18n {
 }
 
 const I18nContext = createContext<I18n | null>(null);
-
-/** The user's own choice, kept in this browser; otherwise the browser's first language we speak. */
-export function initialLanguage(stored: string | null, browser: readonly string[]): Language {
-  if (stored === 'en' || stored === 'ru') return stored;
-  for (const tag of browser) {
-    const base = tag.toLowerCase().split('-')[0];
-    if (base === 'en' || base === 'ru') return base;
-  }
-  return 'en';
-}
-
-/** Fills `{name}` marks; a mark without a value stays visible, so a missing value is noticed. */
-export function interpolate(text: string, values?: Readonly<Record<string, string | number>>): string {
-  if (!values) return text;
-  return text.replace(/\{(\w+)\}/g, (mark, name: string) => (name in values ? String(values[name]) : mark));
-}
 
 function readStored(): string | null {
   try {
