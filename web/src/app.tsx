@@ -9,6 +9,7 @@ import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { shopRoutes } from './shops/routes';
 import { Empty } from './ui/states';
+import { cssVariablesResolver, theme } from './ui/theme';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -50,7 +51,7 @@ const router = createBrowserRouter(
 
 export function App() {
   return (
-    <MantineProvider>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <I18nProvider>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />

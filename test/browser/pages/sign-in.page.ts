@@ -10,8 +10,8 @@ export class SignInPage {
   }
 
   async signIn(email: string, password: string): Promise<void> {
-    await this.page.getByLabel('Email').fill(email);
-    await this.page.getByLabel('Password').fill(password);
+    await this.page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+    await this.page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
     await this.page.getByRole('button', { name: 'Sign in' }).click();
   }
 

@@ -90,6 +90,7 @@ function InvitationForm({ token, invitation }: { readonly token: string; readonl
           <TextInput label={t('auth.signIn.email')} value={invitation.email} readOnly autoComplete="username" />
         )}
         <PasswordInput
+          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
           label={t('auth.signIn.password')}
           autoComplete="new-password"
           required
@@ -99,6 +100,7 @@ function InvitationForm({ token, invitation }: { readonly token: string; readonl
           error={failure.field?.name === 'password' ? failure.field.message : undefined}
         />
         <PasswordInput
+          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
           label={t('auth.invite.passwordAgain')}
           autoComplete="new-password"
           required

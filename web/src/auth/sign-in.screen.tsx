@@ -64,6 +64,7 @@ export function SignInScreen() {
               error={failure.field?.name === 'email' ? failure.field.message : undefined}
             />
             <PasswordInput
+              visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
               label={t('auth.signIn.password')}
               autoComplete="current-password"
               required

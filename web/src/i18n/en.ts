@@ -21,6 +21,7 @@ export const en = {
   'auth.signIn.submit': 'Sign in',
   'auth.signIn.wrong': 'Email or password is wrong.',
   'auth.signIn.tooMany': 'Too many attempts. Wait a minute and try again.',
+  'auth.showPassword': 'Show or hide the password',
   'auth.signOut': 'Sign out',
   'auth.invite.title': 'Accept the invitation',
   'auth.invite.role': 'You are invited as: {role}',
@@ -98,6 +99,7 @@ export const en = {
   'events.deleteLabel': 'Delete {code}',
   'events.deleteConfirm': 'Delete the event code {code}? Events with it will be refused.',
   'events.exists': 'This code exists already.',
+  'common.close': 'Close',
   'common.none': '—',
 } as const;
 

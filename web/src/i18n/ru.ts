@@ -20,6 +20,7 @@ export const ru: Messages = {
   'auth.signIn.submit': 'Войти',
   'auth.signIn.wrong': 'Неверная почта или пароль.',
   'auth.signIn.tooMany': 'Слишком много попыток. Подождите минуту и попробуйте снова.',
+  'auth.showPassword': 'Показать или скрыть пароль',
   'auth.signOut': 'Выйти',
   'auth.invite.title': 'Принять приглашение',
   'auth.invite.role': 'Вас приглашают с ролью: {role}',
@@ -97,5 +98,6 @@ export const ru: Messages = {
   'events.deleteLabel': 'Удалить {code}',
   'events.deleteConfirm': 'Удалить код события {code}? События с ним будут отклоняться.',
   'events.exists': 'Такой код уже есть.',
+  'common.close': 'Закрыть',
   'common.none': '—',
 };

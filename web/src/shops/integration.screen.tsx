@@ -155,7 +155,7 @@ function LiveFeed({ shop }: { readonly shop: Shop }) {
                       <Group gap="xs">
                         <Code>{event.event}</Code>
                         {event.custom && (
-                          <Badge size="xs" variant="light">
+                          <Badge size="xs" variant="dot">
                             {t('integration.custom')}
                           </Badge>
                         )}

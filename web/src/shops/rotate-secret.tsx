@@ -30,7 +30,13 @@ export function RotateSecret({ shopId }: { readonly shopId: string }) {
           </Button>
         </Group>
       </Stack>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('settings.secret.confirmTitle')} centered>
+      <Modal
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title={t('settings.secret.confirmTitle')}
+        centered
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
         <Stack>
           <Text>{t('settings.secret.confirmText')}</Text>
           {rotate.isError && (
@@ -48,7 +54,13 @@ export function RotateSecret({ shopId }: { readonly shopId: string }) {
           </Group>
         </Stack>
       </Modal>
-      <Modal opened={secret !== null} onClose={() => setSecret(null)} title={t('settings.secret.newTitle')} centered>
+      <Modal
+        opened={secret !== null}
+        onClose={() => setSecret(null)}
+        title={t('settings.secret.newTitle')}
+        centered
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
         <Stack>
           <Text>{t('settings.secret.newText')}</Text>
           <Code block data-testid="new-secret">

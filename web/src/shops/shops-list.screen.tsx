@@ -40,7 +40,7 @@ export function ShopsListScreen() {
                     <Table.Td ff="monospace">{shop.shop_id}</Table.Td>
                     <Table.Td>{shop.currency}</Table.Td>
                     <Table.Td>
-                      <Badge color={STATUS_COLOR[status]} variant="light">
+                      <Badge color={STATUS_COLOR[status]} variant="dot">
                         {t(`shops.status.${status}`)}
                       </Badge>
                     </Table.Td>
