@@ -1,8 +1,10 @@
 // The admin UI's bundle budget (issue 35, part 5; docs/admin-ui.md): the JavaScript that the
 // first load of index.html fetches (its entry module and the modules it preloads) is at most
 // 300 KB gzipped. Sections are their own chunks and are not counted: they load when opened.
+import console from 'node:console';
 import fs from 'node:fs';
 import path from 'node:path';
+import process from 'node:process';
 import zlib from 'node:zlib';
 
 const BUDGET_BYTES = 300 * 1024;
