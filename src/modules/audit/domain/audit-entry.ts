@@ -67,7 +67,10 @@ export function boundedJson(value: unknown, max = MAX_STATE_CHARS): string | nul
 }
 
 /** What an upload or another body that is not JSON is recorded as: its type and size, never its bytes. */
-export function bodySummary(contentType: string | undefined, bytes: number | undefined): { content_type: string | null; bytes: number | null } {
+export function bodySummary(
+  contentType: string | undefined,
+  bytes: number | undefined,
+): { content_type: string | null; bytes: number | null } {
   return { content_type: contentType ? contentType.slice(0, 200) : null, bytes: bytes ?? null };
 }
 
