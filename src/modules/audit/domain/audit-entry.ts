@@ -63,7 +63,14 @@ export function boundedJson(value: unknown, max = MAX_STATE_CHARS): string | nul
   const text = JSON.stringify(redact(value));
   if (text === undefined) return null;
   if (text.length <= max) return text;
-  return JSON.stringify({ $truncated: { chars: text.length }, preview: text.slice(0, max - 200) });
+  // The preview is JSON inside JSON: its quotes and backslashes are escaped again, so it
+  // is shortened by what the escaping added until the whole fits.
+  let keep = max - 100;
+  for (;;) {
+    const marker = JSON.stringify({ $truncated: { chars: text.length }, preview: text.slice(0, keep) });
+    if (marker.length <= max) return marker;
+    keep -= marker.length - max;
+  }
 }
 
 /** What an upload or another body that is not JSON is recorded as: its type and size, never its bytes. */
