@@ -18,8 +18,8 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const CHANGES = new Set(['PUT', 'PATCH', 'DELETE']);
 /** A resource read as `before` is kept only up to this size; larger, a marker with its size. */
 export const MAX_BEFORE_BYTES = 64 * 1024;
-/** An answer larger than this is not parsed at all: its size is recorded instead. */
-const MAX_PARSED_RESPONSE_BYTES = 256 * 1024;
+/** A body or an answer larger than this is not parsed or walked at all: its size is recorded instead. */
+const MAX_PARSED_BYTES = 256 * 1024;
 /**
  * Sign-in, password change and invitations carry credentials in their bodies: only the
  * email is kept of what they send, whatever the redaction would have let through.
@@ -108,15 +108,18 @@ async function readBefore(app: FastifyInstance, request: FastifyRequest): Promis
 
 /** What the caller sent: its JSON, or the type and size of anything else (an upload, a feed). */
 function requestValue(request: FastifyRequest, route: string): unknown {
+  const length = Number(request.headers['content-length']);
+  const bytes = Number.isFinite(length) ? length : undefined;
   if (isJsonRequest(request)) {
+    // A large import (events, profiles) is not walked for redaction only to keep its first 16 KB.
+    if (bytes !== undefined && bytes > MAX_PARSED_BYTES) return omitted('larger than the audit log keeps', bytes);
     const body = request.body ?? null;
     if (CREDENTIAL_ROUTES.test(route) && body !== null && typeof body === 'object') {
       return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, key === 'email' ? value : '[redacted]']));
     }
     return body;
   }
-  const length = Number(request.headers['content-length']);
-  return bodySummary(request.headers['content-type'], Number.isFinite(length) ? length : undefined);
+  return bodySummary(request.headers['content-type'], bytes);
 }
 
 function isJsonRequest(request: FastifyRequest): boolean {
@@ -132,7 +135,7 @@ function responseValue(reply: FastifyReply, payload: unknown): unknown {
   if (text === null) return omitted('streamed');
   const bytes = typeof payload === 'string' ? Buffer.byteLength(payload) : (payload as Buffer).length;
   if (!isJsonType(typeof type === 'string' ? type : undefined) || text === undefined) return bodySummary(String(type ?? ''), bytes);
-  if (bytes > MAX_PARSED_RESPONSE_BYTES) return omitted('larger than the audit log keeps', bytes);
+  if (bytes > MAX_PARSED_BYTES) return omitted('larger than the audit log keeps', bytes);
   try {
     return JSON.parse(text) as unknown;
   } catch {
