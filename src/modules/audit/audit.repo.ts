@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { PreparedRowQuery } from '../../db/prepared-query.js';
 import type { AuditLogTable, Database } from '../../db/types.js';
 
 /** Kysely only: rows of the audit log in and out. */
@@ -6,8 +7,11 @@ import type { AuditLogTable, Database } from '../../db/types.js';
 export type AuditRow = Selectable<AuditLogTable>;
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+// Compiled once per shape (db/prepared-query.ts): an entry is written with every admin write, data writes included.
+const insertEntryQuery = new PreparedRowQuery(0, (db, row: Insertable<AuditLogTable>) => db.insertInto('audit_log').values(row));
+
 export async function insertEntry(db: Executor, row: Insertable<AuditLogTable>): Promise<void> {
-  await db.insertInto('audit_log').values(row).execute();
+  await insertEntryQuery.run(db, row);
 }
 
 export interface EntryFilter {
