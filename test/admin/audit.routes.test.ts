@@ -31,8 +31,9 @@ describe('the audit log', () => {
   let actAs: AdminPrincipal | undefined;
 
   beforeAll(async () => {
-    const actAsHook = async (request: { adminPrincipal?: AdminPrincipal }) => {
+    const actAsHook = (request: { adminPrincipal?: AdminPrincipal }, _reply: unknown, next: () => void) => {
       if (actAs) request.adminPrincipal = actAs;
+      next();
     };
     t = await createTestApp({
       onRoute: (route: RouteOptions) => {
