@@ -4,6 +4,7 @@ import type { DbHandle } from './db/create-db.js';
 import type { JobHandlers } from './jobs/job-handlers.js';
 import { JobQueue } from './jobs/queue.js';
 import { Late } from './late.js';
+import { createAuditModule, type AuditServices } from './modules/audit/module.js';
 import { createAudienceModule, type AudienceServices, type CheckoutOrders } from './modules/audience/module.js';
 import type { SegmentEntryListener } from './modules/audience/segments.service.js';
 import { createBulkModule, type BulkServices } from './modules/bulk/module.js';
@@ -63,7 +64,8 @@ export interface Services
     WebhooksServices,
     MessagingServices,
     ChainsServices,
-    BulkServices {
+    BulkServices,
+    AuditServices {
   /** The durable job queue: services enqueue; the process's JobRunner (if any) runs. */
   readonly jobs: JobQueue;
   /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
@@ -140,6 +142,8 @@ export function compose(deps: ServicesDeps): Composition {
 
   const system = createSystemModule({ ...core, settingsListeners: late.settingsListeners });
   const shops = createShopsModule(core);
+  // Built early and on the core alone: any module that records its own events (sign-ins) may take it.
+  const audit = createAuditModule(core);
   const identity = createIdentityModule({ ...core, mergeParticipants: late.mergeParticipants });
   // What every module below may use; each factory's deps say what it takes.
   const base = { ...core, ...system.services, ...shops.services, ...identity.services };
@@ -273,6 +277,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...webhooks.jobs,
     ...chains.jobs,
     ...bulk.jobs,
+    ...audit.jobs,
   };
   const services: Services = {
     ...system.services,
@@ -296,6 +301,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...messaging.services,
     ...chains.services,
     ...bulk.services,
+    ...audit.services,
     jobs,
     clock,
     jobHandlers,

@@ -25,7 +25,7 @@ export const ADMIN_SECURITY = [{ adminToken: [] as string[] }];
 type CommonErrorStatus = 400 | 401 | 422 | 429 | 500;
 const COMMON_ERROR_STATUSES: readonly CommonErrorStatus[] = [400, 401, 422, 429, 500];
 /** Further statuses a route can answer, listed with it (422 is common: the text rule). */
-export type ErrorStatus = 404 | 409 | 413 | 415;
+export type ErrorStatus = 403 | 404 | 409 | 413 | 415;
 
 /**
  * Response schemas of a route: its success shapes plus the error envelope under each

@@ -3,6 +3,8 @@ import { AppError } from '../errors.js';
 import { schemeCredential } from '../http/authorization.js';
 import { SUPERUSER } from './principal.js';
 import { settingsChangeHook } from './settings-change.hook.js';
+import { auditCapture } from './audit-capture.hook.js';
+import { auditRoutes } from './audit.routes.js';
 import { collectionsRoutes } from './collections.routes.js';
 import { checkStorableValue, decodeBody, invalidBytesError } from '../http/text-rule.js';
 import { customEventsRoutes } from './custom-events.routes.js';
@@ -87,6 +89,10 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
     request.adminPrincipal = SUPERUSER;
   });
   app.addHook('onSend', settingsChangeHook(app));
+  // The audit log (docs/audit-log.md): the state before a change, then the entry, written before the answer leaves.
+  const audit = auditCapture(app);
+  app.addHook('preHandler', audit.preHandler);
+  app.addHook('onSend', audit.onSend);
 
   await app.register(shopsRoutes);
   await app.register(customEventsRoutes);
@@ -113,6 +119,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(webhooksRoutes);
   await app.register(chainsRoutes);
   await app.register(bulkRoutes);
+  await app.register(auditRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */
