@@ -30,6 +30,7 @@ import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { chainsRoutes } from './chains.routes.js';
+import { catalogListsRoutes } from './catalog-lists.routes.js';
 
 /**
  * The admin scope, registered under /admin/v1 (admin-api.md). Encapsulated: its token
@@ -113,6 +114,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(webhooksRoutes);
   await app.register(chainsRoutes);
   await app.register(bulkRoutes);
+  await app.register(catalogListsRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */
