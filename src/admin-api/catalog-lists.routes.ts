@@ -67,7 +67,11 @@ export const catalogListsRoutes: FastifyPluginCallbackTypebox = (app, _options, 
     },
     async (request) => {
       const after = cursorKey(request.query.cursor, ['string'] as const);
-      const page = await catalogBrowser.hiddenProducts(request.params.shop_id, after?.[0] ?? null, request.query.limit ?? LIST_PAGE_DEFAULT);
+      const page = await catalogBrowser.hiddenProducts(
+        request.params.shop_id,
+        after?.[0] ?? null,
+        request.query.limit ?? LIST_PAGE_DEFAULT,
+      );
       return productPage(page);
     },
   );

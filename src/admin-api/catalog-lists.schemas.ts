@@ -19,7 +19,11 @@ export const ProductBrowseQuerySchema = Type.Object(
       }),
     ),
     category: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 255, description: "A feed category id: the products listed in it directly (not its subcategories')." }),
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: "A feed category id: the products listed in it directly (not its subcategories').",
+      }),
     ),
     available: Type.Optional(Type.Boolean({ description: 'true: in stock only; false: out of stock only.' })),
     limit: limitQuerySchema(LIST_PAGE_DEFAULT, LIST_PAGE_MAX),

@@ -36,7 +36,9 @@ export async function browseProducts(
   const text = filter.query;
   if (text !== undefined) {
     const pattern = `%${likeLiteral(text.toLowerCase())}%`;
-    query = query.where((eb) => eb.or([eb('id', '=', text), eb(sql<string>`lower(${sql.ref('name')})`, 'like', sql<string>`${pattern} escape '\\'`)]));
+    query = query.where((eb) =>
+      eb.or([eb('id', '=', text), eb(sql<string>`lower(${sql.ref('name')})`, 'like', sql<string>`${pattern} escape '\\'`)]),
+    );
   }
   return query.orderBy('id').limit(limit).execute();
 }
