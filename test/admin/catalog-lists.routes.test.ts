@@ -88,11 +88,19 @@ describe.each(TEST_DIALECTS)('admin catalog lists on %s', (dialect) => {
 
   it('filters by stock, category and text, each page still exactly once', async () => {
     const inStock = await walk<ProductItem>(`${shopId}/products?available=true`, 5);
-    expect(inStock.items.map((p) => p.id)).toEqual(offers('a').filter((o) => o.available).map((o) => o.id));
+    expect(inStock.items.map((p) => p.id)).toEqual(
+      offers('a')
+        .filter((o) => o.available)
+        .map((o) => o.id),
+    );
     const books = await walk<ProductItem>(`${shopId}/products?category=c2&available=false`, 3);
     expect(books.items.map((p) => p.id)).toEqual(['a-03', 'a-09', 'a-15', 'a-21', 'a-27', 'a-33', 'a-39']);
     const red = await walk<ProductItem>(`${shopId}/products?query=red`, 4);
-    expect(red.items.map((p) => p.id)).toEqual(offers('a').filter((o) => o.name?.startsWith('Red')).map((o) => o.id));
+    expect(red.items.map((p) => p.id)).toEqual(
+      offers('a')
+        .filter((o) => o.name?.startsWith('Red'))
+        .map((o) => o.id),
+    );
     const exact = await walk<ProductItem>(`${shopId}/products?query=a-17`, 4);
     expect(exact.items.map((p) => p.id)).toEqual(['a-17']);
     const literal = await walk<ProductItem>(`${shopId}/products?query=${encodeURIComponent('%')}`, 4);
@@ -145,7 +153,14 @@ describe.each(TEST_DIALECTS)('admin catalog lists on %s', (dialect) => {
   });
 
   it('refuses bounds and cursors it did not give out with 422, and an unknown shop with 404', async () => {
-    for (const query of ['limit=0', 'limit=201', 'limit=x', 'cursor=%21%21', 'available=maybe', `cursor=${Buffer.from('[1]').toString('base64url')}`]) {
+    for (const query of [
+      'limit=0',
+      'limit=201',
+      'limit=x',
+      'cursor=%21%21',
+      'available=maybe',
+      `cursor=${Buffer.from('[1]').toString('base64url')}`,
+    ]) {
       expectAdminError(await get(`${shopId}/products?${query}`), 422, 'VALIDATION_FAILED');
     }
     expectAdminError(await get(`${shopId}/categories?cursor=${Buffer.from('["x"]').toString('base64url')}`), 422, 'VALIDATION_FAILED');

@@ -62,7 +62,13 @@ describe.each(TEST_DIALECTS)('admin customers on %s', (dialect) => {
     // 13 events, several in one millisecond, and two purchases.
     for (let i = 0; i < 11; i++) {
       if (i % 3 === 0) t.clock.advance(1000);
-      await t.app.services.tracking.recordPush({ shopId, did: ann.did, event: 'view', items: [{ id: `P-${i}`, amount: 1 }], attribution: {} });
+      await t.app.services.tracking.recordPush({
+        shopId,
+        did: ann.did,
+        event: 'view',
+        items: [{ id: `P-${i}`, amount: 1 }],
+        attribution: {},
+      });
     }
     for (const orderId of ['o-1', 'o-2']) {
       t.clock.advance(1000);
@@ -163,7 +169,14 @@ describe.each(TEST_DIALECTS)('admin customers on %s', (dialect) => {
   });
 
   it('refuses bounds and foreign cursors with 422, an unknown shop or customer with 404', async () => {
-    for (const query of ['limit=0', 'limit=201', 'cursor=abc', `cursor=${Buffer.from('["x",1]').toString('base64url')}`, 'identifier=', 'bogus=1']) {
+    for (const query of [
+      'limit=0',
+      'limit=201',
+      'cursor=abc',
+      `cursor=${Buffer.from('["x",1]').toString('base64url')}`,
+      'identifier=',
+      'bogus=1',
+    ]) {
       expectAdminError(await get(`${shopId}/customers?${query}`), 422, 'VALIDATION_FAILED');
     }
     const first = (await get(`${shopId}/customers?limit=1`)).json<Page<Summary>>();
