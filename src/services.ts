@@ -171,8 +171,8 @@ export function compose(deps: ServicesDeps): Composition {
   const collections = createCollectionsModule({ ...base, ...catalog.services });
   const sliders = createSlidersModule(base);
   const shopperView = createShopperViewModule({ ...base, ...tracking.services, ...catalog.services });
-  const profileView = createProfileViewModule({ ...base, ...tracking.services, ...audience.services });
   const loyalty = createLoyaltyModule({ ...base, ...audience.services });
+  const profileView = createProfileViewModule({ ...base, ...tracking.services, ...audience.services, ...loyalty.services });
   const promotions = createPromotionsModule(base);
   const subscriptions = createSubscriptionsModule({
     ...base,

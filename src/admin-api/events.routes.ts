@@ -41,7 +41,7 @@ export const eventsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
   done();
 };
 
-function toEventBody(event: StoredEvent): EventBody {
+export function toEventBody(event: StoredEvent): EventBody {
   return {
     event: event.event,
     time: new Date(event.time).toISOString(),

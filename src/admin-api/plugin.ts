@@ -32,6 +32,8 @@ import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { chainsRoutes } from './chains.routes.js';
+import { catalogListsRoutes } from './catalog-lists.routes.js';
+import { customersRoutes } from './customers.routes.js';
 
 /**
  * The admin scope, registered under /admin/v1 (admin-api.md). Encapsulated: its token
@@ -120,6 +122,8 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(chainsRoutes);
   await app.register(bulkRoutes);
   await app.register(auditRoutes);
+  await app.register(catalogListsRoutes);
+  await app.register(customersRoutes);
 };
 
 /** Undefined when the header carries the admin token; otherwise the 401 to answer. */

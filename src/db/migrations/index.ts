@@ -32,6 +32,7 @@ import { webhooks } from './0031-webhooks.js';
 import { chainTriggers } from './0032-chain-triggers.js';
 import { jobsClaimIndex } from './0033-jobs-claim-index.js';
 import { auditLog } from './0035-audit-log.js';
+import { adminLists } from './0036-admin-lists.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -71,6 +72,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0032-chain-triggers', chainTriggers],
   ['0033-jobs-claim-index', jobsClaimIndex],
   ['0035-audit-log', auditLog],
+  ['0036-admin-lists', adminLists],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
