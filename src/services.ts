@@ -4,6 +4,7 @@ import type { DbHandle } from './db/create-db.js';
 import type { JobHandlers } from './jobs/job-handlers.js';
 import { JobQueue } from './jobs/queue.js';
 import { Late } from './late.js';
+import { createAdminUsersModule, type AdminUsersServices } from './modules/admin-users/module.js';
 import { createAudienceModule, type AudienceServices, type CheckoutOrders } from './modules/audience/module.js';
 import type { SegmentEntryListener } from './modules/audience/segments.service.js';
 import { createBulkModule, type BulkServices } from './modules/bulk/module.js';
@@ -63,7 +64,8 @@ export interface Services
     WebhooksServices,
     MessagingServices,
     ChainsServices,
-    BulkServices {
+    BulkServices,
+    AdminUsersServices {
   /** The durable job queue: services enqueue; the process's JobRunner (if any) runs. */
   readonly jobs: JobQueue;
   /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
@@ -216,6 +218,7 @@ export function compose(deps: ServicesDeps): Composition {
     triggerStarter: probes.triggerStarter,
   });
   const bulk = createBulkModule({ ...base, ...audience.services, ...messaging.services });
+  const adminUsers = createAdminUsersModule(base);
 
   // What the modules above needed of those built after them.
   late.checkoutOrders.bind(checkout.services.checkout);
@@ -296,6 +299,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...messaging.services,
     ...chains.services,
     ...bulk.services,
+    ...adminUsers.services,
     jobs,
     clock,
     jobHandlers,
