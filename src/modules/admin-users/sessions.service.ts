@@ -100,6 +100,11 @@ export class SessionsService {
     return { user: toAdminUser(user), idHash, csrfToken: session.csrf_token };
   }
 
+  /** Revokes the session of a cookie's id (one a browser brought to a new sign-in). */
+  async signOutId(sessionId: string): Promise<void> {
+    await this.signOut(tokenHash(sessionId));
+  }
+
   async signOut(idHash: string): Promise<void> {
     await sessionsRepo.revokeSessionRow(this.deps.db.db, idHash, this.deps.clock.now());
   }
