@@ -48,6 +48,7 @@ describe('configuration', () => {
       trustProxy: false,
       messageAttributionMs: 7 * 24 * 60 * 60 * 1000,
       render: { limitMs: 500, budgetMsPerSecond: 500 },
+      adminSessions: { idleMs: 12 * 60 * 60 * 1000, absoluteMs: 7 * 24 * 60 * 60 * 1000 },
     });
   });
 
