@@ -75,6 +75,8 @@ export interface Config {
   readonly render: RenderConfig;
   /** The audit log of admin changes (docs/audit-log.md). */
   readonly auditLog: AuditLogConfig;
+  /** How long an admin UI sign-in lasts (docs/admin-users.md, "Sessions"). */
+  readonly adminSessions: AdminSessionConfig;
 }
 
 export interface AuditLogConfig {
@@ -82,6 +84,13 @@ export interface AuditLogConfig {
   readonly enabled: boolean;
   /** How many days an entry is kept (PATRON_AUDIT_RETENTION_DAYS, default 365). */
   readonly retentionDays: number;
+}
+
+export interface AdminSessionConfig {
+  /** Without a request for this long, a session ends (PATRON_ADMIN_SESSION_IDLE_MINUTES, default 12 h). */
+  readonly idleMs: number;
+  /** A session ends this long after sign-in, however used (PATRON_ADMIN_SESSION_MAX_HOURS, default 7 days). */
+  readonly absoluteMs: number;
 }
 
 export interface RenderConfig {
@@ -251,6 +260,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     limitMs: readInt(env, 'PATRON_RENDER_LIMIT_MS', 500, 10, 10_000, problems),
     budgetMsPerSecond: readInt(env, 'PATRON_RENDER_BUDGET_MS', 500, 10, 1_000, problems),
   };
+  const adminSessions: AdminSessionConfig = Object.freeze({
+    idleMs: readInt(env, 'PATRON_ADMIN_SESSION_IDLE_MINUTES', 12 * 60, 5, 30 * 24 * 60, problems) * 60_000,
+    absoluteMs: readInt(env, 'PATRON_ADMIN_SESSION_MAX_HOURS', 7 * 24, 1, 365 * 24, problems) * 3_600_000,
+  });
 
   const auditLog: AuditLogConfig = {
     enabled: readSwitch(env, 'PATRON_AUDIT_LOG', true, problems),
@@ -284,6 +297,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     messageAttributionMs: attributionDays * 24 * 60 * 60 * 1000,
     render,
     auditLog,
+    adminSessions,
   });
 }
 

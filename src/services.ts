@@ -5,6 +5,7 @@ import type { JobHandlers } from './jobs/job-handlers.js';
 import { JobQueue } from './jobs/queue.js';
 import { Late } from './late.js';
 import { createAuditModule, type AuditServices } from './modules/audit/module.js';
+import { createAdminUsersModule, type AdminUsersServices } from './modules/admin-users/module.js';
 import { createAudienceModule, type AudienceServices, type CheckoutOrders } from './modules/audience/module.js';
 import type { SegmentEntryListener } from './modules/audience/segments.service.js';
 import { createBulkModule, type BulkServices } from './modules/bulk/module.js';
@@ -65,7 +66,8 @@ export interface Services
     MessagingServices,
     ChainsServices,
     BulkServices,
-    AuditServices {
+    AuditServices,
+    AdminUsersServices {
   /** The durable job queue: services enqueue; the process's JobRunner (if any) runs. */
   readonly jobs: JobQueue;
   /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
@@ -220,6 +222,7 @@ export function compose(deps: ServicesDeps): Composition {
     triggerStarter: probes.triggerStarter,
   });
   const bulk = createBulkModule({ ...base, ...audience.services, ...messaging.services });
+  const adminUsers = createAdminUsersModule(base);
 
   // What the modules above needed of those built after them.
   late.checkoutOrders.bind(checkout.services.checkout);
@@ -302,6 +305,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...chains.services,
     ...bulk.services,
     ...audit.services,
+    ...adminUsers.services,
     jobs,
     clock,
     jobHandlers,

@@ -92,6 +92,7 @@ import type { ChainsTable, ChainVersionsTable, ChainRunsTable, ChainEntriesTable
 import type { BulkMailingsTable, BulkRecipientsTable, MessagingLimitsTable, BulkCapCountersTable } from './tables/bulk.js';
 import type { ChainListWatchesTable } from './tables/chain-triggers.js';
 import type { AuditLogTable } from './tables/audit.js';
+import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -113,6 +114,7 @@ export type * from './tables/chains.js';
 export type * from './tables/bulk.js';
 export type * from './tables/chain-triggers.js';
 export type * from './tables/audit.js';
+export type * from './tables/admin-users.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -200,4 +202,8 @@ export interface Database {
   bulk_cap_counters: BulkCapCountersTable;
   chain_list_watches: ChainListWatchesTable;
   audit_log: AuditLogTable;
+  admin_users: AdminUsersTable;
+  admin_sessions: AdminSessionsTable;
+  admin_invitations: AdminInvitationsTable;
+  admin_api_tokens: AdminApiTokensTable;
 }

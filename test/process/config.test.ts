@@ -49,6 +49,7 @@ describe('configuration', () => {
       messageAttributionMs: 7 * 24 * 60 * 60 * 1000,
       render: { limitMs: 500, budgetMsPerSecond: 500 },
       auditLog: { enabled: true, retentionDays: 365 },
+      adminSessions: { idleMs: 12 * 60 * 60 * 1000, absoluteMs: 7 * 24 * 60 * 60 * 1000 },
     });
   });
 
