@@ -31,6 +31,10 @@ async function dispatch(command: Command, config: Config): Promise<string | unde
       return (await import('./process/commands.js')).demoCommand(config);
     case 'admin-token-rotate':
       return (await import('./process/commands.js')).adminTokenRotateCommand(config);
+    case 'user-create':
+      return (await import('./process/commands.js')).userCreateCommand(config, command);
+    case 'user-reset-password':
+      return (await import('./process/commands.js')).userResetPasswordCommand(config, command);
     case 'import-feed':
       return (await import('./process/import-feed.js')).importFeedCommand(config, command);
     case 'import-audience':
@@ -70,6 +74,11 @@ async function main(argv: readonly string[]): Promise<void> {
     if (isAppError(error) && error.code === 'VALIDATION_FAILED') {
       process.stderr.write(`${error.message}\n`);
       process.exit(EXIT_USAGE);
+    }
+    // A refusal of the input given (an email taken, an unknown user): one line, exit 1.
+    if (isAppError(error) && (error.code === 'CONFLICT' || error.code === 'NOT_FOUND')) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(EXIT_FAILED);
     }
     if (error instanceof AdminTokenFromEnvironmentError) {
       process.stderr.write(`${error.message}\n`);

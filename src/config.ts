@@ -73,6 +73,24 @@ export interface Config {
   readonly messageAttributionMs: number;
   /** What rendering a template may cost (docs/messaging-templates.md, "Rendering limits"). */
   readonly render: RenderConfig;
+  /** The audit log of admin changes (docs/audit-log.md). */
+  readonly auditLog: AuditLogConfig;
+  /** How long an admin UI sign-in lasts (docs/admin-users.md, "Sessions"). */
+  readonly adminSessions: AdminSessionConfig;
+}
+
+export interface AuditLogConfig {
+  /** PATRON_AUDIT_LOG=off records nothing (default on): for a benchmark's baseline, not for production. */
+  readonly enabled: boolean;
+  /** How many days an entry is kept (PATRON_AUDIT_RETENTION_DAYS, default 365). */
+  readonly retentionDays: number;
+}
+
+export interface AdminSessionConfig {
+  /** Without a request for this long, a session ends (PATRON_ADMIN_SESSION_IDLE_MINUTES, default 12 h). */
+  readonly idleMs: number;
+  /** A session ends this long after sign-in, however used (PATRON_ADMIN_SESSION_MAX_HOURS, default 7 days). */
+  readonly absoluteMs: number;
 }
 
 export interface RenderConfig {
@@ -242,6 +260,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     limitMs: readInt(env, 'PATRON_RENDER_LIMIT_MS', 500, 10, 10_000, problems),
     budgetMsPerSecond: readInt(env, 'PATRON_RENDER_BUDGET_MS', 500, 10, 1_000, problems),
   };
+  const adminSessions: AdminSessionConfig = Object.freeze({
+    idleMs: readInt(env, 'PATRON_ADMIN_SESSION_IDLE_MINUTES', 12 * 60, 5, 30 * 24 * 60, problems) * 60_000,
+    absoluteMs: readInt(env, 'PATRON_ADMIN_SESSION_MAX_HOURS', 7 * 24, 1, 365 * 24, problems) * 3_600_000,
+  });
+
+  const auditLog: AuditLogConfig = {
+    enabled: readSwitch(env, 'PATRON_AUDIT_LOG', true, problems),
+    retentionDays: readInt(env, 'PATRON_AUDIT_RETENTION_DAYS', 365, 1, 36_500, problems),
+  };
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -269,7 +296,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy,
     messageAttributionMs: attributionDays * 24 * 60 * 60 * 1000,
     render,
+    auditLog,
+    adminSessions,
   });
+}
+
+/** on/off (true/false, 1/0, yes/no); `fallback` when unset. */
+function readSwitch(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  problems.push(`${name} must be on or off, got "${env[name]}"`);
+  return fallback;
 }
 
 /** A token an operator sets (16 characters or more, no white space); undefined when unset. */

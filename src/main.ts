@@ -66,6 +66,8 @@ export async function runWorker(config: Config): Promise<void> {
     resources.runner = runner;
     // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
     await services.loyaltyUpkeep.resumeChains();
+    // The audit log's daily retention run (docs/audit-log.md, "Retention"): one job a day, whichever process queues it.
+    await services.audit.schedulePrune();
     log.info(
       { workerId: runner.workerId, concurrency: config.workerConcurrency, deliveryConcurrency: config.deliveryConcurrency },
       'Job worker started',

@@ -4,6 +4,8 @@ import type { DbHandle } from './db/create-db.js';
 import type { JobHandlers } from './jobs/job-handlers.js';
 import { JobQueue } from './jobs/queue.js';
 import { Late } from './late.js';
+import { createAuditModule, type AuditServices } from './modules/audit/module.js';
+import { createAdminUsersModule, type AdminUsersServices } from './modules/admin-users/module.js';
 import { createAudienceModule, type AudienceServices, type CheckoutOrders } from './modules/audience/module.js';
 import type { SegmentEntryListener } from './modules/audience/segments.service.js';
 import { createBulkModule, type BulkServices } from './modules/bulk/module.js';
@@ -63,7 +65,9 @@ export interface Services
     WebhooksServices,
     MessagingServices,
     ChainsServices,
-    BulkServices {
+    BulkServices,
+    AuditServices,
+    AdminUsersServices {
   /** The durable job queue: services enqueue; the process's JobRunner (if any) runs. */
   readonly jobs: JobQueue;
   /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
@@ -140,6 +144,8 @@ export function compose(deps: ServicesDeps): Composition {
 
   const system = createSystemModule({ ...core, settingsListeners: late.settingsListeners });
   const shops = createShopsModule(core);
+  // Built early and on the core alone: any module that records its own events (sign-ins) may take it.
+  const audit = createAuditModule(core);
   const identity = createIdentityModule({ ...core, mergeParticipants: late.mergeParticipants });
   // What every module below may use; each factory's deps say what it takes.
   const base = { ...core, ...system.services, ...shops.services, ...identity.services };
@@ -167,8 +173,8 @@ export function compose(deps: ServicesDeps): Composition {
   const collections = createCollectionsModule({ ...base, ...catalog.services });
   const sliders = createSlidersModule(base);
   const shopperView = createShopperViewModule({ ...base, ...tracking.services, ...catalog.services });
-  const profileView = createProfileViewModule({ ...base, ...tracking.services, ...audience.services });
   const loyalty = createLoyaltyModule({ ...base, ...audience.services });
+  const profileView = createProfileViewModule({ ...base, ...tracking.services, ...audience.services, ...loyalty.services });
   const promotions = createPromotionsModule(base);
   const subscriptions = createSubscriptionsModule({
     ...base,
@@ -216,6 +222,7 @@ export function compose(deps: ServicesDeps): Composition {
     triggerStarter: probes.triggerStarter,
   });
   const bulk = createBulkModule({ ...base, ...audience.services, ...messaging.services });
+  const adminUsers = createAdminUsersModule(base);
 
   // What the modules above needed of those built after them.
   late.checkoutOrders.bind(checkout.services.checkout);
@@ -273,6 +280,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...webhooks.jobs,
     ...chains.jobs,
     ...bulk.jobs,
+    ...audit.jobs,
   };
   const services: Services = {
     ...system.services,
@@ -296,6 +304,8 @@ export function compose(deps: ServicesDeps): Composition {
     ...messaging.services,
     ...chains.services,
     ...bulk.services,
+    ...audit.services,
+    ...adminUsers.services,
     jobs,
     clock,
     jobHandlers,

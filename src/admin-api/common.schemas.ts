@@ -18,14 +18,15 @@ export type ErrorResponse = Static<typeof ErrorResponseSchema>;
 export const ADMIN_SECURITY = [{ adminToken: [] as string[] }];
 
 /**
- * Error statuses any admin route can answer: malformed request, bad token, text the
+ * Error statuses any admin route can answer: malformed request, bad token, a user's role
+ * or shops that do not reach it (docs/admin-users.md), text the
  * text rule refuses in any path, query or body value (http/text-rule.ts), rate limited
  * (with Retry-After, docs/limits.md), an unexpected fault.
  */
-type CommonErrorStatus = 400 | 401 | 422 | 429 | 500;
-const COMMON_ERROR_STATUSES: readonly CommonErrorStatus[] = [400, 401, 422, 429, 500];
+type CommonErrorStatus = 400 | 401 | 403 | 422 | 429 | 500;
+const COMMON_ERROR_STATUSES: readonly CommonErrorStatus[] = [400, 401, 403, 422, 429, 500];
 /** Further statuses a route can answer, listed with it (422 is common: the text rule). */
-export type ErrorStatus = 404 | 409 | 413 | 415;
+export type ErrorStatus = 403 | 404 | 409 | 413 | 415;
 
 /**
  * Response schemas of a route: its success shapes plus the error envelope under each

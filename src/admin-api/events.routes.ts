@@ -78,7 +78,7 @@ function toRecentEventBody(event: StoredEvent): RecentEventBody {
   return { id: event.id, did: event.did, custom: event.custom, ...toEventBody(event) };
 }
 
-function toEventBody(event: StoredEvent): EventBody {
+export function toEventBody(event: StoredEvent): EventBody {
   return {
     event: event.event,
     time: new Date(event.time).toISOString(),

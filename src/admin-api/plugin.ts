@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '../errors.js';
-import { schemeCredential } from '../http/authorization.js';
-import { SUPERUSER } from './principal.js';
+import { authenticateAdminRequest, authorizeAdminRequest } from './admin-auth.js';
 import { settingsChangeHook } from './settings-change.hook.js';
+import { auditCapture } from './audit-capture.hook.js';
+import { auditRoutes } from './audit.routes.js';
 import { collectionsRoutes } from './collections.routes.js';
 import { checkStorableValue, decodeBody, invalidBytesError } from '../http/text-rule.js';
 import { customEventsRoutes } from './custom-events.routes.js';
@@ -30,6 +30,11 @@ import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { chainsRoutes } from './chains.routes.js';
+import { catalogListsRoutes } from './catalog-lists.routes.js';
+import { customersRoutes } from './customers.routes.js';
+import { invitationsRoutes } from './invitations.routes.js';
+import { sessionRoutes } from './session.routes.js';
+import { usersRoutes } from './users.routes.js';
 
 /**
  * The admin scope, registered under /admin/v1 (admin-api.md). Encapsulated: its token
@@ -74,19 +79,19 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   // onRequest runs before the body is read: an unauthenticated caller costs no parsing.
-  // The address limit, then an address that spent its wrong tokens is refused whatever
-  // it sends, until its window ends (docs/limits.md).
+  // The address limit, then the credential (admin-auth.ts): an address that spent its
+  // wrong tokens is refused whatever it sends, until its window ends (docs/limits.md).
   app.addHook('onRequest', async (request) => {
     app.limits.checkAddress(request.ip);
-    app.limits.checkCredentialAttempt('admin_token', request.ip);
-    const failure = await authenticationFailure(request.headers.authorization, async (token) => {
-      const matches = await app.services.adminToken.verifier();
-      return app.limits.attemptCredential('admin_token', request.ip, () => matches(token));
-    });
-    if (failure) throw failure;
-    request.adminPrincipal = SUPERUSER;
+    await authenticateAdminRequest(app, request);
   });
+  // Who may do what, in one place (docs/admin-users.md "Roles"), before validation.
+  app.addHook('preValidation', async (request) => authorizeAdminRequest(app, request, app.prefix));
   app.addHook('onSend', settingsChangeHook(app));
+  // The audit log (docs/audit-log.md): the state before a change, then the entry, written before the answer leaves.
+  const audit = auditCapture(app);
+  app.addHook('preHandler', audit.preHandler);
+  app.addHook('onSend', audit.onSend);
 
   await app.register(shopsRoutes);
   await app.register(customEventsRoutes);
@@ -113,18 +118,10 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(webhooksRoutes);
   await app.register(chainsRoutes);
   await app.register(bulkRoutes);
+  await app.register(auditRoutes);
+  await app.register(catalogListsRoutes);
+  await app.register(customersRoutes);
+  await app.register(sessionRoutes);
+  await app.register(invitationsRoutes);
+  await app.register(usersRoutes);
 };
-
-/** Undefined when the header carries the admin token; otherwise the 401 to answer. */
-async function authenticationFailure(
-  header: string | undefined,
-  verify: (token: string) => Promise<boolean>,
-): Promise<AppError | undefined> {
-  if (header === undefined || header.trim() === '') {
-    return new AppError('UNAUTHORIZED', 'Authorization header with a Bearer admin token is required.');
-  }
-  const token = schemeCredential(header, 'Bearer');
-  if (token === undefined) return new AppError('UNAUTHORIZED', 'Authorization must use the Bearer scheme with the admin token.');
-  if (!(await verify(token))) return new AppError('UNAUTHORIZED', 'Admin token is not valid.');
-  return undefined;
-}

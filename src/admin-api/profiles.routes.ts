@@ -45,7 +45,7 @@ export const profilesRoutes: FastifyPluginCallbackTypebox = (app, _options, done
   done();
 };
 
-function toProfileBody(profile: ProfileView): ProfileBody {
+export function toProfileBody(profile: ProfileView): ProfileBody {
   return {
     id: profile.id,
     email: profile.email,

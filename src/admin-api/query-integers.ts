@@ -13,3 +13,12 @@ export function integerQueryParameters(request: FastifyRequest, ...names: string
     if (typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value)) query[name] = Number(value);
   }
 }
+
+/** The same for a boolean query parameter: `true` or `false` become booleans, anything else stays text. */
+export function booleanQueryParameters(request: FastifyRequest, ...names: string[]): void {
+  const query = request.query as Record<string, unknown>;
+  for (const name of names) {
+    const value = query[name];
+    if (value === 'true' || value === 'false') query[name] = value === 'true';
+  }
+}

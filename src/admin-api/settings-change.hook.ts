@@ -23,6 +23,11 @@ const DATA_WRITES = [
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** True for a route that writes a shop's data rather than its settings (the audit log reads no `before` for them either). */
+export function isDataWrite(route: string): boolean {
+  return DATA_WRITES.some((pattern) => pattern.test(route));
+}
+
 /**
  * An admin change applies at once, in every thread and process (docs/settings-caches.md):
  * after a successful write of settings, and before its answer leaves, the settings
@@ -33,7 +38,7 @@ export function settingsChangeHook(app: FastifyInstance): onSendAsyncHookHandler
   return async (request, reply, payload) => {
     if (!WRITES.has(request.method) || reply.statusCode >= 300) return payload;
     const route = request.routeOptions.url ?? '';
-    if (DATA_WRITES.some((pattern) => pattern.test(route))) return payload;
+    if (isDataWrite(route)) return payload;
     await app.services.settings.bump();
     return payload;
   };

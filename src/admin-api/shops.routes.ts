@@ -43,11 +43,18 @@ export const shopsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) =
       schema: {
         tags,
         summary: 'List shops',
+        description: 'A user limited to some shops sees only those.',
         security: ADMIN_SECURITY,
         response: withErrors({ 200: ShopListSchema }, []),
       },
     },
-    async () => ({ shops: (await shops.listShops()).map(toShopBody) }),
+    async (request) => {
+      // A user limited to some shops sees only those (docs/admin-users.md).
+      const principal = request.adminPrincipal;
+      const limit = principal?.kind === 'user' ? principal.shops : null;
+      const listed = await shops.listShops();
+      return { shops: (limit === null ? listed : listed.filter((shop) => limit.includes(shop.shopId))).map(toShopBody) };
+    },
   );
 
   app.get(

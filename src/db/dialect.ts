@@ -105,6 +105,16 @@ export function bytesColumnType(dialect: Dialect): 'blob' | 'bytea' {
   return dialect === 'postgres' ? 'bytea' : 'blob';
 }
 
+/**
+ * Whether a write of one statement commits best alone, in autocommit: on PostgreSQL a
+ * commit is durable and concurrent ones merge their log flushes, so a transaction around
+ * one statement only adds two round trips; SQLite's commits are cheaper shared
+ * (db/group-write.ts).
+ */
+export function commitsOneStatementAlone(dialect: Dialect): boolean {
+  return dialect === 'postgres';
+}
+
 /** Whether `SELECT … FOR UPDATE SKIP LOCKED` exists (SQLite serialises writers instead). */
 export function supportsSkipLocked(dialect: Dialect): boolean {
   return dialect === 'postgres';

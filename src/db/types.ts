@@ -91,6 +91,8 @@ import type { WebhookCountersTable, WebhookDeliveriesTable, WebhookEndpointsTabl
 import type { ChainsTable, ChainVersionsTable, ChainRunsTable, ChainEntriesTable } from './tables/chains.js';
 import type { BulkMailingsTable, BulkRecipientsTable, MessagingLimitsTable, BulkCapCountersTable } from './tables/bulk.js';
 import type { ChainListWatchesTable } from './tables/chain-triggers.js';
+import type { AuditLogTable } from './tables/audit.js';
+import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -111,6 +113,8 @@ export type * from './tables/webhooks.js';
 export type * from './tables/chains.js';
 export type * from './tables/bulk.js';
 export type * from './tables/chain-triggers.js';
+export type * from './tables/audit.js';
+export type * from './tables/admin-users.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -197,4 +201,9 @@ export interface Database {
   messaging_limits: MessagingLimitsTable;
   bulk_cap_counters: BulkCapCountersTable;
   chain_list_watches: ChainListWatchesTable;
+  audit_log: AuditLogTable;
+  admin_users: AdminUsersTable;
+  admin_sessions: AdminSessionsTable;
+  admin_invitations: AdminInvitationsTable;
+  admin_api_tokens: AdminApiTokensTable;
 }

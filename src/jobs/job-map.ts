@@ -34,6 +34,8 @@ export interface JobMap {
   'chains.product_alerts': { shopId: string; generation: number };
   /** Profiles that entered a segment at `at`, handed to the shop's segment_entry chains (src/modules/chains/triggers). */
   'chains.segment_entries': { shopId: string; segmentId: number; profileIds: number[]; at: number };
+  /** The audit log's daily retention run, due at `at`: deletes entries past the kept days, then queues the next (src/modules/audit). */
+  'audit.prune': { at: number };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ADMIN_ROLES, type AdminRole } from '../modules/admin-users/index.js';
 
 /** What the command line asked for. */
 export type Command =
@@ -8,6 +9,8 @@ export type Command =
   | { readonly kind: 'shop-create'; readonly name: string; readonly currency?: string; readonly timezone?: string }
   | { readonly kind: 'demo' }
   | { readonly kind: 'admin-token-rotate' }
+  | { readonly kind: 'user-create'; readonly email: string; readonly role: AdminRole; readonly shops: readonly string[] | null }
+  | { readonly kind: 'user-reset-password'; readonly email: string }
   | { readonly kind: 'import-feed'; readonly source: string; readonly shopId: string; readonly format?: 'yml' | 'json' }
   | {
       readonly kind: 'import-audience';
@@ -61,6 +64,28 @@ const COMMANDS: readonly CommandSpec[] = [
   },
   { words: ['demo'], options: {}, build: () => ({ kind: 'demo' }) },
   { words: ['admin-token', 'rotate'], options: {}, build: () => ({ kind: 'admin-token-rotate' }) },
+  {
+    words: ['user', 'create'],
+    options: { email: { type: 'string' }, role: { type: 'string' }, shops: { type: 'string' } },
+    build: (v) => {
+      const email = requiredEmail(v.email, 'user create');
+      const role = stringValue(v.role);
+      if (role === undefined || !(ADMIN_ROLES as readonly string[]).includes(role)) {
+        throw new UsageError(`patron user create needs --role ${ADMIN_ROLES.join('|')}.`);
+      }
+      const shopsText = stringValue(v.shops);
+      const shops = shopsText === undefined ? null : shopsText.split(',').map((id) => id.trim());
+      if (shops !== null && shops.some((id) => !/^[0-9a-f]{30}$/.test(id))) {
+        throw new UsageError('patron user create: --shops must be shop ids separated by commas.');
+      }
+      return { kind: 'user-create', email, role: role as AdminRole, shops };
+    },
+  },
+  {
+    words: ['user', 'reset-password'],
+    options: { email: { type: 'string' } },
+    build: (v) => ({ kind: 'user-reset-password', email: requiredEmail(v.email, 'user reset-password') }),
+  },
   {
     words: ['import', 'feed'],
     options: { shop: { type: 'string' }, format: { type: 'string' } },
@@ -116,6 +141,11 @@ Commands:
                         Create a shop and print its shop_id and shop_secret
   demo                  Create the demo shop ("Demo shop") with sample data, once
   admin-token rotate    Replace the admin token and print the new one, once
+  user create --email <email> --role owner|admin|marketer|analyst [--shops <id>,<id>]
+                        Invite a user of the admin UI: prints a one-time link
+  user reset-password --email <email>
+                        Sign the user out everywhere and print a one-time link
+                        to set a new password
   import feed FILE|URL --shop <shop_id> [--format yml|json]
                         Import a product feed (YML or JSON) into the shop's catalog,
                         with a progress bar on stderr
@@ -164,6 +194,14 @@ export function parseCommand(argv: readonly string[]): Command {
     throw new UsageError(`patron ${spec.words.join(' ')}: unexpected argument "${parsed.positionals[spec.positionals ?? 0]}".`);
   }
   return spec.build(parsed.values, parsed.positionals);
+}
+
+function requiredEmail(value: string | boolean | undefined, command: string): string {
+  const email = stringValue(value)?.trim();
+  if (email === undefined || !/^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/.test(email) || email.length > 254) {
+    throw new UsageError(`patron ${command} needs --email <email>.`);
+  }
+  return email;
 }
 
 function stringValue(value: string | boolean | undefined): string | undefined {

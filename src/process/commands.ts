@@ -4,6 +4,9 @@ import { createServices, type Services } from '../services.js';
 import { describeDatabase, openMigratedDatabase } from './database.js';
 import { seedDemo } from './demo.js';
 import { AdminTokenFromEnvironmentError } from './errors.js';
+import { inviteLink } from './first-start.js';
+import { AppError } from '../errors.js';
+import type { AdminRole } from '../modules/admin-users/index.js';
 
 /**
  * The one-shot `patron` commands. Each opens the database (migrating it, so that they
@@ -65,6 +68,35 @@ export async function adminTokenRotateCommand(config: Config): Promise<string> {
       'New admin token (shown only this once: store it now):',
       `  ${token}`,
       'The old token stops working at once, in every running process.',
+      '',
+    ].join('\n');
+  });
+}
+
+export async function userCreateCommand(
+  config: Config,
+  input: { email: string; role: AdminRole; shops: readonly string[] | null },
+): Promise<string> {
+  return withServices(config, async (services) => {
+    const { user, inviteToken } = await services.adminAccounts.createUser(input);
+    return [
+      `Invited ${user.email} as ${user.role}${user.shops === null ? '' : ` of ${user.shops.length} shop(s)`}.`,
+      'Invitation link (shown only this once, valid 7 days):',
+      `  ${inviteLink(config.publicUrl, inviteToken!)}`,
+      '',
+    ].join('\n');
+  });
+}
+
+export async function userResetPasswordCommand(config: Config, input: { email: string }): Promise<string> {
+  return withServices(config, async (services) => {
+    const user = await services.adminAccounts.findUserByEmail(input.email);
+    if (user === undefined) throw new AppError('NOT_FOUND', `No admin user has the email ${input.email}.`);
+    const token = await services.adminAccounts.issueInvitation(user.id, { revokeSessions: true });
+    return [
+      `Signed ${user.email} out of every session.`,
+      'Link to set a new password (shown only this once, valid 7 days):',
+      `  ${inviteLink(config.publicUrl, token)}`,
       '',
     ].join('\n');
   });

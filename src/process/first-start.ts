@@ -20,17 +20,27 @@ export interface StartupFacts {
   readonly firstStart: boolean;
   /** The demo shop, when this start created it. */
   readonly demo: Extract<DemoOutcome, { kind: 'created' }> | undefined;
+  /** The token of the first owner's invitation link, when this start made it (no admin user yet). */
+  readonly ownerInvitation?: string | undefined;
 }
 
 /**
  * Makes sure an admin token exists and, on the first start of an empty installation,
- * creates the demo shop, so that a newcomer has something to call at once.
+ * creates the demo shop, so that a newcomer has something to call at once. While no
+ * admin user exists, an invitation link for the first owner is made (once: a later start
+ * finds it open and prints nothing; `patron user create` makes another).
  */
 export async function prepareStartup(services: Services, installation: InstallationService): Promise<StartupFacts> {
   const adminToken = await services.adminToken.ensure();
   const firstStart = (await installation.claimFirstStart()) && (await services.shops.listShops()).length === 0;
   const outcome = firstStart ? await seedDemo(services) : undefined;
-  return { adminToken, firstStart, demo: outcome?.kind === 'created' ? outcome : undefined };
+  const ownerInvitation = await services.adminAccounts.ensureFirstOwnerInvitation();
+  return { adminToken, firstStart, demo: outcome?.kind === 'created' ? outcome : undefined, ownerInvitation };
+}
+
+/** The admin UI's invitation link of a token (docs/admin-users.md). */
+export function inviteLink(baseUrl: string, token: string): string {
+  return `${baseUrl}/admin/invite/${token}`;
 }
 
 /** The URL a person on this machine uses to reach the server (a wildcard host is not dialable). */
@@ -48,7 +58,7 @@ export function localBaseUrl(address: AddressInfo | string | null, host: string)
  */
 export function formatWelcome(facts: StartupFacts, baseUrl: string): string | undefined {
   const generated = facts.adminToken.kind === 'generated' ? facts.adminToken.token : undefined;
-  if (!generated && !facts.firstStart) return undefined;
+  if (!generated && !facts.firstStart && !facts.ownerInvitation) return undefined;
 
   const bearer =
     generated ?? (facts.adminToken.kind === 'environment' ? '$PATRON_ADMIN_TOKEN' : '<the admin token printed on first start>');
@@ -57,6 +67,13 @@ export function formatWelcome(facts: StartupFacts, baseUrl: string): string | un
   const lines = [rule, `Patron ${PATRON_VERSION} is running at ${baseUrl}`, ''];
   if (generated) {
     lines.push('Admin token (shown only this once: store it now; set PATRON_ADMIN_TOKEN to use your own):', `  ${generated}`, '');
+  }
+  if (facts.ownerInvitation) {
+    lines.push(
+      'Admin UI: open this link to create the first owner (shown only this once, valid 7 days):',
+      `  ${inviteLink(baseUrl, facts.ownerInvitation)}`,
+      '',
+    );
   }
   if (facts.demo) {
     lines.push(

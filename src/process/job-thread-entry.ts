@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     });
     // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
     await services.loyaltyUpkeep.resumeChains();
+    // The audit log's daily retention run (docs/audit-log.md, "Retention"): one job a day, whichever process queues it.
+    await services.audit.schedulePrune();
     send({ type: 'ready', workerId: runner.workerId, priority });
   } catch (error) {
     await db.destroy().catch(() => undefined);

@@ -161,6 +161,14 @@ describe('RateLimiter', () => {
       limiter.attemptCredential('shop_secret', '192.0.2.1', () => false);
       limiter.checkCredentialAttempt('shop_secret', '192.0.2.1');
     }
-    expect(limiter.stats().tracked).toEqual({ address: 0, shop: 0, devices: 0, wallet_log: 0, shop_secret: 0, admin_token: 0 });
+    expect(limiter.stats().tracked).toEqual({
+      address: 0,
+      shop: 0,
+      devices: 0,
+      wallet_log: 0,
+      shop_secret: 0,
+      admin_token: 0,
+      admin_sign_in: 0,
+    });
   });
 });

@@ -48,7 +48,19 @@ describe('configuration', () => {
       trustProxy: false,
       messageAttributionMs: 7 * 24 * 60 * 60 * 1000,
       render: { limitMs: 500, budgetMsPerSecond: 500 },
+      auditLog: { enabled: true, retentionDays: 365 },
+      adminSessions: { idleMs: 12 * 60 * 60 * 1000, absoluteMs: 7 * 24 * 60 * 60 * 1000 },
     });
+  });
+
+  it('reads the audit log settings and refuses values out of range', () => {
+    expect(loadConfig({ PATRON_AUDIT_LOG: 'off', PATRON_AUDIT_RETENTION_DAYS: '30' }).auditLog).toEqual({
+      enabled: false,
+      retentionDays: 30,
+    });
+    expect(() => loadConfig({ PATRON_AUDIT_LOG: 'maybe', PATRON_AUDIT_RETENTION_DAYS: '0' })).toThrow(
+      /PATRON_AUDIT_LOG must be on or off[\s\S]*PATRON_AUDIT_RETENTION_DAYS must be an integer from 1 to 36500/,
+    );
   });
 
   it('reads the slow-client bounds and refuses a request timeout shorter than the headers timeout', () => {

@@ -59,6 +59,20 @@ describe.each(TEST_DIALECTS)('first start on %s', (dialect) => {
     expect(await second.services.adminToken.verify(token)).toBe(true);
   });
 
+  it("makes the first owner's invitation link while no admin user exists, once", async () => {
+    db = await createTestDb(dialect);
+    const first = await start();
+    expect(first.facts.ownerInvitation).toMatch(/^[\w-]{43}$/);
+    expect(await first.services.adminSessions.readInvitation(first.facts.ownerInvitation!)).toEqual({ email: null, role: 'owner' });
+    const text = formatWelcome(first.facts, 'http://127.0.0.1:8080')!;
+    expect(text).toContain(
+      `Admin UI: open this link to create the first owner (shown only this once, valid 7 days):\n  http://127.0.0.1:8080/admin/invite/${first.facts.ownerInvitation}\n`,
+    );
+    const second = await start();
+    expect(second.facts.ownerInvitation).toBeUndefined();
+    expect(formatWelcome(second.facts, 'http://127.0.0.1:8080')).toBeUndefined();
+  });
+
   it('creates the demo shop but no token when PATRON_ADMIN_TOKEN is set', async () => {
     db = await createTestDb(dialect);
     const { facts } = await start({ PATRON_ADMIN_TOKEN: 'operator-chosen-token-123' });

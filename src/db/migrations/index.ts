@@ -31,6 +31,9 @@ import { bulk } from './0030-bulk.js';
 import { webhooks } from './0031-webhooks.js';
 import { chainTriggers } from './0032-chain-triggers.js';
 import { jobsClaimIndex } from './0033-jobs-claim-index.js';
+import { auditLog } from './0035-audit-log.js';
+import { adminLists } from './0036-admin-lists.js';
+import { adminUsers } from './0034-admin-users.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -69,6 +72,9 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0031-webhooks', webhooks],
   ['0032-chain-triggers', chainTriggers],
   ['0033-jobs-claim-index', jobsClaimIndex],
+  ['0035-audit-log', auditLog],
+  ['0036-admin-lists', adminLists],
+  ['0034-admin-users', adminUsers],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

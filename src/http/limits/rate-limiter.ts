@@ -16,13 +16,15 @@ import { KeyedTokenBuckets } from './token-buckets.js';
  *  - devices:     devices GET /init creates for one client address (token bucket)
  *  - wallet_log:  device logs posted to one shop's wallet web service (token bucket)
  *  - shop_secret, admin_token: wrong credentials from one client address (fixed window);
+ *  - admin_sign_in: wrong passwords at the admin UI's sign-in, per client address and per
+ *    email (keyed `email:<address>`), so that neither one address nor many guess one account;
  *    once spent, every attempt with that kind of credential is refused until the window
  *    ends, a right one included, so that a guesser learns nothing from the answers.
  */
-export const LIMIT_KINDS = ['address', 'shop', 'devices', 'wallet_log', 'shop_secret', 'admin_token'] as const;
+export const LIMIT_KINDS = ['address', 'shop', 'devices', 'wallet_log', 'shop_secret', 'admin_token', 'admin_sign_in'] as const;
 type BucketKind = Extract<LimitKind, 'address' | 'shop' | 'devices' | 'wallet_log'>;
 export type LimitKind = (typeof LIMIT_KINDS)[number];
-export type CredentialKind = Extract<LimitKind, 'shop_secret' | 'admin_token'>;
+export type CredentialKind = Extract<LimitKind, 'shop_secret' | 'admin_token' | 'admin_sign_in'>;
 
 export interface RateLimitStats {
   /** Requests refused with 429 since start, by limit. */
@@ -52,6 +54,7 @@ const MESSAGES: Readonly<Record<LimitKind, string>> = {
   wallet_log: 'Too many device logs for this shop',
   shop_secret: 'Too many wrong shop secrets from this address',
   admin_token: 'Too many wrong admin tokens from this address',
+  admin_sign_in: 'Too many failed sign-ins',
 };
 
 export class RateLimiter {
@@ -64,6 +67,7 @@ export class RateLimiter {
     wallet_log: 0,
     shop_secret: 0,
     admin_token: 0,
+    admin_sign_in: 0,
   };
 
   constructor(
@@ -83,7 +87,11 @@ export class RateLimiter {
       wallet_log: new KeyedTokenBuckets({ capacity: WALLET_LOGS_PER_MINUTE, perSecond: WALLET_LOGS_PER_MINUTE / 60, maxKeys }),
     };
     const window = { limit: config.authFailures, windowMs: config.authFailureWindowSeconds * 1000, maxKeys };
-    this.failures = { shop_secret: new KeyedFailureWindows(window), admin_token: new KeyedFailureWindows(window) };
+    this.failures = {
+      shop_secret: new KeyedFailureWindows(window),
+      admin_token: new KeyedFailureWindows(window),
+      admin_sign_in: new KeyedFailureWindows(window),
+    };
   }
 
   /** Every request from `address` (the client address, behind trusted proxies resolved). */
@@ -145,6 +153,7 @@ export class RateLimiter {
         wallet_log: this.buckets.wallet_log.size,
         shop_secret: this.failures.shop_secret.size,
         admin_token: this.failures.admin_token.size,
+        admin_sign_in: this.failures.admin_sign_in.size,
       },
     };
   }

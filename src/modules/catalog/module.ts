@@ -6,6 +6,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { Late } from '../../late.js';
 import type { ShopsService } from '../shops/index.js';
 import type { ProductActivityCounters } from '../tracking/index.js';
+import { CatalogBrowserService } from './catalog-browser.service.js';
 import { CatalogService } from './catalog.service.js';
 import type { CatalogLandedListener, CatalogServedListener } from './catalog.types.js';
 import { ListingService } from './listing.service.js';
@@ -25,6 +26,8 @@ export interface CatalogServices {
   readonly products: ProductsService;
   /** The catalog as a storefront lists it: GET /products, GET /category/{id}, search's filters and facets. */
   readonly listing: ListingService;
+  /** The admin UI's catalog lists: products with filters, the category tree, hidden products. */
+  readonly catalogBrowser: CatalogBrowserService;
 }
 
 export interface CatalogModule {
@@ -73,7 +76,12 @@ export function createCatalogModule(deps: {
   });
   servedListeners.bind([products.servedListener()]);
   return {
-    services: { catalog, products, listing: new ListingService({ db, clock, catalog, products }) },
+    services: {
+      catalog,
+      products,
+      listing: new ListingService({ db, clock, catalog, products }),
+      catalogBrowser: new CatalogBrowserService({ db, shops: deps.shops, catalog, images: deps.images }),
+    },
     productFacts: new ProductFacts({ clock, catalog, products }),
     jobs: {
       // The shop's feed URL, fetched and imported; each run schedules the next (one chain per shop).

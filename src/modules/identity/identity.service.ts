@@ -342,7 +342,7 @@ function parseIdentityInput(input: IdentityInput): { did: string | undefined; id
   return { did, identifiers: normalized.value };
 }
 
-function toProfile(row: repo.ProfileRow): Profile {
+export function toProfile(row: repo.ProfileRow): Profile {
   return {
     id: row.id,
     email: row.email,

@@ -14,4 +14,5 @@ export {
 export type { IdentifierKind, Identifiers } from './domain/identifiers.js';
 export type { Profile, ProfileWithDevices } from './domain/profile.js';
 export type { IdentityInput, IdentityService, MergeParticipant } from './identity.service.js';
+export type { ProfileDirectory, ProfileKey } from './profile-directory.js';
 export { generateDeviceId } from './ids.js';

@@ -106,13 +106,21 @@ export class ProfileViewService {
       shopId,
       profiles.map((p) => p.id),
     );
-    return Promise.all(
-      profiles.map(async (profile) => {
-        const { cart, wish } = await this.deps.tracking.getLists(shopId, profile.id);
-        const attributes = (await this.attributes.getCustomerAttributes(shopId, profile.id)) ?? { fields: {}, pushTokens: [] };
-        return { ...profile, segments: segments.get(profile.id) ?? [], cart, wish, attributes };
-      }),
-    );
+    return Promise.all(profiles.map((profile) => this.assemble(shopId, profile, segments.get(profile.id) ?? [])));
+  }
+
+  /** The view of one live profile the caller has read (the admin customer page). */
+  async viewOf(shopId: string, profile: ProfileWithDevices): Promise<ProfileView> {
+    const segments = await this.segments.segmentIdsOf(shopId, [profile.id]);
+    return this.assemble(shopId, profile, segments.get(profile.id) ?? []);
+  }
+
+  private async assemble(shopId: string, profile: ProfileWithDevices, segments: readonly number[]): Promise<ProfileView> {
+    const [{ cart, wish }, attributes] = await Promise.all([
+      this.deps.tracking.getLists(shopId, profile.id),
+      this.attributes.getCustomerAttributes(shopId, profile.id),
+    ]);
+    return { ...profile, segments, cart, wish, attributes: attributes ?? { fields: {}, pushTokens: [] } };
   }
 
   /**

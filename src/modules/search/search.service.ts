@@ -15,6 +15,7 @@ import {
   type SearchLogEntry,
 } from './domain/search-log.js';
 import { PromiseCache } from '../catalog/index.js';
+import { noResultPage, orderNoResultQueries, type NoResultKey } from './domain/no-result-page.js';
 import * as repo from './search.repo.js';
 import { randomId53 } from '../../random.js';
 
@@ -101,9 +102,16 @@ export const SEARCH_LOG_SUBSCRIBER = 'search-log';
 export class SearchService {
   private readonly lastPrune = new Map<string, number>();
   private readonly popularQueries: PromiseCache<string[]>;
+  private readonly noResultGroups: PromiseCache<NoResultQuery[]>;
 
   constructor(private readonly deps: SearchDeps) {
     this.popularQueries = new PromiseCache<string[]>({
+      clock: deps.clock,
+      ttlMs: POPULAR_QUERIES_TTL_MS,
+      maxEntries: POPULAR_QUERIES_MAX_SHOPS,
+      maxWeight: POPULAR_QUERIES_MAX_SHOPS,
+    });
+    this.noResultGroups = new PromiseCache<NoResultQuery[]>({
       clock: deps.clock,
       ttlMs: POPULAR_QUERIES_TTL_MS,
       maxEntries: POPULAR_QUERIES_MAX_SHOPS,
@@ -181,6 +189,16 @@ export class SearchService {
   async noResultQueries(shopId: string): Promise<NoResultQuery[]> {
     const since = noResultWindowStart(this.deps.clock.now());
     return repo.listNoResultQueries(this.db, shopId, since, MAX_NO_RESULT_QUERIES);
+  }
+
+  /**
+   * A page of noResultQueries for the admin UI, after the key of the previous page's last
+   * group. The groups are counted at most once a minute per shop (a group-by over two
+   * weeks of the log), so that paging reads one list and the pages never overlap.
+   */
+  async noResultQueriesPage(shopId: string, after: NoResultKey | null, limit: number): Promise<{ items: NoResultQuery[]; more: boolean }> {
+    const ordered = await this.noResultGroups.getOrCompute(shopId, async () => orderNoResultQueries(await this.noResultQueries(shopId)));
+    return noResultPage(ordered, after, limit);
   }
 
   /**

@@ -6,5 +6,6 @@ export { MAX_ITEM_ID_LENGTH } from './domain/items.js';
 export type { TrackedItem } from './domain/items.js';
 export { orderTotals, toMinorUnits } from './domain/money.js';
 export type { TrackingService } from './tracking.service.js';
+export type { CustomerHistoryService, TimeKey } from './customer-history.service.js';
 export { PUSH_EVENTS } from './tracking.types.js';
 export type { ProductActivityCounters, ProfileLists, StoredEvent, TrackedOrder, TrackingSubscriber } from './tracking.types.js';

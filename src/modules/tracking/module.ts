@@ -5,6 +5,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { Late } from '../../late.js';
 import type { IdentityService, MergeParticipant } from '../identity/index.js';
 import type { ShopsService } from '../shops/index.js';
+import { CustomerHistoryService } from './customer-history.service.js';
 import { TrackingService } from './tracking.service.js';
 import type { TrackingSubscriber } from './tracking.types.js';
 
@@ -14,6 +15,8 @@ export const TRACKING_DELIVER_CONCURRENCY = 32;
 export interface TrackingServices {
   /** Sessions, events (group-committed), carts, wish lists, orders, product counters. */
   readonly tracking: TrackingService;
+  /** A customer's events and orders a page at a time (the admin UI). */
+  readonly customerHistory: CustomerHistoryService;
 }
 
 export interface TrackingModule {
@@ -34,7 +37,7 @@ export function createTrackingModule(deps: {
 }): TrackingModule {
   const tracking = new TrackingService({ ...deps, subscribers: deps.trackingSubscribers });
   return {
-    services: { tracking },
+    services: { tracking, customerHistory: new CustomerHistoryService(deps) },
     jobs: {
       // Tracking's outbox: a stored event for one subscriber; an unknown subscriber fails the job.
       // Slots of their own: the subscribers batch what the jobs running at once hand them (the

@@ -312,7 +312,7 @@ function checkIdentifiers(identifiers: EventIdentifiers | undefined): number {
   return Object.keys(normalized.value).length;
 }
 
-function toStoredEvent(row: repo.EventRow): StoredEvent {
+export function toStoredEvent(row: repo.EventRow): StoredEvent {
   return {
     id: row.id,
     shopId: row.shop_id,
@@ -326,7 +326,7 @@ function toStoredEvent(row: repo.EventRow): StoredEvent {
   };
 }
 
-function toTrackedOrder(row: repo.OrderRow): TrackedOrder {
+export function toTrackedOrder(row: repo.OrderRow): TrackedOrder {
   return {
     id: row.id,
     orderId: row.order_id,

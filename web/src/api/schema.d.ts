@@ -4,6 +4,1266 @@
  */
 
 export interface paths {
+    "/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit log, newest first
+         * @description Every successful change made through the admin API or the UI, and every sign-in: who, when, what, and the state before and after, with secrets redacted. Paging is by `next_cursor`; an entry written while the pages are read comes before the first page, so none is skipped or repeated. A user limited to some shops sees only their entries.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this action (`shop.update`); ending in `.*`, every action under it (`loyalty.*`). */
+                    action?: string;
+                    /** @description The `next_cursor` of the previous page. */
+                    cursor?: string;
+                    /** @description How many entries to answer: 1 to 200, 50 by default. */
+                    limit?: number;
+                    /** @description Only the entries of this shop. */
+                    shop_id?: string;
+                    /** @description Only the changes this user made. */
+                    user_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the audit log. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first. */
+                            items: {
+                                /** @description What was done, derived from the method and route (`shop.secret.rotate`). */
+                                action: string;
+                                /** @description Who made the change. */
+                                actor: {
+                                    email?: string;
+                                    /** @description superuser: the admin token. */
+                                    kind: "superuser" | "user";
+                                    user_id?: number;
+                                    /** @description The UI session, or an API token. */
+                                    via?: "session" | "token";
+                                };
+                                /** @description `{"request", "response"}`: what was sent and answered, secrets redacted, bounded in size. */
+                                after: unknown;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The resource as its GET answered just before the change; null when none was read. */
+                                before: unknown;
+                                id: number;
+                                ip: string | null;
+                                method: string;
+                                /** @description The URL path, without the query; credentials in it replaced. */
+                                path: string;
+                                /** @description null: a change of no one shop (a user, a sign-in). */
+                                shop_id: string | null;
+                                /** @description The status answered. */
+                                status: number;
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an invitation link offers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description null: the person types it (the first owner). */
+                            email: string | null;
+                            /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                            role: "owner" | "admin" | "marketer" | "analyst";
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Use an invitation link
+         * @description Sets the password (and, for an invitation without an email, the email) and signs in, as POST /session. A link works once: afterwards, and after 7 days, it is 404.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example anna@example.org */
+                        email?: string;
+                        /** @description At least 10 characters. */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Send as X-CSRF-Token on every state-changing request made with the session cookie. */
+                            csrf_token: string;
+                            user: {
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description A disabled user cannot sign in; their sessions and tokens are revoked. */
+                                disabled: boolean;
+                                email: string;
+                                id: number;
+                                last_sign_in_at: string | null;
+                                /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                                role: "owner" | "admin" | "marketer" | "analyst";
+                                /** @description The shops the user is limited to; null: every shop. */
+                                shops: string[] | null;
+                                /** @description invited: no password set yet. */
+                                status: "active" | "invited";
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description With the session cookie: the user and the CSRF token; 401 when the session has ended.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Send as X-CSRF-Token on every state-changing request made with the session cookie. */
+                            csrf_token: string;
+                            user: {
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description A disabled user cannot sign in; their sessions and tokens are revoked. */
+                                disabled: boolean;
+                                email: string;
+                                id: number;
+                                last_sign_in_at: string | null;
+                                /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                                role: "owner" | "admin" | "marketer" | "analyst";
+                                /** @description The shops the user is limited to; null: every shop. */
+                                shops: string[] | null;
+                                /** @description invited: no password set yet. */
+                                status: "active" | "invited";
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Sign in
+         * @description Sets the `patron_session` cookie (HttpOnly, SameSite=Lax, Secure over https): a new session every time. A wrong email and a wrong password get the same 401. Failed attempts are limited per address and per email (429).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Send as X-CSRF-Token on every state-changing request made with the session cookie. */
+                            csrf_token: string;
+                            user: {
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description A disabled user cannot sign in; their sessions and tokens are revoked. */
+                                disabled: boolean;
+                                email: string;
+                                id: number;
+                                last_sign_in_at: string | null;
+                                /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                                role: "owner" | "admin" | "marketer" | "analyst";
+                                /** @description The shops the user is limited to; null: every shop. */
+                                shops: string[] | null;
+                                /** @description invited: no password set yet. */
+                                status: "active" | "invited";
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Sign out
+         * @description Revokes the session on the server (its cookie is worthless from now on) and clears the cookie.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/session/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password
+         * @description Signs you out of every other session. A wrong current password counts as a failed sign-in.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        current_password: string;
+                        /** @description At least 10 characters. */
+                        new_password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Changed. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/shops": {
         parameters: {
             query?: never;
@@ -11,7 +1271,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List shops */
+        /**
+         * List shops
+         * @description A user limited to some shops sees only those.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -71,6 +1334,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -246,6 +1528,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -397,6 +1698,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -592,6 +1912,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -690,6 +2029,208 @@ export interface paths {
         };
         trace?: never;
     };
+    "/admin/v1/shops/{shop_id}/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One level of the category tree
+         * @description The top-level categories, or the children of `parent`, by stable id; each says whether it has children. Keyset paging: pass `next_cursor` back as `cursor`; each row appears on exactly one page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /** @description Rows per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                    /** @description A feed category id: its children; absent: the top level. */
+                    parent?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One level of the category tree, by stable id. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @description The feed's category id. */
+                                external_id: string;
+                                /** @description Whether it has subcategories (ask with `parent` set to its external_id). */
+                                has_children: boolean;
+                                /** @description Patron's stable category id. */
+                                id: number;
+                                /** @description Depth: 1 at the top level. */
+                                level: number;
+                                name: string;
+                                /** @description The parent's feed id; null at the top level. */
+                                parent_external_id: string | null;
+                                /** @description Products the served import counted in the category. */
+                                product_count: number;
+                                /** @description Category page. */
+                                url: string | null;
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/shops/{shop_id}/certificate-pools": {
         parameters: {
             query?: never;
@@ -751,6 +2292,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -973,6 +2533,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1176,6 +2755,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1335,6 +2933,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1530,6 +3147,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -1696,6 +3332,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1933,6 +3588,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2090,6 +3764,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2224,6 +3917,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2409,6 +4121,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2634,6 +4365,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2787,6 +4537,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2961,6 +4730,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3159,6 +4947,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3319,6 +5126,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3460,6 +5286,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3670,6 +5515,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -3814,6 +5678,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3977,6 +5860,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4190,6 +6092,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4267,6 +6188,938 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find customers by any identifier, or list them newest first
+         * @description With `identifier`: the live profiles holding it, by exact match on an index. Without: every live profile, newest first. Keyset paging: pass `next_cursor` back as `cursor`; each row appears on exactly one page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /** @description Any one identifier: an email, a phone in any usual spelling, an external, loyalty or Telegram id, or a device id. Exact match; the answer is the few profiles holding it, on one page. Absent: every customer, newest first. */
+                    identifier?: string;
+                    /** @description Rows per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Live customer profiles, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /**
+                                 * Format: date-time
+                                 * @description When the profile was created.
+                                 */
+                                created_at: string;
+                                /** @description Normalised email, or null. */
+                                email: string | null;
+                                /** @description The shop's own customer id, or null. */
+                                external_id: string | null;
+                                /** @description Profile id. */
+                                id: number;
+                                /** @description Loyalty id, or null. */
+                                loyalty_id: string | null;
+                                /** @description Normalised phone, or null. */
+                                phone: string | null;
+                                /** @description Telegram id, or null. */
+                                telegram_id: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When its identifiers or properties last changed.
+                                 */
+                                updated_at: string;
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/customers/{profile_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's page
+         * @description Identifiers, devices, merges, properties, subscription flags, push tokens, segments, cart, wish list and loyalty balance in one answer. The event timeline and orders are paged apart; the loyalty ledger is `GET …/loyalty/members/{identifier}/transactions` and the messages `GET …/messages?email=|phone=`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Profile id; a merged one leads to the profile it merged into. */
+                    profile_id: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One customer, everything cheap to read at once; the event timeline and orders are paged apart. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The current cart. */
+                            cart: {
+                                /** @description Quantity. */
+                                amount: number;
+                                /** @description Size, when it was sent. */
+                                fashion_size?: string;
+                                /** @description Product id. */
+                                id: string;
+                                /** @description Order line id, when it was sent. */
+                                line_id?: string;
+                                /** @description Unit price in currency units, when it was sent. */
+                                price?: number;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the profile was created.
+                             */
+                            created_at: string;
+                            /** @description The profile's devices, oldest first. */
+                            devices: string[];
+                            /** @description Normalised email, or null. */
+                            email: string | null;
+                            /** @description The shop's own customer id, or null. */
+                            external_id: string | null;
+                            /** @description Profile id. */
+                            id: number;
+                            /** @description Null when the customer is not a member of the loyalty programme. */
+                            loyalty: {
+                                /** @description Spendable bonuses now, in currency units. */
+                                balance: number;
+                                /** @description The member identifier (phone, else loyalty id). */
+                                identifier: string;
+                                /** @description Bonuses not yet confirmed, in currency units. */
+                                pending: number;
+                            } | null;
+                            /** @description Loyalty id, or null. */
+                            loyalty_id: string | null;
+                            /** @description The merge log entries where the profile is either side, oldest first. */
+                            merges: {
+                                /**
+                                 * Format: date-time
+                                 * @description When.
+                                 */
+                                at: string;
+                                /** @description The profile merged (or whose device moved). */
+                                from_profile_id: number;
+                                /** @description The identifiers involved. */
+                                identifiers: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description The profile it went into. */
+                                into_profile_id: number;
+                                /** @description What linked them. */
+                                reason: string;
+                            }[];
+                            /** @description Normalised phone (7XXXXXXXXXX for Russian numbers), or null. */
+                            phone: string | null;
+                            /** @description The profile’s fields beyond its identifiers under their record names (first_name, last_name, gender, birthday, location, kids, auto, age, loyalty_status …) and its custom properties under their codes; a field never set is absent. */
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Mobile push tokens of the profile, oldest first. */
+                            push_tokens: {
+                                platform: "ios" | "android";
+                                token: string;
+                            }[];
+                            /** @description Ids of the segments the profile belongs to, ascending. */
+                            segments: number[];
+                            /** @description Subscription flags; a flag never set is absent. */
+                            subscriptions: {
+                                /** @description Bulk (campaign) email. */
+                                email_bulk?: boolean;
+                                /** @description Triggered email chains. */
+                                email_chain?: boolean;
+                                /** @description Transactional email. */
+                                email_transactional?: boolean;
+                                /** @description Bulk SMS. */
+                                sms_bulk?: boolean;
+                                /** @description Triggered SMS chains. */
+                                sms_chain?: boolean;
+                                /** @description Transactional SMS. */
+                                sms_transactional?: boolean;
+                            };
+                            /** @description Telegram id, or null. */
+                            telegram_id: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When its identifiers or properties last changed.
+                             */
+                            updated_at: string;
+                            /** @description The current wish list. */
+                            wish: {
+                                /** @description Quantity. */
+                                amount: number;
+                                /** @description Size, when it was sent. */
+                                fashion_size?: string;
+                                /** @description Product id. */
+                                id: string;
+                                /** @description Order line id, when it was sent. */
+                                line_id?: string;
+                                /** @description Unit price in currency units, when it was sent. */
+                                price?: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/customers/{profile_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's event timeline
+         * @description The events of every device of the customer (and of the profiles merged into it), newest first. Keyset paging: pass `next_cursor` back as `cursor`; each row appears on exactly one page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /** @description Rows per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Profile id; a merged one leads to the profile it merged into. */
+                    profile_id: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The customer's events, newest first (by event time, then id). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /**
+                                 * @description The /push event (`view`, `cart`, `purchase`…) or the custom event code.
+                                 * @example cart
+                                 */
+                                event: string;
+                                /** @description Event id. */
+                                id: number;
+                                /** @description The event items as stored; empty for events without items. */
+                                items: {
+                                    /** @description Quantity. */
+                                    amount: number;
+                                    /** @description Size, when it was sent. */
+                                    fashion_size?: string;
+                                    /** @description Product id. */
+                                    id: string;
+                                    /** @description Order line id, when it was sent. */
+                                    line_id?: string;
+                                    /** @description Unit price in currency units, when it was sent. */
+                                    price?: number;
+                                }[];
+                                /**
+                                 * @description The other stored parameters under their contract names: stream, segment, recommended_by, recommended_code, referer, order_id, category_id, search_query, results (the offer ids a search event showed), full_cart, full_wish and the purchase details (order_price, delivery_type, payment_type, promocode); for custom events category, label, value, the custom variables and payload. A parameter that was absent or ignored is left out.
+                                 * @example {
+                                 *       "stream": "web",
+                                 *       "recommended_by": "dynamic",
+                                 *       "recommended_code": "abc123"
+                                 *     }
+                                 */
+                                params: {
+                                    [key: string]: unknown;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description When the event happened: ISO 8601 in UTC with milliseconds.
+                                 * @example 2025-03-01T09:30:00.000Z
+                                 */
+                                time: string;
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/customers/{profile_id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's orders
+         * @description The purchases tracked for the customer, newest first. Keyset paging: pass `next_cursor` back as `cursor`; each row appears on exactly one page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /** @description Rows per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Profile id; a merged one leads to the profile it merged into. */
+                    profile_id: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The customer's tracked purchases, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /**
+                                 * Format: date-time
+                                 * @description When the purchase was tracked.
+                                 */
+                                created_at: string;
+                                /** @description Delivery type. */
+                                delivery_type: string | null;
+                                /** @description Patron's order id. */
+                                id: number;
+                                items: {
+                                    /** @description Quantity. */
+                                    amount: number;
+                                    /** @description Size, when it was sent. */
+                                    fashion_size?: string;
+                                    /** @description Product id. */
+                                    id: string;
+                                    /** @description Order line id, when it was sent. */
+                                    line_id?: string;
+                                    /** @description Unit price in currency units, when it was sent. */
+                                    price?: number;
+                                }[];
+                                /** @description Sum of price × amount, in currency units. */
+                                items_total: number;
+                                /** @description The shop's order id, when the purchase named one. */
+                                order_id: string | null;
+                                /** @description The order price the client sent, in currency units. */
+                                order_price: number | null;
+                                /** @description Payment type. */
+                                payment_type: string | null;
+                                /** @description Promo code. */
+                                promocode: string | null;
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4371,6 +7224,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4594,6 +7466,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4761,6 +7652,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4986,6 +7896,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5243,6 +8172,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5418,6 +8366,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5656,6 +8623,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -5802,6 +8788,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5967,6 +8972,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6163,6 +9187,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6325,6 +9368,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6464,6 +9526,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6646,6 +9727,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6792,6 +9892,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6981,6 +10100,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7143,6 +10281,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7348,6 +10505,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7486,6 +10662,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7724,6 +10919,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -7881,6 +11095,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8087,6 +11320,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8314,6 +11566,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8512,6 +11783,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8671,6 +11961,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8852,6 +12161,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -8996,6 +12324,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9201,6 +12548,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9579,6 +12945,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -9783,6 +13168,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10074,6 +13478,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10329,6 +13752,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10723,6 +14165,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -10937,6 +14398,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11130,6 +14610,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -11304,6 +14803,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11546,6 +15064,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11885,6 +15422,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12045,6 +15601,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12256,6 +15831,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12426,6 +16020,445 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse the served catalog
+         * @description Products of the landed feed by offer id, filtered by text, category and stock. Keyset paging: pass `next_cursor` back as `cursor`; each row appears on exactly one page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true: in stock only; false: out of stock only. */
+                    available?: boolean;
+                    /** @description A feed category id: the products listed in it directly (not its subcategories'). */
+                    category?: string;
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /** @description Rows per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                    /** @description An offer id (exact), or a part of the product name (Latin letters in any case). */
+                    query?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Products of the served catalog by offer id. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @description In stock. */
+                                available: boolean;
+                                /** @description Feed category ids. */
+                                category_ids: string[];
+                                /** @description Offer id. */
+                                id: string;
+                                /** @description Name, as the feed gave it. */
+                                name: string | null;
+                                /** @description Price before the discount, in currency units. */
+                                oldprice: number | null;
+                                /** @description The first picture's link. */
+                                picture: string | null;
+                                /** @description Why the first picture's download failed; null when it did not fail. */
+                                picture_error: string | null;
+                                /** @description Price in currency units. */
+                                price: number | null;
+                                /** @description Product page. */
+                                url: string | null;
+                                /** @description Brand. */
+                                vendor: string | null;
+                                /** @description Shown by the storefront (listings, widgets); false: hidden. */
+                                widgetable: boolean;
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/products/hidden": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Products hidden from the storefront
+         * @description Products the storefront does not show (no price, no picture, out of stock, ignored …), by offer id, with their picture errors. Keyset paging: pass `next_cursor` back as `cursor`; each row appears on exactly one page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /** @description Rows per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Products of the served catalog by offer id. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @description In stock. */
+                                available: boolean;
+                                /** @description Feed category ids. */
+                                category_ids: string[];
+                                /** @description Offer id. */
+                                id: string;
+                                /** @description Name, as the feed gave it. */
+                                name: string | null;
+                                /** @description Price before the discount, in currency units. */
+                                oldprice: number | null;
+                                /** @description The first picture's link. */
+                                picture: string | null;
+                                /** @description Why the first picture's download failed; null when it did not fail. */
+                                picture_error: string | null;
+                                /** @description Price in currency units. */
+                                price: number | null;
+                                /** @description Product page. */
+                                url: string | null;
+                                /** @description Brand. */
+                                vendor: string | null;
+                                /** @description Shown by the storefront (listings, widgets); false: hidden. */
+                                widgetable: boolean;
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12685,6 +16718,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -12852,6 +16904,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13054,6 +17125,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13283,6 +17373,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -13469,6 +17578,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13702,6 +17830,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13959,6 +18106,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -14187,6 +18353,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -14369,6 +18554,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -14490,6 +18694,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/shops/{shop_id}/search/no-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Searches that found nothing
+         * @description Full searches of the last two weeks that found nothing, grouped by query, most frequent first. Keyset paging: pass `next_cursor` back as `cursor`; each row appears on exactly one page.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /** @description Rows per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Full searches of the last two weeks that found nothing, most frequent first (counted at most once a minute). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @description How many times it was searched in the last two weeks and found nothing. */
+                                quantity: number;
+                                /** @description The query as normalised. */
+                                query: string;
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/shops/{shop_id}/secret": {
         parameters: {
             query?: never;
@@ -14548,6 +18941,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -14726,6 +19138,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -14859,6 +19290,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15056,6 +19506,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -15181,6 +19650,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15349,6 +19837,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15536,6 +20043,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -15761,6 +20287,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -15944,6 +20489,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -16108,6 +20672,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -16251,6 +20834,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16468,6 +21070,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -16611,6 +21232,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -16839,6 +21479,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -17023,6 +21682,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17233,6 +21911,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -17415,6 +22112,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17672,6 +22388,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -17892,6 +22627,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18149,6 +22903,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -18328,6 +23101,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18532,6 +23324,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -18683,6 +23494,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -18906,6 +23736,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -19031,6 +23880,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19202,6 +24070,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19411,6 +24298,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -19553,6 +24459,25 @@ export interface paths {
                 };
                 /** @description Error */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -19775,6 +24700,25 @@ export interface paths {
                     };
                 };
                 /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -19891,6 +24835,1671 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List users */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description A disabled user cannot sign in; their sessions and tokens are revoked. */
+                                disabled: boolean;
+                                email: string;
+                                id: number;
+                                last_sign_in_at: string | null;
+                                /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                                role: "owner" | "admin" | "marketer" | "analyst";
+                                /** @description The shops the user is limited to; null: every shop. */
+                                shops: string[] | null;
+                                /** @description invited: no password set yet. */
+                                status: "active" | "invited";
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a user
+         * @description With a password the user can sign in at once; without one the answer carries `invite_url`, a one-time link valid 7 days, shown only here. 409 when the email (in any case) is taken.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example anna@example.org */
+                        email: string;
+                        /** @description At least 10 characters. */
+                        password?: string;
+                        /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                        role: "owner" | "admin" | "marketer" | "analyst";
+                        /** @description The shops the user is limited to; null: every shop. */
+                        shops?: string[] | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            email: string;
+                            id: number;
+                            /** @description Without a password: the invitation link, shown only here. */
+                            invite_url?: string;
+                            /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                            role: "owner" | "admin" | "marketer" | "analyst";
+                            /** @description The shops the user is limited to; null: every shop. */
+                            shops: string[] | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a user */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description A disabled user cannot sign in; their sessions and tokens are revoked. */
+                            disabled: boolean;
+                            email: string;
+                            id: number;
+                            last_sign_in_at: string | null;
+                            /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                            role: "owner" | "admin" | "marketer" | "analyst";
+                            /** @description The shops the user is limited to; null: every shop. */
+                            shops: string[] | null;
+                            /** @description invited: no password set yet. */
+                            status: "active" | "invited";
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user
+         * @description Their sessions and tokens stop working at once; the last owner cannot be removed (409).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a user
+         * @description Role, shops, disabled. Disabling revokes their sessions and tokens; the last owner cannot be demoted or disabled (409).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        disabled?: boolean;
+                        /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                        role?: "owner" | "admin" | "marketer" | "analyst";
+                        /** @description The shops the user is limited to; null: every shop. */
+                        shops?: string[] | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description A disabled user cannot sign in; their sessions and tokens are revoked. */
+                            disabled: boolean;
+                            email: string;
+                            id: number;
+                            last_sign_in_at: string | null;
+                            /** @description owner: everything; admin: everything but owners; marketer: no shops, users or credentials; analyst: reads only. */
+                            role: "owner" | "admin" | "marketer" | "analyst";
+                            /** @description The shops the user is limited to; null: every shop. */
+                            shops: string[] | null;
+                            /** @description invited: no password set yet. */
+                            status: "active" | "invited";
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/admin/v1/users/{id}/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new invitation link for a user
+         * @description Also an admin's way to reset a password: earlier links stop working; using this one sets a new password.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A one-time link, valid 7 days. */
+                            invite_url: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/users/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's API tokens */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                last_used_at: string | null;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an API token
+         * @description A Bearer token (`pat_…`) with the user's rights, as they are at each request; shown only here.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** @description The bearer token (`pat_…`), shown only here. */
+                            token: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/users/{id}/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API token */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The user id. */
+                    id: string;
+                    /** @description The API token id. */
+                    token_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
