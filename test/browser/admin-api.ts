@@ -35,17 +35,29 @@ export async function createShop(name: string): Promise<SeededShop> {
 
 let userCount = 0;
 
-/** A user with a password (admin-api.md "Admin users"), or undefined when this Patron has no users yet. */
-export async function createUser(
-  role: 'owner' | 'admin' | 'marketer' | 'analyst' = 'owner',
-): Promise<{ email: string; password: string } | undefined> {
+type Role = 'owner' | 'admin' | 'marketer' | 'analyst';
+
+function newEmail(): string {
   userCount += 1;
-  const email = `browser-${Date.now()}-${userCount}@example.org`;
+  return `browser-${Date.now()}-${userCount}@example.org`;
+}
+
+/** A user with a password (admin-api.md "Admin users"), who can sign in at once. */
+export async function createUser(role: Role = 'owner'): Promise<{ email: string; password: string }> {
+  const email = newEmail();
   const password = `pw-${userCount}-correct-horse-battery`;
   const res = await admin('POST', '/users', { email, password, role });
-  if (res.status === 404) return undefined;
   if (res.status !== 201) throw new Error(`POST /admin/v1/users answered ${res.status}: ${JSON.stringify(res.body)}`);
   return { email, password };
+}
+
+/** A user invited without a password: the answer's one-time `invite_url`. */
+export async function inviteUser(role: Role): Promise<{ email: string; inviteUrl: string }> {
+  const email = newEmail();
+  const res = await admin<{ invite_url?: string }>('POST', '/users', { email, role });
+  if (res.status !== 201 || !res.body.invite_url)
+    throw new Error(`POST /admin/v1/users answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { email, inviteUrl: res.body.invite_url };
 }
 
 /** POST /push/custom (interface.md §1) with an email as the identifier: what an SDK sends. */

@@ -3,17 +3,10 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { createUser } from './admin-api.js';
 import { SignInPage } from './pages/sign-in.page.js';
 
-/**
- * `signedIn`: a fresh owner made through the admin API, signed in through the sign-in
- * screen. A Patron without users (before the accounts of issue 35 part 1) skips the test.
- */
+/** `signedIn`: a fresh owner made through the admin API, signed in through the sign-in screen. */
 export const test = base.extend<{ signedIn: { email: string } }>({
-  signedIn: async ({ page }, use, testInfo) => {
+  signedIn: async ({ page }, use) => {
     const user = await createUser('owner');
-    if (!user) {
-      testInfo.skip(true, 'this Patron has no admin users (POST /admin/v1/users is 404)');
-      return;
-    }
     const signIn = new SignInPage(page);
     await signIn.goto();
     await signIn.signIn(user.email, user.password);
