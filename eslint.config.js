@@ -2,6 +2,7 @@
 // does not ship: the project pins typescript 5.9 with typescript-eslint 8 for that reason.
 import path from 'node:path';
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const MODULES = path.join(import.meta.dirname, 'src', 'modules');
@@ -47,7 +48,18 @@ function moduleOf(file) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'web/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'data/',
+      'coverage/',
+      'web/dist/',
+      'web/src/api/schema.d.ts',
+      'test-results/',
+      'playwright-report/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -130,11 +142,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    // The admin UI (docs/admin-ui.md): the rules of hooks, and the same file size bound as src.
+    files: ['web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**/*.ts', 'web/src/**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts'];
+// web/src holds the admin UI's unit tests (pure helpers); its browser tests are test/browser/*.spec.ts (Playwright).
+const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'];
 
 export default defineConfig({
   test: {

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { adminApiPlugin } from './admin-api/plugin.js';
+import { adminUiPlugin } from './admin-ui/admin-ui.plugin.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import type { DbHandle } from './db/create-db.js';
@@ -25,6 +26,8 @@ export interface AppDeps {
   readonly logger?: FastifyServerOptions['logger'];
   /** Told of every route as it is registered (the input fuzz test enumerates the app with it). */
   readonly onRoute?: (route: RouteOptions) => void;
+  /** The built admin UI (index.html, assets/); web/dist by default. Tests pass their own. */
+  readonly adminUiDir?: string;
 }
 
 declare module 'fastify' {
@@ -90,6 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   });
   // 3. admin scope under /admin/v1
   await app.register(adminApiPlugin, { prefix: '/admin/v1' });
+  // 3b. the admin web app under /admin/ (web/dist: index.html for its paths, hashed assets)
+  await app.register(adminUiPlugin, deps.adminUiDir === undefined ? {} : { dir: deps.adminUiDir });
   // 4. public scope (interface.md)
   await app.register(publicApiPlugin, { routes: PUBLIC_ROUTES });
   // 4b. product thumbnails under /images/ (files; no envelopes or credentials)

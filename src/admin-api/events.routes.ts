@@ -1,7 +1,14 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
 import type { StoredEvent } from '../modules/tracking/tracking.types.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
-import { EventListQuerySchema, EventListSchema, type EventBody } from './events.schemas.js';
+import {
+  EventListQuerySchema,
+  EventListSchema,
+  RecentEventListQuerySchema,
+  RecentEventListSchema,
+  type EventBody,
+  type RecentEventBody,
+} from './events.schemas.js';
 import { integerQueryParameters } from './query-integers.js';
 
 const tags = ['events'];
@@ -38,8 +45,38 @@ export const eventsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
     },
   );
 
+  app.get(
+    '/shops/:shop_id/events/recent',
+    {
+      schema: {
+        tags,
+        summary: "List a shop's newest events",
+        description:
+          'The events the shop received last, newest first, for a live view: poll with `after` set to the largest ' +
+          '`id` seen to get only newer ones. Keyset on the event id; at most `limit` per answer.',
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        querystring: RecentEventListQuerySchema,
+        response: withErrors({ 200: RecentEventListSchema }, [404]),
+      },
+      preValidation: (request, _reply, done) => {
+        integerQueryParameters(request, 'after', 'limit');
+        done();
+      },
+    },
+    async (request) => {
+      const { after, limit } = request.query;
+      const events = await profileView.listRecentEvents(request.params.shop_id, after, limit);
+      return { events: events.map(toRecentEventBody) };
+    },
+  );
+
   done();
 };
+
+function toRecentEventBody(event: StoredEvent): RecentEventBody {
+  return { id: event.id, did: event.did, custom: event.custom, ...toEventBody(event) };
+}
 
 export function toEventBody(event: StoredEvent): EventBody {
   return {

@@ -1,7 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DEVICE_ID_PATTERN_TEXT } from '../modules/identity/domain/identifiers.js';
 import { MAX_AMOUNT, MAX_ITEM_ID_LENGTH, MIN_AMOUNT } from '../modules/tracking/domain/items.js';
-import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT } from '../modules/profile-view/profile-view.service.js';
+import {
+  DEFAULT_EVENT_LIMIT,
+  MAX_EVENT_LIMIT,
+  MAX_RECENT_EVENT_LIMIT,
+  RECENT_EVENT_LIMIT,
+} from '../modules/profile-view/profile-view.service.js';
 
 /** The same rule as identity's isValidDeviceId (docs/identity.md, Identifiers). */
 export const DeviceIdSchema = Type.String({
@@ -70,3 +75,45 @@ export const EventListSchema = Type.Object(
   { description: "The device's newest events, newest first." },
 );
 export type EventListBody = Static<typeof EventListSchema>;
+
+export const RecentEventListQuerySchema = Type.Object(
+  {
+    after: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'Only events newer than this event id (the largest `id` already seen); all of the newest without it.',
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_RECENT_EVENT_LIMIT,
+        default: RECENT_EVENT_LIMIT,
+        description: `How many of the newest events to answer: 1 to ${MAX_RECENT_EVENT_LIMIT}, ${RECENT_EVENT_LIMIT} by default.`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RecentEventListQuery = Static<typeof RecentEventListQuerySchema>;
+
+export const RecentEventSchema = Type.Object(
+  {
+    id: Type.Integer({
+      minimum: 1,
+      description: "The event's id in its shop; larger is newer. Poll again with `after` set to the largest.",
+    }),
+    did: Type.Union([Type.String(), Type.Null()], { description: 'The device id the event came with, if any.' }),
+    custom: Type.Boolean({ description: 'True for a POST /push/custom event.' }),
+    ...EventSchema.properties,
+  },
+  { description: 'A tracked event of the shop, with its id.' },
+);
+export type RecentEventBody = Static<typeof RecentEventSchema>;
+
+export const RecentEventListSchema = Type.Object(
+  { events: Type.Array(RecentEventSchema) },
+  { description: "The shop's newest events (after `after` when given), newest first." },
+);
+export type RecentEventListBody = Static<typeof RecentEventListSchema>;

@@ -18,7 +18,7 @@ export interface TestApp {
 
 /** The whole app on a fresh database, with a manual clock and a known admin token. */
 export async function createTestApp(
-  options: { dialect?: Dialect; env?: Record<string, string>; onRoute?: AppDeps['onRoute'] } = {},
+  options: { dialect?: Dialect; env?: Record<string, string>; onRoute?: AppDeps['onRoute']; adminUiDir?: string } = {},
 ): Promise<TestApp> {
   const db = await createTestDb(options.dialect ?? 'sqlite');
   const clock = new ManualClock();
@@ -30,7 +30,14 @@ export async function createTestApp(
     PATRON_RATE_LIMIT: 'off',
     ...options.env,
   });
-  const app = await buildApp({ config, db, clock, logger: false, ...(options.onRoute ? { onRoute: options.onRoute } : {}) });
+  const app = await buildApp({
+    config,
+    db,
+    clock,
+    logger: false,
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.adminUiDir === undefined ? {} : { adminUiDir: options.adminUiDir }),
+  });
   await app.services.adminToken.ensure();
   return {
     app,

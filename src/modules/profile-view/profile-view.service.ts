@@ -24,6 +24,8 @@ export interface TrackingReads {
   getLists(shopId: string, profileId: number): Promise<ProfileLists>;
   /** Newest first; limit 1..1000. */
   listEvents(shopId: string, did: string, limit: number): Promise<StoredEvent[]>;
+  /** The shop's newest first, after `afterId` when given; limit 1..1000. */
+  listRecentEvents(shopId: string, afterId: number | undefined, limit: number): Promise<StoredEvent[]>;
 }
 
 /** Segment membership of profiles; the segments module provides it. */
@@ -62,6 +64,9 @@ export interface ProfileView extends ProfileWithDevices {
 
 export const DEFAULT_EVENT_LIMIT = 50;
 export const MAX_EVENT_LIMIT = 1000;
+/** The live feed's page: what a person reads at a glance; the bound of `limit` there. */
+export const RECENT_EVENT_LIMIT = 20;
+export const MAX_RECENT_EVENT_LIMIT = 100;
 
 export interface ProfileViewDeps {
   readonly shops: Pick<ShopsService, 'requireShop'>;
@@ -131,5 +136,14 @@ export class ProfileViewService {
     }
     await this.deps.shops.requireShop(shopId);
     return this.deps.tracking.listEvents(shopId, did, limit);
+  }
+
+  /**
+   * The shop's newest events, newest first (the integration page's live feed): at most
+   * `limit`, and only those after `afterId` when it is given. An unknown shop: NOT_FOUND.
+   */
+  async listRecentEvents(shopId: string, afterId: number | undefined, limit = RECENT_EVENT_LIMIT): Promise<StoredEvent[]> {
+    await this.deps.shops.requireShop(shopId);
+    return this.deps.tracking.listRecentEvents(shopId, afterId, limit);
   }
 }

@@ -124,6 +124,21 @@ export async function listEventsOfDevice(db: Executor, shopId: string, did: stri
     .execute();
 }
 
+/**
+ * A shop's newest events, only those after `afterId` when it is given (keyset on the
+ * primary key (shop_id, id)): the admin UI's live feed polls with the last id it has.
+ */
+export async function listRecentEventsOfShop(
+  db: Executor,
+  shopId: string,
+  afterId: number | undefined,
+  limit: number,
+): Promise<EventRow[]> {
+  let query = db.selectFrom('events').selectAll().where('shop_id', '=', shopId);
+  if (afterId !== undefined) query = query.where('id', '>', afterId);
+  return query.orderBy('id', 'desc').limit(limit).execute();
+}
+
 export async function findEvent(db: Executor, shopId: string, id: number): Promise<EventRow | undefined> {
   return db.selectFrom('events').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
 }

@@ -161,6 +161,13 @@ export class TrackingService {
     return rows.map(toStoredEvent);
   }
 
+  /** The shop's newest events, newest first, only those after `afterId` when given; `limit` is held to 1..1000. */
+  async listRecentEvents(shopId: string, afterId: number | undefined, limit: number): Promise<StoredEvent[]> {
+    const capped = Math.min(MAX_EVENTS_LIMIT, Math.max(1, Math.trunc(limit) || 1));
+    const rows = await repo.listRecentEventsOfShop(this.db, shopId, afterId, capped);
+    return rows.map(toStoredEvent);
+  }
+
   /** The cart and wish list of the profile (a merged profile's id leads to its survivor). */
   async getLists(shopId: string, profileId: number): Promise<ProfileLists> {
     const liveId = await this.deps.identity.currentProfileId(shopId, profileId);

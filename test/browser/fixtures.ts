@@ -1,0 +1,27 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { createUser } from './admin-api.js';
+import { SignInPage } from './pages/sign-in.page.js';
+
+/** `signedIn`: a fresh owner made through the admin API, signed in through the sign-in screen. */
+export const test = base.extend<{ signedIn: { email: string } }>({
+  signedIn: async ({ page }, use) => {
+    const user = await createUser('owner');
+    const signIn = new SignInPage(page);
+    await signIn.goto();
+    await signIn.signIn(user.email, user.password);
+    await expect(page.getByRole('heading', { name: 'Shops', level: 1 })).toBeVisible();
+    await use({ email: user.email });
+  },
+});
+
+export { expect };
+
+/** axe on what the page shows now: no serious or critical violation (issue 35, part 4). */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+}

@@ -1,0 +1,62 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { ApiError, setUnauthorizedHandler } from './api/client';
+import { RequireSession } from './auth/require-session';
+import { authRoutes } from './auth/routes';
+import { SESSION_KEY } from './auth/session';
+import { eventRoutes } from './events/routes';
+import { I18nProvider, useI18n } from './i18n/i18n';
+import { shopRoutes } from './shops/routes';
+import { Empty } from './ui/states';
+import { cssVariablesResolver, theme } from './ui/theme';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // A refusal is an answer, not a hiccup: only network failures and 5xx are retried, once.
+      retry: (count, error) => count < 1 && !(error instanceof ApiError && error.status < 500),
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+// A call that answers 401 means the session ended: forget it, and RequireSession sends the
+// person to sign-in with the path they were on.
+setUnauthorizedHandler(() => queryClient.setQueryData(SESSION_KEY, null));
+
+function NotFound() {
+  const { t } = useI18n();
+  return <Empty>{t('error.notFound')}</Empty>;
+}
+
+// Each section's screens are their own chunks (the routes' `lazy`): the first load fetches
+// the frame alone (docs/admin-ui.md, bundle budget).
+const router = createBrowserRouter(
+  [
+    ...authRoutes,
+    {
+      path: '/',
+      Component: RequireSession,
+      children: [
+        { index: true, element: <Navigate to="/shops" replace /> },
+        ...shopRoutes,
+        ...eventRoutes,
+        { path: '*', Component: NotFound },
+      ],
+    },
+  ],
+  { basename: '/admin' },
+);
+
+export function App() {
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+      <I18nProvider>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nProvider>
+    </MantineProvider>
+  );
+}

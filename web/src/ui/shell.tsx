@@ -1,0 +1,111 @@
+import { AppShell, Burger, Group, Menu, NavLink, Select, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Suspense } from 'react';
+import { Link, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
+import { useSignOut, type SessionUser } from '../auth/session';
+import { LANGUAGES, useI18n } from '../i18n/i18n';
+import { useShops } from '../shops/shop.queries';
+import { Loading } from './states';
+
+/** The frame of every signed-in screen: side navigation by section, the shop picker and the user menu. */
+export function Shell({ user }: { readonly user: SessionUser }) {
+  const { t } = useI18n();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  const shopMatch = useMatch('/shops/:shopId/*');
+  const shopId = shopMatch?.params.shopId;
+
+  const shopLink = (section: string, label: string) =>
+    shopId && (
+      <NavLink
+        component={Link}
+        to={`/shops/${shopId}/${section}`}
+        label={label}
+        active={location.pathname === `/shops/${shopId}/${section}`}
+        onClick={close}
+      />
+    );
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.openMenu')} />
+            <Text fw={700} component={Link} to="/shops">
+              {t('app.name')}
+            </Text>
+            <ShopPicker shopId={shopId} />
+          </Group>
+          <UserMenu user={user} />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label={t('nav.main')}>
+        <NavLink component={Link} to="/shops" label={t('nav.shops')} active={location.pathname === '/shops'} onClick={close} />
+        {shopLink('settings', t('nav.settings'))}
+        {shopLink('integration', t('nav.integration'))}
+        {shopLink('event-codes', t('nav.eventCodes'))}
+      </AppShell.Navbar>
+      <AppShell.Main id="main">
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+function ShopPicker({ shopId }: { readonly shopId: string | undefined }) {
+  const { t } = useI18n();
+  const shops = useShops();
+  const navigate = useNavigate();
+  const section = useMatch('/shops/:shopId/:section/*')?.params.section ?? 'settings';
+  const data = (shops.data?.shops ?? []).map((shop) => ({ value: shop.shop_id, label: shop.name }));
+  return (
+    <Select
+      aria-label={t('nav.shopPicker')}
+      placeholder={t('nav.pickShop')}
+      data={data}
+      value={shopId ?? null}
+      onChange={(value) => {
+        if (value) void navigate(`/shops/${value}/${section}`);
+      }}
+      searchable
+      size="xs"
+      w={220}
+      visibleFrom="xs"
+      allowDeselect={false}
+    />
+  );
+}
+
+function UserMenu({ user }: { readonly user: SessionUser }) {
+  const { t, language, setLanguage } = useI18n();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={t('nav.userMenu')}>
+          <Text size="sm">{user.email}</Text>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('lang.label')}</Menu.Label>
+        {LANGUAGES.map((code) => (
+          <Menu.Item key={code} onClick={() => setLanguage(code)} aria-current={code === language ? 'true' : undefined} lang={code}>
+            {t(`lang.${code}`)}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item
+          onClick={() => {
+            void signOut().then(() => navigate('/sign-in'));
+          }}
+        >
+          {t('auth.signOut')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
