@@ -174,7 +174,6 @@ export function compose(deps: ServicesDeps): Composition {
   const sliders = createSlidersModule(base);
   const shopperView = createShopperViewModule({ ...base, ...tracking.services, ...catalog.services });
   const loyalty = createLoyaltyModule({ ...base, ...audience.services });
-  const profileView = createProfileViewModule({ ...base, ...tracking.services, ...audience.services, ...loyalty.services });
   const promotions = createPromotionsModule(base);
   const subscriptions = createSubscriptionsModule({
     ...base,
@@ -210,6 +209,13 @@ export function compose(deps: ServicesDeps): Composition {
     outcomeHook: webhooks.outcomeHook,
     messageTemplates: late.messageTemplates,
     sendGate: late.sendGate,
+  });
+  const profileView = createProfileViewModule({
+    ...base,
+    ...tracking.services,
+    ...audience.services,
+    ...loyalty.services,
+    ...messaging.services,
   });
   const chains = createChainsModule({
     ...base,

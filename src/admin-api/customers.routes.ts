@@ -1,17 +1,20 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../errors.js';
 import type { Profile } from '../modules/identity/index.js';
+import type { SentMessage } from '../modules/messaging/index.js';
 import type { TrackedOrder } from '../modules/tracking/index.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
 import {
   CUSTOMER_PAGE_DEFAULT,
   CustomerListQuerySchema,
   CustomerListSchema,
+  CustomerMessagesSchema,
   CustomerOrdersSchema,
   CustomerParamsSchema,
   CustomerSchema,
   HistoryQuerySchema,
   TimelineSchema,
+  type CustomerMessageBody,
   type CustomerOrderBody,
   type CustomerSummaryBody,
 } from './customers.schemas.js';
@@ -23,6 +26,7 @@ import { integerQueryParameters } from './query-integers.js';
 const tags = ['customers'];
 const PAGING = 'Keyset paging: pass `next_cursor` back as `cursor`; each row appears on exactly one page.';
 const TIME_KEY = ['integer', 'integer'] as const;
+const SENT_KEY = ['integer', 'string', 'integer'] as const;
 
 /** The admin UI's customers (docs/admin-lists.md). Amounts cross this edge in currency units. */
 export const customersRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => {
@@ -153,8 +157,54 @@ export const customersRoutes: FastifyPluginCallbackTypebox = (app, _options, don
     },
   );
 
+  app.get(
+    '/shops/:shop_id/customers/:profile_id/messages',
+    {
+      schema: {
+        tags,
+        summary: 'The messages sent to a customer',
+        description:
+          'Every message the providers accepted for the customer (and for the profiles merged into it), newest first, with ' +
+          'its opens and clicks; test sends, and deliveries queued or failed, are in the delivery log ' +
+          `(\`GET …/messages?email=|phone=\`). ${PAGING}`,
+        security: ADMIN_SECURITY,
+        params: CustomerParamsSchema,
+        querystring: HistoryQuerySchema,
+        response: withErrors({ 200: CustomerMessagesSchema }, [404]),
+      },
+      ...limitOnly,
+    },
+    async (request) => {
+      const { shop_id, profile_id } = request.params;
+      const key = cursorKey(request.query.cursor, SENT_KEY);
+      const after = key === null ? null : { sentAt: key[0], code: key[1], seq: key[2] };
+      const page = await customers.messages(shop_id, Number(profile_id), after, request.query.limit ?? CUSTOMER_PAGE_DEFAULT);
+      const last = page.items.at(-1);
+      return {
+        items: page.items.map(toMessageBody),
+        next_cursor: page.more && last ? encodeCursor([last.sentAt, last.code, last.seq]) : null,
+      };
+    },
+  );
+
   done();
 };
+
+function toMessageBody(m: SentMessage): CustomerMessageBody {
+  return {
+    code: m.code,
+    type: m.type,
+    campaign_id: m.campaignId,
+    channel: m.channel,
+    sent_at: iso(m.sentAt),
+    subject: m.subject,
+    body: m.body,
+    url: m.url,
+    icon: m.icon,
+    picture: m.picture,
+    statistics: { ...m.statistics },
+  };
+}
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

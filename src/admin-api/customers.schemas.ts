@@ -103,3 +103,33 @@ export const CustomerOrderSchema = Type.Object({
 export type CustomerOrderBody = Static<typeof CustomerOrderSchema>;
 
 export const CustomerOrdersSchema = pageSchema(CustomerOrderSchema, "The customer's tracked purchases, newest first.");
+
+const Flag = (description: string) => Type.Boolean({ description });
+
+export const CustomerMessageSchema = Type.Object({
+  code: Type.String({ description: 'The message code (GET …/messages/{code} for every delivery of it).' }),
+  type: Type.Union([Type.Literal('bulk'), Type.Literal('chain'), Type.Literal('transactional')]),
+  campaign_id: Type.Integer({ description: 'The mailing (bulk), chain or transactional mailing id.' }),
+  channel: Type.String({ description: 'email, sms, web_push, mobile_push …' }),
+  sent_at: Time('When the provider accepted it.'),
+  subject: NullableString('Subject (email) or title (push).'),
+  body: NullableString('The text as sent, where the channel keeps one.'),
+  url: NullableString('Link of a push.'),
+  icon: NullableString('Icon of a push.'),
+  picture: NullableString('Picture of a push.'),
+  statistics: Type.Object({
+    opened: Flag('Opened.'),
+    clicked: Flag('A link was clicked.'),
+    hard_bounced: Flag('Hard bounce.'),
+    soft_bounced: Flag('Soft bounce.'),
+    complained: Flag('Marked as spam.'),
+    unsubscribed: Flag('Unsubscribed through it.'),
+    purchased: Flag('A purchase was attributed to it.'),
+  }),
+});
+export type CustomerMessageBody = Static<typeof CustomerMessageSchema>;
+
+export const CustomerMessagesSchema = pageSchema(
+  CustomerMessageSchema,
+  'The messages sent to the customer, newest first (by sent time, then code and delivery).',
+);

@@ -5,10 +5,22 @@ import { AppError } from '../errors.js';
 import type { ClientFacts } from '../modules/admin-users/index.js';
 import { clearSessionCookie, FORBIDDEN_MESSAGE, readSessionCookie, setSessionCookie } from './admin-auth.js';
 import { ADMIN_SECURITY, withErrors } from './common.schemas.js';
-import { PasswordChangeBodySchema, SessionSchema, SignInBodySchema, toUserBody } from './users.schemas.js';
+import { cursorKey, encodeCursor } from './paging.js';
+import { integerQueryParameters } from './query-integers.js';
+import {
+  OwnSessionListSchema,
+  OwnSessionParamsSchema,
+  PasswordChangeBodySchema,
+  SESSION_PAGE_DEFAULT,
+  SessionListQuerySchema,
+  SessionSchema,
+  SignInBodySchema,
+  toUserBody,
+} from './users.schemas.js';
 
 const tags = ['users'];
 const WRONG = 'Email or password is wrong.';
+const SESSION_KEY = ['integer', 'string'] as const;
 
 /** The admin UI's sign-in (docs/admin-users.md "Sessions"): a session cookie and its CSRF token. */
 export const sessionRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => {
@@ -105,6 +117,68 @@ export const sessionRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
       if (!app.limits.attemptCredential('admin_sign_in', request.ip, () => changed)) {
         throw new AppError('VALIDATION_FAILED', 'Field `current_password` is not your current password.', { field: 'current_password' });
       }
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/session/sessions',
+    {
+      schema: {
+        tags,
+        summary: 'Your live sessions',
+        description:
+          'The sessions you are signed in with, newest first, `current` marking this one. Keyset paging: pass `next_cursor` ' +
+          'back as `cursor`. Signed in with the admin token, there are none to list (403).',
+        security: ADMIN_SECURITY,
+        querystring: SessionListQuerySchema,
+        response: withErrors({ 200: OwnSessionListSchema }, []),
+      },
+      preValidation: (request, _reply, next) => {
+        integerQueryParameters(request, 'limit');
+        next();
+      },
+    },
+    async (request) => {
+      const principal = request.adminPrincipal;
+      if (principal?.kind !== 'user') throw new AppError('FORBIDDEN', FORBIDDEN_MESSAGE);
+      const key = cursorKey(request.query.cursor, SESSION_KEY);
+      const before = key === null ? null : { createdAt: key[0], publicId: key[1] };
+      const limit = request.query.limit ?? SESSION_PAGE_DEFAULT;
+      const page = await adminSessions.listSessions(principal.userId, request.adminSession?.idHash, before, limit);
+      const last = page.items.at(-1);
+      return {
+        items: page.items.map((s) => ({
+          id: s.id,
+          created_at: new Date(s.createdAt).toISOString(),
+          last_seen_at: new Date(s.lastSeenAt).toISOString(),
+          ip: s.ip,
+          user_agent: s.userAgent,
+          current: s.current,
+        })),
+        next_cursor: page.more && last ? encodeCursor([last.createdAt, last.id]) : null,
+      };
+    },
+  );
+
+  app.delete(
+    '/session/sessions/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Sign one of your sessions out',
+        description: 'Revokes one of your own live sessions (this one included: its cookie is cleared). Another user’s is a 404.',
+        security: ADMIN_SECURITY,
+        params: OwnSessionParamsSchema,
+        response: withErrors({ 204: Type.Null({ description: 'Signed out.' }) }, [404]),
+      },
+    },
+    async (request, reply) => {
+      const principal = request.adminPrincipal;
+      if (principal?.kind !== 'user') throw new AppError('FORBIDDEN', FORBIDDEN_MESSAGE);
+      const revoked = await adminSessions.revokeSession(principal.userId, request.params.id, request.adminSession?.idHash);
+      if (revoked === undefined) throw new AppError('NOT_FOUND', 'Session not found.');
+      if (revoked.current) clearSessionCookie(request, reply);
       return reply.code(204).send(null);
     },
   );

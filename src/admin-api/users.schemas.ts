@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ADMIN_ROLES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type AdminUser } from '../modules/admin-users/index.js';
+import { CursorQuerySchema, limitQuerySchema, pageSchema } from './paging.js';
 
 /** admin-api.md "Admin users" and docs/admin-users.md: the shapes of users, sessions, invitations and tokens. */
 
@@ -100,3 +101,25 @@ export function toUserBody(user: AdminUser): UserBody {
     disabled: user.disabled,
   };
 }
+
+export const SESSION_PAGE_DEFAULT = 50;
+export const SESSION_PAGE_MAX = 200;
+
+export const SessionListQuerySchema = Type.Object(
+  { limit: limitQuerySchema(SESSION_PAGE_DEFAULT, SESSION_PAGE_MAX), cursor: CursorQuerySchema },
+  { additionalProperties: false },
+);
+
+export const OwnSessionSchema = Type.Object({
+  id: Type.String({ description: 'The public id of the session (not its cookie): pass it to DELETE to sign that session out.' }),
+  created_at: Type.String({ format: 'date-time', description: 'When it signed in.' }),
+  last_seen_at: Type.String({ format: 'date-time', description: 'Its last request, to the minute.' }),
+  ip: Type.Union([Type.String(), Type.Null()], { description: 'The address it signed in from.' }),
+  user_agent: Type.Union([Type.String(), Type.Null()], { description: 'The browser it signed in with (300 characters at most).' }),
+  current: Type.Boolean({ description: 'True for the session this request came with.' }),
+});
+export const OwnSessionListSchema = pageSchema(OwnSessionSchema, 'Your live sessions, newest first.');
+
+export const OwnSessionParamsSchema = Type.Object({
+  id: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'A session id from GET /session/sessions.' }),
+});

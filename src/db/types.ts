@@ -20,6 +20,7 @@ import type {
   CatalogCategoryIdsTable,
   CatalogCategoriesTable,
   CatalogLocationsTable,
+  CatalogProductCategoriesTable,
   CatalogProductsTable,
 } from './tables/catalog.js';
 import type {
@@ -133,6 +134,7 @@ export interface Database {
   catalogs: CatalogsTable;
   feed_imports: FeedImportsTable;
   catalog_category_ids: CatalogCategoryIdsTable;
+  catalog_product_categories: CatalogProductCategoriesTable;
   catalog_categories: CatalogCategoriesTable;
   catalog_locations: CatalogLocationsTable;
   catalog_products: CatalogProductsTable;

@@ -33,6 +33,7 @@ import { chainTriggers } from './0032-chain-triggers.js';
 import { jobsClaimIndex } from './0033-jobs-claim-index.js';
 import { auditLog } from './0035-audit-log.js';
 import { adminLists } from './0036-admin-lists.js';
+import { adminGaps } from './0037-admin-gaps.js';
 import { adminUsers } from './0034-admin-users.js';
 
 /**
@@ -75,6 +76,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0035-audit-log', auditLog],
   ['0036-admin-lists', adminLists],
   ['0034-admin-users', adminUsers],
+  ['0037-admin-gaps', adminGaps],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

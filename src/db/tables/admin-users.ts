@@ -22,6 +22,8 @@ export interface AdminUsersTable {
 export interface AdminSessionsTable {
   /** SHA-256 (hex) of the cookie's session id. */
   id_hash: string;
+  /** Random, shown on the account screen and used to revoke the session; not the cookie's id (0037). */
+  public_id: string;
   user_id: number;
   csrf_token: string;
   created_at: number;

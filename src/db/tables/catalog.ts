@@ -64,6 +64,15 @@ export interface CatalogLocationsTable {
   parent_id: string | null;
 }
 
+/** A product listed directly in a category of the feed, by generation (0037): the admin product browser's category filter. */
+export interface CatalogProductCategoriesTable {
+  shop_id: string;
+  generation: number;
+  /** The feed's (external) category id, as in catalog_products.category_ids. */
+  category_id: string;
+  product_id: string;
+}
+
 export interface CatalogProductsTable {
   shop_id: string;
   generation: number;

@@ -66,6 +66,44 @@ export async function revokeUserSessions(db: Executor, userId: number, now: numb
   await query.execute();
 }
 
+/** A page of the user's live sessions, newest first, after the key `before` (created_at, public_id). */
+export async function listLiveSessions(
+  db: Executor,
+  userId: number,
+  now: number,
+  before: { createdAt: number; publicId: string } | null,
+  limit: number,
+): Promise<SessionRow[]> {
+  let query = db
+    .selectFrom('admin_sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('idle_expires_at', '>', now)
+    .where('expires_at', '>', now);
+  if (before !== null) {
+    const { createdAt, publicId } = before;
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('public_id', '<', publicId)])]),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('public_id', 'desc').limit(limit).execute();
+}
+
+/** Revokes the user's live session of this public id: its row, or undefined when the user has no such live session. */
+export async function revokeUserSession(db: Executor, userId: number, publicId: string, now: number): Promise<SessionRow | undefined> {
+  return db
+    .updateTable('admin_sessions')
+    .set({ revoked_at: now })
+    .where('public_id', '=', publicId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('idle_expires_at', '>', now)
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function insertApiToken(
   db: Executor,
   row: { user_id: number; token_hash: string; name: string; created_at: number },

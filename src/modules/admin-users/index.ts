@@ -7,4 +7,4 @@ export { INVITATION_TTL_MS } from './accounts.service.js';
 export { mayAccess, type AccessActor, type AccessRequest } from './domain/access-policy.js';
 export { ADMIN_ROLES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, type AdminRole, type AdminUser } from './domain/user.js';
 export { API_TOKEN_PREFIX } from './secrets.js';
-export type { ClientFacts, LiveSession, SessionsService, StartedSession } from './sessions.service.js';
+export type { ClientFacts, LiveSession, SessionSummary, SessionsService, StartedSession } from './sessions.service.js';

@@ -13,6 +13,11 @@ export function randomToken(): string {
   return crypto.randomBytes(32).toString('base64url');
 }
 
+/** The public id of a session (16 random bytes): it names the session, and signs no one in. */
+export function randomPublicId(): string {
+  return crypto.randomBytes(16).toString('base64url');
+}
+
 export function newApiToken(): string {
   return `${API_TOKEN_PREFIX}${randomToken()}`;
 }

@@ -7,7 +7,7 @@ import * as repo from './admin-users.repo.js';
 import { isSessionLive, LAST_SEEN_RESOLUTION_MS, startSession, touchSession, type SessionLifetimes } from './domain/session-times.js';
 import { emailKey, type AdminRole, type AdminUser } from './domain/user.js';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
-import { API_TOKEN_PREFIX, randomToken, tokenHash } from './secrets.js';
+import { API_TOKEN_PREFIX, randomPublicId, randomToken, tokenHash } from './secrets.js';
 import { toAdminUser } from './user-rows.js';
 
 /** Where a sign-in comes from, kept with the session for the account screen. */
@@ -28,6 +28,16 @@ export interface LiveSession {
   readonly user: AdminUser;
   readonly idHash: string;
   readonly csrfToken: string;
+}
+
+/** A live session as the account screen shows it; `current` is the one the request came with. */
+export interface SessionSummary {
+  readonly id: string;
+  readonly createdAt: number;
+  readonly lastSeenAt: number;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+  readonly current: boolean;
 }
 
 const USER_AGENT_MAX = 300;
@@ -66,6 +76,7 @@ export class SessionsService {
       if (replaces !== undefined) await sessionsRepo.revokeSessionRow(trx, tokenHash(replaces), now);
       await sessionsRepo.insertSession(trx, {
         id_hash: tokenHash(sessionId),
+        public_id: randomPublicId(),
         user_id: user.id,
         csrf_token: csrfToken,
         created_at: now,
@@ -107,6 +118,33 @@ export class SessionsService {
 
   async signOut(idHash: string): Promise<void> {
     await sessionsRepo.revokeSessionRow(this.deps.db.db, idHash, this.deps.clock.now());
+  }
+
+  /** A page of the user's live sessions, newest first, after the key `before`; `currentIdHash` marks the caller's own. */
+  async listSessions(
+    userId: number,
+    currentIdHash: string | undefined,
+    before: { createdAt: number; publicId: string } | null,
+    limit: number,
+  ): Promise<{ items: SessionSummary[]; more: boolean }> {
+    const rows = await sessionsRepo.listLiveSessions(this.deps.db.db, userId, this.deps.clock.now(), before, limit + 1);
+    return {
+      items: rows.slice(0, limit).map((row) => ({
+        id: row.public_id,
+        createdAt: Number(row.created_at),
+        lastSeenAt: Number(row.last_seen_at),
+        ip: row.ip,
+        userAgent: row.user_agent,
+        current: currentIdHash !== undefined && row.id_hash === currentIdHash,
+      })),
+      more: rows.length > limit,
+    };
+  }
+
+  /** Revokes a live session of the user by its public id: undefined when they have none such, else whether it was the caller's. */
+  async revokeSession(userId: number, publicId: string, currentIdHash: string | undefined): Promise<{ current: boolean } | undefined> {
+    const row = await sessionsRepo.revokeUserSession(this.deps.db.db, userId, publicId, this.deps.clock.now());
+    return row === undefined ? undefined : { current: row.id_hash === currentIdHash };
   }
 
   /** Sets a new password when the current one is right (false otherwise) and signs the user out of every other session. */

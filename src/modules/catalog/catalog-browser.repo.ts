@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { toFlag } from '../../db/dialect.js';
 import type { Executor, ProductRow } from './products.repo.js';
 
@@ -16,7 +16,11 @@ export interface ProductBrowseFilter {
   readonly available?: boolean | undefined;
 }
 
-/** Products of the generation by offer id, after `afterId`; `limit` rows at most. */
+/**
+ * Products of the generation by offer id, after `afterId`; `limit` rows at most. With a
+ * category, the walk is the category's range of catalog_product_categories (0037) in
+ * offer-id order, each row joined to its product by key; without, the products' own key.
+ */
 export async function browseProducts(
   db: Executor,
   shopId: string,
@@ -25,22 +29,34 @@ export async function browseProducts(
   afterId: string | null,
   limit: number,
 ): Promise<ProductRow[]> {
+  if (filter.category !== undefined) {
+    let query = db
+      .selectFrom('catalog_product_categories as pc')
+      .innerJoin('catalog_products as p', (join) =>
+        join.onRef('p.shop_id', '=', 'pc.shop_id').onRef('p.generation', '=', 'pc.generation').onRef('p.id', '=', 'pc.product_id'),
+      )
+      .selectAll('p')
+      .where('pc.shop_id', '=', shopId)
+      .where('pc.generation', '=', generation)
+      .where('pc.category_id', '=', filter.category);
+    if (afterId !== null) query = query.where('pc.product_id', '>', afterId);
+    if (filter.available !== undefined) query = query.where('p.available', '=', toFlag(filter.available));
+    const text = filter.query;
+    if (text !== undefined) query = query.where((eb) => eb.or([eb('p.id', '=', text), nameContains('p.name', text)]));
+    return query.orderBy('pc.product_id').limit(limit).execute();
+  }
   let query = db.selectFrom('catalog_products').selectAll().where('shop_id', '=', shopId).where('generation', '=', generation);
   if (filter.available !== undefined) query = query.where('available', '=', toFlag(filter.available));
   if (afterId !== null) query = query.where('id', '>', afterId);
-  if (filter.category !== undefined) {
-    // category_ids is a JSON array of strings; the quoted id is matched as a whole element.
-    const pattern = `%${likeLiteral(JSON.stringify(filter.category))}%`;
-    query = query.where(sql.ref('category_ids'), 'like', sql<string>`${pattern} escape '\\'`);
-  }
   const text = filter.query;
-  if (text !== undefined) {
-    const pattern = `%${likeLiteral(text.toLowerCase())}%`;
-    query = query.where((eb) =>
-      eb.or([eb('id', '=', text), eb(sql<string>`lower(${sql.ref('name')})`, 'like', sql<string>`${pattern} escape '\\'`)]),
-    );
-  }
+  if (text !== undefined) query = query.where((eb) => eb.or([eb('id', '=', text), nameContains('name', text)]));
   return query.orderBy('id').limit(limit).execute();
+}
+
+/** The name holds `text`, Latin letters in any case (SQLite's lower() folds those only). */
+function nameContains(column: string, text: string): RawBuilder<SqlBool> {
+  const pattern = `%${likeLiteral(text.toLowerCase())}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
 /** Hidden (not widgetable) products of the generation by offer id, after `afterId`. */

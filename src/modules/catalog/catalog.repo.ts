@@ -2,6 +2,7 @@ import type { CompiledQuery, Insertable, Kysely, Selectable, Transaction } from 
 import type {
   CatalogCategoriesTable,
   CatalogLocationsTable,
+  CatalogProductCategoriesTable,
   CatalogProductsTable,
   CatalogsTable,
   Database,
@@ -32,7 +33,7 @@ export type LocationRow = Insertable<CatalogLocationsTable>;
 const MAX_PARAMS = 5_000;
 const DELETE_BATCH = 5_000;
 
-type StagedTable = 'catalog_products' | 'catalog_categories' | 'catalog_locations' | 'catalog_category_ids';
+type StagedTable = 'catalog_products' | 'catalog_categories' | 'catalog_locations' | 'catalog_category_ids' | 'catalog_product_categories';
 
 /**
  * The text of full-size multi-row inserts, by table, columns, row count and dialect. An
@@ -213,8 +214,16 @@ export async function listImports(db: Executor, shopId: string, limit: number): 
   return db.selectFrom('feed_imports').selectAll().where('shop_id', '=', shopId).orderBy('generation', 'desc').limit(limit).execute();
 }
 
+/** The products, and the category rows of each (catalog_product_categories, 0037), in the caller's transaction. */
 export async function insertProducts(db: Executor, rows: readonly ProductRow[]): Promise<void> {
   await insertChunked(db, 'catalog_products', rows);
+  const listed: Insertable<CatalogProductCategoriesTable>[] = [];
+  for (const row of rows) {
+    for (const category of new Set(JSON.parse(row.category_ids) as string[])) {
+      listed.push({ shop_id: row.shop_id, generation: row.generation, category_id: category, product_id: row.id });
+    }
+  }
+  await insertChunked(db, 'catalog_product_categories', listed);
 }
 
 export async function insertCategories(db: Executor, rows: readonly CategoryRow[]): Promise<void> {
@@ -314,6 +323,9 @@ async function generationsOf(
     .union((eb) =>
       eb.selectFrom('catalog_locations').select('generation').where('shop_id', '=', shopId).where('generation', '<', which.below),
     )
+    .union((eb) =>
+      eb.selectFrom('catalog_product_categories').select('generation').where('shop_id', '=', shopId).where('generation', '<', which.below),
+    )
     .execute();
   return [...new Set(rows.map((r) => Number(r.generation)))];
 }
@@ -345,8 +357,36 @@ export async function deleteGenerations(
       await query.execute();
       if (edge === undefined) break;
     }
+    await deleteProductCategories(db, shopId, generation);
     // Categories and locations are bounded (100,000 each) and small: one statement each.
     await db.deleteFrom('catalog_categories').where('shop_id', '=', shopId).where('generation', '=', generation).execute();
     await db.deleteFrom('catalog_locations').where('shop_id', '=', shopId).where('generation', '=', generation).execute();
+  }
+}
+
+/** A generation's category rows, in key ranges of DELETE_BATCH rows like its products. */
+async function deleteProductCategories(db: Kysely<Database>, shopId: string, generation: number): Promise<void> {
+  for (;;) {
+    const edge = await db
+      .selectFrom('catalog_product_categories')
+      .select(['category_id', 'product_id'])
+      .where('shop_id', '=', shopId)
+      .where('generation', '=', generation)
+      .orderBy('category_id')
+      .orderBy('product_id')
+      .offset(DELETE_BATCH - 1)
+      .limit(1)
+      .executeTakeFirst();
+    let query = db.deleteFrom('catalog_product_categories').where('shop_id', '=', shopId).where('generation', '=', generation);
+    if (edge !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('category_id', '<', edge.category_id),
+          eb.and([eb('category_id', '=', edge.category_id), eb('product_id', '<=', edge.product_id)]),
+        ]),
+      );
+    }
+    await query.execute();
+    if (edge === undefined) return;
   }
 }

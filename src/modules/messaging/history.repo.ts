@@ -30,6 +30,43 @@ export async function listSent(
   return query.orderBy('sent_at', 'desc').orderBy('code').orderBy('seq').limit(page.limit).offset(page.offset).execute();
 }
 
+/** Where a page of a customer's sent messages stops: sent_at (descending), then code and seq. */
+export interface SentKey {
+  readonly sentAt: number;
+  readonly code: string;
+  readonly seq: number;
+}
+
+/**
+ * Sent, non-test deliveries to these profile ids (a customer's live id and its merged
+ * ones), newest first, after `after`: the index (shop_id, profile_id, sent_at) read
+ * backwards from the key for each id.
+ */
+export async function listProfileSent(
+  db: Executor,
+  shopId: string,
+  profileIds: readonly number[],
+  after: SentKey | null,
+  limit: number,
+): Promise<DeliveryRow[]> {
+  if (profileIds.length === 0) return [];
+  let query = db
+    .selectFrom('messaging_deliveries')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('profile_id', 'in', [...profileIds])
+    .where('sent_at', 'is not', null)
+    .where('status', '=', 'sent')
+    .where('test', '=', 0);
+  if (after !== null) {
+    const { sentAt, code, seq } = after;
+    query = query
+      .where('sent_at', '<=', sentAt)
+      .where((eb) => eb.or([eb('sent_at', '<', sentAt), eb('code', '>', code), eb.and([eb('code', '=', code), eb('seq', '>', seq)])]));
+  }
+  return query.orderBy('sent_at', 'desc').orderBy('code').orderBy('seq').limit(limit).execute();
+}
+
 export interface CounterRow {
   readonly channel: string;
   readonly type: string;

@@ -4,6 +4,8 @@ import type { IdentityInput, IdentityService } from '../identity/index.js';
 import * as history from './history.repo.js';
 import * as repo from './messaging.repo.js';
 
+export type { SentKey } from './history.repo.js';
+
 export type MessageType = 'bulk' | 'chain' | 'transactional';
 export const MESSAGE_TYPES: readonly MessageType[] = ['bulk', 'chain', 'transactional'];
 
@@ -79,6 +81,17 @@ export class HistoryService {
     const filter = await this.filterOf(shopId, query);
     const rows = await history.listSent(this.deps.db.db, shopId, filter, { limit: page.limit, offset: (page.page - 1) * page.limit });
     return rows.map(toSentMessage);
+  }
+
+  /** A page of the sent messages of these profile ids (one customer's), newest first, after `after`. */
+  async sentPage(
+    shopId: string,
+    profileIds: readonly number[],
+    after: history.SentKey | null,
+    limit: number,
+  ): Promise<{ items: Array<SentMessage & { readonly seq: number }>; more: boolean }> {
+    const rows = await history.listProfileSent(this.deps.db.db, shopId, profileIds, after, limit + 1);
+    return { items: rows.slice(0, limit).map((row) => ({ ...toSentMessage(row), seq: row.seq })), more: rows.length > limit };
   }
 
   /** Counters per channel and type; a pair without messages is absent. */

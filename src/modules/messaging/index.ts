@@ -13,7 +13,7 @@ export {
 } from './domain/mailing.js';
 export type { ChannelTemplates, MailingTemplates, TemplateChannel } from './domain/mailing.js';
 export type { DeliveryPlan } from './domain/recipients.js';
-export type { MessageType } from './history.service.js';
+export type { HistoryService, MessageType, SentKey, SentMessage } from './history.service.js';
 export type { MessageWriter, NewMessage, WrittenMessage } from './message-writer.js';
 // Messaging's per-shop id sequences by kind (mailings, bulk mailings, chains and their runs), one upsert each.
 export { nextId as nextMessagingId } from './messaging.repo.js';

@@ -1,6 +1,7 @@
 import { AppError } from '../../errors.js';
 import type { IdentityService, Profile, ProfileDirectory, ProfileKey } from '../identity/index.js';
 import type { LoyaltyService } from '../loyalty/index.js';
+import type { HistoryService, SentKey, SentMessage } from '../messaging/index.js';
 import type { ShopsService } from '../shops/index.js';
 import type { CustomerHistoryService, StoredEvent, TimeKey, TrackedOrder } from '../tracking/index.js';
 import type { ProfileView, ProfileViewService } from './profile-view.service.js';
@@ -39,11 +40,12 @@ export interface Paged<T> {
 
 export interface CustomersDeps {
   readonly shops: Pick<ShopsService, 'requireShop'>;
-  readonly identity: Pick<IdentityService, 'getProfile' | 'listMerges'>;
+  readonly identity: Pick<IdentityService, 'getProfile' | 'listMerges' | 'profileIdsOf'>;
   readonly profileDirectory: Pick<ProfileDirectory, 'findByAnyIdentifier' | 'listNewest'>;
   readonly profileView: Pick<ProfileViewService, 'viewOf'>;
   readonly customerHistory: Pick<CustomerHistoryService, 'eventsPage' | 'ordersPage'>;
   readonly loyalty: Pick<LoyaltyService, 'viewMember'>;
+  readonly messageHistory: Pick<HistoryService, 'sentPage'>;
 }
 
 export class CustomersService {
@@ -84,6 +86,18 @@ export class CustomersService {
   async orders(shopId: string, profileId: number, before: TimeKey | null, limit: number): Promise<Paged<TrackedOrder>> {
     const profile = await this.liveProfile(shopId, profileId);
     return this.deps.customerHistory.ordersPage(shopId, profile.id, before, limit);
+  }
+
+  /** The messages sent to the customer, under its own id and those of the profiles merged into it; tests excluded. */
+  async messages(
+    shopId: string,
+    profileId: number,
+    after: SentKey | null,
+    limit: number,
+  ): Promise<Paged<SentMessage & { readonly seq: number }>> {
+    const profile = await this.liveProfile(shopId, profileId);
+    const ids = await this.deps.identity.profileIdsOf(shopId, profile.id);
+    return this.deps.messageHistory.sentPage(shopId, ids, after, limit);
   }
 
   private async liveProfile(shopId: string, profileId: number) {

@@ -131,3 +131,42 @@ export async function heldOf(db: Executor, shopId: string, orderId: string): Pro
     .execute();
   return new Map(rows.map((r) => [r.code, Number(r.amount)]));
 }
+
+/** What a certificate is now: spendable, spent to zero, or past its expiry with money left. */
+export type CertificateStatus = 'active' | 'spent' | 'expired';
+
+/**
+ * A page of the shop's certificates, newest (highest id) first, after `beforeId`: a range
+ * of (shop_id, id), or of (shop_id, pool_id, id) for one pool (0037); the status is checked
+ * on the rows of that range, since it moves with time.
+ */
+export async function listCertificates(
+  db: Executor,
+  shopId: string,
+  filter: { poolId?: number | undefined; status?: CertificateStatus | undefined; now: number },
+  beforeId: number | null,
+  limit: number,
+): Promise<CertificateRow[]> {
+  let query = db.selectFrom('certificates').selectAll().where('shop_id', '=', shopId);
+  if (filter.poolId !== undefined) query = query.where('pool_id', '=', filter.poolId);
+  if (beforeId !== null) query = query.where('id', '<', beforeId);
+  const now = filter.now;
+  if (filter.status === 'spent') query = query.where('balance', '=', 0);
+  else if (filter.status === 'active') {
+    query = query.where('balance', '>', 0).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+  } else if (filter.status === 'expired') query = query.where('balance', '>', 0).where('expires_at', '<=', now);
+  return query.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** A page of the shop's certificate pools by id, after `afterId`. */
+export async function listPools(
+  db: Executor,
+  shopId: string,
+  afterId: number | null,
+  limit: number,
+): Promise<Array<{ id: number; name: string; created_at: number }>> {
+  let query = db.selectFrom('certificate_pools').select(['id', 'name', 'created_at']).where('shop_id', '=', shopId);
+  if (afterId !== null) query = query.where('id', '>', afterId);
+  const rows = await query.orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ id: Number(r.id), name: r.name, created_at: Number(r.created_at) }));
+}

@@ -26,6 +26,14 @@ export interface Certificate {
   readonly createdAt: number;
 }
 
+export type { CertificateStatus } from './certificates.repo.js';
+
+export interface CertificatePool {
+  readonly id: number;
+  readonly name: string;
+  readonly createdAt: number;
+}
+
 export const CERTIFICATE_NOT_FOUND = 'Certificate not found.';
 
 /** Gift certificates and their pools, and the checkout's reads of them (docs/promotions.md); the checkout's holds are CertificateHolds. */
@@ -92,6 +100,32 @@ export class CertificatesService {
     return toCertificate(row);
   }
 
+  /** A page of certificates, newest first, after the certificate `beforeId`; `more` when another page follows. */
+  async listCertificates(
+    shopId: string,
+    filter: { poolId?: number | undefined; status?: repo.CertificateStatus | undefined },
+    beforeId: number | null,
+    limit: number,
+  ): Promise<{ items: Array<Certificate & { status: repo.CertificateStatus }>; more: boolean }> {
+    await this.deps.shops.requireShop(shopId);
+    const now = this.deps.clock.now();
+    const rows = await repo.listCertificates(this.db, shopId, { ...filter, now }, beforeId, limit + 1);
+    return {
+      items: rows.slice(0, limit).map((row) => {
+        const c = toCertificate(row);
+        return { ...c, status: certificateStatus(c, now) };
+      }),
+      more: rows.length > limit,
+    };
+  }
+
+  /** A page of the shop's pools by id, after the pool `afterId`. */
+  async listPools(shopId: string, afterId: number | null, limit: number): Promise<{ items: CertificatePool[]; more: boolean }> {
+    await this.deps.shops.requireShop(shopId);
+    const rows = await repo.listPools(this.db, shopId, afterId, limit + 1);
+    return { items: rows.slice(0, limit).map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at })), more: rows.length > limit };
+  }
+
   /** The checkout's loader: the certificates among `texts` that exist, by their stored code. */
   async findCertificates(shopId: string, texts: readonly string[]): Promise<Map<string, Certificate>> {
     const codes = [...new Set(texts.map(normalizeCode).filter((c): c is string => c !== null))];
@@ -103,6 +137,11 @@ export class CertificatesService {
   async heldOf(shopId: string, orderId: string): Promise<Map<string, number>> {
     return repo.heldOf(this.db, shopId, orderId);
   }
+}
+
+function certificateStatus(c: Certificate, now: number): repo.CertificateStatus {
+  if (c.balance === 0) return 'spent';
+  return c.expiresAt !== null && c.expiresAt <= now ? 'expired' : 'active';
 }
 
 function toCertificate(row: repo.CertificateRow): Certificate {

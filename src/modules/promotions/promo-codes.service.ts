@@ -27,6 +27,17 @@ export interface PromoCode {
   readonly createdAt: number;
 }
 
+/** Rows read per statement by exportCodes. */
+export const EXPORT_BATCH = 1000;
+
+/** What a code is now: usable, used up (every use taken), or past its end. */
+export type PromoCodeState = 'active' | 'used_up' | 'ended';
+
+function promoCodeState(c: PromoCode, now: number): PromoCodeState {
+  if (c.endsAt !== null && c.endsAt <= now) return 'ended';
+  return c.usageLimit !== null && c.used >= c.usageLimit ? 'used_up' : 'active';
+}
+
 export interface CodeTerms {
   readonly usageLimit?: number | null | undefined;
   readonly perMemberLimit?: number | null | undefined;
@@ -141,6 +152,39 @@ export class PromoCodesService {
     const rows = await repo.listCodes(this.db, shopId, promotionId, after, page.limit + 1);
     const codes = rows.slice(0, page.limit).map(toPromoCode);
     return { codes, nextAfter: rows.length > page.limit ? (codes.at(-1)?.code ?? null) : null };
+  }
+
+  /**
+   * Every code of a promotion, in code order, read in batches of `batch` rows along the
+   * index (shop_id, promotion_id, code): the export never holds more than one batch. The
+   * promotion is checked before the first batch, so that a missing one is a 404 before any
+   * byte is sent. Codes added during the export appear if they sort after the batch read.
+   */
+  async exportCodes(
+    shopId: string,
+    promotionId: number,
+    batch = EXPORT_BATCH,
+  ): Promise<AsyncIterable<Array<PromoCode & { state: PromoCodeState }>>> {
+    await this.deps.shops.requireShop(shopId);
+    if (!(await promotionsRepo.findPromotion(this.db, shopId, promotionId))) throw new AppError('NOT_FOUND', 'Promotion not found.');
+    const { db } = this;
+    const { clock } = this.deps;
+    return {
+      async *[Symbol.asyncIterator]() {
+        let after: string | undefined;
+        for (;;) {
+          const rows = await repo.listCodes(db, shopId, promotionId, after, batch);
+          const now = clock.now();
+          if (rows.length > 0)
+            yield rows.map((row) => {
+              const code = toPromoCode(row);
+              return { ...code, state: promoCodeState(code, now) };
+            });
+          if (rows.length < batch) return;
+          after = rows.at(-1)!.code;
+        }
+      },
+    };
   }
 
   /** The codes an order has blocked, with the buyer each was blocked for (a repeat apply does not count them against itself). */

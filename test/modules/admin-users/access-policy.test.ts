@@ -38,6 +38,8 @@ const TABLE: ReadonlyArray<[string, AccessActor, AccessRequest, boolean]> = [
   ['analyst changes a shop', user('analyst'), ask('PATCH', '/shops/:shop_id', { shopId: SHOP }), false],
   ['analyst changes their password', user('analyst'), ask('POST', '/session/password'), true],
   ['analyst signs out', user('analyst'), ask('DELETE', '/session'), true],
+  ['analyst lists their sessions', user('analyst'), ask('GET', '/session/sessions'), true],
+  ['shop-limited analyst signs a session out', user('analyst', [SHOP]), ask('DELETE', '/session/sessions/:id'), true],
   ['analyst deletes their own token', user('analyst'), ask('DELETE', '/users/:id/tokens/:token_id', { target: self }), true],
   ['analyst changes their own role', user('analyst'), ask('PATCH', '/users/:id', { target: self, requestedRole: 'owner' }), false],
   ['shop-limited owner on its shop', user('owner', [SHOP]), ask('PATCH', '/shops/:shop_id', { shopId: SHOP }), true],

@@ -25,7 +25,7 @@ export interface AccessRequest {
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
 /** What a user does to their own sign-in, whatever their role. */
-const OWN_SESSION_ROUTES = new Set(['/session', '/session/password']);
+const OWN_SESSION_ROUTES = new Set(['/session', '/session/password', '/session/sessions', '/session/sessions/:id']);
 
 const TOKEN_ROUTES = new Set(['/users/:id/tokens', '/users/:id/tokens/:token_id']);
 
