@@ -157,7 +157,7 @@ function Ledger({
                   <Table.Td>{tx.kind}</Table.Td>
                   <Table.Td>{formatUnits(tx.amount, shop, language)}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={STATUS_COLOR[tx.status]}>
+                    <Badge variant="dot" color={STATUS_COLOR[tx.status]}>
                       {t(`customers.loyalty.status.${tx.status}`)}
                     </Badge>
                   </Table.Td>

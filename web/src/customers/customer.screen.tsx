@@ -101,7 +101,7 @@ function Profile({ shopId, shop, customer }: { readonly shopId: string; readonly
             <Stack gap={4}>
               {customer.push_tokens.map((token) => (
                 <Group key={`${token.platform}:${token.token}`} gap="xs" wrap="nowrap">
-                  <Badge variant="light">{token.platform}</Badge>
+                  <Badge variant="outline">{token.platform}</Badge>
                   <Code style={{ overflowWrap: 'anywhere' }}>{token.token}</Code>
                 </Group>
               ))}
@@ -214,7 +214,7 @@ function CustomerSegments({ shopId, ids }: { readonly shopId: string; readonly i
   return (
     <Group gap="xs">
       {ids.map((id) => (
-        <Badge key={id} variant="light" component={Link} to={`/shops/${shopId}/segments`} style={{ cursor: 'pointer' }}>
+        <Badge key={id} variant="outline" component={Link} to={`/shops/${shopId}/segments`} style={{ cursor: 'pointer' }}>
           {names.get(id) ?? t('customers.segments.unnamed', { id })}
         </Badge>
       ))}

@@ -8,7 +8,7 @@ const STATUS_COLOR = { queued: 'gray', running: 'blue', done: 'green', failed: '
 export function ImportStatus({ status }: { readonly status: AudienceImport['status'] }) {
   const { t } = useI18n();
   return (
-    <Badge variant="light" color={STATUS_COLOR[status]}>
+    <Badge variant="dot" color={STATUS_COLOR[status]}>
       {t(`customers.imports.status.${status}`)}
     </Badge>
   );
@@ -34,15 +34,17 @@ export function ImportReport({ entry, shop }: { readonly entry: AudienceImport; 
         </Title>
         <ImportStatus status={entry.status} />
       </Group>
-      <Progress
-        value={entry.status === 'done' ? 100 : percent}
-        animated={running}
-        aria-label={t('customers.imports.progress')}
-        aria-valuetext={t('customers.imports.progressText', {
-          processed: count.format(entry.processed),
-          received: count.format(entry.received),
-        })}
-      />
+      <Progress.Root size="lg">
+        <Progress.Section
+          value={entry.status === 'done' ? 100 : percent}
+          animated={running}
+          aria-label={t('customers.imports.progress')}
+          aria-valuetext={t('customers.imports.progressText', {
+            processed: count.format(entry.processed),
+            received: count.format(entry.received),
+          })}
+        />
+      </Progress.Root>
       <Text size="sm" role="status" aria-live="polite">
         {t('customers.imports.progressText', { processed: count.format(entry.processed), received: count.format(entry.received) })}
       </Text>
