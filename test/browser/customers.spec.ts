@@ -3,12 +3,14 @@ import { createCustomProperty, createEventCode, createSegment, importAudience, s
 import { expect, expectAccessible, test } from './fixtures.js';
 import { CustomersPage } from './pages/customers.page.js';
 
+// Each test walks several screens, each checked by axe, and waits for a background import:
+// longer than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 test('a visitor the SDK identified by email is found by that email, and the page shows the email, the event and the properties', async ({
   page,
   signedIn: _,
 }) => {
-  // Six screens and tabs, each checked by axe: longer than the default 30 s on a busy machine.
-  test.setTimeout(90_000);
   const shop = await createShop(`Customers ${Date.now()}`);
   await createEventCode(shop.shop_id, 'newsletter_signup');
   const did = await sdkCustomEvent(shop.shop_id, { email: 'Kate@Example.org', event: 'newsletter_signup' });
