@@ -1,7 +1,12 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../errors.js';
 import type { AudienceImport } from '../modules/audience/audience.types.js';
+import { toChunks } from '../modules/audience/domain/chunks.js';
+import { CsvError, CsvReader, csvRecord } from '../modules/audience/domain/csv.js';
+import { MAX_RECORDS_PER_REQUEST } from '../modules/audience/domain/limits.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
-import { ImportListSchema, ImportsQuerySchema, type ImportBody } from './imports.schemas.js';
+import { ImportListSchema, ImportSchema, ImportsQuerySchema, UploadQuerySchema, type ImportBody } from './imports.schemas.js';
 import { integerQueryParameters } from './query-integers.js';
 
 const tags = ['audience'];
@@ -35,8 +40,74 @@ export const importsRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
     },
   );
 
+  // The admin UI's audience upload: a CSV file as `patron import audience` reads it. Its
+  // parser is this plugin's own (the admin scope speaks JSON elsewhere).
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+
+  app.post(
+    '/shops/:shop_id/imports',
+    {
+      schema: {
+        tags,
+        summary: 'Upload an audience CSV file',
+        description:
+          'The body is a CSV file (`Content-Type: text/csv`): a header row of audience record field names (interface.md, ' +
+          '"Audience user record"; custom property codes too), then one record per row, comma- or semicolon-separated; ' +
+          '`kids` and `auto` cells hold JSON. Stored as one import, as POST /import/audience stores its records, and ' +
+          'imported in the background: poll `GET …/imports` for its progress and report. ' +
+          `At most ${MAX_RECORDS_PER_REQUEST} records and ${MAX_UPLOAD_BYTES} bytes.`,
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        querystring: UploadQuerySchema,
+        body: { content: { 'text/csv': { schema: Type.String({ description: 'The CSV file.' }) } } },
+        response: withErrors({ 202: ImportSchema }, [404, 413, 415]),
+      },
+      preValidation: (request, _reply, next) => {
+        integerQueryParameters(request, 'segment_id');
+        next();
+      },
+    },
+    async (request, reply) => {
+      const body: unknown = request.body;
+      if (typeof body !== 'string')
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the CSV file as the body, with Content-Type text/csv.');
+      const records = csvRecords(body);
+      const { segment_id } = request.query;
+      const entry = await audience.submitImport(request.params.shop_id, {
+        chunks: toChunks(records),
+        ...(segment_id === undefined ? {} : { segmentId: segment_id }),
+      });
+      return reply.code(202).send(toImportBody(entry));
+    },
+  );
+
   done();
 };
+
+/** The upload's bound: 100,000 records of about 160 bytes of CSV each. */
+const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;
+
+/** The records of a CSV file under its header's names; a file that is not CSV is refused whole. */
+function csvRecords(text: string): Record<string, unknown>[] {
+  const reader = new CsvReader();
+  let rows: { cells: string[] }[];
+  try {
+    rows = [...reader.push(text.startsWith('\uFEFF') ? text.slice(1) : text), ...reader.end()];
+  } catch (error) {
+    if (error instanceof CsvError)
+      throw new AppError('VALIDATION_FAILED', `Field \`file\` is not valid CSV: ${error.message}`, { field: 'file' });
+    throw error;
+  }
+  const [header, ...data] = rows;
+  if (header === undefined || data.length === 0) {
+    throw new AppError('VALIDATION_FAILED', 'Field `file` needs a header row and at least one record.', { field: 'file' });
+  }
+  if (data.length > MAX_RECORDS_PER_REQUEST) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `The file has more than ${MAX_RECORDS_PER_REQUEST} records.`);
+  }
+  const names = header.cells.map((name) => name.trim());
+  return data.map((row) => csvRecord(names, row.cells));
+}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -65,3 +65,12 @@ export const ImportsQuerySchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const UploadQuerySchema = Type.Object(
+  {
+    segment_id: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1, description: 'The segment to load the records into; an unknown one is 404.' }),
+    ),
+  },
+  { additionalProperties: false },
+);

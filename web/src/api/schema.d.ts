@@ -9659,7 +9659,270 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /**
+         * Upload an audience CSV file
+         * @description The body is a CSV file (`Content-Type: text/csv`): a header row of audience record field names (interface.md, "Audience user record"; custom property codes too), then one record per row, comma- or semicolon-separated; `kids` and `auto` cells hold JSON. Stored as one import, as POST /import/audience stores its records, and imported in the background: poll `GET …/imports` for its progress and report. At most 100000 records and 16777216 bytes.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The segment to load the records into; an unknown one is 404. */
+                    segment_id?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description One audience import: the "system log" of interface.md endpoint 11. */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Dropped fields per field name, all of them. */
+                            dropped_fields: {
+                                [key: string]: number;
+                            };
+                            /** @description The first 100 skipped records with their reasons; a failed import adds where it stopped. */
+                            errors: {
+                                /** @description Position of the record in `audience`, from 0. */
+                                index: number;
+                                message: string;
+                                /** @description no_identifier, not_an_object, invalid_phone …, or stopped (where a failed import stopped). */
+                                reason: string;
+                            }[];
+                            /** @description When the import ended, done or failed (ISO 8601), or null. */
+                            finished_at: string | null;
+                            /** @description Status changes, oldest first. */
+                            history: {
+                                /** Format: date-time */
+                                at: string;
+                                status: string;
+                            }[];
+                            /** @description Import id, per shop; newer imports have larger ids. */
+                            id: number;
+                            /** @description Records imported so far. */
+                            imported: number;
+                            /** @enum {string} */
+                            kind: "audience";
+                            /** @description Records read so far (imported + skipped): where a stopped import stands. */
+                            processed: number;
+                            /** @description New profiles; the other imported records went to existing profiles. */
+                            profiles_created: number;
+                            /** @description Records the request carried. */
+                            received: number;
+                            /** @description The segment the records were loaded into. */
+                            segment_id: number | null;
+                            /** @description Records skipped so far (see errors and skipped_reasons). */
+                            skipped: number;
+                            /** @description Skipped records per reason, all of them. */
+                            skipped_reasons: {
+                                [key: string]: number;
+                            };
+                            /** @description POST /import/audience or `patron import audience`. */
+                            source: "api" | "cli";
+                            /** @description When a worker first took the import (ISO 8601), or null. */
+                            started_at: string | null;
+                            /** @description queued (stored, waiting for a worker, or for a retry), running, done, failed (for good). */
+                            status: "queued" | "running" | "done" | "failed";
+                            /** @description Keys that are neither a record field nor a custom property of the shop, with how many records had each (up to 100 codes); not stored. */
+                            unknown_properties: {
+                                [key: string]: number;
+                            };
+                            /** @description The first 100 fields dropped from imported records (a bad value), with the reason. */
+                            warnings: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

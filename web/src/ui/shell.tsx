@@ -45,6 +45,9 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         {shopLink('settings', t('nav.settings'))}
         {shopLink('integration', t('nav.integration'))}
         {shopLink('event-codes', t('nav.eventCodes'))}
+        {shopLink('customers', t('nav.customers'))}
+        {shopLink('segments', t('nav.segments'))}
+        {shopLink('imports', t('nav.imports'))}
       </AppShell.Navbar>
       <AppShell.Main id="main">
         <Suspense fallback={<Loading />}>
