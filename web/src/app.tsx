@@ -1,13 +1,16 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { accountRoutes } from './account/routes';
 import { ApiError, setUnauthorizedHandler } from './api/client';
+import { auditRoutes } from './audit/routes';
 import { RequireSession } from './auth/require-session';
 import { authRoutes } from './auth/routes';
 import { SESSION_KEY } from './auth/session';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { shopRoutes } from './shops/routes';
+import { userRoutes } from './users/routes';
 import { Empty } from './ui/states';
 import { cssVariablesResolver, theme } from './ui/theme';
 
@@ -42,6 +45,9 @@ const router = createBrowserRouter(
         { index: true, element: <Navigate to="/shops" replace /> },
         ...shopRoutes,
         ...eventRoutes,
+        ...accountRoutes,
+        ...userRoutes,
+        ...auditRoutes,
         { path: '*', Component: NotFound },
       ],
     },
