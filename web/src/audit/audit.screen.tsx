@@ -58,7 +58,7 @@ export function AuditScreen() {
                     <Table.Td>
                       <Button
                         size="xs"
-                        variant="subtle"
+                        variant="default"
                         aria-expanded={open === entry.id}
                         aria-controls={`audit-${entry.id}`}
                         onClick={() => setOpen(open === entry.id ? null : entry.id)}
@@ -126,7 +126,7 @@ function Details({ entry }: { readonly entry: AuditEntry }) {
           <Text size="sm" fw={600}>
             {t('people.audit.before')}
           </Text>
-          <Code block mah={400} style={{ overflow: 'auto' }}>
+          <Code block mah={400} style={{ overflow: 'auto' }} tabIndex={0}>
             {formatJson(entry.before)}
           </Code>
         </div>
@@ -134,7 +134,7 @@ function Details({ entry }: { readonly entry: AuditEntry }) {
           <Text size="sm" fw={600}>
             {t('people.audit.after')}
           </Text>
-          <Code block mah={400} style={{ overflow: 'auto' }}>
+          <Code block mah={400} style={{ overflow: 'auto' }} tabIndex={0}>
             {formatJson(entry.after)}
           </Code>
         </div>

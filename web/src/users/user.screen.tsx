@@ -33,7 +33,7 @@ export function UserScreen() {
       {user.data && (
         <>
           <Summary user={user.data} />
-          {manages ? <EditUser key={JSON.stringify(user.data)} user={user.data} /> : <Text c="dimmed">{t('people.user.readOnly')}</Text>}
+          {manages ? <EditUser key={user.data.id} user={user.data} /> : <Text c="dimmed">{t('people.user.readOnly')}</Text>}
           {manages && <ResendInvitation user={user.data} />}
           {manages && !own && <RemoveUser user={user.data} />}
           {(manages || own) && <TokensPanel userId={user.data.id} />}

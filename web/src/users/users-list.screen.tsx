@@ -50,9 +50,21 @@ export function UsersListScreen() {
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4}>
-                      {user.status === 'invited' && <Badge color="orange">{t('people.status.invited')}</Badge>}
-                      {user.disabled && <Badge color="gray">{t('people.status.disabled')}</Badge>}
-                      {user.status === 'active' && !user.disabled && <Badge color="green">{t('people.status.active')}</Badge>}
+                      {user.status === 'invited' && (
+                        <Badge variant="dot" color="orange">
+                          {t('people.status.invited')}
+                        </Badge>
+                      )}
+                      {user.disabled && (
+                        <Badge variant="dot" color="gray">
+                          {t('people.status.disabled')}
+                        </Badge>
+                      )}
+                      {user.status === 'active' && !user.disabled && (
+                        <Badge variant="dot" color="green">
+                          {t('people.status.active')}
+                        </Badge>
+                      )}
                     </Group>
                   </Table.Td>
                   <Table.Td>{user.last_sign_in_at ? formatAt(user.last_sign_in_at, null, language) : t('people.never')}</Table.Td>
