@@ -43,10 +43,10 @@ function newEmail(): string {
 }
 
 /** A user with a password (admin-api.md "Admin users"), who can sign in at once. */
-export async function createUser(role: Role = 'owner'): Promise<{ email: string; password: string }> {
+export async function createUser(role: Role = 'owner', shops: string[] | null = null): Promise<{ email: string; password: string }> {
   const email = newEmail();
   const password = `pw-${userCount}-correct-horse-battery`;
-  const res = await admin('POST', '/users', { email, password, role });
+  const res = await admin('POST', '/users', { email, password, role, shops });
   if (res.status !== 201) throw new Error(`POST /admin/v1/users answered ${res.status}: ${JSON.stringify(res.body)}`);
   return { email, password };
 }

@@ -1,7 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { accountRoutes } from './account/routes';
 import { ApiError, setUnauthorizedHandler } from './api/client';
+import { auditRoutes } from './audit/routes';
 import { RequireSession } from './auth/require-session';
 import { authRoutes } from './auth/routes';
 import { SESSION_KEY } from './auth/session';
@@ -9,6 +11,7 @@ import { customerRoutes } from './customers/routes';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { shopRoutes } from './shops/routes';
+import { userRoutes } from './users/routes';
 import { Empty } from './ui/states';
 import { cssVariablesResolver, theme } from './ui/theme';
 
@@ -44,6 +47,9 @@ const router = createBrowserRouter(
         ...shopRoutes,
         ...eventRoutes,
         ...customerRoutes,
+        ...accountRoutes,
+        ...userRoutes,
+        ...auditRoutes,
         { path: '*', Component: NotFound },
       ],
     },

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
+import { usePermissions } from '../auth/permissions';
 import { useI18n } from '../i18n/i18n';
 import { formFailure } from '../ui/form-errors';
 import { Page } from '../ui/page';
@@ -17,13 +18,14 @@ const eventCodeKeys = (shopId: string) => ['shops', shopId, 'custom-events'] as 
 export function EventCodesScreen() {
   const { t } = useI18n();
   const shopId = useParams().shopId ?? '';
+  const can = usePermissions();
   const codes = useQuery({
     queryKey: eventCodeKeys(shopId),
     queryFn: () => unwrap(api.GET('/admin/v1/shops/{shop_id}/custom-events', { params: { path: { shop_id: shopId } } })),
   });
   return (
     <Page title={t('events.title')} hint={t('events.hint')}>
-      <CreateEventCode shopId={shopId} />
+      {can.write ? <CreateEventCode shopId={shopId} /> : <Alert color="gray">{t('people.readOnlyRole')}</Alert>}
       {codes.isPending && <Loading />}
       {codes.isError && <Failure error={codes.error} onRetry={() => void codes.refetch()} />}
       {codes.data && codes.data.custom_events.length === 0 && <Empty>{t('events.empty')}</Empty>}
@@ -33,9 +35,11 @@ export function EventCodesScreen() {
             <Table.Tr>
               <Table.Th scope="col">{t('events.code')}</Table.Th>
               <Table.Th scope="col">{t('events.name')}</Table.Th>
-              <Table.Th scope="col">
-                <VisuallyHidden>{t('events.delete')}</VisuallyHidden>
-              </Table.Th>
+              {can.write && (
+                <Table.Th scope="col">
+                  <VisuallyHidden>{t('events.delete')}</VisuallyHidden>
+                </Table.Th>
+              )}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -45,9 +49,11 @@ export function EventCodesScreen() {
                   <Code>{item.code}</Code>
                 </Table.Td>
                 <Table.Td>{item.name ?? t('common.none')}</Table.Td>
-                <Table.Td>
-                  <DeleteEventCode shopId={shopId} code={item.code} />
-                </Table.Td>
+                {can.write && (
+                  <Table.Td>
+                    <DeleteEventCode shopId={shopId} code={item.code} />
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>

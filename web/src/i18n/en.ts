@@ -1,4 +1,5 @@
 import { customersEn } from './customers';
+import { peopleEn } from './people';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -104,6 +105,7 @@ export const en = {
   'common.close': 'Close',
   'common.none': '—',
   ...customersEn,
+  ...peopleEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,6 @@
 import { customersRu } from './customers';
 import type { Messages } from './en';
+import { peopleRu } from './people';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -102,4 +103,5 @@ export const ru: Messages = {
   'common.close': 'Закрыть',
   'common.none': '—',
   ...customersRu,
+  ...peopleRu,
 };

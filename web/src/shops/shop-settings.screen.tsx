@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { usePermissions } from '../auth/permissions';
 import { useI18n } from '../i18n/i18n';
 import { formFailure } from '../ui/form-errors';
 import { Page } from '../ui/page';
@@ -14,13 +15,14 @@ export function ShopSettingsScreen() {
   const { t } = useI18n();
   const shopId = useParams().shopId ?? '';
   const shop = useShop(shopId);
+  const can = usePermissions();
   return (
     <Page title={shop.data ? `${t('settings.title')}: ${shop.data.name}` : t('settings.title')}>
       {shop.isPending && <Loading />}
       {shop.isError && <Failure error={shop.error} onRetry={() => void shop.refetch()} />}
       {/* Keyed by the saved shop, so that the form starts again from what the server holds. */}
       {shop.data && <SettingsForm key={JSON.stringify(shop.data)} shop={shop.data} />}
-      {shop.data && <RotateSecret shopId={shopId} />}
+      {shop.data && can.manageShops && <RotateSecret shopId={shopId} />}
     </Page>
   );
 }
@@ -29,6 +31,8 @@ const FIELDS = ['name', 'active', 'restricted', 'paid_till'] as const;
 
 function SettingsForm({ shop }: { readonly shop: Shop }) {
   const { t } = useI18n();
+  // Only owners and admins change a shop (docs/admin-users.md "Roles"): the others see it read-only.
+  const readOnly = !usePermissions().manageShops;
   const queryClient = useQueryClient();
   const [name, setName] = useState(shop.name);
   const [active, setActive] = useState(shop.active);
@@ -65,6 +69,7 @@ function SettingsForm({ shop }: { readonly shop: Shop }) {
               {failure.form}
             </Alert>
           )}
+          {readOnly && <Alert color="gray">{t('people.readOnlyRole')}</Alert>}
           {saved && !save.isPending && (
             <Alert color="green" role="status">
               {t('settings.saved')}
@@ -77,6 +82,7 @@ function SettingsForm({ shop }: { readonly shop: Shop }) {
             value={name}
             onChange={(e) => setName(e.currentTarget.value)}
             error={fieldError('name')}
+            readOnly={readOnly}
           />
           <TextInput label={t('settings.currency')} value={shop.currency} readOnly description={t('settings.fixedAtCreation')} />
           <TextInput label={t('settings.timezone')} value={shop.timezone} readOnly description={t('settings.fixedAtCreation')} />
@@ -84,12 +90,14 @@ function SettingsForm({ shop }: { readonly shop: Shop }) {
             label={t('settings.active')}
             checked={active}
             onChange={(e) => setActive(e.currentTarget.checked)}
+            disabled={readOnly}
             error={fieldError('active')}
           />
           <Checkbox
             label={t('settings.restricted')}
             checked={restricted}
             onChange={(e) => setRestricted(e.currentTarget.checked)}
+            disabled={readOnly}
             error={fieldError('restricted')}
           />
           <TextInput
@@ -98,13 +106,16 @@ function SettingsForm({ shop }: { readonly shop: Shop }) {
             type="date"
             value={paidTill}
             onChange={(e) => setPaidTill(e.currentTarget.value)}
+            readOnly={readOnly}
             error={fieldError('paid_till')}
           />
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              {t('settings.save')}
-            </Button>
-          </Group>
+          {!readOnly && (
+            <Group>
+              <Button type="submit" loading={save.isPending}>
+                {t('settings.save')}
+              </Button>
+            </Group>
+          )}
         </Stack>
       </form>
     </Paper>

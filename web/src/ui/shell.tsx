@@ -2,6 +2,7 @@ import { AppShell, Burger, Group, Menu, NavLink, Select, Text, UnstyledButton } 
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
+import { permissionsOf } from '../auth/permissions';
 import { useSignOut, type SessionUser } from '../auth/session';
 import { LANGUAGES, useI18n } from '../i18n/i18n';
 import { useShops } from '../shops/shop.queries';
@@ -14,6 +15,7 @@ export function Shell({ user }: { readonly user: SessionUser }) {
   const location = useLocation();
   const shopMatch = useMatch('/shops/:shopId/*');
   const shopId = shopMatch?.params.shopId;
+  const can = permissionsOf(user);
 
   const shopLink = (section: string, label: string) =>
     shopId && (
@@ -48,6 +50,19 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         {shopLink('customers', t('nav.customers'))}
         {shopLink('segments', t('nav.segments'))}
         {shopLink('imports', t('nav.imports'))}
+        <NavLink component={Link} to="/account" label={t('people.nav.account')} active={location.pathname === '/account'} onClick={close} />
+        {can.manageUsers && (
+          <NavLink
+            component={Link}
+            to="/users"
+            label={t('people.nav.users')}
+            active={location.pathname.startsWith('/users')}
+            onClick={close}
+          />
+        )}
+        {can.readAudit && (
+          <NavLink component={Link} to="/audit" label={t('people.nav.audit')} active={location.pathname === '/audit'} onClick={close} />
+        )}
       </AppShell.Navbar>
       <AppShell.Main id="main">
         <Suspense fallback={<Loading />}>
@@ -101,6 +116,9 @@ function UserMenu({ user }: { readonly user: SessionUser }) {
           </Menu.Item>
         ))}
         <Menu.Divider />
+        <Menu.Item component={Link} to="/account">
+          {t('people.nav.account')}
+        </Menu.Item>
         <Menu.Item
           onClick={() => {
             void signOut().then(() => navigate('/sign-in'));
