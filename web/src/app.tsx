@@ -5,6 +5,7 @@ import { ApiError, setUnauthorizedHandler } from './api/client';
 import { RequireSession } from './auth/require-session';
 import { authRoutes } from './auth/routes';
 import { SESSION_KEY } from './auth/session';
+import { catalogRoutes } from './catalog/routes';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { shopRoutes } from './shops/routes';
@@ -42,6 +43,7 @@ const router = createBrowserRouter(
         { index: true, element: <Navigate to="/shops" replace /> },
         ...shopRoutes,
         ...eventRoutes,
+        ...catalogRoutes,
         { path: '*', Component: NotFound },
       ],
     },

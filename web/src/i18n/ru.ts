@@ -1,3 +1,4 @@
+import { catalogRu } from './catalog';
 import type { Messages } from './en';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
@@ -100,4 +101,5 @@ export const ru: Messages = {
   'events.exists': 'Такой код уже есть.',
   'common.close': 'Закрыть',
   'common.none': '—',
+  ...catalogRu,
 };

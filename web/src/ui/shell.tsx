@@ -45,6 +45,12 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         {shopLink('settings', t('nav.settings'))}
         {shopLink('integration', t('nav.integration'))}
         {shopLink('event-codes', t('nav.eventCodes'))}
+        {shopLink('feed', t('nav.catalog.feed'))}
+        {shopLink('products', t('nav.catalog.products'))}
+        {shopLink('products/hidden', t('nav.catalog.hidden'))}
+        {shopLink('categories', t('nav.catalog.categories'))}
+        {shopLink('search/no-results', t('nav.catalog.noResults'))}
+        {shopLink('sliders', t('nav.catalog.sliders'))}
       </AppShell.Navbar>
       <AppShell.Main id="main">
         <Suspense fallback={<Loading />}>
