@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { api, unwrap } from '../api/client';
@@ -66,7 +66,7 @@ export function ImportLog({
                       <Table.Td>{formatDateTime(entry.started_at, shop, language)}</Table.Td>
                       <Table.Td>{t(`catalog.log.source.${entry.source}`)}</Table.Td>
                       <Table.Td>
-                        <Badge color={STATUS_COLOR[entry.status]} variant="light">
+                        <Badge color={STATUS_COLOR[entry.status]} variant="dot">
                           {t(`catalog.log.status.${entry.status}`)}
                         </Badge>
                         {entry.error !== null && (
@@ -81,14 +81,15 @@ export function ImportLog({
                         {entry.skipped_count === 0 ? (
                           '0'
                         ) : (
-                          <Button
-                            size="compact-sm"
-                            variant="subtle"
+                          <Anchor
+                            component="button"
+                            type="button"
+                            size="sm"
                             aria-expanded={open === entry.generation}
                             onClick={() => setOpen(open === entry.generation ? null : entry.generation)}
                           >
                             {t('catalog.log.showSkipped', { count: entry.skipped_count })}
-                          </Button>
+                          </Anchor>
                         )}
                       </Table.Td>
                     </Table.Tr>

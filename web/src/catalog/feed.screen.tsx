@@ -113,7 +113,6 @@ function FeedUpload({ shopId, onUploading }: { readonly shopId: string; readonly
             accept=".xml,.yml,.json,application/xml,text/xml,application/json"
             value={file}
             onChange={setFile}
-            clearable
             placeholder={t('catalog.upload.pick')}
           />
           {upload.isPending && upload.variables && (
@@ -130,7 +129,8 @@ function FeedUpload({ shopId, onUploading }: { readonly shopId: string; readonly
             </Alert>
           )}
           {upload.isSuccess && (
-            <Alert color="green" role="status" title={t('catalog.upload.done')}>
+            <Alert color="green" role="status">
+              <Text fw={700}>{t('catalog.upload.done')}</Text>
               {t('catalog.upload.counts', {
                 products: upload.data.products,
                 categories: upload.data.categories,

@@ -170,7 +170,7 @@ export function ProductTable({
                 {extra ? (
                   extra.cell(product)
                 ) : (
-                  <Badge variant="light" color={product.widgetable ? 'green' : 'gray'}>
+                  <Badge variant="dot" color={product.widgetable ? 'green' : 'gray'}>
                     {product.widgetable ? t('catalog.product.shownYes') : t('catalog.product.shownNo')}
                   </Badge>
                 )}
