@@ -6,6 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
+/** The largest feed the Patron under test takes (PATRON_FEED_MAX_BYTES): 4 MiB. */
+const FEED_MAX_BYTES = 4 * 1024 * 1024;
+
 /**
  * Starts the built Patron (`node dist/cli.js serve`, what `npm start` runs) on a free port
  * and a fresh database: a new SQLite file, or a new database on the PostgreSQL server of
@@ -35,6 +38,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       PATRON_ADMIN_TOKEN: adminToken,
       PATRON_PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
+      // Small enough that the catalog spec's "too large" feed is quick to make and send.
+      PATRON_FEED_MAX_BYTES: String(FEED_MAX_BYTES),
     };
     delete env.DATABASE_URL;
     if (databaseUrl) env.DATABASE_URL = databaseUrl;
@@ -44,6 +49,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await waitUntilReady(`${baseUrl}/ready`, child);
     process.env.PATRON_BROWSER_BASE_URL = baseUrl;
     process.env.PATRON_BROWSER_ADMIN_TOKEN = adminToken;
+    process.env.PATRON_BROWSER_FEED_MAX_BYTES = String(FEED_MAX_BYTES);
     console.log(`Patron for the browser tests at ${baseUrl} on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
   } catch (error) {
     await cleanup();

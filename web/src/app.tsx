@@ -8,6 +8,7 @@ import { RequireSession } from './auth/require-session';
 import { authRoutes } from './auth/routes';
 import { SESSION_KEY } from './auth/session';
 import { customerRoutes } from './customers/routes';
+import { catalogRoutes } from './catalog/routes';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { shopRoutes } from './shops/routes';
@@ -50,6 +51,7 @@ const router = createBrowserRouter(
         ...accountRoutes,
         ...userRoutes,
         ...auditRoutes,
+        ...catalogRoutes,
         { path: '*', Component: NotFound },
       ],
     },

@@ -1,5 +1,6 @@
 import { customersEn } from './customers';
 import { peopleEn } from './people';
+import { catalogEn } from './catalog';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -106,6 +107,7 @@ export const en = {
   'common.none': '—',
   ...customersEn,
   ...peopleEn,
+  ...catalogEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

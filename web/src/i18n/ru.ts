@@ -1,4 +1,5 @@
 import { customersRu } from './customers';
+import { catalogRu } from './catalog';
 import type { Messages } from './en';
 import { peopleRu } from './people';
 
@@ -104,4 +105,5 @@ export const ru: Messages = {
   'common.none': '—',
   ...customersRu,
   ...peopleRu,
+  ...catalogRu,
 };

@@ -63,6 +63,12 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         {can.readAudit && (
           <NavLink component={Link} to="/audit" label={t('people.nav.audit')} active={location.pathname === '/audit'} onClick={close} />
         )}
+        {shopLink('feed', t('nav.catalog.feed'))}
+        {shopLink('products', t('nav.catalog.products'))}
+        {shopLink('products/hidden', t('nav.catalog.hidden'))}
+        {shopLink('categories', t('nav.catalog.categories'))}
+        {shopLink('search/no-results', t('nav.catalog.noResults'))}
+        {shopLink('sliders', t('nav.catalog.sliders'))}
       </AppShell.Navbar>
       <AppShell.Main id="main">
         <Suspense fallback={<Loading />}>

@@ -1,0 +1,142 @@
+import { Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, unwrap } from '../api/client';
+import { formatDateTime } from '../i18n/format';
+import { useI18n } from '../i18n/i18n';
+import { useShop } from '../shops/shop.queries';
+import { Page } from '../ui/page';
+import { Empty, Failure, Loading } from '../ui/states';
+import { catalogKeys, safeHref } from './catalog.queries';
+
+/** The shop's sliders (GET /slider's banner sets). The API lists them all at once, by code. */
+export function SlidersScreen() {
+  const { t, language } = useI18n();
+  const shopId = useParams().shopId ?? '';
+  const shop = useShop(shopId);
+  const sliders = useQuery({
+    queryKey: catalogKeys.sliders(shopId),
+    queryFn: () => unwrap(api.GET('/admin/v1/shops/{shop_id}/sliders', { params: { path: { shop_id: shopId } } })),
+  });
+  const failed = sliders.error ?? shop.error;
+  return (
+    <Page title={t('catalog.sliders.title')} hint={t('catalog.sliders.hint')}>
+      {(sliders.isPending || shop.isPending) && <Loading />}
+      {failed && <Failure error={failed} onRetry={() => void Promise.all([sliders.refetch(), shop.refetch()])} />}
+      {sliders.data && sliders.data.sliders.length === 0 && <Empty>{t('catalog.sliders.empty')}</Empty>}
+      {sliders.data && shop.data && sliders.data.sliders.length > 0 && (
+        <Table striped aria-label={t('catalog.sliders.title')}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{t('catalog.sliders.code')}</Table.Th>
+              <Table.Th scope="col">{t('catalog.sliders.size')}</Table.Th>
+              <Table.Th scope="col">{t('catalog.sliders.slides')}</Table.Th>
+              <Table.Th scope="col">{t('catalog.sliders.updated')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {sliders.data.sliders.map((slider) => (
+              <Table.Tr key={slider.code}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/shops/${shopId}/sliders/${encodeURIComponent(slider.code)}`} ff="monospace">
+                    {slider.code}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{t('catalog.sliders.pixels', { width: slider.width, height: slider.height })}</Table.Td>
+                <Table.Td>{slider.slide_count}</Table.Td>
+                <Table.Td>{formatDateTime(slider.updated_at, shop.data, language)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Page>
+  );
+}
+
+/** One slider with its slides as stored; the server's rendered markup is shown as text, never run. */
+export function SliderScreen() {
+  const { t, language } = useI18n();
+  const { shopId = '', code = '' } = useParams();
+  const shop = useShop(shopId);
+  const slider = useQuery({
+    queryKey: catalogKeys.slider(shopId, code),
+    queryFn: () => unwrap(api.GET('/admin/v1/shops/{shop_id}/sliders/{code}', { params: { path: { shop_id: shopId, code } } })),
+  });
+  const failed = slider.error ?? shop.error;
+  const none = t('common.none');
+  const link = (url: string | null): ReactNode => {
+    const href = safeHref(url);
+    return href ? (
+      <Anchor href={href} target="_blank" rel="noopener noreferrer">
+        {url}
+      </Anchor>
+    ) : (
+      (url ?? none)
+    );
+  };
+  return (
+    <Page title={t('catalog.slider.title', { code })}>
+      <Anchor component={Link} to={`/shops/${shopId}/sliders`}>
+        {t('catalog.slider.back')}
+      </Anchor>
+      {(slider.isPending || shop.isPending) && <Loading />}
+      {failed && <Failure error={failed} onRetry={() => void Promise.all([slider.refetch(), shop.refetch()])} />}
+      {slider.data && shop.data && (
+        <>
+          <Text>
+            {t('catalog.sliders.pixels', { width: slider.data.width, height: slider.data.height })} ·{' '}
+            {t('catalog.slider.updated', { at: formatDateTime(slider.data.updated_at, shop.data, language) })}
+          </Text>
+          {slider.data.slides.length === 0 && <Empty>{t('catalog.slider.noSlides')}</Empty>}
+          {slider.data.slides.map((slide, index) => (
+            // Slides have no id: their position is what they are.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the order is the slider's
+            <Paper withBorder p="md" key={index}>
+              <Stack gap="xs">
+                <Title order={2} size="h4">
+                  {t('catalog.slider.slide', { n: index + 1 })}
+                </Title>
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" component="dl" m={0}>
+                  {(
+                    [
+                      [t('catalog.slider.image'), link(slide.image_url)],
+                      [t('catalog.slider.url'), link(slide.url)],
+                      [t('catalog.slider.ios'), slide.deeplink_ios ?? none],
+                      [t('catalog.slider.android'), slide.deeplink_android ?? none],
+                      [t('catalog.slider.contentType'), slide.content_type ?? none],
+                      [t('catalog.slider.content'), slide.content ?? none],
+                    ] as [string, ReactNode][]
+                  ).map(([label, value]) => (
+                    <div key={label}>
+                      <Text component="dt" size="sm" c="dimmed">
+                        {label}
+                      </Text>
+                      <Text component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
+                        {value}
+                      </Text>
+                    </div>
+                  ))}
+                </SimpleGrid>
+                {slide.tags.length > 0 && (
+                  <Group gap="xs" aria-label={t('catalog.slider.tags')}>
+                    {slide.tags.map((tag) => (
+                      <Badge key={tag} variant="light">
+                        {tag}
+                      </Badge>
+                    ))}
+                  </Group>
+                )}
+                <Text size="sm" c="dimmed">
+                  {t('catalog.slider.html')}
+                </Text>
+                <Code block>{slide.html}</Code>
+              </Stack>
+            </Paper>
+          ))}
+        </>
+      )}
+    </Page>
+  );
+}
