@@ -7,6 +7,7 @@ import { authRoutes } from './auth/routes';
 import { SESSION_KEY } from './auth/session';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
+import { loyaltyRoutes } from './loyalty/routes';
 import { shopRoutes } from './shops/routes';
 import { Empty } from './ui/states';
 import { cssVariablesResolver, theme } from './ui/theme';
@@ -42,6 +43,7 @@ const router = createBrowserRouter(
         { index: true, element: <Navigate to="/shops" replace /> },
         ...shopRoutes,
         ...eventRoutes,
+        ...loyaltyRoutes,
         { path: '*', Component: NotFound },
       ],
     },

@@ -1,3 +1,5 @@
+import { loyaltyEn } from './loyalty';
+
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
  * missing there (or misspelt) is a type error. `{name}` marks a value filled in by `t`.
@@ -101,6 +103,7 @@ export const en = {
   'events.exists': 'This code exists already.',
   'common.close': 'Close',
   'common.none': '—',
+  ...loyaltyEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

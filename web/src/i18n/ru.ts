@@ -1,4 +1,5 @@
 import type { Messages } from './en';
+import { loyaltyRu } from './loyalty';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -100,4 +101,5 @@ export const ru: Messages = {
   'events.exists': 'Такой код уже есть.',
   'common.close': 'Закрыть',
   'common.none': '—',
+  ...loyaltyRu,
 };

@@ -45,6 +45,11 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         {shopLink('settings', t('nav.settings'))}
         {shopLink('integration', t('nav.integration'))}
         {shopLink('event-codes', t('nav.eventCodes'))}
+        {shopLink('promotions', t('loyalty.nav.promotions'))}
+        {shopLink('loyalty/members', t('loyalty.nav.members'))}
+        {shopLink('loyalty', t('loyalty.nav.programme'))}
+        {shopLink('subscriptions', t('loyalty.nav.subscriptions'))}
+        {shopLink('certificates', t('loyalty.nav.certificates'))}
       </AppShell.Navbar>
       <AppShell.Main id="main">
         <Suspense fallback={<Loading />}>

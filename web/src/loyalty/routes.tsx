@@ -1,0 +1,8 @@
+import type { RouteObject } from 'react-router';
+
+/** The loyalty section: promotions and promo codes, the programme and its members, subscriptions, certificates. */
+export const loyaltyRoutes: RouteObject[] = [
+  { path: 'shops/:shopId/promotions', lazy: async () => ({ Component: (await import('./promotions.screen')).PromotionsScreen }) },
+  { path: 'shops/:shopId/promotions/new', lazy: async () => ({ Component: (await import('./promotion.screen')).NewPromotionScreen }) },
+  { path: 'shops/:shopId/promotions/:id', lazy: async () => ({ Component: (await import('./promotion.screen')).PromotionScreen }) },
+];
