@@ -128,7 +128,7 @@ export function PromotionForm({
             label={t('loyalty.promo.status')}
             data={statusOptions(t)}
             value={status}
-            onChange={(v) => v && setStatus(v as PromotionStatus)}
+            onChange={(v) => v && setStatus(v)}
             allowDeselect={false}
             error={at('status')}
           />
@@ -137,7 +137,7 @@ export function PromotionForm({
               <SegmentedControl
                 aria-label={t('loyalty.promo.discountType')}
                 value={kind}
-                onChange={(v) => setKind(v as 'percent' | 'fixed')}
+                onChange={(v) => setKind(v)}
                 data={[
                   { value: 'percent', label: t('loyalty.promo.percent') },
                   { value: 'fixed', label: t('loyalty.promo.fixed', { currency: shop.currency }) },

@@ -5,4 +5,6 @@ export const loyaltyRoutes: RouteObject[] = [
   { path: 'shops/:shopId/promotions', lazy: async () => ({ Component: (await import('./promotions.screen')).PromotionsScreen }) },
   { path: 'shops/:shopId/promotions/new', lazy: async () => ({ Component: (await import('./promotion.screen')).NewPromotionScreen }) },
   { path: 'shops/:shopId/promotions/:id', lazy: async () => ({ Component: (await import('./promotion.screen')).PromotionScreen }) },
+  { path: 'shops/:shopId/loyalty/members', lazy: async () => ({ Component: (await import('./members.screen')).MembersScreen }) },
+  { path: 'shops/:shopId/loyalty/members/:identifier', lazy: async () => ({ Component: (await import('./member.screen')).MemberScreen }) },
 ];
