@@ -1,0 +1,78 @@
+import { createShop } from './admin-api.js';
+import { expect, expectAccessible, test } from './fixtures.js';
+import { createMember, estimate } from './loyalty-api.js';
+import { LoyaltyPage } from './pages/loyalty.page.js';
+
+test('1,000 promo codes generated in the UI are listed a page at a time, and one takes its discount off in the checkout', async ({
+  page,
+  signedIn: _,
+}) => {
+  test.setTimeout(120_000);
+  const shop = await createShop(`Promo ${Date.now()}`);
+  const loyalty = new LoyaltyPage(page);
+
+  await loyalty.open(shop.shop_id, 'promotions', 'Promotions');
+  await expect(page.getByText('No promotions match.')).toBeVisible();
+  await expectAccessible(page);
+  await loyalty.createPromotion(shop.shop_id, 'Spring ten', '10');
+  await expect(page.getByText('This promotion has no promo codes yet.')).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.generateCodes(1000, 'SPRING-####-????');
+  await expect(page.getByText('1000 codes generated.')).toBeVisible();
+  await expect(page.getByText('100 codes shown')).toBeVisible();
+  await expect(loyalty.codesTable().getByRole('row')).toHaveCount(101);
+  await loyalty.loadMore();
+  await expect(page.getByText('200 codes shown')).toBeVisible();
+  await expectAccessible(page);
+
+  const code = (await loyalty.codesTable().getByRole('row').nth(150).getByRole('cell').first().innerText()).trim();
+  expect(code).toMatch(/^SPRING-[2-9]{4}-[A-Z]{4}$/);
+  const without = await estimate(shop, []);
+  expect(without.payload.saved_by_offers).toBe(0);
+  const withCode = await estimate(shop, [code.toLowerCase()]);
+  expect(withCode.status).toBe('success');
+  expect(withCode.payload.promo_codes).toEqual([code]);
+  expect(withCode.payload.saved_by_offers).toBe(20);
+
+  await loyalty.open(shop.shop_id, 'promotions', 'Promotions');
+  await expect(page.getByRole('link', { name: 'Spring ten' })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test('a member credited 100 with a reason shows the balance and the ledger line, in roubles in both languages', async ({
+  page,
+  signedIn: _,
+}) => {
+  test.setTimeout(90_000);
+  const shop = await createShop(`Bonuses ${Date.now()}`);
+  const identifier = await createMember(shop.shop_id, '+7 900 123-45-67');
+  const loyalty = new LoyaltyPage(page);
+
+  await loyalty.open(shop.shop_id, 'loyalty/members', 'Loyalty members');
+  await expect(page.getByRole('link', { name: identifier })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('link', { name: identifier }).click();
+  await expect(page.getByRole('heading', { name: `Member ${identifier}`, level: 1 })).toBeVisible();
+  await expect(page.getByText('No transactions yet.')).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.adjust('Credit', '', 'Apology for a late parcel');
+  await expect(page.getByText(/Enter an amount/)).toBeVisible();
+  await loyalty.adjust('Credit', '100', '');
+  await expect(page.getByText(/Say why/)).toBeVisible();
+  await loyalty.adjust('Credit', '100', 'Apology for a late parcel');
+  await expect(page.getByText(/The balance is now RUB\s100\.00/)).toBeVisible();
+  await expect(loyalty.ledger().getByRole('row').nth(1)).toContainText('Manual credit');
+  await expect(loyalty.ledger().getByRole('row').nth(1)).toContainText(/RUB\s100\.00/);
+
+  await loyalty.adjust('Debit', '500', 'Too much');
+  await expect(page.getByRole('alert')).toBeVisible();
+
+  await page.evaluate(() => window.localStorage.setItem('patron.language', 'ru'));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: `Участник ${identifier}`, level: 1 })).toBeVisible();
+  await expect(page.getByText('Баланс', { exact: true }).locator('..')).toContainText(/100,00\s₽/);
+  await expect(page.getByRole('table', { name: 'Операции' }).getByRole('row').nth(1)).toContainText(/100,00\s₽/);
+  await expectAccessible(page);
+});
