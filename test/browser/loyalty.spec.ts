@@ -69,8 +69,8 @@ test('a member credited 100 with a reason shows the balance and the ledger line,
   await loyalty.adjust('Debit', '500', 'Too much');
   await expect(page.getByRole('alert')).toBeVisible();
 
-  await page.evaluate(() => window.localStorage.setItem('patron.language', 'ru'));
-  await page.reload();
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Русский' }).click();
   await expect(page.getByRole('heading', { name: `Участник ${identifier}`, level: 1 })).toBeVisible();
   await expect(page.getByText('Баланс', { exact: true }).locator('..')).toContainText(/100,00\s₽/);
   await expect(page.getByRole('table', { name: 'Операции' }).getByRole('row').nth(1)).toContainText(/100,00\s₽/);

@@ -14,7 +14,7 @@ export class LoyaltyPage {
     await this.open(shopId, 'promotions/new', 'New promotion');
     await this.page.getByRole('textbox', { name: /^Name/ }).fill(name);
     await this.page.getByRole('combobox', { name: 'Status' }).click();
-    await this.page.getByRole('option', { name: 'Active' }).click();
+    await this.page.getByRole('option', { name: 'Active', exact: true }).click();
     await this.page.getByRole('textbox', { name: /^Percent off/ }).fill(percent);
     await this.page.getByRole('checkbox', { name: /only through one of its promo codes/ }).check();
     await this.page.getByRole('button', { name: 'Create the promotion' }).click();

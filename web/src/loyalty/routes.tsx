@@ -7,4 +7,10 @@ export const loyaltyRoutes: RouteObject[] = [
   { path: 'shops/:shopId/promotions/:id', lazy: async () => ({ Component: (await import('./promotion.screen')).PromotionScreen }) },
   { path: 'shops/:shopId/loyalty/members', lazy: async () => ({ Component: (await import('./members.screen')).MembersScreen }) },
   { path: 'shops/:shopId/loyalty/members/:identifier', lazy: async () => ({ Component: (await import('./member.screen')).MemberScreen }) },
+  { path: 'shops/:shopId/loyalty', lazy: async () => ({ Component: (await import('./programme.screen')).ProgrammeScreen }) },
+  { path: 'shops/:shopId/subscriptions', lazy: async () => ({ Component: (await import('./subscriptions.screen')).SubscriptionsScreen }) },
+  {
+    path: 'shops/:shopId/subscriptions/:code',
+    lazy: async () => ({ Component: (await import('./subscription.screen')).SubscriptionScreen }),
+  },
 ];
