@@ -1,6 +1,6 @@
 import { createShop } from './admin-api.js';
 import { expect, expectAccessible, test } from './fixtures.js';
-import { createMember, estimate } from './loyalty-api.js';
+import { createMember, createPromotion, createSubscription, estimate } from './loyalty-api.js';
 import { LoyaltyPage } from './pages/loyalty.page.js';
 
 test('1,000 promo codes generated in the UI are listed a page at a time, and one takes its discount off in the checkout', async ({
@@ -75,4 +75,51 @@ test('a member credited 100 with a reason shows the balance and the ledger line,
   await expect(page.getByText('Баланс', { exact: true }).locator('..')).toContainText(/100,00\s₽/);
   await expect(page.getByRole('table', { name: 'Операции' }).getByRole('row').nth(1)).toContainText(/100,00\s₽/);
   await expectAccessible(page);
+});
+
+test('the programme, subscriptions and certificates screens work and pass axe; lists still being added say so', async ({
+  page,
+  signedIn: _,
+}) => {
+  test.setTimeout(120_000);
+  const shop = await createShop(`Programme ${Date.now()}`);
+  const promotionId = await createPromotion(shop.shop_id, 'Seeded');
+  await createSubscription(shop.shop_id, 'plus');
+  const loyalty = new LoyaltyPage(page);
+
+  await loyalty.open(shop.shop_id, 'loyalty', 'Loyalty programme');
+  await expect(page.getByText('Outstanding bonuses')).toBeVisible();
+  await page.getByRole('textbox', { name: /^Reward, percent of a confirmed order/ }).fill('5');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Add a level' }).click();
+  await page.getByRole('textbox', { name: 'Code of level 1' }).fill('silver');
+  await page.getByRole('textbox', { name: 'Name of level 1' }).fill('Silver');
+  await page.getByRole('textbox', { name: 'Purchases from, level 1' }).fill('10000');
+  await page.getByRole('textbox', { name: 'Reward percent, level 1' }).fill('7.5');
+  await page.getByRole('button', { name: 'Save the levels' }).click();
+  await expect(page.getByText('Saved.').nth(1)).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.open(shop.shop_id, 'subscriptions', 'Paid subscriptions');
+  await page.getByRole('link', { name: 'plus' }).click();
+  await expect(page.getByRole('heading', { name: 'Subscription: Plan plus', level: 1 })).toBeVisible();
+  await expect(page.getByText('No plans yet.')).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.open(shop.shop_id, 'certificates', 'Gift certificates');
+  await expect(page.getByText(/list of certificates is not available|No certificates match/)).toBeVisible();
+  await page.getByRole('textbox', { name: /^Code/ }).nth(1).fill('GIFT-1');
+  await page.getByRole('textbox', { name: /^Face value/ }).fill('500');
+  await page.getByRole('button', { name: 'Issue', exact: true }).click();
+  await expect(page.getByText('Certificate GIFT-1 issued.')).toBeVisible();
+  await page.getByRole('textbox', { name: /^Code/ }).first().fill('gift-1');
+  await page.getByRole('button', { name: 'Find' }).click();
+  await expect(page.getByText(/RUB\s500\.00/).first()).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.open(shop.shop_id, `promotions/${promotionId}`, 'Promotion: Seeded');
+  // Until branch i35-gaps is merged the server has no CSV route: the screen says so.
+  await page.getByRole('button', { name: 'Download all codes (CSV)' }).click();
+  await expect(page.getByText('The CSV download is not available on this server yet.')).toBeVisible();
 });

@@ -13,4 +13,5 @@ export const loyaltyRoutes: RouteObject[] = [
     path: 'shops/:shopId/subscriptions/:code',
     lazy: async () => ({ Component: (await import('./subscription.screen')).SubscriptionScreen }),
   },
+  { path: 'shops/:shopId/certificates', lazy: async () => ({ Component: (await import('./certificates.screen')).CertificatesScreen }) },
 ];
