@@ -119,6 +119,11 @@ test('the programme, subscriptions and certificates screens work and pass axe; l
   await expectAccessible(page);
 
   await loyalty.open(shop.shop_id, `promotions/${promotionId}`, 'Promotion: Seeded');
+  await page.getByRole('textbox', { name: /^Name/ }).fill('Seeded, renamed');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Promotion: Seeded, renamed', level: 1 })).toBeVisible();
+  await expectAccessible(page);
   // Until branch i35-gaps is merged the server has no CSV route: the screen says so.
   await page.getByRole('button', { name: 'Download all codes (CSV)' }).click();
   await expect(page.getByText('The CSV download is not available on this server yet.')).toBeVisible();

@@ -81,7 +81,7 @@ export function CertificateList({ shopId, shop }: { readonly shopId: string; rea
             value={pool}
             onChange={(e) => setPool(e.currentTarget.value)}
           />
-          <Button type="submit" variant="light">
+          <Button type="submit" variant="default">
             {t('loyalty.filter')}
           </Button>
         </Group>

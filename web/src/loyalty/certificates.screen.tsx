@@ -55,7 +55,7 @@ function Lookup({ shopId, shop }: { readonly shopId: string; readonly shop: Shop
           </Title>
           <Group align="flex-end">
             <TextInput label={t('loyalty.certs.code')} maxLength={64} value={code} onChange={(e) => setCode(e.currentTarget.value)} />
-            <Button type="submit" variant="light" loading={find.isPending}>
+            <Button type="submit" variant="default" loading={find.isPending}>
               {t('loyalty.certs.find')}
             </Button>
           </Group>

@@ -31,7 +31,7 @@ export function Levels({ shopId, shop }: { readonly shopId: string; readonly sho
       </Title>
       {ladder.isPending && <Loading />}
       {ladder.isError && <Failure error={ladder.error} onRetry={() => void ladder.refetch()} />}
-      {ladder.data && <LevelsForm key={JSON.stringify(ladder.data)} shopId={shopId} shop={shop} ladder={ladder.data} />}
+      {ladder.data && <LevelsForm shopId={shopId} shop={shop} ladder={ladder.data} />}
     </Stack>
   );
 }
@@ -152,7 +152,7 @@ function LevelsForm({ shopId, shop, ladder }: { readonly shopId: string; readonl
             </Table>
           )}
           <Group>
-            <Button variant="light" onClick={() => setRows((all) => [...all, { code: '', name: '', min_total: '', reward_percent: '' }])}>
+            <Button variant="default" onClick={() => setRows((all) => [...all, { code: '', name: '', min_total: '', reward_percent: '' }])}>
               {t('loyalty.levels.add')}
             </Button>
             <Button type="submit" loading={save.isPending}>

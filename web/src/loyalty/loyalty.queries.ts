@@ -42,15 +42,23 @@ export function useShopLocale(shopId: string): ShopLocale | undefined {
 export type Optional<T> = { readonly available: true; readonly data: T } | { readonly available: false };
 
 /**
- * A GET of an admin path the typed client does not know yet (certificate lists): a 404
- * means the server has no such route, shown as "not available" rather than as a failure.
+ * The server has no such route yet: 404 for an unknown path, 405 for a path that takes
+ * other methods only (POST …/certificates exists before its GET list does).
+ */
+function missingRoute(response: Response): boolean {
+  return response.status === 404 || response.status === 405;
+}
+
+/**
+ * A GET of an admin path the typed client does not know yet (certificate lists): a missing
+ * route is shown as "not available" rather than as a failure.
  */
 export async function getOptional<T>(path: string, query: Readonly<Record<string, string | undefined>> = {}): Promise<Optional<T>> {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, value);
   const search = params.toString();
   const response = await fetch(`${path}${search ? `?${search}` : ''}`, { credentials: 'same-origin' });
-  if (response.status === 404) return { available: false };
+  if (missingRoute(response)) return { available: false };
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) throw toApiError(response, body);
   return { available: true, data: body as T };
@@ -62,7 +70,7 @@ export async function getOptional<T>(path: string, query: Readonly<Record<string
  */
 export async function downloadFile(path: string, filename: string): Promise<boolean> {
   const response = await fetch(path, { credentials: 'same-origin' });
-  if (response.status === 404) return false;
+  if (missingRoute(response)) return false;
   if (!response.ok) throw toApiError(response, await response.json().catch(() => undefined));
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');

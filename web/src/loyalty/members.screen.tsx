@@ -126,7 +126,7 @@ export function MembersScreen() {
             />
           </Group>
           <Group mt="sm">
-            <Button type="submit" variant="light">
+            <Button type="submit" variant="default">
               {t('loyalty.filter')}
             </Button>
           </Group>

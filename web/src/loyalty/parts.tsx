@@ -16,7 +16,7 @@ export function LoadMore({
   if (!hasMore) return null;
   return (
     <Group justify="center">
-      <Button variant="light" loading={loading} onClick={onClick}>
+      <Button variant="default" loading={loading} onClick={onClick}>
         {t('loyalty.loadMore')}
       </Button>
     </Group>

@@ -30,7 +30,7 @@ export function ProgrammeScreen() {
       </Title>
       {(settings.isPending || !shop) && !settings.isError && <Loading />}
       {settings.isError && <Failure error={settings.error} onRetry={() => void settings.refetch()} />}
-      {settings.data && shop && <SettingsForm key={JSON.stringify(settings.data)} shopId={shopId} shop={shop} settings={settings.data} />}
+      {settings.data && shop && <SettingsForm shopId={shopId} shop={shop} settings={settings.data} />}
       {shop && <Levels shopId={shopId} shop={shop} />}
     </Page>
   );

@@ -174,7 +174,7 @@ function Export({ shopId, promotionId }: { readonly shopId: string; readonly pro
   });
   return (
     <Group>
-      <Button variant="light" loading={download.isPending} onClick={() => download.mutate()}>
+      <Button variant="default" loading={download.isPending} onClick={() => download.mutate()}>
         {t('loyalty.codes.export')}
       </Button>
       {download.data === false && <NotAvailable>{t('loyalty.codes.exportMissing')}</NotAvailable>}

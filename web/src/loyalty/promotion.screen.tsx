@@ -35,7 +35,7 @@ export function PromotionScreen() {
       <BackToPromotions shopId={shopId} />
       {(promotion.isPending || !shop) && !promotion.isError && <Loading />}
       {promotion.isError && <Failure error={promotion.error} onRetry={() => void promotion.refetch()} />}
-      {promotion.data && shop && <PromotionForm key={promotion.data.updated_at} shopId={shopId} shop={shop} promotion={promotion.data} />}
+      {promotion.data && shop && <PromotionForm key={promotion.data.id} shopId={shopId} shop={shop} promotion={promotion.data} />}
       {promotion.data && shop && <PromoCodes shopId={shopId} shop={shop} promotion={promotion.data} />}
     </Page>
   );

@@ -66,7 +66,7 @@ export function PromotionsScreen() {
               onChange={setStatus}
               clearable
             />
-            <Button type="submit" variant="light">
+            <Button type="submit" variant="default">
               {t('loyalty.filter')}
             </Button>
             <Button component={Link} to={`/shops/${shopId}/promotions/new`} ml="auto">
