@@ -11,6 +11,7 @@ import { customerRoutes } from './customers/routes';
 import { catalogRoutes } from './catalog/routes';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
+import { loyaltyRoutes } from './loyalty/routes';
 import { shopRoutes } from './shops/routes';
 import { userRoutes } from './users/routes';
 import { Empty } from './ui/states';
@@ -52,6 +53,7 @@ const router = createBrowserRouter(
         ...userRoutes,
         ...auditRoutes,
         ...catalogRoutes,
+        ...loyaltyRoutes,
         { path: '*', Component: NotFound },
       ],
     },

@@ -1,6 +1,7 @@
 import { customersEn } from './customers';
 import { peopleEn } from './people';
 import { catalogEn } from './catalog';
+import { loyaltyEn } from './loyalty';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -108,6 +109,7 @@ export const en = {
   ...customersEn,
   ...peopleEn,
   ...catalogEn,
+  ...loyaltyEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

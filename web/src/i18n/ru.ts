@@ -2,6 +2,7 @@ import { customersRu } from './customers';
 import { catalogRu } from './catalog';
 import type { Messages } from './en';
 import { peopleRu } from './people';
+import { loyaltyRu } from './loyalty';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -106,4 +107,5 @@ export const ru: Messages = {
   ...customersRu,
   ...peopleRu,
   ...catalogRu,
+  ...loyaltyRu,
 };

@@ -69,6 +69,11 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         {shopLink('categories', t('nav.catalog.categories'))}
         {shopLink('search/no-results', t('nav.catalog.noResults'))}
         {shopLink('sliders', t('nav.catalog.sliders'))}
+        {shopLink('promotions', t('loyalty.nav.promotions'))}
+        {shopLink('loyalty/members', t('loyalty.nav.members'))}
+        {shopLink('loyalty', t('loyalty.nav.programme'))}
+        {shopLink('subscriptions', t('loyalty.nav.subscriptions'))}
+        {shopLink('certificates', t('loyalty.nav.certificates'))}
       </AppShell.Navbar>
       <AppShell.Main id="main">
         <Suspense fallback={<Loading />}>

@@ -1,0 +1,130 @@
+import { createShop } from './admin-api.js';
+import { expect, expectAccessible, test } from './fixtures.js';
+import { createMember, createPromotion, createSubscription, estimate } from './loyalty-api.js';
+import { LoyaltyPage } from './pages/loyalty.page.js';
+
+test('1,000 promo codes generated in the UI are listed a page at a time, and one takes its discount off in the checkout', async ({
+  page,
+  signedIn: _,
+}) => {
+  test.setTimeout(120_000);
+  const shop = await createShop(`Promo ${Date.now()}`);
+  const loyalty = new LoyaltyPage(page);
+
+  await loyalty.open(shop.shop_id, 'promotions', 'Promotions');
+  await expect(page.getByText('No promotions match.')).toBeVisible();
+  await expectAccessible(page);
+  await loyalty.createPromotion(shop.shop_id, 'Spring ten', '10');
+  await expect(page.getByText('This promotion has no promo codes yet.')).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.generateCodes(1000, 'SPRING-####-????');
+  await expect(page.getByText('1000 codes generated.')).toBeVisible();
+  await expect(page.getByText('100 codes shown')).toBeVisible();
+  await expect(loyalty.codesTable().getByRole('row')).toHaveCount(101);
+  await loyalty.loadMore();
+  await expect(page.getByText('200 codes shown')).toBeVisible();
+  await expectAccessible(page);
+
+  const code = (await loyalty.codesTable().getByRole('row').nth(150).getByRole('cell').first().innerText()).trim();
+  expect(code).toMatch(/^SPRING-[2-9]{4}-[A-Z]{4}$/);
+  const without = await estimate(shop, []);
+  expect(without.payload.saved_by_offers).toBe(0);
+  const withCode = await estimate(shop, [code.toLowerCase()]);
+  expect(withCode.status).toBe('success');
+  expect(withCode.payload.promo_codes).toEqual([code]);
+  expect(withCode.payload.saved_by_offers).toBe(20);
+
+  await loyalty.open(shop.shop_id, 'promotions', 'Promotions');
+  await expect(page.getByRole('link', { name: 'Spring ten' })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test('a member credited 100 with a reason shows the balance and the ledger line, in roubles in both languages', async ({
+  page,
+  signedIn: _,
+}) => {
+  test.setTimeout(90_000);
+  const shop = await createShop(`Bonuses ${Date.now()}`);
+  const identifier = await createMember(shop.shop_id, '+7 900 123-45-67');
+  const loyalty = new LoyaltyPage(page);
+
+  await loyalty.open(shop.shop_id, 'loyalty/members', 'Loyalty members');
+  await expect(page.getByRole('link', { name: identifier })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('link', { name: identifier }).click();
+  await expect(page.getByRole('heading', { name: `Member ${identifier}`, level: 1 })).toBeVisible();
+  await expect(page.getByText('No transactions yet.')).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.adjust('Credit', '', 'Apology for a late parcel');
+  await expect(page.getByText(/Enter an amount/)).toBeVisible();
+  await loyalty.adjust('Credit', '100', '');
+  await expect(page.getByText(/Say why/)).toBeVisible();
+  await loyalty.adjust('Credit', '100', 'Apology for a late parcel');
+  await expect(page.getByText(/The balance is now RUB\s100\.00/)).toBeVisible();
+  await expect(loyalty.ledger().getByRole('row').nth(1)).toContainText('Manual credit');
+  await expect(loyalty.ledger().getByRole('row').nth(1)).toContainText(/RUB\s100\.00/);
+
+  await loyalty.adjust('Debit', '500', 'Too much');
+  await expect(page.getByRole('alert')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Русский' }).click();
+  await expect(page.getByRole('heading', { name: `Участник ${identifier}`, level: 1 })).toBeVisible();
+  await expect(page.getByText('Баланс', { exact: true }).locator('..')).toContainText(/100,00\s₽/);
+  await expect(page.getByRole('table', { name: 'Операции' }).getByRole('row').nth(1)).toContainText(/100,00\s₽/);
+  await expectAccessible(page);
+});
+
+test('the programme, subscriptions and certificates screens work and pass axe; lists still being added say so', async ({
+  page,
+  signedIn: _,
+}) => {
+  test.setTimeout(120_000);
+  const shop = await createShop(`Programme ${Date.now()}`);
+  const promotionId = await createPromotion(shop.shop_id, 'Seeded');
+  await createSubscription(shop.shop_id, 'plus');
+  const loyalty = new LoyaltyPage(page);
+
+  await loyalty.open(shop.shop_id, 'loyalty', 'Loyalty programme');
+  await expect(page.getByText('Outstanding bonuses')).toBeVisible();
+  await page.getByRole('textbox', { name: /^Reward, percent of a confirmed order/ }).fill('5');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Add a level' }).click();
+  await page.getByRole('textbox', { name: 'Code of level 1' }).fill('silver');
+  await page.getByRole('textbox', { name: 'Name of level 1' }).fill('Silver');
+  await page.getByRole('textbox', { name: 'Purchases from, level 1' }).fill('10000');
+  await page.getByRole('textbox', { name: 'Reward percent, level 1' }).fill('7.5');
+  await page.getByRole('button', { name: 'Save the levels' }).click();
+  await expect(page.getByText('Saved.').nth(1)).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.open(shop.shop_id, 'subscriptions', 'Paid subscriptions');
+  await page.getByRole('link', { name: 'plus' }).click();
+  await expect(page.getByRole('heading', { name: 'Subscription: Plan plus', level: 1 })).toBeVisible();
+  await expect(page.getByText('No plans yet.')).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.open(shop.shop_id, 'certificates', 'Gift certificates');
+  await expect(page.getByText(/list of certificates is not available|No certificates match/)).toBeVisible();
+  await page.getByRole('textbox', { name: /^Code/ }).nth(1).fill('GIFT-1');
+  await page.getByRole('textbox', { name: /^Face value/ }).fill('500');
+  await page.getByRole('button', { name: 'Issue', exact: true }).click();
+  await expect(page.getByText('Certificate GIFT-1 issued.')).toBeVisible();
+  await page.getByRole('textbox', { name: /^Code/ }).first().fill('gift-1');
+  await page.getByRole('button', { name: 'Find' }).click();
+  await expect(page.getByText(/RUB\s500\.00/).first()).toBeVisible();
+  await expectAccessible(page);
+
+  await loyalty.open(shop.shop_id, `promotions/${promotionId}`, 'Promotion: Seeded');
+  await page.getByRole('textbox', { name: /^Name/ }).fill('Seeded, renamed');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Promotion: Seeded, renamed', level: 1 })).toBeVisible();
+  await expectAccessible(page);
+  // Until branch i35-gaps is merged the server has no CSV route: the screen says so.
+  await page.getByRole('button', { name: 'Download all codes (CSV)' }).click();
+  await expect(page.getByText('The CSV download is not available on this server yet.')).toBeVisible();
+});
