@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
-import { actionName, bodySummary, omitted, recordedPath, type AuditActor } from '../modules/audit/index.js';
+import { actionName, bodySummary, isPlainObject, omitted, recordedPath, type AuditActor } from '../modules/audit/index.js';
 import type { AdminPrincipal } from './principal.js';
 import { isDataWrite } from './settings-change.hook.js';
 
@@ -114,6 +114,10 @@ function requestValue(request: FastifyRequest, route: string): unknown {
     // A large import (events, profiles) is not walked for redaction only to keep its first 16 KB.
     if (bytes !== undefined && bytes > MAX_PARSED_BYTES) return omitted('larger than the audit log keeps', bytes);
     const body = request.body ?? null;
+    // A route that streams its body (the feed's PUT) leaves the stream here, not JSON data.
+    if (body !== null && typeof body === 'object' && !Array.isArray(body) && !isPlainObject(body)) {
+      return bodySummary(request.headers['content-type'], bytes);
+    }
     if (CREDENTIAL_ROUTES.test(route) && body !== null && typeof body === 'object') {
       return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, key === 'email' ? value : '[redacted]']));
     }

@@ -249,6 +249,26 @@ describe('the audit log', () => {
     expect(JSON.stringify(entry)).not.toContain('yml_catalog');
   });
 
+  it('records a JSON feed upload, whose body the route streams, by its type and size and answers at once', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    const feed = JSON.stringify({
+      categories: [{ id: '1', name: 'A' }],
+      offers: [{ id: '1', name: 'X', price: 10, url: 'https://example.org/1', categoryId: '1', available: true }],
+    });
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: `/admin/v1/shops/${shopId}/feed`,
+      headers: { ...t.adminHeaders, 'content-type': 'application/json' },
+      payload: feed,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const [entry] = await latest();
+    expect(entry).toMatchObject({
+      action: 'feed.update',
+      after: { request: { content_type: 'application/json', bytes: Buffer.byteLength(feed) } },
+    });
+  }, 20_000);
+
   it('lists GET /admin/v1/audit in the OpenAPI document with its response schema', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json<{
       paths: Record<string, { get?: { responses?: Record<string, unknown> } }>;

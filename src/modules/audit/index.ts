@@ -6,3 +6,4 @@ export type { AuditService, AuditQuery, AuditPage } from './audit.service.js';
 export type { AuditActor, AuditEntry, AuditEntryInput } from './domain/audit-entry.js';
 export { bodySummary, omitted, recordedPath } from './domain/audit-entry.js';
 export { actionName } from './domain/action-name.js';
+export { isPlainObject } from './domain/redact.js';

@@ -92,6 +92,9 @@ function redactAt(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object') return typeof value === 'bigint' ? String(value) : value;
   if (depth >= MAX_DEPTH) return '[too deep]';
   if (Array.isArray(value)) return value.map((item) => redactAt(item, depth + 1));
+  // Only data parsed from JSON is walked. Any other object (a request stream, a socket)
+  // is a graph of live objects whose walk, even bounded in depth, never ends in practice.
+  if (!isPlainObject(value)) return '[not JSON data]';
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (item === undefined || typeof item === 'function') continue;
@@ -119,4 +122,10 @@ function withoutUrlPassword(text: string): string {
 /** The first `max` characters and a marker naming the full length. */
 export function truncateString(text: string, max: number): string {
   return `${text.slice(0, max)}… [truncated: ${text.length} characters]`;
+}
+
+/** An object as JSON.parse makes it: its prototype is Object's, or none. */
+export function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 }
