@@ -77,7 +77,7 @@ test('a member credited 100 with a reason shows the balance and the ledger line,
   await expectAccessible(page);
 });
 
-test('the programme, subscriptions and certificates screens work and pass axe; lists still being added say so', async ({
+test('the programme, subscriptions and certificates screens work and pass axe; the codes download as CSV', async ({
   page,
   signedIn: _,
 }) => {
@@ -124,7 +124,8 @@ test('the programme, subscriptions and certificates screens work and pass axe; l
   await expect(page.getByText('Saved.')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Promotion: Seeded, renamed', level: 1 })).toBeVisible();
   await expectAccessible(page);
-  // Until branch i35-gaps is merged the server has no CSV route: the screen says so.
+  // The CSV export downloads the promotion's codes under their own file name.
+  const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download all codes (CSV)' }).click();
-  await expect(page.getByText('The CSV download is not available on this server yet.')).toBeVisible();
+  expect((await download).suggestedFilename()).toBe(`promotion-${promotionId}-promo-codes.csv`);
 });
