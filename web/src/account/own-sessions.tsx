@@ -91,11 +91,11 @@ export function OwnSessions() {
                     </Table.Td>
                     <Table.Td>
                       {item.current ? (
-                        <Badge variant="light">{t('people.sessions.current')}</Badge>
+                        <Badge variant="default">{t('people.sessions.current')}</Badge>
                       ) : (
                         <Button
                           size="xs"
-                          variant="light"
+                          variant="default"
                           color="red"
                           onClick={() => {
                             end.reset();

@@ -103,7 +103,7 @@ function Actor({ entry }: { readonly entry: AuditEntry }) {
     <Group gap={4}>
       <Text size="sm">{entry.actor.email ?? `#${entry.actor.user_id ?? '?'}`}</Text>
       {entry.actor.via === 'token' && (
-        <Badge size="xs" variant="light">
+        <Badge size="xs" variant="default">
           {t('people.audit.viaToken')}
         </Badge>
       )}

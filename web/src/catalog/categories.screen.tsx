@@ -69,7 +69,7 @@ function Node({ shopId, node }: { readonly shopId: string; readonly node: Catego
         <Text size="sm" c="dimmed" ff="monospace">
           {node.external_id}
         </Text>
-        <Badge variant="light" color="gray">
+        <Badge variant="default" color="gray">
           {t('catalog.categories.count', { count: node.product_count })}
         </Badge>
         {node.product_count > 0 && (

@@ -108,7 +108,7 @@ export function ImportLog({
         )}
         {limit < MOST && list.length === limit && (
           <Group justify="center">
-            <Button variant="light" onClick={() => setLimit(MOST)}>
+            <Button variant="default" onClick={() => setLimit(MOST)}>
               {t('catalog.log.more')}
             </Button>
           </Group>

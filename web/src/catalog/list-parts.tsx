@@ -22,7 +22,7 @@ export function ListStates({
       {query.isFetchNextPageError && <Failure error={query.error} onRetry={() => void query.fetchNextPage()} />}
       {query.hasNextPage && (
         <Group justify="center">
-          <Button variant="light" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+          <Button variant="default" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
             {t('catalog.loadMore')}
           </Button>
         </Group>

@@ -122,7 +122,7 @@ export function SliderScreen() {
                 {slide.tags.length > 0 && (
                   <Group gap="xs" aria-label={t('catalog.slider.tags')}>
                     {slide.tags.map((tag) => (
-                      <Badge key={tag} variant="light">
+                      <Badge key={tag} variant="default">
                         {tag}
                       </Badge>
                     ))}

@@ -227,7 +227,7 @@ export function Messages({ shopId, customer, shop }: { readonly shopId: string; 
       )}
       {items.length >= limit && limit < MESSAGE_MAX && (
         <Group justify="center">
-          <Button variant="light" loading={messages.isFetching} onClick={() => setLimit((n) => Math.min(n + MESSAGE_STEP, MESSAGE_MAX))}>
+          <Button variant="default" loading={messages.isFetching} onClick={() => setLimit((n) => Math.min(n + MESSAGE_STEP, MESSAGE_MAX))}>
             {t('customers.loadMore')}
           </Button>
         </Group>

@@ -18,7 +18,7 @@ export function LoadMore({ query, label }: { readonly query: PagedQuery; readonl
       {query.isFetchNextPageError && <Failure error={query.error} />}
       {query.hasNextPage && (
         <Group justify="center">
-          <Button variant="light" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
+          <Button variant="default" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
             {label ?? t('customers.loadMore')}
           </Button>
         </Group>

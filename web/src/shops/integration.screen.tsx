@@ -56,7 +56,7 @@ function Copy({ value }: { readonly value: string }) {
   return (
     <CopyButton value={value}>
       {({ copied, copy }) => (
-        <Button size="xs" variant="light" onClick={copy}>
+        <Button size="xs" variant="default" onClick={copy}>
           {copied ? t('integration.copied') : t('integration.copy')}
         </Button>
       )}

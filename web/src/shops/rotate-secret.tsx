@@ -69,7 +69,7 @@ export function RotateSecret({ shopId }: { readonly shopId: string }) {
           <Group justify="flex-end">
             <CopyButton value={secret ?? ''}>
               {({ copied, copy }) => (
-                <Button variant="light" onClick={copy}>
+                <Button variant="default" onClick={copy}>
                   {copied ? t('integration.copied') : t('integration.copy')}
                 </Button>
               )}

@@ -29,7 +29,7 @@ export function Failure({ error, onRetry }: { readonly error: unknown; readonly 
   return (
     <Alert color="red" role="alert" title={describeFailure(error, t)}>
       {onRetry && (
-        <Button variant="light" color="red" size="xs" onClick={onRetry}>
+        <Button variant="default" color="red" size="xs" onClick={onRetry}>
           {t('error.retry')}
         </Button>
       )}

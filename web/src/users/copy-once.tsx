@@ -17,7 +17,7 @@ export function CopyOnce({ label, value, testId }: { readonly label: string; rea
         <Group>
           <CopyButton value={value}>
             {({ copied, copy }) => (
-              <Button size="xs" variant="light" onClick={copy}>
+              <Button size="xs" variant="default" onClick={copy}>
                 {copied ? t('integration.copied') : t('integration.copy')}
               </Button>
             )}

@@ -12,7 +12,7 @@ export function ShopNames({ shops }: { readonly shops: readonly string[] | null 
   return (
     <Group gap={4}>
       {shops.map((id) => (
-        <Badge key={id} variant="light" tt="none">
+        <Badge key={id} variant="default" tt="none">
           {names.get(id) ?? id}
         </Badge>
       ))}

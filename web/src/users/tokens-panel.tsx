@@ -133,7 +133,7 @@ function RevokeToken({ userId, token }: { readonly userId: number; readonly toke
       <Button
         size="xs"
         color="red"
-        variant="light"
+        variant="default"
         aria-label={t('people.tokens.revokeLabel', { name: token.name })}
         onClick={() => {
           revoke.reset();

@@ -152,7 +152,7 @@ function ResendInvitation({ user }: { readonly user: User }) {
           </Alert>
         )}
         {resend.data && <CopyOnce label={t('people.user.newLink')} value={resend.data.invite_url} testId="invite-url" />}
-        <Button variant="light" loading={resend.isPending} onClick={() => resend.mutate()}>
+        <Button variant="default" loading={resend.isPending} onClick={() => resend.mutate()}>
           {t('people.user.resend')}
         </Button>
       </Stack>
