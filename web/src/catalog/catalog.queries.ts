@@ -1,7 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { unwrap } from '../api/client';
 import type { paths } from '../api/schema';
-import { formatMinorAmount, minorUnitDigits, type ShopLocale } from '../i18n/format';
 import type { Language } from '../i18n/i18n';
 
 type Json<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer B } } } } }
@@ -50,14 +49,8 @@ export function useKeysetList<T>(
   return { query, items };
 }
 
-/**
- * The product lists give prices in currency units (catalog-lists.routes.ts converts at the
- * API's edge); the shared formatter takes minor units, so the amount is scaled back here.
- */
-export function formatUnits(amount: number, shop: ShopLocale, language: Language): string {
-  const minor = Math.round(amount * 10 ** minorUnitDigits(shop.currency));
-  return formatMinorAmount(minor, shop, language);
-}
+/** The product lists give prices in currency units (catalog-lists.routes.ts converts at the API's edge). */
+export { formatUnits } from '../i18n/format';
 
 /** A link from the feed, followed only when it is http(s): never a `javascript:` href. */
 export function safeHref(url: string | null): string | undefined {

@@ -1,8 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
-import type { ShopLocale } from '../i18n/format';
-import type { Language } from '../i18n/language';
 
 type Json<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
   responses: { 200: { content: { 'application/json': infer B } } };
@@ -133,9 +131,7 @@ export function useSegments(shopId: string) {
 }
 
 /** Amounts of the customers and loyalty APIs are in currency units (their schemas say so), not minor units. */
-export function formatUnits(units: number, shop: ShopLocale, language: Language): string {
-  return new Intl.NumberFormat(language, { style: 'currency', currency: shop.currency }).format(units);
-}
+export { formatUnits } from '../i18n/format';
 
 /** A property value as text: strings as they are, anything else as its JSON. Never markup. */
 export function propertyText(value: unknown): string {

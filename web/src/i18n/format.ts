@@ -33,3 +33,11 @@ export function formatMinorAmount(minor: number, shop: ShopLocale, language: Lan
   const digits = minorUnitDigits(shop.currency);
   return new Intl.NumberFormat(language, { style: 'currency', currency: shop.currency }).format(minor / 10 ** digits);
 }
+
+/**
+ * An amount the API gives in currency units (roubles, not kopecks: the loyalty, promotions,
+ * customers and catalog lists convert at the API's edge), in the shop's currency.
+ */
+export function formatUnits(amount: number, shop: ShopLocale, language: Language): string {
+  return new Intl.NumberFormat(language, { style: 'currency', currency: shop.currency }).format(amount);
+}

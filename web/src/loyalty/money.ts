@@ -1,14 +1,9 @@
-import type { ShopLocale } from '../i18n/format';
-import type { Language } from '../i18n/language';
-
 /**
  * The loyalty and promotions endpoints speak money in currency units (roubles, not kopecks)
  * with two decimals at most (docs/loyalty.md "Units and rounding", docs/promotions.md
  * "Units"): shown in the shop's currency, typed as the person writes it.
  */
-export function formatUnits(amount: number, shop: ShopLocale, language: Language): string {
-  return new Intl.NumberFormat(language, { style: 'currency', currency: shop.currency }).format(amount);
-}
+export { formatUnits } from '../i18n/format';
 
 /**
  * An amount as typed ("100", "1 000,50", "99.9") → a number with two decimals at most, or
