@@ -1,39 +1,14 @@
 import { Badge, Button, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import createClient from 'openapi-fetch';
 import { useState } from 'react';
-import { ApiError, sessionMiddleware, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
+import type { paths } from '../api/schema';
 import { useI18n } from '../i18n/i18n';
 import { Empty, Failure, Loading } from '../ui/states';
 import { Confirm } from '../users/confirm';
 import { formatAt } from '../users/dates';
 
-/**
- * GET /admin/v1/session/sessions and DELETE …/{id} come with branch i35-gaps and are not yet
- * in the generated schema: this small client is typed by their documented shape, and the
- * panel says "not available" on a 404 until they land. Once merged, switch to `api` and drop it.
- */
-interface OwnSession {
-  readonly id: string;
-  readonly created_at: string;
-  readonly last_seen_at: string;
-  readonly ip: string | null;
-  readonly user_agent: string | null;
-  readonly current: boolean;
-}
-interface OwnSessionsPaths {
-  '/admin/v1/session/sessions': {
-    get: {
-      parameters: { query?: { cursor?: string; limit?: number } };
-      responses: { 200: { content: { 'application/json': { items: OwnSession[]; next_cursor: string | null } } } };
-    };
-  };
-  '/admin/v1/session/sessions/{id}': {
-    delete: { parameters: { path: { id: string } }; responses: { 204: { content?: never } } };
-  };
-}
-const sessionsApi = createClient<OwnSessionsPaths>({ baseUrl: '', credentials: 'same-origin' });
-sessionsApi.use(sessionMiddleware);
+type OwnSession = NonNullable<paths['/admin/v1/session/sessions']['get']['responses'][200]['content']['application/json']>['items'][number];
 
 const KEY = ['session', 'sessions'] as const;
 
@@ -44,18 +19,17 @@ export function OwnSessions() {
     queryKey: KEY,
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      unwrap(sessionsApi.GET('/admin/v1/session/sessions', { params: { query: pageParam === undefined ? {} : { cursor: pageParam } } })),
+      unwrap(api.GET('/admin/v1/session/sessions', { params: { query: pageParam === undefined ? {} : { cursor: pageParam } } })),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
   const [ending, setEnding] = useState<OwnSession | null>(null);
   const end = useMutation({
-    mutationFn: (id: string) => unwrap(sessionsApi.DELETE('/admin/v1/session/sessions/{id}', { params: { path: { id } } })),
+    mutationFn: (id: string) => unwrap(api.DELETE('/admin/v1/session/sessions/{id}', { params: { path: { id } } })),
     onSuccess: () => {
       setEnding(null);
       void queryClient.invalidateQueries({ queryKey: KEY });
     },
   });
-  const missing = sessions.error instanceof ApiError && sessions.error.status === 404;
   const items = sessions.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <Paper withBorder p="md">
@@ -63,9 +37,8 @@ export function OwnSessions() {
         <Title order={2} size="h4">
           {t('people.sessions.title')}
         </Title>
-        {missing && <Text c="dimmed">{t('people.sessions.unavailable')}</Text>}
         {sessions.isPending && <Loading />}
-        {sessions.isError && !missing && <Failure error={sessions.error} onRetry={() => void sessions.refetch()} />}
+        {sessions.isError && <Failure error={sessions.error} onRetry={() => void sessions.refetch()} />}
         {sessions.isSuccess && items.length === 0 && <Empty>{t('people.sessions.empty')}</Empty>}
         {items.length > 0 && (
           <Table.ScrollContainer minWidth={560}>

@@ -1,5 +1,4 @@
-import { Badge, Button, Code, Group, Table, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Badge, Code, Group, Table, Text } from '@mantine/core';
 import { formatDateTime, type ShopLocale } from '../i18n/format';
 import { useI18n } from '../i18n/i18n';
 import { Empty, Failure, Loading } from '../ui/states';
@@ -9,7 +8,7 @@ import {
   useCustomerEvents,
   useCustomerOrders,
   useLedger,
-  useMessages,
+  useCustomerMessages,
   type Customer,
 } from './customers.queries';
 import { LoadMore } from './load-more';
@@ -174,64 +173,68 @@ function Ledger({
   );
 }
 
-const MESSAGE_STEP = 50;
-const MESSAGE_MAX = 500;
+/** What became of a message, in the order a reader cares: a complaint or bounce first, then the furthest step reached. */
+const OUTCOMES = ['complained', 'hard_bounced', 'soft_bounced', 'unsubscribed', 'purchased', 'clicked', 'opened'] as const;
 
 /**
- * Messages sent to the customer. Until a per-customer list with a cursor exists
- * (GET …/customers/{profile_id}/messages, branch i35-gaps), the delivery log by the
- * customer's email, else phone, is what the API offers: a newest-first window of up to 500.
+ * Messages the providers accepted for the customer, newest first, a keyset page at a time,
+ * with what became of each. Test sends, and deliveries still queued or failed, are in the
+ * shop's delivery log.
  */
-export function Messages({ shopId, customer, shop }: { readonly shopId: string; readonly customer: Customer; readonly shop: ShopLocale }) {
+export function Messages({ shopId, profileId, shop }: HistoryProps) {
   const { t, language } = useI18n();
-  const [limit, setLimit] = useState(MESSAGE_STEP);
-  const to = customer.email !== null ? { email: customer.email } : customer.phone !== null ? { phone: customer.phone } : {};
-  const messages = useMessages(shopId, to, limit);
-  if (customer.email === null && customer.phone === null) return <Empty>{t('customers.messages.noAddress')}</Empty>;
+  const messages = useCustomerMessages(shopId, profileId);
+  const items = messages.data?.pages.flatMap((page) => page.items) ?? [];
   if (messages.isPending) return <Loading />;
-  if (messages.isError) return <Failure error={messages.error} onRetry={() => void messages.refetch()} />;
-  const items = messages.data.messages;
+  if (messages.isError && !messages.isFetchNextPageError) return <Failure error={messages.error} onRetry={() => void messages.refetch()} />;
+  if (items.length === 0) return <Empty>{t('customers.messages.empty')}</Empty>;
   return (
     <>
       <Text size="sm" c="dimmed">
-        {t('customers.messages.hint', { to: customer.email ?? customer.phone ?? '' })}
+        {t('customers.messages.hint')}
       </Text>
-      {items.length === 0 ? (
-        <Empty>{t('customers.messages.empty')}</Empty>
-      ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped aria-label={t('customers.tab.messages')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('customers.messages.time')}</Table.Th>
-                <Table.Th scope="col">{t('customers.messages.code')}</Table.Th>
-                <Table.Th scope="col">{t('customers.messages.channel')}</Table.Th>
-                <Table.Th scope="col">{t('customers.messages.status')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((m, i) => (
-                <Table.Tr key={`${m.created_at}-${m.code}-${i}`}>
-                  <Table.Td>{formatDateTime(m.sent_at ?? m.created_at, shop, language)}</Table.Td>
-                  <Table.Td>{m.code}</Table.Td>
-                  <Table.Td>{m.channel}</Table.Td>
+      <Table.ScrollContainer minWidth={720}>
+        <Table striped aria-label={t('customers.tab.messages')}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{t('customers.messages.time')}</Table.Th>
+              <Table.Th scope="col">{t('customers.messages.code')}</Table.Th>
+              <Table.Th scope="col">{t('customers.messages.channel')}</Table.Th>
+              <Table.Th scope="col">{t('customers.messages.subject')}</Table.Th>
+              <Table.Th scope="col">{t('customers.messages.status')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((m) => {
+              const reached = OUTCOMES.filter((o) => m.statistics[o]);
+              return (
+                <Table.Tr key={`${m.code}-${m.sent_at}`}>
+                  <Table.Td>{formatDateTime(m.sent_at, shop, language)}</Table.Td>
                   <Table.Td>
-                    {t(`customers.messages.status.${m.status}`)}
-                    {m.error !== undefined && ` (${m.error})`}
+                    <Code>{m.code}</Code>
+                  </Table.Td>
+                  <Table.Td>{m.channel}</Table.Td>
+                  <Table.Td>{m.subject ?? ''}</Table.Td>
+                  <Table.Td>
+                    {reached.length === 0 ? (
+                      t('customers.messages.outcome.sent')
+                    ) : (
+                      <Group gap={4}>
+                        {reached.map((o) => (
+                          <Badge key={o} variant="outline" color={o.endsWith('bounced') || o === 'complained' ? 'red' : 'gray'}>
+                            {t(`customers.messages.outcome.${o}`)}
+                          </Badge>
+                        ))}
+                      </Group>
+                    )}
                   </Table.Td>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      {items.length >= limit && limit < MESSAGE_MAX && (
-        <Group justify="center">
-          <Button variant="default" loading={messages.isFetching} onClick={() => setLimit((n) => Math.min(n + MESSAGE_STEP, MESSAGE_MAX))}>
-            {t('customers.loadMore')}
-          </Button>
-        </Group>
-      )}
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <LoadMore query={messages} />
     </>
   );
 }

@@ -129,7 +129,7 @@ function Profile({ shopId, shop, customer }: { readonly shopId: string; readonly
           <LoyaltyLedger shopId={shopId} loyalty={customer.loyalty} shop={shop} />
         </Tabs.Panel>
         <Tabs.Panel value="messages" pt="md">
-          <Messages shopId={shopId} customer={customer} shop={shop} />
+          <Messages shopId={shopId} profileId={profileId} shop={shop} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -13,7 +13,7 @@ export type Customer = Json<'/admin/v1/shops/{shop_id}/customers/{profile_id}', 
 export type TimelineEvent = Json<'/admin/v1/shops/{shop_id}/customers/{profile_id}/events', 'get'>['items'][number];
 export type CustomerOrder = Json<'/admin/v1/shops/{shop_id}/customers/{profile_id}/orders', 'get'>['items'][number];
 export type LedgerEntry = Json<'/admin/v1/shops/{shop_id}/loyalty/members/{identifier}/transactions', 'get'>['items'][number];
-export type Delivery = Json<'/admin/v1/shops/{shop_id}/messages', 'get'>['messages'][number];
+export type CustomerMessage = Json<'/admin/v1/shops/{shop_id}/customers/{profile_id}/messages', 'get'>['items'][number];
 export type Segment = Json<'/admin/v1/shops/{shop_id}/segments', 'get'>['segments'][number];
 export type AudienceImport = Json<'/admin/v1/shops/{shop_id}/imports', 'get'>['imports'][number];
 
@@ -25,7 +25,6 @@ export const customerKeys = {
   one: (shopId: string, id: string) => ['shops', shopId, 'customers', id] as const,
   history: (shopId: string, id: string, what: string) => ['shops', shopId, 'customers', id, what] as const,
   ledger: (shopId: string, identifier: string) => ['shops', shopId, 'loyalty', identifier, 'transactions'] as const,
-  messages: (shopId: string, to: string, limit: number) => ['shops', shopId, 'messages', to, limit] as const,
   segments: (shopId: string) => ['shops', shopId, 'segments'] as const,
   imports: (shopId: string) => ['shops', shopId, 'imports'] as const,
 };
@@ -108,18 +107,21 @@ export function useLedger(shopId: string, identifier: string) {
   });
 }
 
-/**
- * The messages sent to the customer's email (else phone): the delivery log has no cursor,
- * so "more" asks for a larger newest-first window, up to the API's 500.
- */
-export function useMessages(shopId: string, to: { readonly email?: string; readonly phone?: string }, limit: number) {
-  const key = to.email ?? to.phone ?? '';
-  return useQuery({
-    queryKey: customerKeys.messages(shopId, key, limit),
-    enabled: key !== '',
-    placeholderData: (previous) => previous,
-    queryFn: () =>
-      unwrap(api.GET('/admin/v1/shops/{shop_id}/messages', { params: { path: { shop_id: shopId }, query: { ...to, limit } } })),
+/** The messages the providers accepted for the customer (and the profiles merged into it), newest first, a keyset page at a time. */
+export function useCustomerMessages(shopId: string, profileId: string) {
+  return useInfiniteQuery({
+    queryKey: customerKeys.history(shopId, profileId, 'messages'),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/admin/v1/shops/{shop_id}/customers/{profile_id}/messages', {
+          params: {
+            path: { shop_id: shopId, profile_id: profileId },
+            query: { limit: PAGE_SIZE, ...(pageParam === undefined ? {} : { cursor: pageParam }) },
+          },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
 }
 

@@ -64,7 +64,6 @@ export const loyaltyEn = {
   'loyalty.codes.generate': 'Generate codes',
   'loyalty.codes.generated': '{count} codes generated.',
   'loyalty.codes.export': 'Download all codes (CSV)',
-  'loyalty.codes.exportMissing': 'The CSV download is not available on this server yet.',
   'loyalty.members.title': 'Loyalty members',
   'loyalty.members.hint': 'Members of the loyalty programme, newest first.',
   'loyalty.members.q': 'Phone or loyalty ID starts with',
@@ -209,6 +208,7 @@ export const loyaltyEn = {
   'loyalty.certs.expiresIn': 'Expires ({zone} time, optional)',
   'loyalty.certs.never': 'Never',
   'loyalty.certs.pool': 'Pool',
+  'loyalty.certs.poolIdInvalid': 'A pool id is a whole number, such as 12.',
   'loyalty.certs.poolId': 'Pool ID',
   'loyalty.certs.created': 'Issued',
   'loyalty.certs.issue': 'Issue a certificate',
@@ -220,13 +220,11 @@ export const loyaltyEn = {
   'loyalty.certs.status.spent': 'Spent',
   'loyalty.certs.status.expired': 'Expired',
   'loyalty.certs.empty': 'No certificates match.',
-  'loyalty.certs.listMissing': 'The list of certificates is not available on this server yet. Find one by its code above.',
   'loyalty.certs.pools': 'Pools',
   'loyalty.certs.poolName': 'Pool name',
   'loyalty.certs.createPool': 'Create a pool',
   'loyalty.certs.poolMade': 'Pool {name} created (ID {id}).',
   'loyalty.certs.poolsEmpty': 'No pools yet.',
-  'loyalty.certs.poolsMissing': 'The list of pools is not available on this server yet.',
 } as const;
 
 export type LoyaltyMessages = { readonly [K in keyof typeof loyaltyEn]: string };

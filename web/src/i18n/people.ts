@@ -57,8 +57,6 @@ export const peopleEn = {
   'people.tokens.revokeTitle': 'Revoke the API token?',
   'people.tokens.revokeText': 'Everything that calls the admin API with the token “{name}” stops working at once.',
   'people.sessions.title': 'Sessions',
-  'people.sessions.unavailable':
-    'The list of your sessions is not available on this server yet. Changing the password signs out every other session.',
   'people.sessions.empty': 'No sessions.',
   'people.sessions.signedIn': 'Signed in',
   'people.sessions.lastSeen': 'Last seen',
@@ -168,7 +166,6 @@ export const peopleRu: { readonly [K in keyof typeof peopleEn]: string } = {
   'people.tokens.revokeTitle': 'Отозвать API-токен?',
   'people.tokens.revokeText': 'Всё, что вызывает admin API с токеном «{name}», сразу перестанет работать.',
   'people.sessions.title': 'Сеансы',
-  'people.sessions.unavailable': 'Список ваших сеансов на этом сервере пока недоступен. Смена пароля завершает все другие сеансы.',
   'people.sessions.empty': 'Сеансов нет.',
   'people.sessions.signedIn': 'Вход',
   'people.sessions.lastSeen': 'Последняя активность',

@@ -6,51 +6,31 @@ import { formatDateTime, type ShopLocale } from '../i18n/format';
 import { useI18n } from '../i18n/i18n';
 import { Empty, Failure, Loading } from '../ui/states';
 import { failureAt } from './form';
-import { getOptional, loyaltyKeys } from './loyalty.queries';
+import { loyaltyKeys } from './loyalty.queries';
 import { formatUnits } from './money';
-import { FormAlert, LoadMore, NotAvailable, Saved, StatusBadge } from './parts';
-
-/*
- * The certificate and pool lists are added on branch i35-gaps (GET …/certificates and
- * GET …/certificate-pools, keyset paged by `cursor`). Until this server has them, a 404
- * is shown as "not available"; once merged, regenerate the client and type these shapes from it.
- */
-interface Page<T> {
-  readonly items: T[];
-  readonly next_cursor: string | null;
-}
-interface CertificateRow {
-  readonly id: number;
-  readonly code: string;
-  readonly pool_id: number | null;
-  readonly amount: number;
-  readonly balance: number;
-  readonly held: number;
-  readonly expires_at: string | null;
-  readonly status: 'active' | 'spent' | 'expired';
-}
-interface PoolRow {
-  readonly id: number;
-  readonly name: string;
-  readonly created_at: string;
-}
+import { FormAlert, LoadMore, Saved, StatusBadge } from './parts';
 
 const STATUSES = ['active', 'spent', 'expired'] as const;
+type Status = (typeof STATUSES)[number];
 
 export function CertificateList({ shopId, shop }: { readonly shopId: string; readonly shop: ShopLocale }) {
   const { t, language } = useI18n();
   const [status, setStatus] = useState<string | null>(null);
   const [pool, setPool] = useState('');
-  const [filters, setFilters] = useState<{ status?: string; pool?: string }>({});
+  const [poolError, setPoolError] = useState<string | undefined>(undefined);
+  const [filters, setFilters] = useState<{ status?: Status; pool?: number }>({});
   const list = useInfiniteQuery({
     queryKey: [...loyaltyKeys.certificates(shopId), 'list', filters],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      getOptional<Page<CertificateRow>>(`/admin/v1/shops/${encodeURIComponent(shopId)}/certificates`, { ...filters, cursor: pageParam }),
-    getNextPageParam: (last) => (last.available ? (last.data.next_cursor ?? undefined) : undefined),
+      unwrap(
+        api.GET('/admin/v1/shops/{shop_id}/certificates', {
+          params: { path: { shop_id: shopId }, query: { ...filters, ...(pageParam === undefined ? {} : { cursor: pageParam }) } },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
-  const missing = list.data?.pages[0]?.available === false;
-  const rows = list.data?.pages.flatMap((p) => (p.available ? p.data.items : [])) ?? [];
+  const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
   const money = (n: number) => formatUnits(n, shop, language);
   return (
     <Stack gap="sm">
@@ -60,7 +40,16 @@ export function CertificateList({ shopId, shop }: { readonly shopId: string; rea
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          setFilters({ status: status ?? undefined, pool: pool.trim() || undefined });
+          const poolText = pool.trim();
+          if (poolText !== '' && !/^[1-9][0-9]{0,15}$/.test(poolText)) {
+            setPoolError(t('loyalty.certs.poolIdInvalid'));
+            return;
+          }
+          setPoolError(undefined);
+          setFilters({
+            ...(status === null ? {} : { status: status as Status }),
+            ...(poolText === '' ? {} : { pool: Number(poolText) }),
+          });
         }}
       >
         <Group align="flex-end">
@@ -80,6 +69,7 @@ export function CertificateList({ shopId, shop }: { readonly shopId: string; rea
             w={160}
             value={pool}
             onChange={(e) => setPool(e.currentTarget.value)}
+            error={poolError}
           />
           <Button type="submit" variant="default">
             {t('loyalty.filter')}
@@ -88,8 +78,7 @@ export function CertificateList({ shopId, shop }: { readonly shopId: string; rea
       </form>
       {list.isPending && <Loading />}
       {list.isError && <Failure error={list.error} onRetry={() => void list.refetch()} />}
-      {missing && <NotAvailable>{t('loyalty.certs.listMissing')}</NotAvailable>}
-      {!missing && list.data && rows.length === 0 && <Empty>{t('loyalty.certs.empty')}</Empty>}
+      {list.data && rows.length === 0 && <Empty>{t('loyalty.certs.empty')}</Empty>}
       {rows.length > 0 && (
         <Table striped aria-label={t('loyalty.certs.list')}>
           <Table.Thead>
@@ -133,8 +122,12 @@ export function PoolList({ shopId }: { readonly shopId: string }) {
     queryKey: key,
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
-      getOptional<Page<PoolRow>>(`/admin/v1/shops/${encodeURIComponent(shopId)}/certificate-pools`, { cursor: pageParam }),
-    getNextPageParam: (last) => (last.available ? (last.data.next_cursor ?? undefined) : undefined),
+      unwrap(
+        api.GET('/admin/v1/shops/{shop_id}/certificate-pools', {
+          params: { path: { shop_id: shopId }, query: pageParam === undefined ? {} : { cursor: pageParam } },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
   const create = useMutation({
     mutationFn: () =>
@@ -153,8 +146,7 @@ export function PoolList({ shopId }: { readonly shopId: string }) {
     setMade(null);
     create.mutate();
   };
-  const missing = list.data?.pages[0]?.available === false;
-  const rows = list.data?.pages.flatMap((p) => (p.available ? p.data.items : [])) ?? [];
+  const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Stack gap="sm">
       <Title order={2} size="h4">
@@ -181,8 +173,7 @@ export function PoolList({ shopId }: { readonly shopId: string }) {
       </Paper>
       {list.isPending && <Loading />}
       {list.isError && <Failure error={list.error} onRetry={() => void list.refetch()} />}
-      {missing && <NotAvailable>{t('loyalty.certs.poolsMissing')}</NotAvailable>}
-      {!missing && list.data && rows.length === 0 && <Empty>{t('loyalty.certs.poolsEmpty')}</Empty>}
+      {list.data && rows.length === 0 && <Empty>{t('loyalty.certs.poolsEmpty')}</Empty>}
       {rows.length > 0 && (
         <Table striped aria-label={t('loyalty.certs.pools')}>
           <Table.Thead>

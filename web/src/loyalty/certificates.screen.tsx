@@ -13,7 +13,7 @@ import { isStatus, loyaltyKeys, useShopLocale } from './loyalty.queries';
 import { formatUnits, localToIso, parseUnits } from './money';
 import { FormAlert, Saved } from './parts';
 
-/** Gift certificates: look one up by code, issue one, make pools; the lists come with branch i35-gaps. */
+/** Gift certificates: look one up by code, issue one, list them by pool and status, make pools. */
 export function CertificatesScreen() {
   const { t } = useI18n();
   const shopId = useParams().shopId ?? '';

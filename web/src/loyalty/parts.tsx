@@ -1,5 +1,4 @@
 import { Alert, Badge, Button, Group } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { useI18n } from '../i18n/i18n';
 
 /** "Load more" under a keyset-paged list: shown while the server says there is a next page. */
@@ -20,15 +19,6 @@ export function LoadMore({
         {t('loyalty.loadMore')}
       </Button>
     </Group>
-  );
-}
-
-/** An endpoint that this server does not have yet (it is being added): said plainly, not as a failure. */
-export function NotAvailable({ children }: { readonly children: ReactNode }) {
-  return (
-    <Alert color="gray" role="status">
-      {children}
-    </Alert>
   );
 }
 
