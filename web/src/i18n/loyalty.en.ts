@@ -1,5 +1,7 @@
 /** The loyalty section's English strings (web/src/loyalty/): the source of its keys. */
 export const loyaltyEn = {
+  'loyalty.promo.runsAlways': 'Always',
+  'loyalty.promo.runsOpen': 'open',
   'loyalty.nav.promotions': 'Promotions',
   'loyalty.nav.members': 'Loyalty members',
   'loyalty.nav.programme': 'Loyalty programme',

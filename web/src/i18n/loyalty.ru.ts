@@ -2,6 +2,8 @@ import type { LoyaltyMessages } from './loyalty.en';
 
 /** The loyalty section's Russian strings, typed against the English ones: a missing key is a type error. */
 export const loyaltyRu: LoyaltyMessages = {
+  'loyalty.promo.runsAlways': 'Всегда',
+  'loyalty.promo.runsOpen': 'без срока',
   'loyalty.nav.promotions': 'Акции',
   'loyalty.nav.members': 'Участники программы',
   'loyalty.nav.programme': 'Программа лояльности',

@@ -103,9 +103,11 @@ export function PromotionsScreen() {
                 <Table.Td>{discount(p)}</Table.Td>
                 <Table.Td>{p.by_promo_code ? t('loyalty.yes') : t('loyalty.no')}</Table.Td>
                 <Table.Td>
-                  {shop && p.starts_at ? formatDateTime(p.starts_at, shop, language) : t('common.none')}
-                  {' – '}
-                  {shop && p.ends_at ? formatDateTime(p.ends_at, shop, language) : t('common.none')}
+                  {p.starts_at === null && p.ends_at === null
+                    ? t('loyalty.promo.runsAlways')
+                    : `${shop && p.starts_at ? formatDateTime(p.starts_at, shop, language) : t('loyalty.promo.runsOpen')} – ${
+                        shop && p.ends_at ? formatDateTime(p.ends_at, shop, language) : t('loyalty.promo.runsOpen')
+                      }`}
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -1,11 +1,12 @@
-import { AppShell, Burger, Group, Menu, NavLink, Select, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Burger, Group, Menu, NavLink, ScrollArea, Select, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useMatch, useNavigate } from 'react-router';
 import { permissionsOf } from '../auth/permissions';
 import { useSignOut, type SessionUser } from '../auth/session';
 import { LANGUAGES, useI18n } from '../i18n/i18n';
 import { useShops } from '../shops/shop.queries';
+import { activeOf } from './nav';
 import { Loading } from './states';
 
 /** The frame of every signed-in screen: side navigation by section, the shop picker and the user menu. */
@@ -17,16 +18,49 @@ export function Shell({ user }: { readonly user: SessionUser }) {
   const shopId = shopMatch?.params.shopId;
   const can = permissionsOf(user);
 
-  const shopLink = (section: string, label: string) =>
-    shopId && (
-      <NavLink
-        component={Link}
-        to={`/shops/${shopId}/${section}`}
-        label={label}
-        active={location.pathname === `/shops/${shopId}/${section}`}
-        onClick={close}
-      />
-    );
+  // The shop's sections, grouped as the team thinks of them. The link whose path is the
+  // longest prefix of the page's is the active one (a member's page keeps "Loyalty members"
+  // lit, and "Products" is not lit on "Hidden products").
+  const groups: readonly { readonly title: string; readonly links: readonly (readonly [string, string])[] }[] = [
+    {
+      title: t('nav.group.shop'),
+      links: [
+        ['settings', t('nav.settings')],
+        ['integration', t('nav.integration')],
+        ['event-codes', t('nav.eventCodes')],
+      ],
+    },
+    {
+      title: t('nav.group.customers'),
+      links: [
+        ['customers', t('nav.customers')],
+        ['segments', t('nav.segments')],
+        ['imports', t('nav.imports')],
+      ],
+    },
+    {
+      title: t('nav.group.catalog'),
+      links: [
+        ['feed', t('nav.catalog.feed')],
+        ['products', t('nav.catalog.products')],
+        ['products/hidden', t('nav.catalog.hidden')],
+        ['categories', t('nav.catalog.categories')],
+        ['search/no-results', t('nav.catalog.noResults')],
+        ['sliders', t('nav.catalog.sliders')],
+      ],
+    },
+    {
+      title: t('nav.group.loyalty'),
+      links: [
+        ['loyalty', t('loyalty.nav.programme')],
+        ['loyalty/members', t('loyalty.nav.members')],
+        ['promotions', t('loyalty.nav.promotions')],
+        ['certificates', t('loyalty.nav.certificates')],
+        ['subscriptions', t('loyalty.nav.subscriptions')],
+      ],
+    },
+  ];
+  const activeSection = shopId === undefined ? undefined : activeOf(location.pathname, `/shops/${shopId}/`, groups);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -43,37 +77,50 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label={t('nav.main')}>
-        <NavLink component={Link} to="/shops" label={t('nav.shops')} active={location.pathname === '/shops'} onClick={close} />
-        {shopLink('settings', t('nav.settings'))}
-        {shopLink('integration', t('nav.integration'))}
-        {shopLink('event-codes', t('nav.eventCodes'))}
-        {shopLink('customers', t('nav.customers'))}
-        {shopLink('segments', t('nav.segments'))}
-        {shopLink('imports', t('nav.imports'))}
-        <NavLink component={Link} to="/account" label={t('people.nav.account')} active={location.pathname === '/account'} onClick={close} />
-        {can.manageUsers && (
+        <AppShell.Section grow component={ScrollArea}>
+          {shopId === undefined ? (
+            <Text size="sm" c="gray.7" p="sm">
+              {t('nav.noShop')}
+            </Text>
+          ) : (
+            groups.map((group) => (
+              <div key={group.title}>
+                <NavGroupTitle>{group.title}</NavGroupTitle>
+                {group.links.map(([section, label]) => (
+                  <NavLink
+                    key={section}
+                    component={Link}
+                    to={`/shops/${shopId}/${section}`}
+                    label={label}
+                    active={activeSection === section}
+                    onClick={close}
+                  />
+                ))}
+              </div>
+            ))
+          )}
+          <NavGroupTitle>{t('nav.group.admin')}</NavGroupTitle>
+          <NavLink component={Link} to="/shops" label={t('nav.shops')} active={location.pathname === '/shops'} onClick={close} />
+          {can.manageUsers && (
+            <NavLink
+              component={Link}
+              to="/users"
+              label={t('people.nav.users')}
+              active={location.pathname.startsWith('/users')}
+              onClick={close}
+            />
+          )}
+          {can.readAudit && (
+            <NavLink component={Link} to="/audit" label={t('people.nav.audit')} active={location.pathname === '/audit'} onClick={close} />
+          )}
           <NavLink
             component={Link}
-            to="/users"
-            label={t('people.nav.users')}
-            active={location.pathname.startsWith('/users')}
+            to="/account"
+            label={t('people.nav.account')}
+            active={location.pathname === '/account'}
             onClick={close}
           />
-        )}
-        {can.readAudit && (
-          <NavLink component={Link} to="/audit" label={t('people.nav.audit')} active={location.pathname === '/audit'} onClick={close} />
-        )}
-        {shopLink('feed', t('nav.catalog.feed'))}
-        {shopLink('products', t('nav.catalog.products'))}
-        {shopLink('products/hidden', t('nav.catalog.hidden'))}
-        {shopLink('categories', t('nav.catalog.categories'))}
-        {shopLink('search/no-results', t('nav.catalog.noResults'))}
-        {shopLink('sliders', t('nav.catalog.sliders'))}
-        {shopLink('promotions', t('loyalty.nav.promotions'))}
-        {shopLink('loyalty/members', t('loyalty.nav.members'))}
-        {shopLink('loyalty', t('loyalty.nav.programme'))}
-        {shopLink('subscriptions', t('loyalty.nav.subscriptions'))}
-        {shopLink('certificates', t('loyalty.nav.certificates'))}
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id="main">
         <Suspense fallback={<Loading />}>
@@ -139,5 +186,13 @@ function UserMenu({ user }: { readonly user: SessionUser }) {
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+function NavGroupTitle({ children }: { readonly children: ReactNode }) {
+  return (
+    <Text size="xs" fw={700} tt="uppercase" c="gray.7" px="sm" pt="sm" pb={4}>
+      {children}
+    </Text>
   );
 }
