@@ -7,7 +7,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * false: the audit capture leaves this route alone, because the route records its
-     * own entries through services.audit.record (docs/audit-log.md, "Recording from a route").
+     * own entries through services.audit.record (docs/audit-log.md, "Recording from a route"),
+     * or because it is a POST that changes nothing (a preview that only renders).
      */
     audit?: false;
   }

@@ -130,6 +130,8 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
   app.post(
     '/shops/:shop_id/mailings/transactional/:code/preview',
     {
+      // A render that changes nothing: not an entry of the audit log.
+      config: { audit: false },
       schema: {
         tags,
         summary: 'Render a mailing without sending',

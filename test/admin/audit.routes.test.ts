@@ -121,6 +121,22 @@ describe('the audit log', () => {
     expect(await newestId()).toBe(before);
   });
 
+  it('records nothing for a POST that only renders (a mailing preview), and records the mailing it renders', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    const put = await inject('PUT', `/admin/v1/shops/${shopId}/mailings/transactional/welcome`, {
+      email: { subject: 'Hi {{ name }}', html: '<p>Hello {{ name }}</p>' },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const afterPut = await newestId();
+    expect((await latest('?limit=1'))[0]?.action).toMatch(/^mailing/);
+    const preview = await inject('POST', `/admin/v1/shops/${shopId}/mailings/transactional/welcome/preview`, {
+      variables: { name: 'Ann' },
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.body).toContain('Hi Ann');
+    expect(await newestId()).toBe(afterPut);
+  });
+
   it('records a data write (a bonus credit) without reading its before, and a DELETE of a setting with it', async () => {
     const { shopId } = await createShopFixture(t.app.services);
     const base = `/admin/v1/shops/${shopId}`;
