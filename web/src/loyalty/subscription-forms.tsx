@@ -5,63 +5,48 @@ import { api, unwrap } from '../api/client';
 import { useI18n } from '../i18n/i18n';
 import { failureAt } from './form';
 import { loyaltyKeys } from './loyalty.queries';
-import { parseUnits } from './money';
+import {
+  benefitBodies,
+  draftOf,
+  emptyBenefit,
+  MAX_BENEFITS,
+  type Benefit,
+  type BenefitBody,
+  type BenefitDraft,
+  type DraftProblem,
+  type PlanBody,
+} from './benefits';
 import { FormAlert } from './parts';
 
-type Kind = 'boolean' | 'integer' | 'promos';
 const PLAN_FIELDS = ['code', 'name', 'period_days', 'benefits'] as const;
 
-/** A new plan with its first benefit (docs/subscriptions.md: a plan has at least one). */
+/** A new plan with its benefits (docs/subscriptions.md: a plan has at least one). */
 export function CreatePlan({ shopId, code }: { readonly shopId: string; readonly code: string }) {
   const { t } = useI18n();
   const queryClient = useQueryClient();
   const [plan, setPlan] = useState({ code: '', name: '', period: '30' });
-  const [benefit, setBenefit] = useState({
-    code: '',
-    name: '',
-    kind: 'boolean' as Kind,
-    value: 'true',
-    promotions: '',
-    savings: '',
-    uses: '',
-  });
-  const [local, setLocal] = useState<string | null>(null);
+  const [benefits, setBenefits] = useState<readonly BenefitDraft[]>([emptyBenefit()]);
+  const [problem, setProblem] = useState<DraftProblem | null>(null);
   const create = useMutation({
-    mutationFn: (body: never) =>
+    mutationFn: (body: PlanBody) =>
       unwrap(api.POST('/admin/v1/shops/{shop_id}/subscriptions/{code}/plans', { params: { path: { shop_id: shopId, code } }, body })),
     onSuccess: () => {
       setPlan({ code: '', name: '', period: '30' });
+      setBenefits([emptyBenefit()]);
       void queryClient.invalidateQueries({ queryKey: [...loyaltyKeys.subscription(shopId, code), 'plans'] });
     },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setLocal(null);
-    const head = { code: benefit.code.trim(), name: benefit.name.trim() };
-    let item: Record<string, unknown>;
-    if (benefit.kind === 'boolean') item = { ...head, data_type: 'boolean', value: benefit.value === 'true' };
-    else if (benefit.kind === 'integer') item = { ...head, data_type: 'integer', value: Number.parseInt(benefit.value, 10) };
-    else {
-      const savings = parseUnits(benefit.savings);
-      if (savings === null) return setLocal(t('loyalty.amountInvalid'));
-      const ids = benefit.promotions
-        .split(/[\s,]+/)
-        .filter((s) => s !== '')
-        .map(Number);
-      item = {
-        ...head,
-        data_type: 'promos',
-        promotion_ids: ids,
-        savings_limit: savings,
-        usage_limit: Number.parseInt(benefit.uses, 10) || 0,
-      };
-    }
+    const built = benefitBodies(benefits);
+    if ('problem' in built) return setProblem(built.problem);
+    setProblem(null);
     create.mutate({
       code: plan.code.trim(),
       name: plan.name.trim(),
       period_days: Number.parseInt(plan.period, 10),
-      benefits: [item],
-    } as never);
+      benefits: built.benefits,
+    });
   };
   const failure = failureAt(create.error, PLAN_FIELDS, t);
   const at = (f: (typeof PLAN_FIELDS)[number]) => (failure.field?.name === f ? failure.field.message : undefined);
@@ -69,7 +54,7 @@ export function CreatePlan({ shopId, code }: { readonly shopId: string; readonly
     <Paper withBorder p="md">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <FormAlert message={local ?? failure.form ?? at('benefits')} />
+          <FormAlert message={failure.form ?? at('benefits')} />
           <Group align="flex-start" grow>
             <TextInput
               label={t('loyalty.subs.planCode')}
@@ -97,80 +82,7 @@ export function CreatePlan({ shopId, code }: { readonly shopId: string; readonly
               error={at('period_days')}
             />
           </Group>
-          <Group align="flex-start" grow>
-            <TextInput
-              label={t('loyalty.subs.benefitCode')}
-              required
-              maxLength={64}
-              value={benefit.code}
-              onChange={(e) => setBenefit({ ...benefit, code: e.currentTarget.value })}
-            />
-            <TextInput
-              label={t('loyalty.subs.benefitName')}
-              required
-              maxLength={200}
-              value={benefit.name}
-              onChange={(e) => setBenefit({ ...benefit, name: e.currentTarget.value })}
-            />
-            <Select
-              label={t('loyalty.subs.benefitKind')}
-              data={[
-                { value: 'boolean', label: t('loyalty.subs.kind.boolean') },
-                { value: 'integer', label: t('loyalty.subs.kind.integer') },
-                { value: 'promos', label: t('loyalty.subs.kind.promos') },
-              ]}
-              value={benefit.kind}
-              onChange={(v) => v && setBenefit({ ...benefit, kind: v, value: v === 'boolean' ? 'true' : '0' })}
-              allowDeselect={false}
-            />
-          </Group>
-          {benefit.kind === 'boolean' && (
-            <Select
-              label={t('loyalty.subs.benefitValue')}
-              data={[
-                { value: 'true', label: t('loyalty.yes') },
-                { value: 'false', label: t('loyalty.no') },
-              ]}
-              value={benefit.value}
-              onChange={(v) => v && setBenefit({ ...benefit, value: v })}
-              allowDeselect={false}
-              w={200}
-            />
-          )}
-          {benefit.kind === 'integer' && (
-            <TextInput
-              label={t('loyalty.subs.benefitValue')}
-              inputMode="numeric"
-              maxLength={10}
-              w={200}
-              value={benefit.value}
-              onChange={(e) => setBenefit({ ...benefit, value: e.currentTarget.value })}
-            />
-          )}
-          {benefit.kind === 'promos' && (
-            <Group align="flex-start" grow>
-              <TextInput
-                label={t('loyalty.subs.promotionIds')}
-                maxLength={500}
-                value={benefit.promotions}
-                onChange={(e) => setBenefit({ ...benefit, promotions: e.currentTarget.value })}
-              />
-              <TextInput
-                label={t('loyalty.subs.savingsLimit')}
-                inputMode="decimal"
-                maxLength={20}
-                value={benefit.savings}
-                onChange={(e) => setBenefit({ ...benefit, savings: e.currentTarget.value })}
-              />
-              <TextInput
-                label={t('loyalty.subs.usageLimit')}
-                inputMode="numeric"
-                maxLength={10}
-                value={benefit.uses}
-                onChange={(e) => setBenefit({ ...benefit, uses: e.currentTarget.value })}
-              />
-            </Group>
-          )}
+          <BenefitsEditor drafts={benefits} onChange={setBenefits} problem={problem} />
           <Group>
             <Button type="submit" loading={create.isPending}>
               {t('loyalty.subs.createPlan')}
@@ -179,6 +91,180 @@ export function CreatePlan({ shopId, code }: { readonly shopId: string; readonly
         </Stack>
       </form>
     </Paper>
+  );
+}
+
+/** A plan's benefits changed in one PATCH (the list is replaced whole). */
+export function EditBenefits({
+  shopId,
+  code,
+  plan,
+  onDone,
+}: {
+  readonly shopId: string;
+  readonly code: string;
+  readonly plan: { readonly code: string; readonly benefits: readonly Benefit[] };
+  readonly onDone: () => void;
+}) {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const [benefits, setBenefits] = useState<readonly BenefitDraft[]>(() => plan.benefits.map(draftOf));
+  const [problem, setProblem] = useState<DraftProblem | null>(null);
+  const save = useMutation({
+    mutationFn: (list: BenefitBody[]) =>
+      unwrap(
+        api.PATCH('/admin/v1/shops/{shop_id}/subscriptions/{code}/plans/{plan}', {
+          params: { path: { shop_id: shopId, code, plan: plan.code } },
+          body: { benefits: list },
+        }),
+      ),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: [...loyaltyKeys.subscription(shopId, code), 'plans'] });
+      onDone();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const built = benefitBodies(benefits);
+    if ('problem' in built) return setProblem(built.problem);
+    setProblem(null);
+    save.mutate(built.benefits);
+  };
+  const failure = failureAt(save.error, PLAN_FIELDS, t);
+  return (
+    <form onSubmit={submit} noValidate aria-label={t('loyalty.subs.editBenefitsOf', { plan: plan.code })}>
+      <Stack gap="sm">
+        <FormAlert message={failure.form ?? failure.field?.message} />
+        <BenefitsEditor drafts={benefits} onChange={setBenefits} problem={problem} />
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            {t('loyalty.subs.saveBenefits')}
+          </Button>
+          <Button variant="default" onClick={onDone}>
+            {t('people.cancel')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The benefit rows of a plan: each its code, name, kind and value; rows added and removed. */
+function BenefitsEditor({
+  drafts,
+  onChange,
+  problem,
+}: {
+  readonly drafts: readonly BenefitDraft[];
+  readonly onChange: (next: readonly BenefitDraft[]) => void;
+  readonly problem: DraftProblem | null;
+}) {
+  const { t } = useI18n();
+  const set = (index: number, change: Partial<BenefitDraft>) => onChange(drafts.map((d, i) => (i === index ? { ...d, ...change } : d)));
+  const errorAt = (index: number, field: DraftProblem['field']) =>
+    problem !== null && problem.index === index && problem.field === field ? t(problem.key) : undefined;
+  return (
+    <Stack gap="xs">
+      {drafts.map((benefit, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id until saved, and only the last is ever added
+        <Paper key={index} withBorder p="sm" bg="gray.0" component="fieldset" aria-label={t('loyalty.subs.benefitN', { n: index + 1 })}>
+          <Stack gap="xs">
+            <Group align="flex-start" grow>
+              <TextInput
+                label={t('loyalty.subs.benefitCode')}
+                required
+                maxLength={64}
+                value={benefit.code}
+                onChange={(e) => set(index, { code: e.currentTarget.value })}
+              />
+              <TextInput
+                label={t('loyalty.subs.benefitName')}
+                required
+                maxLength={200}
+                value={benefit.name}
+                onChange={(e) => set(index, { name: e.currentTarget.value })}
+              />
+              <Select
+                label={t('loyalty.subs.benefitKind')}
+                data={[
+                  { value: 'boolean', label: t('loyalty.subs.kind.boolean') },
+                  { value: 'integer', label: t('loyalty.subs.kind.integer') },
+                  { value: 'promos', label: t('loyalty.subs.kind.promos') },
+                ]}
+                value={benefit.kind}
+                onChange={(v) => v && set(index, { kind: v, value: v === 'boolean' ? 'true' : '0' })}
+                allowDeselect={false}
+              />
+            </Group>
+            <Group align="flex-end">
+              {benefit.kind === 'boolean' && (
+                <Select
+                  label={t('loyalty.subs.benefitValue')}
+                  data={[
+                    { value: 'true', label: t('loyalty.yes') },
+                    { value: 'false', label: t('loyalty.no') },
+                  ]}
+                  value={benefit.value}
+                  onChange={(v) => v && set(index, { value: v })}
+                  allowDeselect={false}
+                  w={200}
+                />
+              )}
+              {benefit.kind === 'integer' && (
+                <TextInput
+                  label={t('loyalty.subs.benefitValue')}
+                  inputMode="numeric"
+                  maxLength={10}
+                  w={200}
+                  value={benefit.value}
+                  onChange={(e) => set(index, { value: e.currentTarget.value })}
+                  error={errorAt(index, 'value')}
+                />
+              )}
+              {benefit.kind === 'promos' && (
+                <>
+                  <TextInput
+                    label={t('loyalty.subs.promotionIds')}
+                    maxLength={500}
+                    value={benefit.promotions}
+                    onChange={(e) => set(index, { promotions: e.currentTarget.value })}
+                    error={errorAt(index, 'promotions')}
+                  />
+                  <TextInput
+                    label={t('loyalty.subs.savingsLimit')}
+                    inputMode="decimal"
+                    maxLength={20}
+                    value={benefit.savings}
+                    onChange={(e) => set(index, { savings: e.currentTarget.value })}
+                    error={errorAt(index, 'savings')}
+                  />
+                  <TextInput
+                    label={t('loyalty.subs.usageLimit')}
+                    inputMode="numeric"
+                    maxLength={10}
+                    value={benefit.uses}
+                    onChange={(e) => set(index, { uses: e.currentTarget.value })}
+                    error={errorAt(index, 'uses')}
+                  />
+                </>
+              )}
+              {drafts.length > 1 && (
+                <Button variant="default" color="red" onClick={() => onChange(drafts.filter((_, i) => i !== index))}>
+                  {t('loyalty.subs.removeBenefit')}
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </Paper>
+      ))}
+      {drafts.length < MAX_BENEFITS && (
+        <Group>
+          <Button variant="default" onClick={() => onChange([...drafts, emptyBenefit()])}>
+            {t('loyalty.subs.addBenefit')}
+          </Button>
+        </Group>
+      )}
+    </Stack>
   );
 }
 

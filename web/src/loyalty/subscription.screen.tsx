@@ -1,5 +1,6 @@
-import { Anchor, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { formatDay } from '../i18n/format';
@@ -9,7 +10,7 @@ import { describeFailure, Empty, Failure, Loading } from '../ui/states';
 import { loyaltyKeys, useShopLocale, type Plan } from './loyalty.queries';
 import { formatUnits } from './money';
 import { LoadMore, StatusBadge } from './parts';
-import { CreatePlan, Subscribe } from './subscription-forms';
+import { CreatePlan, EditBenefits, Subscribe } from './subscription-forms';
 import { subscriptionStatusOptions, type SubscriptionStatus } from './subscriptions.screen';
 
 /** A paid subscription: its status, its plans with their benefits, and its members (paged). */
@@ -67,6 +68,8 @@ function Plans({ shopId, code }: { readonly shopId: string; readonly code: strin
     queryKey: [...loyaltyKeys.subscription(shopId, code), 'plans'],
     queryFn: () => unwrap(api.GET('/admin/v1/shops/{shop_id}/subscriptions/{code}/plans', { params: { path: { shop_id: shopId, code } } })),
   });
+  const [editing, setEditing] = useState<string | null>(null);
+  const edited = plans.data?.plans.find((p) => p.code === editing);
   return (
     <Stack gap="sm">
       <Title order={2} size="h3">
@@ -85,6 +88,7 @@ function Plans({ shopId, code }: { readonly shopId: string; readonly code: strin
               <Table.Th scope="col">{t('loyalty.subs.period')}</Table.Th>
               <Table.Th scope="col">{t('loyalty.subs.status')}</Table.Th>
               <Table.Th scope="col">{t('loyalty.subs.benefits')}</Table.Th>
+              <Table.Th scope="col">{t('people.actions')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -99,10 +103,30 @@ function Plans({ shopId, code }: { readonly shopId: string; readonly code: strin
                 <Table.Td>
                   <Benefits shopId={shopId} plan={p} />
                 </Table.Td>
+                <Table.Td>
+                  <Button
+                    variant="default"
+                    size="xs"
+                    onClick={() => setEditing(p.code)}
+                    aria-label={t('loyalty.subs.editBenefitsOf', { plan: p.code })}
+                  >
+                    {t('loyalty.subs.editBenefits')}
+                  </Button>
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
+      )}
+      {edited && (
+        <Paper withBorder p="md">
+          <Stack gap="sm">
+            <Title order={3} size="h4">
+              {t('loyalty.subs.editBenefitsOf', { plan: edited.code })}
+            </Title>
+            <EditBenefits key={edited.code} shopId={shopId} code={code} plan={edited} onDone={() => setEditing(null)} />
+          </Stack>
+        </Paper>
       )}
     </Stack>
   );
