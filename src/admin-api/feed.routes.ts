@@ -145,13 +145,19 @@ const feedSettingsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) =
       // becomes a number here; anything else stays text for the schema to refuse.
       preValidation: (request, _reply, next) => {
         const query = request.query as Record<string, unknown>;
-        if (typeof query.limit === 'string' && /^-?[0-9]{1,16}$/.test(query.limit)) query.limit = Number(query.limit);
+        for (const name of ['limit', 'before']) {
+          const value = query[name];
+          if (typeof value === 'string' && /^-?[0-9]{1,16}$/.test(value)) query[name] = Number(value);
+        }
         next();
       },
     },
-    async (request) => ({
-      imports: (await catalog.listImports(request.params.shop_id, request.query.limit ?? 20)).map(toRecordBody),
-    }),
+    async (request) => {
+      const limit = request.query.limit ?? 20;
+      const page = await catalog.listImports(request.params.shop_id, limit, request.query.before);
+      const last = page.at(-1);
+      return { imports: page.map(toRecordBody), next_before: page.length === limit && last !== undefined ? last.generation : null };
+    },
   );
   done();
 };

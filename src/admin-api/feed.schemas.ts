@@ -133,12 +133,26 @@ export const FeedPatchSchema = Type.Object(
 export type FeedPatchBody = Static<typeof FeedPatchSchema>;
 
 export const FeedImportListSchema = Type.Object(
-  { imports: Type.Array(FeedImportRecordSchema) },
+  {
+    imports: Type.Array(FeedImportRecordSchema),
+    next_before: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Pass it as `before` for the next (older) page; null when this page is the last.',
+    }),
+  },
   { description: 'The import log, newest first.' },
 );
 
 export const FeedImportsQuerySchema = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_IMPORTS_LISTED, default: 20 })) },
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_IMPORTS_LISTED, default: 20 })),
+    before: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'Only imports older than this generation: the `next_before` of the previous page.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type FeedImportsQuery = Static<typeof FeedImportsQuerySchema>;

@@ -2,6 +2,7 @@ import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebo
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../errors.js';
 import type { AudienceImport } from '../modules/audience/audience.types.js';
+import { MAX_IMPORTS_LISTED } from '../modules/audience/audience.service.js';
 import { toChunks } from '../modules/audience/domain/chunks.js';
 import { CsvError, CsvReader, csvRecord } from '../modules/audience/domain/csv.js';
 import { MAX_RECORDS_PER_REQUEST } from '../modules/audience/domain/limits.js';
@@ -30,13 +31,15 @@ export const importsRoutes: FastifyPluginCallbackTypebox = (app, _options, done)
         response: withErrors({ 200: ImportListSchema }, [404]),
       },
       preValidation: (request, _reply, next) => {
-        integerQueryParameters(request, 'limit');
+        integerQueryParameters(request, 'limit', 'before');
         next();
       },
     },
     async (request) => {
-      const imports = await audience.listImports(request.params.shop_id, request.query.limit);
-      return { imports: imports.map(toImportBody) };
+      const limit = request.query.limit ?? MAX_IMPORTS_LISTED;
+      const imports = await audience.listImports(request.params.shop_id, limit, request.query.before);
+      const last = imports.at(-1);
+      return { imports: imports.map(toImportBody), next_before: imports.length === limit && last !== undefined ? last.id : null };
     },
   );
 

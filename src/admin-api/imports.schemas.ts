@@ -47,8 +47,13 @@ export const ImportSchema = Type.Object(
 export type ImportBody = Static<typeof ImportSchema>;
 
 export const ImportListSchema = Type.Object(
-  { imports: Type.Array(ImportSchema) },
-  { description: `The shop's audience imports, newest first (at most ${MAX_IMPORTS_LISTED}).` },
+  {
+    imports: Type.Array(ImportSchema),
+    next_before: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Pass it as `before` for the next (older) page; null when this page is the last.',
+    }),
+  },
+  { description: `The shop's audience imports, newest first, at most ${MAX_IMPORTS_LISTED} a page.` },
 );
 export type ImportListBody = Static<typeof ImportListSchema>;
 
@@ -60,6 +65,13 @@ export const ImportsQuerySchema = Type.Object(
         maximum: MAX_IMPORTS_LISTED,
         default: MAX_IMPORTS_LISTED,
         description: `How many of the newest imports to answer: 1 to ${MAX_IMPORTS_LISTED}.`,
+      }),
+    ),
+    before: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'Only imports older than this id: the `next_before` of the previous page.',
       }),
     ),
   },

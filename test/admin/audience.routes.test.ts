@@ -205,11 +205,29 @@ describe.each(TEST_DIALECTS)('admin audience routes on %s', (dialect) => {
       });
       const limited = await inject('GET', `/admin/v1/shops/${shop.shopId}/imports?limit=1`);
       expect(limited.json<{ imports: unknown[] }>().imports).toHaveLength(1);
+      // Keyset pages by `before`: each import once, newest first, and the last page says so.
+      const all = response.json<{ imports: { id: number }[]; next_before: number | null }>();
+      expect(all.next_before).toBeNull();
+      const seen: number[] = [];
+      let before: number | null = null;
+      for (let page = 0; page < 5; page++) {
+        const query: string = `limit=2${before === null ? '' : `&before=${before}`}`;
+        const body = (await inject('GET', `/admin/v1/shops/${shop.shopId}/imports?${query}`)).json<{
+          imports: { id: number }[];
+          next_before: number | null;
+        }>();
+        seen.push(...body.imports.map((i) => i.id));
+        before = body.next_before;
+        if (before === null) break;
+      }
+      expect(seen).toEqual(all.imports.map((i) => i.id));
+      expect(seen).toHaveLength(3);
     });
 
     it('answers an empty log, 422 for a bad limit and 404 for an unknown shop', async () => {
       const shop = await createShopFixture(t.app.services);
-      expect((await inject('GET', `/admin/v1/shops/${shop.shopId}/imports`)).json()).toEqual({ imports: [] });
+      expect((await inject('GET', `/admin/v1/shops/${shop.shopId}/imports`)).json()).toEqual({ imports: [], next_before: null });
+      expectAdminError(await inject('GET', `/admin/v1/shops/${shop.shopId}/imports?before=0`), 422, 'VALIDATION_FAILED');
       expect(expectAdminError(await inject('GET', `/admin/v1/shops/${shop.shopId}/imports?limit=0`), 422, 'VALIDATION_FAILED')).toContain(
         '`limit`',
       );

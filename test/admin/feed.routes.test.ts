@@ -150,6 +150,12 @@ describe('admin product feed routes', () => {
       [2, 'failed', 0],
       [1, 'done', 4],
     ]);
+    expect(log.json()).toMatchObject({ next_before: null });
+    expectAdminError(
+      await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${UNKNOWN_SHOP}/feed/imports?before=x`, headers: t.adminHeaders }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expectAdminError(
       await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/feed/imports?limit=1000`, headers: t.adminHeaders }),
       422,
@@ -160,6 +166,33 @@ describe('admin product feed routes', () => {
       404,
       'NOT_FOUND',
     );
+  });
+
+  it('pages the import log by `before`, each import once, newest first', async () => {
+    const { shopId } = await createShopFixture(t.app.services);
+    for (let i = 0; i < 7; i++) await put(shopId, i % 2 === 0 ? buildYml(sampleFeed()) : 'broken', 'application/xml');
+    const seen: number[] = [];
+    let before: number | null | undefined;
+    let pages = 0;
+    do {
+      const query = `limit=3${before === undefined ? '' : `&before=${before}`}`;
+      const page = await t.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/feed/imports?${query}`, headers: t.adminHeaders });
+      expect(page.statusCode, page.body).toBe(200);
+      const body = page.json<{ imports: { generation: number }[]; next_before: number | null }>();
+      seen.push(...body.imports.map((i) => i.generation));
+      before = body.next_before;
+      pages++;
+    } while (before !== null && pages < 10);
+    expect(seen).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    expect(pages).toBe(3);
+    // Another shop's imports never show up under this one.
+    const other = await createShopFixture(t.app.services);
+    const otherLog = await t.app.inject({
+      method: 'GET',
+      url: `/admin/v1/shops/${other.shopId}/feed/imports?before=8`,
+      headers: t.adminHeaders,
+    });
+    expect(otherLog.json()).toEqual({ imports: [], next_before: null });
   });
 
   it('sets the feed URL and interval with PATCH, schedules a fetch at once, and clears it with null', async () => {

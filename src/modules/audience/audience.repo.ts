@@ -26,16 +26,11 @@ export async function findImport(db: Executor, shopId: string, id: number): Prom
   return db.selectFrom('audience_imports').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Newest first; uploads still being received are not imports yet. */
-export async function listImports(db: Executor, shopId: string, limit: number): Promise<ImportRow[]> {
-  return db
-    .selectFrom('audience_imports')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('status', '!=', 'receiving')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+/** Newest first; uploads still being received are not imports yet. With `before`, only older ids (keyset paging). */
+export async function listImports(db: Executor, shopId: string, limit: number, before?: number): Promise<ImportRow[]> {
+  let query = db.selectFrom('audience_imports').selectAll().where('shop_id', '=', shopId).where('status', '!=', 'receiving');
+  if (before !== undefined) query = query.where('id', '<', before);
+  return query.orderBy('id', 'desc').limit(limit).execute();
 }
 
 export async function updateImport(

@@ -147,10 +147,10 @@ export class AudienceService {
     await repo.deleteImport(this.db, shopId, importId);
   }
 
-  /** The import log, newest first (admin-api.md, "Import logs"). */
-  async listImports(shopId: string, limit = MAX_IMPORTS_LISTED): Promise<AudienceImport[]> {
+  /** The import log, newest first (admin-api.md, "Import logs"); with `before` (an id), the page older than it. */
+  async listImports(shopId: string, limit = MAX_IMPORTS_LISTED, before?: number): Promise<AudienceImport[]> {
     await this.deps.shops.requireShop(shopId);
-    const rows = await repo.listImports(this.db, shopId, Math.min(Math.max(1, limit), MAX_IMPORTS_LISTED));
+    const rows = await repo.listImports(this.db, shopId, Math.min(Math.max(1, limit), MAX_IMPORTS_LISTED), before);
     return rows.map(toImport);
   }
 

@@ -210,8 +210,11 @@ export async function failAbandonedImports(db: Executor, shopId: string, generat
     .execute();
 }
 
-export async function listImports(db: Executor, shopId: string, limit: number): Promise<FeedImportRow[]> {
-  return db.selectFrom('feed_imports').selectAll().where('shop_id', '=', shopId).orderBy('generation', 'desc').limit(limit).execute();
+/** The shop's imports newest first; with `before`, only those older than that generation (keyset paging). */
+export async function listImports(db: Executor, shopId: string, limit: number, before?: number): Promise<FeedImportRow[]> {
+  let query = db.selectFrom('feed_imports').selectAll().where('shop_id', '=', shopId);
+  if (before !== undefined) query = query.where('generation', '<', before);
+  return query.orderBy('generation', 'desc').limit(limit).execute();
 }
 
 /** The products, and the category rows of each (catalog_product_categories, 0037), in the caller's transaction. */

@@ -187,11 +187,11 @@ export class CatalogService {
     return this.getFeed(shopId);
   }
 
-  /** The import log, newest first. */
-  async listImports(shopId: string, limit: number = MAX_IMPORTS_LISTED): Promise<FeedImportRecord[]> {
+  /** The import log, newest first; with `before` (a generation), the page older than it. */
+  async listImports(shopId: string, limit: number = MAX_IMPORTS_LISTED, before?: number): Promise<FeedImportRecord[]> {
     await this.deps.shops.requireShop(shopId);
     const capped = Math.min(MAX_IMPORTS_LISTED, Math.max(1, Math.trunc(limit) || 1));
-    return (await repo.listImports(this.db, shopId, capped)).map(toImportRecord);
+    return (await repo.listImports(this.db, shopId, capped, before)).map(toImportRecord);
   }
 
   /** The `catalog.fetch` job: one link of a shop's chain of scheduled fetches. */

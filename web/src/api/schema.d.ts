@@ -9239,6 +9239,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description Only imports older than this generation: the `next_before` of the previous page. */
+                    before?: number;
                     limit?: number;
                 };
                 header?: never;
@@ -9281,6 +9283,8 @@ export interface paths {
                                 started_at: string;
                                 status: "running" | "done" | "failed";
                             }[];
+                            /** @description Pass it as `before` for the next (older) page; null when this page is the last. */
+                            next_before: number | null;
                         };
                     };
                 };
@@ -9441,6 +9445,8 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description Only imports older than this id: the `next_before` of the previous page. */
+                    before?: number;
                     /** @description How many of the newest imports to answer: 1 to 100. */
                     limit?: number;
                 };
@@ -9453,7 +9459,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The shop's audience imports, newest first (at most 100). */
+                /** @description The shop's audience imports, newest first, at most 100 a page. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -9520,6 +9526,8 @@ export interface paths {
                                     message: string;
                                 }[];
                             }[];
+                            /** @description Pass it as `before` for the next (older) page; null when this page is the last. */
+                            next_before: number | null;
                         };
                     };
                 };

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { formatDateTime, type ShopLocale } from '../i18n/format';
@@ -7,17 +7,16 @@ import { useI18n } from '../i18n/i18n';
 import { Empty, Failure, Loading } from '../ui/states';
 import { catalogKeys, type FeedImport } from './catalog.queries';
 
-/** How often the log is asked again while an import runs, and how many entries the API keeps. */
+/** How often the log is asked again while an import runs, and how many entries a page holds. */
 const POLL_MS = 1000;
-const FIRST = 20;
-const MOST = 100;
+const PAGE = 20;
 
 const STATUS_COLOR = { running: 'blue', done: 'green', failed: 'red' } as const;
 
 /**
- * The import log, newest first (GET …/feed/imports, at most 100 entries: the API has no
- * cursor for it, so "Show more" asks for the longest log at once). Polled every second
- * while an upload is on its way or an import is running, so the counts move as it goes.
+ * The import log, newest first (GET …/feed/imports, keyset paged by `before`; "Show more"
+ * appends the next older page). Polled every second while an upload is on its way or an
+ * import is running, so the counts move as it goes.
  */
 export function ImportLog({
   shopId,
@@ -29,14 +28,20 @@ export function ImportLog({
   readonly uploading: boolean;
 }) {
   const { t, language } = useI18n();
-  const [limit, setLimit] = useState(FIRST);
   const [open, setOpen] = useState<number | null>(null);
-  const imports = useQuery({
-    queryKey: [...catalogKeys.imports(shopId), limit],
-    queryFn: () => unwrap(api.GET('/admin/v1/shops/{shop_id}/feed/imports', { params: { path: { shop_id: shopId }, query: { limit } } })),
-    refetchInterval: (query) => (uploading || query.state.data?.imports.some((i) => i.status === 'running') ? POLL_MS : false),
+  const imports = useInfiniteQuery({
+    queryKey: catalogKeys.imports(shopId),
+    initialPageParam: undefined as number | undefined,
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/admin/v1/shops/{shop_id}/feed/imports', {
+          params: { path: { shop_id: shopId }, query: { limit: PAGE, ...(pageParam === undefined ? {} : { before: pageParam }) } },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_before ?? undefined,
+    refetchInterval: (query) => (uploading || query.state.data?.pages[0]?.imports.some((i) => i.status === 'running') ? POLL_MS : false),
   });
-  const list = imports.data?.imports ?? [];
+  const list = imports.data?.pages.flatMap((page) => page.imports) ?? [];
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
@@ -106,9 +111,9 @@ export function ImportLog({
             </Table>
           </Table.ScrollContainer>
         )}
-        {limit < MOST && list.length === limit && (
+        {imports.hasNextPage && (
           <Group justify="center">
-            <Button variant="default" onClick={() => setLimit(MOST)}>
+            <Button variant="default" loading={imports.isFetchingNextPage} onClick={() => void imports.fetchNextPage()}>
               {t('catalog.log.more')}
             </Button>
           </Group>

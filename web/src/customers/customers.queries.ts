@@ -15,7 +15,8 @@ export type CustomerOrder = Json<'/admin/v1/shops/{shop_id}/customers/{profile_i
 export type LedgerEntry = Json<'/admin/v1/shops/{shop_id}/loyalty/members/{identifier}/transactions', 'get'>['items'][number];
 export type CustomerMessage = Json<'/admin/v1/shops/{shop_id}/customers/{profile_id}/messages', 'get'>['items'][number];
 export type Segment = Json<'/admin/v1/shops/{shop_id}/segments', 'get'>['segments'][number];
-export type AudienceImport = Json<'/admin/v1/shops/{shop_id}/imports', 'get'>['imports'][number];
+export type AudienceImportsPage = Json<'/admin/v1/shops/{shop_id}/imports', 'get'>;
+export type AudienceImport = AudienceImportsPage['imports'][number];
 
 /** Rows per page of the paged lists on these screens. */
 export const PAGE_SIZE = 50;

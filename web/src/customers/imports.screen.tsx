@@ -1,5 +1,5 @@
 import { Alert, Button, FileInput, Group, Paper, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
@@ -9,32 +9,42 @@ import { useShop } from '../shops/shop.queries';
 import { formFailure } from '../ui/form-errors';
 import { Page } from '../ui/page';
 import { Empty, Failure, Loading } from '../ui/states';
-import { customerKeys, useSegments, type AudienceImport } from './customers.queries';
+import { customerKeys, useSegments, type AudienceImport, type AudienceImportsPage as ImportsPage } from './customers.queries';
+import { LoadMore } from './load-more';
 import { ImportReport, ImportStatus } from './import-report';
 
 /** The upload's bound (POST …/imports): 16 MiB. Checked here too, to say so before sending. */
 const MAX_BYTES = 16 * 1024 * 1024;
 /** How often the log is read again while an import is queued or running. */
 const POLL_MS = 1000;
+/** Imports a page of the log holds. */
+const IMPORTS_PAGE = 20;
 
 const isRunning = (entry: AudienceImport) => entry.status === 'queued' || entry.status === 'running';
 
 /**
  * Audience import: a CSV file uploaded (POST …/imports, text/csv, the format of `patron
  * import audience`), its progress polled from the import log while it runs, then its
- * report; below, the shop's latest imports (the API keeps the newest 100, not paged).
+ * report; below, the shop's imports, newest first, a keyset page at a time.
  */
 export function ImportsScreen() {
   const { t, language } = useI18n();
   const shopId = useParams().shopId ?? '';
   const shop = useShop(shopId);
   const [uploadedId, setUploadedId] = useState<number | null>(null);
-  const imports = useQuery({
+  const imports = useInfiniteQuery({
     queryKey: customerKeys.imports(shopId),
-    queryFn: () => unwrap(api.GET('/admin/v1/shops/{shop_id}/imports', { params: { path: { shop_id: shopId } } })),
-    refetchInterval: (query) => (query.state.data?.imports.some(isRunning) ? POLL_MS : false),
+    initialPageParam: undefined as number | undefined,
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/admin/v1/shops/{shop_id}/imports', {
+          params: { path: { shop_id: shopId }, query: { limit: IMPORTS_PAGE, ...(pageParam === undefined ? {} : { before: pageParam }) } },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_before ?? undefined,
+    refetchInterval: (query) => (query.state.data?.pages[0]?.imports.some(isRunning) ? POLL_MS : false),
   });
-  const list = imports.data?.imports ?? [];
+  const list = imports.data?.pages.flatMap((page) => page.imports) ?? [];
   const uploaded = uploadedId === null ? undefined : list.find((entry) => entry.id === uploadedId);
 
   return (
@@ -46,7 +56,7 @@ export function ImportsScreen() {
         </Paper>
       )}
       {(imports.isPending || shop.isPending) && <Loading />}
-      {imports.isError && <Failure error={imports.error} onRetry={() => void imports.refetch()} />}
+      {imports.isError && !imports.isFetchNextPageError && <Failure error={imports.error} onRetry={() => void imports.refetch()} />}
       {shop.isError && <Failure error={shop.error} onRetry={() => void shop.refetch()} />}
       {imports.isSuccess && list.length === 0 && <Empty>{t('customers.imports.empty')}</Empty>}
       {shop.data && list.length > 0 && (
@@ -94,6 +104,7 @@ export function ImportsScreen() {
           </Table>
         </Table.ScrollContainer>
       )}
+      <LoadMore query={imports} />
     </Page>
   );
 }
@@ -117,9 +128,17 @@ function Upload({ shopId, onUploaded }: { readonly shopId: string; readonly onUp
         }),
       ),
     onSuccess: (entry) => {
-      queryClient.setQueryData(customerKeys.imports(shopId), (old: { imports: AudienceImport[] } | undefined) => ({
-        imports: [entry, ...(old?.imports ?? []).filter((e) => e.id !== entry.id)],
-      }));
+      // The new import at the head of the first page at once, so its report shows while the list is asked again.
+      queryClient.setQueryData(customerKeys.imports(shopId), (old: InfiniteData<ImportsPage, number | undefined> | undefined) =>
+        old === undefined
+          ? old
+          : {
+              ...old,
+              pages: old.pages.map((page, i) =>
+                i === 0 ? { ...page, imports: [entry, ...page.imports.filter((e) => e.id !== entry.id)] } : page,
+              ),
+            },
+      );
       void queryClient.invalidateQueries({ queryKey: customerKeys.imports(shopId) });
       onUploaded(entry.id);
       setFile(null);
