@@ -191,6 +191,7 @@ function toTransactionBody(t: LedgerEntry): TransactionPageBody['items'][number]
     status: t.status,
     kind: t.kind,
     order_id: t.orderId,
+    reason: t.reason,
     created_at: new Date(t.createdAt).toISOString(),
     expires_at: t.expiresAt === null ? null : new Date(t.expiresAt).toISOString(),
   };

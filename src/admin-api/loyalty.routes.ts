@@ -189,6 +189,7 @@ function toMemberBody(view: MemberView & { level: CurrentLevel | null }): Member
       status: t.status,
       kind: t.kind,
       order_id: t.orderId,
+      reason: t.reason,
       created_at: new Date(t.createdAt).toISOString(),
       expires_at: t.expiresAt === null ? null : new Date(t.expiresAt).toISOString(),
     })),

@@ -111,6 +111,7 @@ describe.each(TEST_DIALECTS)('admin loyalty member list, write-off and liabiliti
             status: 'confirmed',
             kind: 'manual',
             order_id: null,
+            reason: null,
             created_at: '2026-01-15T12:00:01.000Z',
             expires_at: null,
           },
@@ -138,6 +139,7 @@ describe.each(TEST_DIALECTS)('admin loyalty member list, write-off and liabiliti
         kind: 'write_off',
         amount: -40.25,
         status: 'confirmed',
+        reason: 'Card reported stolen',
       });
 
       const beyond = await inject('POST', `${member}/bonuses/write-off`, { amount: 59.76, reason: 'too much' });

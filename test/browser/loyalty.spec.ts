@@ -65,6 +65,7 @@ test('a member credited 100 with a reason shows the balance and the ledger line,
   await expect(page.getByText(/The balance is now RUB\s100\.00/)).toBeVisible();
   await expect(loyalty.ledger().getByRole('row').nth(1)).toContainText('Manual credit');
   await expect(loyalty.ledger().getByRole('row').nth(1)).toContainText(/RUB\s100\.00/);
+  await expect(loyalty.ledger().getByRole('row').nth(1)).toContainText('Apology for a late parcel');
 
   await loyalty.adjust('Debit', '500', 'Too much');
   await expect(page.getByRole('alert')).toBeVisible();

@@ -103,6 +103,7 @@ export class LoyaltyReportsService {
         status: r.status,
         kind: r.kind,
         orderId: r.order_id,
+        reason: r.reason,
         createdAt: Number(r.created_at),
         expiresAt: r.expires_at === null ? null : Number(r.expires_at),
       }),

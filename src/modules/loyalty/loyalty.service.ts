@@ -46,6 +46,8 @@ export interface LedgerEntry {
   readonly status: 'pending' | 'confirmed' | 'cancelled';
   readonly kind: string;
   readonly orderId: string | null;
+  /** Why, as written with a manual credit, debit or write-off (or a cancellation); null when none was given. */
+  readonly reason: string | null;
   readonly createdAt: number;
   readonly expiresAt: number | null;
 }
@@ -224,6 +226,7 @@ export class LoyaltyService {
         status: r.status,
         kind: r.kind,
         orderId: r.order_id,
+        reason: r.reason,
         createdAt: r.created_at,
         expiresAt: r.expires_at,
       })),

@@ -12085,6 +12085,8 @@ export interface paths {
                                 /** @description manual, order_reward, event_reward, referral, refund, debit, write_off, expiry, cancellation or order_hold. */
                                 kind: string;
                                 order_id: string | null;
+                                /** @description Why, as given with a manual credit, debit or write-off; null when none was. */
+                                reason: string | null;
                                 status: "pending" | "confirmed" | "cancelled";
                             }[];
                         };
@@ -13143,6 +13145,8 @@ export interface paths {
                                 /** @description manual, order_reward, event_reward, referral, refund, debit, write_off, expiry, cancellation or order_hold. */
                                 kind: string;
                                 order_id: string | null;
+                                /** @description Why, as given with a manual credit, debit or write-off; null when none was. */
+                                reason: string | null;
                                 status: "pending" | "confirmed" | "cancelled";
                             }[];
                             /** @description Pass it as `before` for the next page; null on the last. */

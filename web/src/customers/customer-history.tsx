@@ -146,6 +146,7 @@ function Ledger({
                 <Table.Th scope="col">{t('customers.loyalty.amount')}</Table.Th>
                 <Table.Th scope="col">{t('customers.loyalty.status')}</Table.Th>
                 <Table.Th scope="col">{t('customers.loyalty.orderId')}</Table.Th>
+                <Table.Th scope="col">{t('customers.loyalty.reason')}</Table.Th>
                 <Table.Th scope="col">{t('customers.loyalty.expires')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -161,6 +162,7 @@ function Ledger({
                     </Badge>
                   </Table.Td>
                   <Table.Td>{tx.order_id ?? t('common.none')}</Table.Td>
+                  <Table.Td>{tx.reason ?? t('common.none')}</Table.Td>
                   <Table.Td>{tx.expires_at === null ? t('common.none') : formatDateTime(tx.expires_at, shop, language)}</Table.Td>
                 </Table.Tr>
               ))}

@@ -80,6 +80,7 @@ export const customersEn = {
   'customers.loyalty.status.confirmed': 'Confirmed',
   'customers.loyalty.status.cancelled': 'Cancelled',
   'customers.loyalty.orderId': 'Order',
+  'customers.loyalty.reason': 'Reason',
   'customers.loyalty.expires': 'Expires',
   'customers.messages.hint':
     'Messages the providers accepted for this customer, newest first. Test sends, and messages still queued or failed, are in the delivery log.',
@@ -230,6 +231,7 @@ export const customersRu: { readonly [K in keyof typeof customersEn]: string } =
   'customers.loyalty.status.confirmed': 'Подтверждена',
   'customers.loyalty.status.cancelled': 'Отменена',
   'customers.loyalty.orderId': 'Заказ',
+  'customers.loyalty.reason': 'Причина',
   'customers.loyalty.expires': 'Сгорает',
   'customers.messages.hint':
     'Сообщения, которые провайдеры приняли для этого покупателя, сначала новые. Тестовые отправки и сообщения в очереди или с ошибкой — в журнале доставки.',

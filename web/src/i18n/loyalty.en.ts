@@ -107,6 +107,7 @@ export const loyaltyEn = {
   'loyalty.member.amountColumn': 'Amount',
   'loyalty.member.status': 'Status',
   'loyalty.member.order': 'Order',
+  'loyalty.member.reasonColumn': 'Reason',
   'loyalty.member.expires': 'Expires',
   'loyalty.member.status.pending': 'Pending',
   'loyalty.member.status.confirmed': 'Confirmed',

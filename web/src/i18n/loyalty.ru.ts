@@ -109,6 +109,7 @@ export const loyaltyRu: LoyaltyMessages = {
   'loyalty.member.amountColumn': 'Сумма',
   'loyalty.member.status': 'Статус',
   'loyalty.member.order': 'Заказ',
+  'loyalty.member.reasonColumn': 'Причина',
   'loyalty.member.expires': 'Сгорает',
   'loyalty.member.status.pending': 'Ожидает',
   'loyalty.member.status.confirmed': 'Подтверждена',

@@ -172,6 +172,7 @@ function Ledger({ shopId, identifier, shop }: { readonly shopId: string; readonl
               <Table.Th scope="col">{t('loyalty.member.amountColumn')}</Table.Th>
               <Table.Th scope="col">{t('loyalty.member.status')}</Table.Th>
               <Table.Th scope="col">{t('loyalty.member.order')}</Table.Th>
+              <Table.Th scope="col">{t('loyalty.member.reasonColumn')}</Table.Th>
               <Table.Th scope="col">{t('loyalty.member.expires')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -185,6 +186,7 @@ function Ledger({ shopId, identifier, shop }: { readonly shopId: string; readonl
                   <StatusBadge status={line.status} label={t(`loyalty.member.status.${line.status}`)} />
                 </Table.Td>
                 <Table.Td>{line.order_id ?? t('common.none')}</Table.Td>
+                <Table.Td>{line.reason ?? t('common.none')}</Table.Td>
                 <Table.Td>{line.expires_at ? formatDateTime(line.expires_at, shop, language) : t('common.none')}</Table.Td>
               </Table.Tr>
             ))}
