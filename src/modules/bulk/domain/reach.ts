@@ -36,7 +36,7 @@ export function unreachableReason(reach: Reach, segmentIds: readonly number[], c
     const r = reach.channels.get(channel);
     if (!r || !r.configured) return `${channel} is not configured`;
     const why = [
-      `${reach.members - r.address} without an address`,
+      ...(reach.members > r.address ? [`${reach.members - r.address} without an address`] : []),
       ...(r.unsubscribed > 0 ? [`${r.unsubscribed} unsubscribed`] : []),
       ...(r.dead > 0 ? [`${r.dead} bounced or complained`] : []),
       ...(r.overCap > 0 ? [`${r.overCap} over the cap`] : []),
