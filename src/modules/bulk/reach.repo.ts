@@ -48,9 +48,11 @@ interface ChannelSql {
 
 const FALSE = sql`1 = 0`;
 
-function channelSql(shopId: string, channel: Channel, alias: number): ChannelSql {
+function channelSql(shopId: string, channel: Channel, alias: number, anyDead: boolean): ChannelSql {
   const deadOf = (column: RawBuilder<unknown>) =>
-    sql`exists (select 1 from messaging_dead_addresses ${sql.raw(`x${alias}`)}
+    !anyDead
+      ? FALSE
+      : sql`exists (select 1 from messaging_dead_addresses ${sql.raw(`x${alias}`)}
       where ${sql.raw(`x${alias}`)}.shop_id = ${shopId} and ${sql.raw(`x${alias}`)}.channel = ${channel}
       and ${sql.raw(`x${alias}`)}.address = ${column})`;
   const tokens = (table: string) =>
@@ -91,6 +93,12 @@ function overCapSql(shopId: string, channel: Channel, caps: ReachCaps | undefine
 /**
  * The reach of the distinct members of `segmentIds` on `channels` (with `caps` per
  * channel that has any), and how many are reachable on at least one of `anyOf`.
+ *
+ * The inner query groups the segments' rows by member (the DISTINCT) and works out each
+ * member's facts once, as 0/1 columns that are disjoint per channel: `a` has an address,
+ * `u` turned the flag off, `d` is on the dead list, `c` is over a cap; reachable is
+ * a − u − d − c. Being an aggregate, neither database folds it into the outer sums, so
+ * no lookup is repeated per sum. Cheap or constant conditions come first in each AND.
  */
 export async function countReach(
   db: Executor,
@@ -100,21 +108,38 @@ export async function countReach(
   caps: ReadonlyMap<Channel, ReachCaps>,
   anyOf: readonly Channel[],
 ): Promise<ReachRow> {
-  const columns: RawBuilder<unknown>[] = [sql`count(*) as members`];
+  const facts: RawBuilder<unknown>[] = [];
+  const sums: RawBuilder<unknown>[] = [sql`count(*) as members`];
   const reachableOf = new Map<Channel, RawBuilder<unknown>>();
+  // A channel without dead addresses (most but email) skips the lookup per member.
+  const dead = await db
+    .selectFrom('messaging_dead_addresses')
+    .select('channel')
+    .distinct()
+    .where('shop_id', '=', shopId)
+    .where('channel', 'in', [...channels])
+    .execute();
+  const withDead = new Set(dead.map((r) => r.channel));
   channels.forEach((channel, i) => {
-    const c = channelSql(shopId, channel, i);
+    const c = channelSql(shopId, channel, i, withDead.has(channel));
     const capped = overCapSql(shopId, channel, caps.get(channel), i);
-    const live = sql`${c.address} and not (${c.flagOff})`;
-    const reachable = sql`${live} and not (${c.dead}) and not (${capped})`;
+    const fact = (condition: RawBuilder<unknown>, name: string) =>
+      sql`max(case when ${condition} then 1 else 0 end) as ${sql.ref(`${name}${i}`)}`;
+    facts.push(
+      fact(c.address, 'a'),
+      fact(sql`${c.flagOff} and ${c.address}`, 'u'),
+      fact(sql`${c.dead} and not (${c.flagOff}) and ${c.address}`, 'd'),
+      fact(sql`${capped} and not (${c.flagOff}) and not (${c.dead}) and ${c.address}`, 'c'),
+    );
+    const col = (name: string) => sql.ref(`f.${name}${i}`);
+    const reachable = sql`(${col('a')} - ${col('u')} - ${col('d')} - ${col('c')})`;
     reachableOf.set(channel, reachable);
-    const sum = (condition: RawBuilder<unknown>, name: string) =>
-      sql`sum(case when ${condition} then 1 else 0 end) as ${sql.ref(`${channel}_${name}`)}`;
-    columns.push(
-      sum(c.address, 'address'),
-      sum(sql`${c.address} and ${c.flagOff}`, 'unsubscribed'),
-      sum(sql`${live} and ${c.dead}`, 'dead'),
-      sum(sql`${live} and not (${c.dead}) and ${capped}`, 'over_cap'),
+    const sum = (value: RawBuilder<unknown>, name: string) => sql`sum(${value}) as ${sql.ref(`${channel}_${name}`)}`;
+    sums.push(
+      sum(col('a'), 'address'),
+      sum(col('u'), 'unsubscribed'),
+      sum(col('d'), 'dead'),
+      sum(col('c'), 'over_cap'),
       sum(reachable, 'reachable'),
     );
   });
@@ -122,15 +147,19 @@ export async function countReach(
     const r = reachableOf.get(c);
     return r ? [r] : [];
   });
-  columns.push(
-    any.length === 0 ? sql`0 as reachable_any` : sql`sum(case when ${sql.join(any, sql` or `)} then 1 else 0 end) as reachable_any`,
+  sums.push(
+    any.length === 0 ? sql`0 as reachable_any` : sql`sum(case when ${sql.join(any, sql` + `)} > 0 then 1 else 0 end) as reachable_any`,
   );
   const result = await sql<Record<string, number | string | null>>`
-    select ${sql.join(columns)}
-    from (select distinct profile_id from segment_members
-          where shop_id = ${shopId} and segment_id in (${sql.join([...segmentIds])})) m
-    left join profiles p on p.shop_id = ${shopId} and p.id = m.profile_id
-    left join audience_profiles a on a.shop_id = ${shopId} and a.profile_id = m.profile_id`.execute(db);
+    select ${sql.join(sums)}
+    from (
+      select ${sql.join([sql`m.profile_id`, ...facts])}
+      from segment_members m
+      left join profiles p on p.shop_id = ${shopId} and p.id = m.profile_id
+      left join audience_profiles a on a.shop_id = ${shopId} and a.profile_id = m.profile_id
+      where m.shop_id = ${shopId} and m.segment_id in (${sql.join([...segmentIds])})
+      group by m.profile_id
+    ) f`.execute(db);
   const row = result.rows[0] ?? {};
   const n = (key: string) => Number(row[key] ?? 0);
   return {
