@@ -213,21 +213,3 @@ export async function countRecipients(db: Executor, shopId: string, mailingId: n
     })),
   };
 }
-
-/** Per A/B variant of the test: recipients messaged, and those of them with an open (or a click). */
-export async function variantResults(
-  db: Executor,
-  shopId: string,
-  mailingId: number,
-  metric: 'opens' | 'clicks',
-): Promise<Array<{ variant: string; messaged: number; hits: number }>> {
-  const column = metric === 'opens' ? sql.ref('d.opened_at') : sql.ref('d.clicked_at');
-  const result = await sql<{ variant: string; messaged: number | string; hits: number | string }>`
-    select r.variant, count(distinct r.code) as messaged,
-           count(distinct case when ${column} is not null then r.code end) as hits
-    from bulk_recipients r
-    join messaging_deliveries d on d.shop_id = r.shop_id and d.code = r.code
-    where r.shop_id = ${shopId} and r.mailing_id = ${mailingId} and r.status = 'messaged' and r.rest = 0
-    group by r.variant`.execute(db);
-  return result.rows.map((r) => ({ variant: r.variant, messaged: Number(r.messaged), hits: Number(r.hits) }));
-}
