@@ -27,6 +27,10 @@ export interface BulkMailingsTable {
   slot_count: number;
   /** The winning variant's name once decided. */
   winner: string | null;
+  /** Migration 0039: distinct members counted at creation (the progress total until the expansion has seen them all). */
+  audience: number | null;
+  /** Migration 0039: when the A/B winner is chosen, once the test is written. */
+  decide_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -42,6 +46,8 @@ export interface BulkRecipientsTable {
   /** unreachable | unsubscribed | over_cap. */
   reason: string | null;
   code: string | null;
+  /** Migration 0039: 1 for a member held for the A/B winner (the rest), 0 for the test and a mailing without a split. */
+  rest: number;
 }
 
 export interface MessagingLimitsTable {

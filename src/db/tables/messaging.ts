@@ -82,6 +82,8 @@ export interface MessagingDeliveriesTable {
   purchased_at: number | null;
   /** Migration 0027: the mobile SDK reported the push shown. */
   delivered_at: number | null;
+  /** Migration 0039: the revenue (minor units) of the purchase attributed with `purchased_at`. */
+  purchase_value: number | null;
 }
 
 export interface MessagingDeadAddressesTable {

@@ -102,7 +102,8 @@ export class BulkExpansion {
             { executor: trx, idempotencyKey: `${shopId}:${mailingId}:${page + 1}` },
           );
         } else if (stage === 'wait' && split) {
-          const runAt = latest + split.decide_after_seconds * 1000;
+          const runAt = latest + split.after_hours * 3_600_000;
+          await repo.setDecideAt(trx, shopId, mailingId, runAt);
           await this.deps.jobs.enqueue(
             'bulk.decide',
             { shopId, mailingId },
@@ -125,7 +126,8 @@ export class BulkExpansion {
     at: number,
     now: number,
   ): Promise<Settled> {
-    const key = { shop_id: row.shop_id, mailing_id: Number(row.id), profile_id: p.profileId, variant: p.variant };
+    const rest = row.stage === 'rest' || p.variant === HELD ? 1 : 0;
+    const key = { shop_id: row.shop_id, mailing_id: Number(row.id), profile_id: p.profileId, variant: p.variant, rest };
     if (!p.plan) return { recipient: { ...key, status: 'held', reason: null, code: null } };
     const { plan } = p;
     if (plan.send.length === 0 && plan.unconfigured.length === 0) {

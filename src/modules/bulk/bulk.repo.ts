@@ -15,8 +15,16 @@ export async function findMailing(db: Executor, shopId: string, id: number): Pro
   return db.selectFrom('bulk_mailings').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function listMailings(db: Executor, shopId: string, limit: number): Promise<BulkMailingRow[]> {
-  return db.selectFrom('bulk_mailings').selectAll().where('shop_id', '=', shopId).orderBy('id', 'desc').limit(limit).execute();
+/** A page of the shop's mailings, newest first, after the id `before` (keyset: the primary key's range). */
+export async function listMailings(db: Executor, shopId: string, limit: number, before: number | null): Promise<BulkMailingRow[]> {
+  let query = db.selectFrom('bulk_mailings').selectAll().where('shop_id', '=', shopId);
+  if (before !== null) query = query.where('id', '<', before);
+  return query.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** When the A/B winner is due to be chosen, stored with the decide job. */
+export async function setDecideAt(db: Executor, shopId: string, id: number, at: number): Promise<void> {
+  await db.updateTable('bulk_mailings').set({ decide_at: at }).where('shop_id', '=', shopId).where('id', '=', id).execute();
 }
 
 /**
@@ -115,13 +123,35 @@ export interface RecipientCounts {
   readonly held: number;
   readonly skipped: Record<string, number>;
   readonly messaged: number;
+  /** Outcomes of the messaged, per (variant, rest) group. */
+  readonly groups: readonly GroupOutcome[];
+}
+
+/** What became of the messages of one variant, in the test (rest = false) or sent to the rest as the winner. */
+export interface GroupOutcome {
+  readonly variant: string;
+  readonly rest: boolean;
+  readonly messaged: number;
+  /** A delivery went out on at least one channel. */
   readonly sent: number;
+  /** Every delivery failed. */
   readonly failed: number;
+  /** Sent, and every sent delivery bounced (hard or soft). */
+  readonly bounced: number;
+  readonly opened: number;
+  readonly clicked: number;
+  readonly unsubscribed: number;
+  /** Messages with a purchase attributed (docs/messaging.md, "Tracking"). */
+  readonly purchases: number;
+  /** Minor units: the attributed purchases' revenue. */
+  readonly revenue: number;
 }
 
 /**
  * What became of a mailing's recipients: held and skipped (by reason) from the rows,
- * and of the messaged, those with a delivery sent and those whose deliveries all failed.
+ * and the outcomes of the messaged per variant from their deliveries. Reads only the
+ * mailing's own rows: bulk_recipients by its primary key (shop_id, mailing_id, …) and
+ * each recipient's deliveries by theirs (shop_id, code, seq).
  */
 export async function countRecipients(db: Executor, shopId: string, mailingId: number): Promise<RecipientCounts> {
   const groups = await db
@@ -140,36 +170,46 @@ export async function countRecipients(db: Executor, shopId: string, mailingId: n
     else if (g.status === 'messaged') messaged += n;
     else skipped[g.reason ?? 'unreachable'] = (skipped[g.reason ?? 'unreachable'] ?? 0) + n;
   }
-  const outcome = await sql<{ sent: number | string | null; failed: number | string | null }>`
-    select sum(case when t.sent_n > 0 then 1 else 0 end) as sent,
-           sum(case when t.sent_n = 0 and t.queued_n = 0 then 1 else 0 end) as failed
+  const flag = (column: string) => sql`max(case when ${sql.ref(`d.${column}`)} is not null then 1 else 0 end)`;
+  const outcome = await sql<Record<string, number | string | null>>`
+    select t.variant, t.rest, count(*) as messaged,
+           sum(case when t.sent_n > 0 then 1 else 0 end) as sent,
+           sum(case when t.sent_n = 0 and t.queued_n = 0 then 1 else 0 end) as failed,
+           sum(case when t.sent_n > 0 and t.bounced_n = t.sent_n then 1 else 0 end) as bounced,
+           sum(t.opened) as opened, sum(t.clicked) as clicked, sum(t.unsubscribed) as unsubscribed,
+           sum(t.purchased) as purchases, sum(t.revenue) as revenue
     from (
-      select r.code,
+      select r.variant, r.rest, r.code,
              sum(case when d.status = 'sent' then 1 else 0 end) as sent_n,
-             sum(case when d.status = 'queued' then 1 else 0 end) as queued_n
+             sum(case when d.status = 'queued' then 1 else 0 end) as queued_n,
+             sum(case when d.status = 'sent' and (d.hard_bounced_at is not null or d.soft_bounced_at is not null) then 1 else 0 end) as bounced_n,
+             ${flag('opened_at')} as opened, ${flag('clicked_at')} as clicked, ${flag('unsubscribed_at')} as unsubscribed,
+             ${flag('purchased_at')} as purchased,
+             max(coalesce(d.purchase_value, 0)) as revenue
       from bulk_recipients r
       join messaging_deliveries d on d.shop_id = r.shop_id and d.code = r.code
       where r.shop_id = ${shopId} and r.mailing_id = ${mailingId} and r.status = 'messaged'
-      group by r.code
-    ) t`.execute(db);
-  const row = outcome.rows[0];
-  return { held, skipped, messaged, sent: Number(row?.sent ?? 0), failed: Number(row?.failed ?? 0) };
-}
-
-/** Per A/B variant: recipients messaged, and those of them with an open (or a click). */
-export async function variantResults(
-  db: Executor,
-  shopId: string,
-  mailingId: number,
-  metric: 'opens' | 'clicks',
-): Promise<Array<{ variant: string; messaged: number; hits: number }>> {
-  const column = metric === 'opens' ? sql.ref('d.opened_at') : sql.ref('d.clicked_at');
-  const result = await sql<{ variant: string; messaged: number | string; hits: number | string }>`
-    select r.variant, count(distinct r.code) as messaged,
-           count(distinct case when ${column} is not null then r.code end) as hits
-    from bulk_recipients r
-    join messaging_deliveries d on d.shop_id = r.shop_id and d.code = r.code
-    where r.shop_id = ${shopId} and r.mailing_id = ${mailingId} and r.status = 'messaged'
-    group by r.variant`.execute(db);
-  return result.rows.map((r) => ({ variant: r.variant, messaged: Number(r.messaged), hits: Number(r.hits) }));
+      group by r.variant, r.rest, r.code
+    ) t
+    group by t.variant, t.rest
+    order by t.rest, t.variant`.execute(db);
+  const n = (row: Record<string, unknown>, key: string) => Number(row[key] ?? 0);
+  return {
+    held,
+    skipped,
+    messaged,
+    groups: outcome.rows.map((row) => ({
+      variant: String(row.variant ?? ''),
+      rest: n(row, 'rest') === 1,
+      messaged: n(row, 'messaged'),
+      sent: n(row, 'sent'),
+      failed: n(row, 'failed'),
+      bounced: n(row, 'bounced'),
+      opened: n(row, 'opened'),
+      clicked: n(row, 'clicked'),
+      unsubscribed: n(row, 'unsubscribed'),
+      purchases: n(row, 'purchases'),
+      revenue: n(row, 'revenue'),
+    })),
+  };
 }

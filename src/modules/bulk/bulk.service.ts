@@ -3,17 +3,18 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { TtlCache } from '../../ttl-cache.js';
-import type { SegmentsService } from '../audience/index.js';
 import { mailingChannels, type MailingTemplates } from '../messaging/index.js';
 import { nextMessagingId } from '../messaging/index.js';
 import type { TemplateRenderer } from '../messaging/index.js';
 import type { ShopsService } from '../shops/index.js';
 import * as repo from './bulk.repo.js';
-import { checkSplit, pickWinner, templatesOfVariant, variantName, type AbSplit } from './domain/bulk-mailing.js';
+import { checkSplit, holdsRest, pickWinner, templatesOfVariant, variantName, type AbSplit } from './domain/bulk-mailing.js';
+import { addOutcomes, delivered, NO_OUTCOMES, progressOf, type Outcomes, type Progress } from './domain/progress.js';
+import { unreachableReason } from './domain/reach.js';
+import type { ReachService } from './reach.service.js';
 
-export const MAX_SEGMENTS = 50;
+export { MAX_SEGMENTS } from './reach.service.js';
 export const MAX_THROTTLE_PER_MINUTE = 1_000_000;
-const LISTED = 100;
 
 export interface BulkMailingInput {
   readonly name: string;
@@ -44,6 +45,16 @@ export interface BulkMailingView {
   readonly held: number;
   readonly skippedBy: { unreachable: number; unsubscribed: number; over_cap: number };
   readonly winner: string | null;
+  readonly progress: Progress;
+  readonly results: BulkResults;
+}
+
+/** Outcomes per test variant (a test group, or the one group of a mailing without a split), of the rest and in total. */
+export interface BulkResults {
+  readonly variants: ReadonlyArray<{ readonly variant: string; readonly share: number | null } & Outcomes>;
+  /** The winner sent to the members held for it; null before (and without a rest). */
+  readonly rest: ({ readonly variant: string } & Outcomes) | null;
+  readonly total: Outcomes;
 }
 
 interface StoredMailing {
@@ -66,7 +77,7 @@ export class BulkService {
       readonly db: DbHandle;
       readonly clock: Clock;
       readonly shops: Pick<ShopsService, 'requireShop'>;
-      readonly segments: Pick<SegmentsService, 'hasSegment'>;
+      readonly reach: Pick<ReachService, 'reach' | 'checkSegments'>;
       readonly renderer: Pick<TemplateRenderer, 'check'>;
       readonly jobs: JobQueue;
     },
@@ -83,8 +94,12 @@ export class BulkService {
     await this.deps.shops.requireShop(shopId);
     const segmentIds = [...new Set(input.segmentIds)];
     await this.checkInput(shopId, { ...input, segmentIds });
+    const channels = mailingChannels(input.templates);
     const now = this.deps.clock.now();
     const sendAt = Math.max(now, input.sendAt ?? now);
+    const reach = await this.deps.reach.reach(shopId, segmentIds, channels, sendAt);
+    const refusal = unreachableReason(reach, segmentIds, channels);
+    if (refusal) throw new AppError('VALIDATION_FAILED', refusal, { field: 'segment_ids' });
     const db = this.deps.db.db;
     const id = await db.transaction().execute(async (trx) => {
       const next = await nextMessagingId(trx, shopId, 'bulk');
@@ -104,6 +119,8 @@ export class BulkService {
         slot_base: sendAt,
         slot_count: 0,
         winner: null,
+        audience: reach.members,
+        decide_at: null,
         created_at: now,
         updated_at: now,
       });
@@ -125,10 +142,14 @@ export class BulkService {
     return this.view(row);
   }
 
-  async list(shopId: string): Promise<BulkMailingView[]> {
+  /** A page of the mailings, newest first, after the mailing id `before`; `next` is the last id when more may follow. */
+  async list(shopId: string, limit: number, before: number | null): Promise<{ mailings: BulkMailingView[]; next: number | null }> {
     await this.deps.shops.requireShop(shopId);
-    const rows = await repo.listMailings(this.deps.db.db, shopId, LISTED);
-    return Promise.all(rows.map((row) => this.view(row)));
+    const rows = await repo.listMailings(this.deps.db.db, shopId, limit + 1, before);
+    const page = rows.slice(0, limit);
+    const mailings: BulkMailingView[] = [];
+    for (const row of page) mailings.push(await this.view(row));
+    return { mailings, next: rows.length > limit ? Number(page.at(-1)?.id) : null };
   }
 
   /** DeliveryService's template source of `bulk` messages: `templateRef` is "<id>" or "<id>:<variant>". */
@@ -148,10 +169,12 @@ export class BulkService {
     const row = await repo.findMailing(db, shopId, mailingId);
     if (!row || row.stage !== 'wait' || !row.ab) return;
     const split = JSON.parse(row.ab) as AbSplit;
-    const results = await repo.variantResults(db, shopId, mailingId, split.metric);
-    const all = split.variants.map(
-      (_, i) => results.find((r) => r.variant === variantName(i)) ?? { variant: variantName(i), messaged: 0, hits: 0 },
-    );
+    const { groups } = await repo.countRecipients(db, shopId, mailingId);
+    // The rate of a variant: recipients who opened (clicked) over its messages delivered.
+    const all = split.variants.map((_, i) => {
+      const g = groups.find((r) => !r.rest && r.variant === variantName(i));
+      return { variant: variantName(i), messaged: g ? delivered(g) : 0, hits: g ? (split.metric === 'opens' ? g.opened : g.clicked) : 0 };
+    });
     const winner = pickWinner(all);
     const now = this.deps.clock.now();
     await db.transaction().execute(async (trx) => {
@@ -166,21 +189,12 @@ export class BulkService {
   }
 
   private async checkInput(shopId: string, input: BulkMailingInput): Promise<void> {
-    if (input.segmentIds.length === 0 || input.segmentIds.length > MAX_SEGMENTS) {
-      throw new AppError('VALIDATION_FAILED', `Field \`segment_ids\` must hold 1 to ${MAX_SEGMENTS} segment ids.`, {
-        field: 'segment_ids',
-      });
-    }
-    for (const segmentId of input.segmentIds) {
-      if (!(await this.deps.segments.hasSegment(shopId, segmentId))) {
-        throw new AppError('VALIDATION_FAILED', `Segment ${segmentId} does not exist.`, { field: 'segment_ids' });
-      }
-    }
+    await this.deps.reach.checkSegments(shopId, input.segmentIds);
     if (mailingChannels(input.templates).length === 0) {
       throw new AppError('VALIDATION_FAILED', 'A bulk mailing needs the template of at least one channel.');
     }
     const problem = input.ab ? checkSplit(input.ab) : null;
-    if (problem) throw new AppError('VALIDATION_FAILED', problem, { field: 'ab' });
+    if (problem) throw new AppError('VALIDATION_FAILED', problem, { field: 'ab.variants' });
     const sets = [
       input.templates,
       ...(input.ab?.variants ?? []).map((_, i) => templatesOfVariant(input.templates, input.ab ?? null, variantName(i))),
@@ -210,14 +224,16 @@ export class BulkService {
       over_cap: counts.skipped.over_cap ?? 0,
     };
     const skipped = skippedBy.unreachable + skippedBy.unsubscribed + skippedBy.over_cap;
-    const pending = counts.messaged - counts.sent - counts.failed;
+    const total = counts.groups.reduce<Outcomes>(addOutcomes, NO_OUTCOMES);
+    const pending = counts.messaged - total.sent - total.failed;
     const now = this.deps.clock.now();
-    const status: BulkStatus =
-      row.stage === 'end' && pending === 0
-        ? 'done'
-        : row.stage === 'members' && row.pages === 0 && row.send_at > now
-          ? 'scheduled'
-          : 'sending';
+    const finished = row.stage === 'end' && pending === 0;
+    const status: BulkStatus = finished
+      ? 'done'
+      : row.stage === 'members' && row.pages === 0 && row.send_at > now
+        ? 'scheduled'
+        : 'sending';
+    const split = row.ab ? (JSON.parse(row.ab) as AbSplit) : null;
     return {
       id: Number(row.id),
       name: row.name,
@@ -225,14 +241,46 @@ export class BulkService {
       segmentIds: JSON.parse(row.segment_ids) as number[],
       sendAt: row.send_at,
       throttlePerMinute: row.throttle_per_minute,
-      recipients: counts.sent + skipped + counts.failed,
-      sent: counts.sent,
+      recipients: total.sent + skipped + total.failed,
+      sent: total.sent,
       skipped,
-      failed: counts.failed,
+      failed: total.failed,
       pending,
       held: counts.held,
       skippedBy,
       winner: row.winner,
+      progress: progressOf({
+        stage: row.stage,
+        audience: row.audience === null ? null : Number(row.audience),
+        rows: counts.held + counts.messaged + skipped,
+        done: total.sent + skipped + total.failed,
+        finished,
+        split: split !== null,
+        decideAt: row.decide_at === null ? null : Number(row.decide_at),
+      }),
+      results: resultsOf(counts.groups, split, row.winner, total),
     };
   }
+}
+
+function resultsOf(groups: readonly repo.GroupOutcome[], split: AbSplit | null, winner: string | null, total: Outcomes): BulkResults {
+  const pick = (g: repo.GroupOutcome | undefined): Outcomes => (g ? { ...NO_OUTCOMES, ...outcomesOf(g) } : NO_OUTCOMES);
+  const variants = split
+    ? split.variants.map((v, i) => ({
+        variant: variantName(i),
+        share: v.share,
+        ...pick(groups.find((g) => !g.rest && g.variant === variantName(i))),
+      }))
+    : [{ variant: '', share: null, ...pick(groups.find((g) => !g.rest)) }];
+  const rest = groups.find((g) => g.rest);
+  return {
+    variants,
+    rest: holdsRest(split) && winner !== null ? { variant: winner, ...pick(rest) } : null,
+    total,
+  };
+}
+
+function outcomesOf(g: repo.GroupOutcome): Outcomes {
+  const { variant: _variant, rest: _rest, ...outcomes } = g;
+  return outcomes;
 }

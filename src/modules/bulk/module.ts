@@ -10,12 +10,15 @@ import type { ShopsService } from '../shops/index.js';
 import { BulkExpansion } from './bulk-expand.js';
 import { BulkService } from './bulk.service.js';
 import { LimitsService } from './limits.service.js';
+import { ReachService } from './reach.service.js';
 
 export interface BulkServices {
   /** Frequency caps and quiet hours per channel (docs/bulk.md); the delivery path's send gate. */
   readonly messagingLimits: LimitsService;
   /** Bulk mailings to segments: create, read, the A/B decision (docs/bulk.md). */
   readonly bulkMailings: BulkService;
+  /** The reachable audience of segments per channel, before a mailing is sent (docs/bulk.md). */
+  readonly bulkReach: ReachService;
   /** The `bulk.expand` job: a bulk mailing's members, page by page, into messages. */
   readonly bulkExpansion: BulkExpansion;
 }
@@ -40,13 +43,15 @@ export function createBulkModule(deps: {
   readonly segments: SegmentsService;
   readonly templateRenderer: TemplateRenderer;
   readonly messageWriter: MessageWriter;
+  readonly messagingChannels: { configuredChannels(shopId: string): Promise<ReadonlySet<string>> };
 }): BulkModule {
   const { db, clock, jobs, shops } = deps;
   const limits = new LimitsService({ db, clock, shops });
-  const bulk = new BulkService({ db, clock, shops, segments: deps.segments, renderer: deps.templateRenderer, jobs });
+  const reach = new ReachService({ db, clock, shops, segments: deps.segments, limits, channels: deps.messagingChannels });
+  const bulk = new BulkService({ db, clock, shops, reach, renderer: deps.templateRenderer, jobs });
   const expansion = new BulkExpansion({ db, clock, writer: deps.messageWriter, limits, jobs });
   return {
-    services: { messagingLimits: limits, bulkMailings: bulk, bulkExpansion: expansion },
+    services: { messagingLimits: limits, bulkMailings: bulk, bulkReach: reach, bulkExpansion: expansion },
     jobs: {
       // A page of members per run, committed with its cursor and the next page's job; a page run
       // twice writes once (its advance is conditional on the page count).

@@ -96,11 +96,11 @@ export async function lastClickSince(
     .execute();
 }
 
-/** Sets purchased on every channel of the message. */
-export async function markPurchased(db: Executor, shopId: string, code: string, at: number): Promise<number> {
+/** Sets purchased, and the purchase's revenue (minor units), on every channel of the message: its first attributed purchase. */
+export async function markPurchased(db: Executor, shopId: string, code: string, at: number, value: number | null): Promise<number> {
   const result = await db
     .updateTable('messaging_deliveries')
-    .set({ purchased_at: at })
+    .set({ purchased_at: at, purchase_value: value })
     .where('shop_id', '=', shopId)
     .where('code', '=', code)
     .where('test', '=', 0)

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { SubscriptionFlag, SubscriptionFlagsService } from '../audience/index.js';
 import type { IdentityService } from '../identity/index.js';
-import type { StoredEvent, TrackingSubscriber } from '../tracking/index.js';
+import { orderTotals, type StoredEvent, type TrackingSubscriber } from '../tracking/index.js';
 import { parseDsn } from './domain/dsn.js';
 import { afterOutcome, markOutcomeHooked, type OutcomeHook } from './outcome-hook.js';
 import { redirectTarget, trackingUrls, verifyLinkSignature, type LinkKind, type TrackingUrls } from './domain/tracking-links.js';
@@ -196,12 +196,13 @@ export class OutcomesService {
     const db = this.deps.db.db;
     const at = event.time;
     const named = event.params.recommended_code;
-    if (typeof named === 'string' && named.length <= 64 && (await outcomes.markPurchased(db, event.shopId, named, at)) > 0) return;
+    const value = purchaseValue(event);
+    if (typeof named === 'string' && named.length <= 64 && (await outcomes.markPurchased(db, event.shopId, named, at, value)) > 0) return;
     const window = this.deps.attributionWindowMs ?? DEFAULT_ATTRIBUTION_WINDOW_MS;
     if (window <= 0) return;
     const current = (await this.deps.identity.currentProfileId(event.shopId, event.profileId)) ?? event.profileId;
     const [clicked] = await outcomes.lastClickSince(db, event.shopId, [...new Set([current, event.profileId])], at - window, at);
-    if (clicked) await outcomes.markPurchased(db, event.shopId, clicked.code, at);
+    if (clicked) await outcomes.markPurchased(db, event.shopId, clicked.code, at, value);
   }
 
   private async verified(token: string, kind: LinkKind, target: string, signature: string): Promise<LinkToken | undefined> {
@@ -226,4 +227,12 @@ export class OutcomesService {
     }
     return key;
   }
+}
+
+/** The revenue of a purchase in minor units: its order_price when given, else the sum of its items (as the order store counts it). */
+function purchaseValue(event: StoredEvent): number | null {
+  const price = event.params.order_price;
+  const totals = orderTotals(event.items, typeof price === 'number' ? price : undefined);
+  if (!totals.ok) return null;
+  return totals.orderPrice ?? totals.itemsTotal;
 }

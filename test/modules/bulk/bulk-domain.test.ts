@@ -12,24 +12,39 @@ import {
 import { capPeriods, isoWeek, minutesToQuietEnd, quietUntil } from '../../../src/modules/bulk/domain/limits.js';
 
 const split: AbSplit = {
+  test_share: 30,
   variants: [
-    { share: 10, email: { subject: 'A' } },
-    { share: 20, email: { subject: 'B' } },
+    { share: 40, email: { subject: 'A' } },
+    { share: 60, email: { subject: 'B' } },
   ],
-  decide_after_seconds: 3600,
   metric: 'opens',
+  after_hours: 1,
 };
 
 describe('bulk A/B split', () => {
-  it('gives each variant its share of every hundred members and holds the rest', () => {
-    const names = Array.from({ length: 200 }, (_, i) => variantOf(i, split));
-    expect(names.filter((n) => n === 'a')).toHaveLength(20);
-    expect(names.filter((n) => n === 'b')).toHaveLength(40);
-    expect(names.filter((n) => n === HELD)).toHaveLength(140);
+  it('puts the test share of every hundred members in the test, split exactly by the shares, and holds the rest', () => {
+    const names = Array.from({ length: 1000 }, (_, i) => variantOf(i, split));
+    expect(names.filter((n) => n === 'a')).toHaveLength(120);
+    expect(names.filter((n) => n === 'b')).toHaveLength(180);
+    expect(names.filter((n) => n === HELD)).toHaveLength(700);
     expect(variantOf(5, null)).toBe('');
     expect(holdsRest(split)).toBe(true);
-    expect(holdsRest({ ...split, variants: [{ share: 50 }, { share: 50 }] })).toBe(false);
-    expect(checkSplit({ ...split, variants: [{ share: 60 }, { share: 41 }] })).toMatch(/101/);
+    expect(holdsRest({ ...split, test_share: 100 })).toBe(false);
+    expect(checkSplit(split)).toBeNull();
+    expect(checkSplit({ ...split, variants: [{ share: 60 }, { share: 41 }] })).toBe(
+      'The shares of `ab.variants` add up to 101; they must add up to 100.',
+    );
+    expect(checkSplit({ ...split, variants: [{ share: 30 }, { share: 30 }] })).toMatch(/add up to 60;/);
+  });
+
+  it('alternates the variants in a small test rather than giving the first members all to a', () => {
+    const four: AbSplit = { ...split, test_share: 100, variants: [{ share: 25 }, { share: 25 }, { share: 25 }, { share: 25 }] };
+    expect(
+      Array.from({ length: 4 }, (_, i) => variantOf(i, { ...split, test_share: 100, variants: [{ share: 50 }, { share: 50 }] })),
+    ).toEqual(['a', 'b', 'a', 'b']);
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 100; i += 1) counts.set(variantOf(i, four), (counts.get(variantOf(i, four)) ?? 0) + 1);
+    expect(Object.fromEntries(counts)).toEqual({ a: 25, b: 25, c: 25, d: 25 });
   });
 
   it('lays a variant over the templates field by field', () => {

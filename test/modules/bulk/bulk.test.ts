@@ -48,7 +48,7 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
       name: 'x',
       segment_ids: [seg],
       ...mail,
-      ab: { variants: [{ share: 60 }, { share: 50 }], decide_after_seconds: 3600, metric: 'opens' },
+      ab: { test_share: 20, variants: [{ share: 60 }, { share: 50 }], metric: 'opens', after_hours: 1 },
     });
     expect(shares.statusCode).toBe(422);
     expect((await post({ name: 'x', segment_ids: [seg], email: { subject: '{% if %}', html: 'x' } })).statusCode).toBe(422);
@@ -56,12 +56,18 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
     expect((await s.admin('GET', '/mailings/bulk/4242')).statusCode).toBe(404);
   });
 
-  it('makes a mailing to a segment of no profiles done with 0 recipients', async () => {
+  it('refuses a mailing to a segment of no profiles, naming it, and writes nothing', async () => {
     const empty = await members.segment('Empty');
-    const created = await expectOk(post({ name: 'Nobody', segment_ids: [empty], ...mail }), 201);
-    expect(created.status).toBe('sending');
-    await s.runner.runDue();
-    expect(await read(created.id)).toMatchObject({ status: 'done', recipients: 0, sent: 0, skipped: 0, failed: 0 });
+    const refused = await post({ name: 'Nobody', segment_ids: [empty], ...mail });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error).toEqual({ code: 'VALIDATION_FAILED', message: `Segment ${empty} has no members.` });
+    const stored = await s.t.db.db
+      .selectFrom('bulk_mailings')
+      .select('id')
+      .where('shop_id', '=', s.shopId)
+      .where('name', '=', 'Nobody')
+      .execute();
+    expect(stored).toEqual([]);
   });
 
   it('mails every member of overlapping segments once and counts the skipped by reason', async () => {
@@ -218,12 +224,13 @@ describe.each(TEST_DIALECTS)('bulk mailings on %s', (dialect) => {
         segment_ids: [seg],
         email: { subject: 'AB base', html: '<p>x</p>' },
         ab: {
+          test_share: 2,
           variants: [
-            { share: 1, email: { subject: 'AB one' } },
-            { share: 1, email: { subject: 'AB two' } },
+            { share: 50, email: { subject: 'AB one' } },
+            { share: 50, email: { subject: 'AB two' } },
           ],
-          decide_after_seconds: 3600,
           metric: 'opens',
+          after_hours: 1,
         },
       }),
       201,

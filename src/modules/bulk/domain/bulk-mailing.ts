@@ -9,22 +9,30 @@ import {
 } from '../../messaging/index.js';
 
 /**
- * A bulk mailing's A/B split and schedule (docs/bulk.md): pure, no I/O, no clock.
- * Members are expanded in profile id order; the n-th member (its `position`) falls in
- * slot n mod 100, and the variants take the slots by their shares in order, so that a
- * split of 10/10 puts exactly 10% in each variant and holds the other 80% for the winner.
+ * A bulk mailing's A/B split and schedule (docs/bulk.md, "A/B test"): pure, no I/O, no
+ * clock. Members are expanded in profile id order; the n-th member (its `position`)
+ * falls in slot n mod 100, and the first `test_share` slots of every hundred are the
+ * test, the others held for the winner. The test's members are counted in order (k) and
+ * spread over the variants by (k × 61) mod 100 against their cumulative shares: 61 is
+ * prime to 100, so every hundred test members split exactly by the shares, and a small
+ * test alternates the variants rather than giving the first ones all to `a`.
  */
 
-export const MAX_VARIANTS = 5;
-export const MIN_DECIDE_SECONDS = 60;
-export const MAX_DECIDE_SECONDS = 30 * 24 * 3600;
+export const MIN_VARIANTS = 2;
+export const MAX_VARIANTS = 4;
+export const MAX_AFTER_HOURS = 30 * 24;
+const SPREAD = 61;
 
 const partial = <T extends Parameters<typeof Type.Partial>[0]>(schema: T) =>
   Type.Optional(Type.Partial(schema, { additionalProperties: false }));
 
 export const VariantSchema = Type.Object(
   {
-    share: Type.Integer({ minimum: 1, maximum: 100, description: 'Percent of the members that get this variant.' }),
+    share: Type.Integer({
+      minimum: 1,
+      maximum: 99,
+      description: "Percent of the test group that gets this variant; the variants' shares add up to 100.",
+    }),
     email: partial(EmailTemplateSchema),
     sms: partial(SmsTemplateSchema),
     mobile_push: partial(PushTemplateSchema),
@@ -40,14 +48,23 @@ export type Variant = Static<typeof VariantSchema>;
 
 export const AbSplitSchema = Type.Object(
   {
-    variants: Type.Array(VariantSchema, { minItems: 2, maxItems: MAX_VARIANTS, description: 'Named a, b, c … in order.' }),
-    decide_after_seconds: Type.Integer({
-      minimum: MIN_DECIDE_SECONDS,
-      maximum: MAX_DECIDE_SECONDS,
-      description: 'After the last variant message was written, the winner is chosen and sent to the rest.',
+    test_share: Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      description: 'Percent of the audience in the test; the others get the winner. 100: everyone is in the test and no winner is sent.',
+    }),
+    variants: Type.Array(VariantSchema, {
+      minItems: MIN_VARIANTS,
+      maxItems: MAX_VARIANTS,
+      description: `${MIN_VARIANTS} to ${MAX_VARIANTS} variants, named a, b, c, d in order.`,
     }),
     metric: Type.Union([Type.Literal('opens'), Type.Literal('clicks')], {
-      description: 'What makes a winner: the share of its recipients who opened, or clicked.',
+      description: 'The winner has the highest open rate (or click rate): recipients who opened (clicked) over recipients messaged.',
+    }),
+    after_hours: Type.Integer({
+      minimum: 1,
+      maximum: MAX_AFTER_HOURS,
+      description: `Hours after the last test message is due when the winner is chosen: 1 to ${MAX_AFTER_HOURS}.`,
     }),
   },
   { additionalProperties: false },
@@ -64,23 +81,26 @@ export function variantName(index: number): string {
 export function variantOf(position: number, split: AbSplit | null): string {
   if (!split) return '';
   const slot = position % 100;
+  if (slot >= split.test_share) return HELD;
+  const k = Math.floor(position / 100) * split.test_share + slot;
+  const spread = (k * SPREAD) % 100;
   let upper = 0;
   for (let i = 0; i < split.variants.length; i += 1) {
     upper += split.variants[i]?.share ?? 0;
-    if (slot < upper) return variantName(i);
+    if (spread < upper) return variantName(i);
   }
-  return HELD;
+  return variantName(split.variants.length - 1);
 }
 
-/** A split's shares add up to at most 100; null when they do, else the problem. */
+/** A split's variant shares add up to 100; null when they do, else the problem (naming the field). */
 export function checkSplit(split: AbSplit): string | null {
   const total = split.variants.reduce((sum, v) => sum + v.share, 0);
-  return total > 100 ? `The variants' shares add up to ${total}; at most 100.` : null;
+  return total === 100 ? null : `The shares of \`ab.variants\` add up to ${total}; they must add up to 100.`;
 }
 
-/** True when some members wait for the winner (the shares leave a rest). */
+/** True when some members wait for the winner (the test share is under 100). */
 export function holdsRest(split: AbSplit | null): boolean {
-  return split !== null && split.variants.reduce((sum, v) => sum + v.share, 0) < 100;
+  return split !== null && split.test_share < 100;
 }
 
 /** The mailing's templates with a variant's fields laid over them, channel by channel. */
@@ -97,7 +117,7 @@ export function templatesOfVariant(templates: MailingTemplates, split: AbSplit |
   return out;
 }
 
-/** The variant with the highest rate (hits / messaged); the first one on a tie. */
+/** The variant with the highest rate (hits / messaged); on a tie the earliest (a before b), so a test with no hits sends `a`. */
 export function pickWinner(results: ReadonlyArray<{ variant: string; messaged: number; hits: number }>): string {
   let best = results[0];
   for (const r of results) {
