@@ -13685,10 +13685,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The newest bulk mailings */
+        /** The bulk mailings, newest first, a page at a time */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /** @description Rows per page: 1 to 100, 20 by default. */
+                    limit?: number;
+                };
                 header?: never;
                 path: {
                     /** @description The shop id: 30 hexadecimal characters. */
@@ -13698,14 +13703,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Keyset paging: pass `next_cursor` back as `cursor`; each mailing appears on exactly one page. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The newest 100. */
+                            /** @description Newest first, with their counts (progress and results: read one mailing). */
                             mailings: {
                                 /** @description Recipients whose every delivery failed. */
                                 failed: number;
@@ -13716,8 +13721,109 @@ export interface paths {
                                 name: string;
                                 /** @description Recipients messaged whose deliveries are still queued (throttle, quiet hours, retries). */
                                 pending: number;
+                                /** @description How far the mailing has got. */
+                                progress?: {
+                                    /** @description Null without an A/B split. */
+                                    ab_phase: "testing" | "waiting" | "sending_winner" | "done" | null;
+                                    /** @description When the winner is chosen, once the test is written. */
+                                    decide_at: string | null;
+                                    /** @description Members dealt with: sent + skipped + failed. */
+                                    done: number;
+                                    /** @description done / to_send, 100 once nothing is left. */
+                                    percent: number;
+                                    /** @description Members to deal with: counted at creation until the expansion has seen them all, then every recipient. */
+                                    to_send: number;
+                                };
                                 /** @description sent + skipped + failed. */
                                 recipients: number;
+                                /** @description Outcomes per test variant, of the rest, and in total. */
+                                results?: {
+                                    /** @description The winner sent to the members held for it; null before the decision and without a rest. */
+                                    rest: {
+                                        /** @description Sent messages whose every sent delivery bounced (hard or soft). */
+                                        bounced: number;
+                                        /** @description clicked / delivered. */
+                                        click_rate: number;
+                                        /** @description Messages with a tracked link followed. */
+                                        clicked: number;
+                                        /** @description Sent minus bounced. */
+                                        delivered: number;
+                                        /** @description Messages whose every delivery failed. */
+                                        failed: number;
+                                        /** @description Recipients given a message. */
+                                        messaged: number;
+                                        /** @description opened / delivered. */
+                                        open_rate: number;
+                                        /** @description Messages opened (the open pixel, or a push reported opened). */
+                                        opened: number;
+                                        /** @description Messages with a purchase attributed: `recommended_code` naming the message, or a click within the window before it. */
+                                        purchases: number;
+                                        /** @description Currency units: the attributed purchases (order_price, else the sum of the items). */
+                                        revenue: number;
+                                        /** @description Messages sent on at least one channel. */
+                                        sent: number;
+                                        /** @description Messages whose recipient unsubscribed through them. */
+                                        unsubscribed: number;
+                                        /** @description The winner. */
+                                        variant: string;
+                                    } | null;
+                                    total: {
+                                        /** @description Sent messages whose every sent delivery bounced (hard or soft). */
+                                        bounced: number;
+                                        /** @description clicked / delivered. */
+                                        click_rate: number;
+                                        /** @description Messages with a tracked link followed. */
+                                        clicked: number;
+                                        /** @description Sent minus bounced. */
+                                        delivered: number;
+                                        /** @description Messages whose every delivery failed. */
+                                        failed: number;
+                                        /** @description Recipients given a message. */
+                                        messaged: number;
+                                        /** @description opened / delivered. */
+                                        open_rate: number;
+                                        /** @description Messages opened (the open pixel, or a push reported opened). */
+                                        opened: number;
+                                        /** @description Messages with a purchase attributed: `recommended_code` naming the message, or a click within the window before it. */
+                                        purchases: number;
+                                        /** @description Currency units: the attributed purchases (order_price, else the sum of the items). */
+                                        revenue: number;
+                                        /** @description Messages sent on at least one channel. */
+                                        sent: number;
+                                        /** @description Messages whose recipient unsubscribed through them. */
+                                        unsubscribed: number;
+                                    };
+                                    variants: {
+                                        /** @description Sent messages whose every sent delivery bounced (hard or soft). */
+                                        bounced: number;
+                                        /** @description clicked / delivered. */
+                                        click_rate: number;
+                                        /** @description Messages with a tracked link followed. */
+                                        clicked: number;
+                                        /** @description Sent minus bounced. */
+                                        delivered: number;
+                                        /** @description Messages whose every delivery failed. */
+                                        failed: number;
+                                        /** @description Recipients given a message. */
+                                        messaged: number;
+                                        /** @description opened / delivered. */
+                                        open_rate: number;
+                                        /** @description Messages opened (the open pixel, or a push reported opened). */
+                                        opened: number;
+                                        /** @description Messages with a purchase attributed: `recommended_code` naming the message, or a click within the window before it. */
+                                        purchases: number;
+                                        /** @description Currency units: the attributed purchases (order_price, else the sum of the items). */
+                                        revenue: number;
+                                        /** @description Messages sent on at least one channel. */
+                                        sent: number;
+                                        /** @description Percent of the test group. */
+                                        share: number | null;
+                                        /** @description Messages whose recipient unsubscribed through them. */
+                                        unsubscribed: number;
+                                        /** @description 'a', 'b' … of the test; '' for a mailing without a split. */
+                                        variant: string;
+                                    }[];
+                                };
                                 segment_ids: number[];
                                 /** Format: date-time */
                                 send_at: string;
@@ -13738,6 +13844,8 @@ export interface paths {
                                 /** @description The A/B variant sent to the rest, once chosen. */
                                 winner: string | null;
                             }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -13895,11 +14003,13 @@ export interface paths {
                 content: {
                     "application/json": {
                         ab?: {
-                            /** @description After the last variant message was written, the winner is chosen and sent to the rest. */
-                            decide_after_seconds: number;
-                            /** @description What makes a winner: the share of its recipients who opened, or clicked. */
+                            /** @description Hours after the last test message is due when the winner is chosen: 1 to 720. */
+                            after_hours: number;
+                            /** @description The winner has the highest open rate (or click rate): recipients who opened (clicked) over recipients messaged. */
                             metric: "opens" | "clicks";
-                            /** @description Named a, b, c … in order. */
+                            /** @description Percent of the audience in the test; the others get the winner. 100: everyone is in the test and no winner is sent. */
+                            test_share: number;
+                            /** @description 2 to 4 variants, named a, b, c, d in order. */
                             variants: {
                                 email?: {
                                     /** @description Liquid; MJML when it starts with <mjml>, else HTML. Every output is HTML-escaped; `| raw` opts out. */
@@ -13925,7 +14035,7 @@ export interface paths {
                                     /** @description Liquid; the landing link. */
                                     url?: string;
                                 };
-                                /** @description Percent of the members that get this variant. */
+                                /** @description Percent of the test group that gets this variant; the variants' shares add up to 100. */
                                 share: number;
                                 sms?: {
                                     /** @description Liquid; not escaped. */
@@ -14080,7 +14190,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description A bulk mailing and what became of its members. */
+                /** @description A bulk mailing and what became of its members; `GET …/mailings/bulk/{id}` adds its progress and results. */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -14096,8 +14206,109 @@ export interface paths {
                             name: string;
                             /** @description Recipients messaged whose deliveries are still queued (throttle, quiet hours, retries). */
                             pending: number;
+                            /** @description How far the mailing has got. */
+                            progress?: {
+                                /** @description Null without an A/B split. */
+                                ab_phase: "testing" | "waiting" | "sending_winner" | "done" | null;
+                                /** @description When the winner is chosen, once the test is written. */
+                                decide_at: string | null;
+                                /** @description Members dealt with: sent + skipped + failed. */
+                                done: number;
+                                /** @description done / to_send, 100 once nothing is left. */
+                                percent: number;
+                                /** @description Members to deal with: counted at creation until the expansion has seen them all, then every recipient. */
+                                to_send: number;
+                            };
                             /** @description sent + skipped + failed. */
                             recipients: number;
+                            /** @description Outcomes per test variant, of the rest, and in total. */
+                            results?: {
+                                /** @description The winner sent to the members held for it; null before the decision and without a rest. */
+                                rest: {
+                                    /** @description Sent messages whose every sent delivery bounced (hard or soft). */
+                                    bounced: number;
+                                    /** @description clicked / delivered. */
+                                    click_rate: number;
+                                    /** @description Messages with a tracked link followed. */
+                                    clicked: number;
+                                    /** @description Sent minus bounced. */
+                                    delivered: number;
+                                    /** @description Messages whose every delivery failed. */
+                                    failed: number;
+                                    /** @description Recipients given a message. */
+                                    messaged: number;
+                                    /** @description opened / delivered. */
+                                    open_rate: number;
+                                    /** @description Messages opened (the open pixel, or a push reported opened). */
+                                    opened: number;
+                                    /** @description Messages with a purchase attributed: `recommended_code` naming the message, or a click within the window before it. */
+                                    purchases: number;
+                                    /** @description Currency units: the attributed purchases (order_price, else the sum of the items). */
+                                    revenue: number;
+                                    /** @description Messages sent on at least one channel. */
+                                    sent: number;
+                                    /** @description Messages whose recipient unsubscribed through them. */
+                                    unsubscribed: number;
+                                    /** @description The winner. */
+                                    variant: string;
+                                } | null;
+                                total: {
+                                    /** @description Sent messages whose every sent delivery bounced (hard or soft). */
+                                    bounced: number;
+                                    /** @description clicked / delivered. */
+                                    click_rate: number;
+                                    /** @description Messages with a tracked link followed. */
+                                    clicked: number;
+                                    /** @description Sent minus bounced. */
+                                    delivered: number;
+                                    /** @description Messages whose every delivery failed. */
+                                    failed: number;
+                                    /** @description Recipients given a message. */
+                                    messaged: number;
+                                    /** @description opened / delivered. */
+                                    open_rate: number;
+                                    /** @description Messages opened (the open pixel, or a push reported opened). */
+                                    opened: number;
+                                    /** @description Messages with a purchase attributed: `recommended_code` naming the message, or a click within the window before it. */
+                                    purchases: number;
+                                    /** @description Currency units: the attributed purchases (order_price, else the sum of the items). */
+                                    revenue: number;
+                                    /** @description Messages sent on at least one channel. */
+                                    sent: number;
+                                    /** @description Messages whose recipient unsubscribed through them. */
+                                    unsubscribed: number;
+                                };
+                                variants: {
+                                    /** @description Sent messages whose every sent delivery bounced (hard or soft). */
+                                    bounced: number;
+                                    /** @description clicked / delivered. */
+                                    click_rate: number;
+                                    /** @description Messages with a tracked link followed. */
+                                    clicked: number;
+                                    /** @description Sent minus bounced. */
+                                    delivered: number;
+                                    /** @description Messages whose every delivery failed. */
+                                    failed: number;
+                                    /** @description Recipients given a message. */
+                                    messaged: number;
+                                    /** @description opened / delivered. */
+                                    open_rate: number;
+                                    /** @description Messages opened (the open pixel, or a push reported opened). */
+                                    opened: number;
+                                    /** @description Messages with a purchase attributed: `recommended_code` naming the message, or a click within the window before it. */
+                                    purchases: number;
+                                    /** @description Currency units: the attributed purchases (order_price, else the sum of the items). */
+                                    revenue: number;
+                                    /** @description Messages sent on at least one channel. */
+                                    sent: number;
+                                    /** @description Percent of the test group. */
+                                    share: number | null;
+                                    /** @description Messages whose recipient unsubscribed through them. */
+                                    unsubscribed: number;
+                                    /** @description 'a', 'b' … of the test; '' for a mailing without a split. */
+                                    variant: string;
+                                }[];
+                            };
                             segment_ids: number[];
                             /** Format: date-time */
                             send_at: string;
@@ -14306,7 +14517,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A bulk mailing and its counts */
+        /** A bulk mailing, its counts, progress and results per variant */
         get: {
             parameters: {
                 query?: never;
@@ -14321,7 +14532,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description A bulk mailing and what became of its members. */
+                /** @description A bulk mailing and what became of its members; `GET …/mailings/bulk/{id}` adds its progress and results. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -14337,8 +14548,109 @@ export interface paths {
                             name: string;
                             /** @description Recipients messaged whose deliveries are still queued (throttle, quiet hours, retries). */
                             pending: number;
+                            /** @description How far the mailing has got. */
+                            progress?: {
+                                /** @description Null without an A/B split. */
+                                ab_phase: "testing" | "waiting" | "sending_winner" | "done" | null;
+                                /** @description When the winner is chosen, once the test is written. */
+                                decide_at: string | null;
+                                /** @description Members dealt with: sent + skipped + failed. */
+                                done: number;
+                                /** @description done / to_send, 100 once nothing is left. */
+                                percent: number;
+                                /** @description Members to deal with: counted at creation until the expansion has seen them all, then every recipient. */
+                                to_send: number;
+                            };
                             /** @description sent + skipped + failed. */
                             recipients: number;
+                            /** @description Outcomes per test variant, of the rest, and in total. */
+                            results?: {
+                                /** @description The winner sent to the members held for it; null before the decision and without a rest. */
+                                rest: {
+                                    /** @description Sent messages whose every sent delivery bounced (hard or soft). */
+                                    bounced: number;
+                                    /** @description clicked / delivered. */
+                                    click_rate: number;
+                                    /** @description Messages with a tracked link followed. */
+                                    clicked: number;
+                                    /** @description Sent minus bounced. */
+                                    delivered: number;
+                                    /** @description Messages whose every delivery failed. */
+                                    failed: number;
+                                    /** @description Recipients given a message. */
+                                    messaged: number;
+                                    /** @description opened / delivered. */
+                                    open_rate: number;
+                                    /** @description Messages opened (the open pixel, or a push reported opened). */
+                                    opened: number;
+                                    /** @description Messages with a purchase attributed: `recommended_code` naming the message, or a click within the window before it. */
+                                    purchases: number;
+                                    /** @description Currency units: the attributed purchases (order_price, else the sum of the items). */
+                                    revenue: number;
+                                    /** @description Messages sent on at least one channel. */
+                                    sent: number;
+                                    /** @description Messages whose recipient unsubscribed through them. */
+                                    unsubscribed: number;
+                                    /** @description The winner. */
+                                    variant: string;
+                                } | null;
+                                total: {
+                                    /** @description Sent messages whose every sent delivery bounced (hard or soft). */
+                                    bounced: number;
+                                    /** @description clicked / delivered. */
+                                    click_rate: number;
+                                    /** @description Messages with a tracked link followed. */
+                                    clicked: number;
+                                    /** @description Sent minus bounced. */
+                                    delivered: number;
+                                    /** @description Messages whose every delivery failed. */
+                                    failed: number;
+                                    /** @description Recipients given a message. */
+                                    messaged: number;
+                                    /** @description opened / delivered. */
+                                    open_rate: number;
+                                    /** @description Messages opened (the open pixel, or a push reported opened). */
+                                    opened: number;
+                                    /** @description Messages with a purchase attributed: `recommended_code` naming the message, or a click within the window before it. */
+                                    purchases: number;
+                                    /** @description Currency units: the attributed purchases (order_price, else the sum of the items). */
+                                    revenue: number;
+                                    /** @description Messages sent on at least one channel. */
+                                    sent: number;
+                                    /** @description Messages whose recipient unsubscribed through them. */
+                                    unsubscribed: number;
+                                };
+                                variants: {
+                                    /** @description Sent messages whose every sent delivery bounced (hard or soft). */
+                                    bounced: number;
+                                    /** @description clicked / delivered. */
+                                    click_rate: number;
+                                    /** @description Messages with a tracked link followed. */
+                                    clicked: number;
+                                    /** @description Sent minus bounced. */
+                                    delivered: number;
+                                    /** @description Messages whose every delivery failed. */
+                                    failed: number;
+                                    /** @description Recipients given a message. */
+                                    messaged: number;
+                                    /** @description opened / delivered. */
+                                    open_rate: number;
+                                    /** @description Messages opened (the open pixel, or a push reported opened). */
+                                    opened: number;
+                                    /** @description Messages with a purchase attributed: `recommended_code` naming the message, or a click within the window before it. */
+                                    purchases: number;
+                                    /** @description Currency units: the attributed purchases (order_price, else the sum of the items). */
+                                    revenue: number;
+                                    /** @description Messages sent on at least one channel. */
+                                    sent: number;
+                                    /** @description Percent of the test group. */
+                                    share: number | null;
+                                    /** @description Messages whose recipient unsubscribed through them. */
+                                    unsubscribed: number;
+                                    /** @description 'a', 'b' … of the test; '' for a mailing without a split. */
+                                    variant: string;
+                                }[];
+                            };
                             segment_ids: number[];
                             /** Format: date-time */
                             send_at: string;
@@ -14358,6 +14670,213 @@ export interface paths {
                             throttle_per_minute: number | null;
                             /** @description The A/B variant sent to the rest, once chosen. */
                             winner: string | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/mailings/bulk/audience": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The reachable audience of segments, per channel, before a mailing is sent
+         * @description Distinct members, and per channel those with an address less those unsubscribed (bulk flag off), bounced or complained (the dead list) and over the cap of today or this week. A POST of a mailing that would reach nobody is refused with 422.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The channels to count, separated by commas (the mailing's channels); every channel when absent. */
+                    channels?: string;
+                    /** @description Segment ids separated by commas, 1 to 50. */
+                    segment_ids: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The reachable audience of segments before a mailing is sent. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The cap periods counted: the shop's calendar day and ISO week now. */
+                            cap_periods: {
+                                day: string;
+                                week: string;
+                            };
+                            /** @description Per channel counted. */
+                            channels: {
+                                [key: string]: {
+                                    /** @description Of those left, whose address is on the dead list (hard bounce, complaint, refused by the provider). */
+                                    bounced: number;
+                                    /** @description The shop has settings for the channel; nothing goes out on one without. */
+                                    configured: boolean;
+                                    /** @description Of those left, over today's or this week's cap of the channel (docs/bulk.md). */
+                                    over_cap: number;
+                                    /** @description Members a bulk message on the channel would go to now. */
+                                    reachable: number;
+                                    /** @description Of those, with the channel's bulk flag (`email_bulk`, `sms_bulk`) turned off. */
+                                    unsubscribed: number;
+                                    /** @description Members with an address (or a token) on the channel. */
+                                    with_address: number;
+                                };
+                            };
+                            /** @description Distinct members of the segments, each once however many of them hold it. */
+                            members: number;
+                            /** @description Members reachable on at least one configured channel of those counted. */
+                            reachable: number;
                         };
                     };
                 };
