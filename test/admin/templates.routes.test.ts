@@ -187,6 +187,14 @@ describe.each(TEST_DIALECTS)('template preview and test send on %s', (dialect) =
     expect(log.messages).toEqual([
       expect.objectContaining({ code, channel: 'email', to: 'me@example.org', status: 'sent', test: true, type: 'transactional' }),
     ]);
+    // The audit log records the send as every admin write.
+    const audit = await s.t.db.db
+      .selectFrom('audit_log')
+      .select(['route', 'status'])
+      .where('shop_id', '=', s.shopId)
+      .where('route', '=', '/admin/v1/shops/:shop_id/templates/test')
+      .execute();
+    expect(audit).toEqual([{ route: '/admin/v1/shops/:shop_id/templates/test', status: 200 }]);
     // With a customer: their profile, still to the typed address.
     await expectOk(
       s.admin('POST', '/templates/test', {
