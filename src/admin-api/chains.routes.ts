@@ -1,22 +1,25 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '../errors.js';
-import type { Chain } from '../modules/chains/chains.service.js';
+import type { Chain, ChainRun } from '../modules/chains/chains.service.js';
 import {
   ChainListSchema,
   ChainParamsSchema,
   ChainSchema,
+  ChainStatsSchema,
   PutChainBodySchema,
   RunsQuerySchema,
   RunsSchema,
+  StatsQuerySchema,
   type ChainBody,
 } from './chains.schemas.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
+import { cursorKey, encodeCursor } from './paging.js';
+import { integerQueryParameters } from './query-integers.js';
 
 const tags = ['chains'];
 
 /** admin-api.md "Chains and bulk mailings": chains (the fixed core) and their runs. */
 export const chainsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => {
-  const chains = app.services.chains;
+  const { chains, chainReports } = app.services;
 
   app.put(
     '/shops/:shop_id/chains/:code',
@@ -79,32 +82,54 @@ export const chainsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
     {
       schema: {
         tags,
-        summary: 'The runs of a chain for a profile',
-        description: 'The runs of the profile the email, phone or did names (newest first, at most 100). An unknown chain is 404.',
+        summary: 'The runs of a chain',
+        description:
+          'With `email`, `phone` or `did`: the runs of that profile (newest first, at most 100). Without: every run of the ' +
+          'chain, newest first, `limit` at a time; `next_cursor` gives the next page. An unknown chain is 404.',
         security: ADMIN_SECURITY,
         params: ChainParamsSchema,
         querystring: RunsQuerySchema,
         response: withErrors({ 200: RunsSchema }, [404]),
       },
+      preValidation: (request, _reply, next) => {
+        integerQueryParameters(request, 'limit');
+        next();
+      },
     },
     async (request) => {
-      const { email, phone, did } = request.query;
+      const { email, phone, did, limit, cursor } = request.query;
+      const { shop_id: shopId, code } = request.params;
       if (email === undefined && phone === undefined && did === undefined) {
-        throw new AppError('VALIDATION_FAILED', 'One of `email`, `phone`, `did` is required.', { field: 'email,phone,did' });
+        const before = cursorKey(cursor, ['integer'] as const)?.[0] ?? null;
+        const page = await chainReports.runsPage(shopId, code, before, limit ?? 50);
+        return { runs: page.runs.map(toRunBody), next_cursor: page.nextBefore === null ? null : encodeCursor([page.nextBefore]) };
       }
-      const runs = await chains.listRuns(request.params.shop_id, request.params.code, { email, phone, did });
-      return {
-        runs: runs.map((r) => ({
-          id: r.id,
-          status: r.status,
-          step: r.step,
-          started_at: iso(r.startedAt),
-          version: r.version,
-          due_at: r.dueAt === null ? null : iso(r.dueAt),
-          ended_at: r.endedAt === null ? null : iso(r.endedAt),
-          reason: r.reason,
-        })),
-      };
+      return { runs: (await chains.listRuns(shopId, code, { email, phone, did })).map(toRunBody) };
+    },
+  );
+
+  app.get(
+    '/shops/:shop_id/chains/:code/stats',
+    {
+      schema: {
+        tags,
+        summary: "A chain's statistics per step",
+        description:
+          'For each step of a version (the current one unless `version`): runs that entered it, wait at it now, exited or ' +
+          'ended done there; for send steps the deliveries sent, opened and clicked. 404 for an unknown chain or version.',
+        security: ADMIN_SECURITY,
+        params: ChainParamsSchema,
+        querystring: StatsQuerySchema,
+        response: withErrors({ 200: ChainStatsSchema }, [404]),
+      },
+      preValidation: (request, _reply, next) => {
+        integerQueryParameters(request, 'version');
+        next();
+      },
+    },
+    async (request) => {
+      const stats = await chainReports.stats(request.params.shop_id, request.params.code, request.query.version);
+      return { version: stats.version, current_version: stats.currentVersion, steps: [...stats.steps] };
     },
   );
 
@@ -113,6 +138,20 @@ export const chainsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) 
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+function toRunBody(r: ChainRun) {
+  return {
+    id: r.id,
+    status: r.status,
+    step: r.step,
+    started_at: iso(r.startedAt),
+    version: r.version,
+    due_at: r.dueAt === null ? null : iso(r.dueAt),
+    ended_at: r.endedAt === null ? null : iso(r.endedAt),
+    reason: r.reason,
+    profile_id: r.profileId,
+  };
 }
 
 function toChainBody(chain: Chain): ChainBody {

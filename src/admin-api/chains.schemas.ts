@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_STEPS, MAX_WAIT_SECONDS, MIN_PERIOD_SECONDS } from '../modules/chains/domain/definition.js';
 import { ShopIdParam } from './common.schemas.js';
+import { CursorQuerySchema, limitQuerySchema, NextCursorSchema } from './paging.js';
 import { DeviceIdSchema } from './events.schemas.js';
 
 /**
@@ -76,8 +77,14 @@ export const RunsQuerySchema = Type.Object(
     email: Type.Optional(Type.String({ maxLength: 255 })),
     phone: Type.Optional(Type.String({ maxLength: 64 })),
     did: Type.Optional(DeviceIdSchema),
+    limit: limitQuerySchema(50, 100),
+    cursor: CursorQuerySchema,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      "With `email`, `phone` or `did`: that profile's runs (at most 100). Without: every run of the chain, newest first, a page at a time (`limit`, `cursor`).",
+  },
 );
 export type RunsQuery = Static<typeof RunsQuerySchema>;
 
@@ -94,6 +101,36 @@ export const RunsSchema = Type.Object({
       }),
       ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
       reason: Type.Union([Type.String(), Type.Null()], { description: 'Why an exited run exited.' }),
+      profile_id: Type.Integer({ description: "The run's profile (GET …/customers/{id})." }),
     }),
   ),
+  next_cursor: Type.Optional(NextCursorSchema),
 });
+
+export const StatsQuerySchema = Type.Object(
+  { version: Type.Optional(Type.Integer({ minimum: 1, description: "The chain's version; its current one by default." })) },
+  { additionalProperties: false },
+);
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const ChainStatsSchema = Type.Object(
+  {
+    version: Type.Integer({ description: 'The version counted: its runs and their messages.' }),
+    current_version: Type.Integer(),
+    steps: Type.Array(
+      Type.Object({
+        index: Type.Integer({ description: 'The step, from 0.' }),
+        kind: Type.String({ description: 'wait, if, send or exit.' }),
+        entered: count('Runs that reached the step.'),
+        waiting: count('Runs at the step now, waiting for it to come due.'),
+        exited: count('Runs that ended `exited` at the step.'),
+        done: count('Runs that ended `done` at the step (the last one).'),
+        sent: Type.Optional(count('Send steps: deliveries sent.')),
+        opened: Type.Optional(count('Send steps: deliveries opened.')),
+        clicked: Type.Optional(count('Send steps: deliveries clicked.')),
+      }),
+    ),
+  },
+  { description: "A chain version's runs and messages per step, counted from indexes of the chain." },
+);

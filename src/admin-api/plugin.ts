@@ -30,6 +30,7 @@ import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 import { chainsRoutes } from './chains.routes.js';
+import { templatesRoutes } from './templates.routes.js';
 import { catalogListsRoutes } from './catalog-lists.routes.js';
 import { customersRoutes } from './customers.routes.js';
 import { invitationsRoutes } from './invitations.routes.js';
@@ -113,6 +114,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(checkoutOrdersRoutes);
   await app.register(subscriptionsRoutes);
   await app.register(messagingRoutes);
+  await app.register(templatesRoutes);
   await app.register(messagingWebhooksRoutes);
   await app.register(walletRoutes);
   await app.register(webhooksRoutes);

@@ -18,6 +18,8 @@ const DATA_WRITES = [
   /\/orders(\/|$)/,
   /\/wallet\/passes$/,
   /\/mailings\/transactional\/:code\/(preview|test)$/,
+  // The template editor previews as its user types: no cache holds what a preview or a test send writes.
+  /\/templates\/(preview|test)$/,
   /\/secret$/,
 ];
 

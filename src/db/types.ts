@@ -85,6 +85,8 @@ import type {
   MessagingMessagesTable,
   MessagingDeliveriesTable,
   MessagingDeadAddressesTable,
+  MessagingMessageTemplatesTable,
+  MessagingTestSendsTable,
 } from './tables/messaging.js';
 import type { WalletPassesTable, WalletRegistrationsTable } from './tables/wallet.js';
 import type { WebPushSubscriptionsTable } from './tables/web-push.js';
@@ -188,6 +190,8 @@ export interface Database {
   messaging_messages: MessagingMessagesTable;
   messaging_deliveries: MessagingDeliveriesTable;
   messaging_dead_addresses: MessagingDeadAddressesTable;
+  messaging_message_templates: MessagingMessageTemplatesTable;
+  messaging_test_sends: MessagingTestSendsTable;
   wallet_passes: WalletPassesTable;
   wallet_registrations: WalletRegistrationsTable;
   web_push_subscriptions: WebPushSubscriptionsTable;

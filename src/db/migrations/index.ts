@@ -35,6 +35,7 @@ import { auditLog } from './0035-audit-log.js';
 import { adminLists } from './0036-admin-lists.js';
 import { adminGaps } from './0037-admin-gaps.js';
 import { campaigns } from './0039-campaigns.js';
+import { messagingStudio } from './0040-messaging-studio.js';
 import { adminUsers } from './0034-admin-users.js';
 
 /**
@@ -79,6 +80,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0034-admin-users', adminUsers],
   ['0037-admin-gaps', adminGaps],
   ['0039-campaigns', campaigns],
+  ['0040-messaging-studio', messagingStudio],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

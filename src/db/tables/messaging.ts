@@ -93,3 +93,21 @@ export interface MessagingDeadAddressesTable {
   reason: string;
   created_at: number;
 }
+
+/** The templates a test send of an unsaved template carries, by its message's code (migration 0040). */
+export interface MessagingMessageTemplatesTable {
+  shop_id: string;
+  code: string;
+  /** JSON (modules/messaging/domain/mailing.ts). */
+  templates: string;
+  /** JSON: the `profile` the templates render with. */
+  profile: string;
+  created_at: number;
+}
+
+/** A shop's test sends in the current window: the rate limit of test sends (migration 0040). */
+export interface MessagingTestSendsTable {
+  shop_id: string;
+  window_start: number;
+  sent: number;
+}

@@ -58,6 +58,21 @@ export interface ChainRun {
   readonly dueAt: number | null;
   readonly endedAt: number | null;
   readonly reason: string | null;
+  readonly profileId: number;
+}
+
+export function toChainRun(r: repo.RunRow): ChainRun {
+  return {
+    id: Number(r.id),
+    status: r.status,
+    step: r.step,
+    startedAt: Number(r.started_at),
+    version: r.version,
+    dueAt: r.status === 'waiting' ? Number(r.due_at) : null,
+    endedAt: r.ended_at === null ? null : Number(r.ended_at),
+    reason: r.reason,
+    profileId: Number(r.profile_id),
+  };
 }
 
 /**
@@ -183,16 +198,7 @@ export class ChainsService implements ChainStarter {
       profiles.map((p) => p.id),
       MAX_RUNS_LISTED,
     );
-    return rows.map((r) => ({
-      id: Number(r.id),
-      status: r.status,
-      step: r.step,
-      startedAt: Number(r.started_at),
-      version: r.version,
-      dueAt: r.status === 'waiting' ? Number(r.due_at) : null,
-      endedAt: r.ended_at === null ? null : Number(r.ended_at),
-      reason: r.reason,
-    }));
+    return rows.map(toChainRun);
   }
 
   /** ChainStarter: answered from memory for ACTIVE_CHAINS_TTL_MS per shop and kind. */

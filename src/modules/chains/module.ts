@@ -13,6 +13,7 @@ import type { ShopsService } from '../shops/index.js';
 import type { TrackingService } from '../tracking/index.js';
 import type { TrackingSubscriber } from '../tracking/index.js';
 import type { ChainStarter } from './chain-starter.js';
+import { ChainReportsService } from './chain-reports.service.js';
 import { ChainSteps } from './chain-steps.js';
 import { ChainsService } from './chains.service.js';
 import type { AlertsListener } from './triggers/product-alerts.js';
@@ -21,6 +22,8 @@ import { createChainTriggers, type ChainTriggers, type ChainTriggersDeps } from 
 export interface ChainsServices {
   /** Triggered message chains: the admin's chains and the ChainStarter the trigger detectors call (docs/chains.md). */
   readonly chains: ChainsService;
+  /** Per-step statistics and pages of runs, for the chain builder. */
+  readonly chainReports: ChainReportsService;
   /** The `chains.step` job: a run's due steps, each at most once. */
   readonly chainSteps: ChainSteps;
   /** The trigger detectors' jobs: abandoned lists, product alerts, segment entries (docs/chains.md, "Triggers"). */
@@ -90,7 +93,7 @@ export function createChainsModule(deps: {
     starter: deps.triggerStarter ?? chains,
   });
   return {
-    services: { chains, chainSteps: steps, chainTriggers: triggers.triggers },
+    services: { chains, chainReports: new ChainReportsService({ db, shops, steps }), chainSteps: steps, chainTriggers: triggers.triggers },
     jobs: {
       // A chain run's due steps: each step moves the run conditionally in the transaction of what
       // it writes, so a redelivered job finds the step done and goes on from where the run is.

@@ -20,6 +20,8 @@ import type { MessageType } from './history.service.js';
 import { buildOutgoing, type SentContent } from './domain/outgoing.js';
 import { TokenBucket } from './domain/token-bucket.js';
 import { findMailingForSend } from './mailings.service.js';
+import { localeOf, readProfileScope } from './profile-scope.js';
+import * as templatesRepo from './templates.repo.js';
 import * as repo from './messaging.repo.js';
 import type { Channel, MessageByChannel, SendResult } from './providers/provider.js';
 import type { ProviderRegistry } from './providers/registry.js';
@@ -104,7 +106,10 @@ export class DeliveryService {
   async deliver(payload: Payload, options: { signal?: AbortSignal } = {}): Promise<void> {
     const delivery = await repo.findDeliveryToSend(this.deps.db.db, payload.shopId, payload.code, payload.seq);
     if (!delivery || delivery.status !== 'queued') return;
-    const templates = await this.templatesOf(payload.shopId, delivery);
+    // A test of a template saved nowhere carries its templates and the profile they render with (templates.service.ts).
+    const own =
+      delivery.message_test === 1 ? await templatesRepo.findMessageTemplates(this.deps.db.db, payload.shopId, delivery.code) : undefined;
+    const templates = own ? (JSON.parse(own.templates) as MailingTemplates) : await this.templatesOf(payload.shopId, delivery);
     if (!templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
     const channel = delivery.channel as Channel;
     const sendGate = this.deps.sendGate?.get();
@@ -114,7 +119,9 @@ export class DeliveryService {
       if (at > now) return this.postpone(payload, delivery.attempts, at);
     }
 
-    const { set, profileScope } = await this.templateSet(payload.shopId, delivery.profile_id, templates, channel);
+    const { set, profileScope } = own
+      ? ownTemplateSet(templates, JSON.parse(own.profile) as Record<string, unknown>)
+      : await this.templateSet(payload.shopId, delivery.profile_id, templates, channel);
     const variables = JSON.parse(delivery.variables) as Record<string, unknown>;
     let outgoing;
     try {
@@ -204,19 +211,15 @@ export class DeliveryService {
   ): Promise<{ set: ChannelTemplates; profileScope: Record<string, unknown> }> {
     const hasLocales = Object.keys(templates.locales ?? {}).length > 0;
     if (!hasLocales && !this.deps.renderer.readsProfile(templates, channel)) return { set: templates, profileScope: {} };
-    const profile = await this.deps.identity.getProfileOnly(shopId, profileId);
-    // The template scope holds the attribute fields, never the push tokens.
-    const attributes = profile && (await this.deps.audience.getLiveCustomerAttributes(shopId, profile.id, { pushTokens: false }));
-    const profileScope: Record<string, unknown> = {
-      ...profile?.properties,
-      ...attributes?.fields,
-      email: profile?.email ?? null,
-      phone: profile?.phone ?? null,
-      external_id: profile?.externalId ?? null,
-      loyalty_id: profile?.loyaltyId ?? null,
-      telegram_id: profile?.telegramId ?? null,
+    // A profile gone (merged away, erased) renders as one without fields, as before.
+    const profileScope = (await readProfileScope(this.deps, shopId, profileId)) ?? {
+      email: null,
+      phone: null,
+      external_id: null,
+      loyalty_id: null,
+      telegram_id: null,
     };
-    const locale = typeof profileScope.locale === 'string' ? profileScope.locale : undefined;
+    const locale = localeOf(profileScope);
     return { set: templatesFor(templates, locale), profileScope };
   }
 
@@ -295,6 +298,14 @@ export class DeliveryService {
     const wait = bucket.take(performance.now());
     if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
   }
+}
+
+/** The templates for the locale of the profile a test carries, and that profile. */
+function ownTemplateSet(
+  templates: MailingTemplates,
+  profileScope: Record<string, unknown>,
+): { set: ChannelTemplates; profileScope: Record<string, unknown> } {
+  return { set: templatesFor(templates, localeOf(profileScope)), profileScope };
 }
 
 function errorText(error: unknown): string {

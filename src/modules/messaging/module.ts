@@ -14,6 +14,7 @@ import { ChannelsService } from './channels.service.js';
 import { DeliveryService, type SendGate, type TemplateSource } from './delivery.service.js';
 import { HistoryService } from './history.service.js';
 import { forgetCachedMailings, MailingsService } from './mailings.service.js';
+import { TemplatesService } from './templates.service.js';
 import { MessageWriter } from './message-writer.js';
 import type { OutcomeHook } from './outcome-hook.js';
 import { OutcomesService } from './outcomes.service.js';
@@ -41,6 +42,8 @@ export interface MessagingServices {
   readonly templateRenderer: TemplateRenderer;
   /** Transactional mailings: templates by code, their check and preview. */
   readonly mailings: MailingsService;
+  /** Any template, saved or not: the editor's preview with located errors, and its test send. */
+  readonly templates: TemplatesService;
   /** POST /transact: a message and its delivery jobs, committed before the answer. */
   readonly transact: TransactService;
   /** Plans and stores one message to one profile; every message kind writes through it. */
@@ -159,6 +162,7 @@ export function createMessagingModule(deps: {
       messagingChannels: channels,
       templateRenderer: renderer,
       mailings: new MailingsService({ db, clock, shops, renderer }),
+      templates: new TemplatesService({ db, clock, shops, identity, audience, channels, renderer, writer }),
       transact: new TransactService({ db, clock, identity, writer }),
       messageWriter: writer,
       messageDelivery: delivery,

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../worker-thread.js';
 import type { ChannelTemplates } from './domain/mailing.js';
-import { RenderTimeExceeded, type RenderChannel } from './template-engine.js';
+import { FieldRenderError, RenderTimeExceeded, type MjmlProblem, type RenderChannel } from './template-engine.js';
 
 /**
  * The render thread: renders that may take long run in a worker thread of their own, one
@@ -26,8 +26,16 @@ export type RenderTask =
       readonly channel: RenderChannel;
       readonly set: ChannelTemplates;
       readonly scope: Readonly<Record<string, unknown>>;
+      /** The admin preview: answered as `{rendered, mjmlProblems}` (a Diagnosed). */
+      readonly diagnose?: boolean;
     }
   | { readonly kind: 'mjml'; readonly source: string };
+
+/** A channel rendered for the preview, with MJML's validation errors. */
+export interface Diagnosed {
+  readonly rendered: unknown;
+  readonly mjmlProblems: readonly MjmlProblem[];
+}
 
 export type RenderReply =
   /** The thread begins the task (its modules, and mjml when the task needs it, are loaded). */
@@ -35,7 +43,7 @@ export type RenderReply =
   /** An email's Liquid is done and its MJML compile begins (what a runaway stop then names). */
   | { readonly id: number; readonly phase: 'mjml' }
   | { readonly id: number; readonly ok: true; readonly value: unknown; readonly elapsedMs: number }
-  | { readonly id: number; readonly ok: false; readonly message: string; readonly elapsedMs: number };
+  | { readonly id: number; readonly ok: false; readonly message: string; readonly field?: string; readonly elapsedMs: number };
 
 export interface RenderThreadData {
   readonly limitMs: number;
@@ -157,7 +165,10 @@ export class RenderPool {
       } else if ('phase' in reply) {
         running.compilingMjml = true;
       } else if (reply.ok) this.finish(running, reply.elapsedMs, () => running.resolve(reply.value));
-      else this.finish(running, reply.elapsedMs, () => running.reject(new Error(reply.message)));
+      else {
+        const error = reply.field === undefined ? new Error(reply.message) : new FieldRenderError(reply.message, reply.field);
+        this.finish(running, reply.elapsedMs, () => running.reject(error));
+      }
     });
     let failure: Error | undefined;
     worker.on('error', (error) => {

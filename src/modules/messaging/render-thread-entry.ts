@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RenderReply, RenderTask, RenderThreadData } from './render-pool.js';
-import { firstLine, isMjml, loadMjml, TemplateEngine } from './template-engine.js';
+import { FieldRenderError, firstLine, isMjml, loadMjml, TemplateEngine, type MjmlProblem } from './template-engine.js';
 
 /**
  * The render thread (render-pool.ts says why): one task at a time from the thread that
@@ -18,13 +18,30 @@ port.on('message', ({ id, task }: { id: number; task: RenderTask }) => {
   if (task.kind === 'mjml' || (task.kind === 'channel' && task.channel === 'email' && isMjml(task.set.email?.html ?? ''))) loadMjml();
   post({ id, started: true });
   const started = performance.now();
-  const rendered =
+  let mjmlProblems: readonly MjmlProblem[] = [];
+  const rendered: Promise<unknown> =
     task.kind === 'channel'
-      ? engine.renderChannel(task.set, task.channel, task.scope, () => post({ id, phase: 'mjml' }))
+      ? engine.renderChannel(
+          task.set,
+          task.channel,
+          task.scope,
+          () => post({ id, phase: 'mjml' }),
+          (problems) => {
+            mjmlProblems = problems;
+          },
+        )
       : engine.compileMjml(task.source);
+  const diagnose = task.kind === 'channel' && task.diagnose === true;
   rendered.then(
-    (value) => post({ id, ok: true, value, elapsedMs: performance.now() - started }),
-    (error: unknown) => post({ id, ok: false, message: firstLine(error), elapsedMs: performance.now() - started }),
+    (value) => post({ id, ok: true, value: diagnose ? { rendered: value, mjmlProblems } : value, elapsedMs: performance.now() - started }),
+    (error: unknown) =>
+      post({
+        id,
+        ok: false,
+        message: firstLine(error),
+        ...(error instanceof FieldRenderError && { field: error.field }),
+        elapsedMs: performance.now() - started,
+      }),
   );
 });
 

@@ -4,19 +4,21 @@ import type { Clock } from '../../clock.js';
 import type { RenderConfig } from '../../config.js';
 import type { ChannelTemplates, MailingTemplates } from './domain/mailing.js';
 import { RenderBudget } from './domain/render-budget.js';
-import { RenderPool, type RenderTask } from './render-pool.js';
+import { RenderPool, type Diagnosed, type RenderTask } from './render-pool.js';
 import {
   isMjml,
   RenderTimeExceeded,
   TemplateEngine,
   type ChannelFields,
+  type MjmlProblem,
   type ParsedField,
   type RenderChannel,
   type RenderedMessage,
   type TemplateProblem,
 } from './template-engine.js';
 
-export type { RenderedEmail, RenderedMessage, RenderedPush, TemplateProblem } from './template-engine.js';
+export type { MjmlProblem, RenderedEmail, RenderedMessage, RenderedPush, TemplateProblem } from './template-engine.js';
+export { FieldRenderError, located, MAX_OUTPUT_CHARS } from './template-engine.js';
 
 /**
  * Rendering of mailing templates under limits (docs/messaging-templates.md,
@@ -151,6 +153,28 @@ export class TemplateRenderer {
       });
     }
     return out;
+  }
+
+  /**
+   * One channel of a set rendered for the template editor's preview: in the render thread,
+   * with MJML's validation errors. Throws as render does (a FieldRenderError names the field).
+   */
+  async preview(
+    shopId: string,
+    set: ChannelTemplates,
+    channel: RenderChannel,
+    scope: Readonly<Record<string, unknown>>,
+  ): Promise<{ rendered: Record<string, string> | undefined; mjmlProblems: readonly MjmlProblem[] }> {
+    const fields = set[channel] as ChannelFields | undefined;
+    if (!fields) return { rendered: undefined, mjmlProblems: [] };
+    const task: RenderTask = { kind: 'channel', channel, set: { [channel]: fields }, scope, diagnose: true };
+    const { rendered, mjmlProblems } = await this.offload<Diagnosed>(shopId, task);
+    return { rendered: rendered as Record<string, string>, mjmlProblems };
+  }
+
+  /** Every template of a set that does not parse, each with its path, line and column. */
+  problems(templates: MailingTemplates): TemplateProblem[] {
+    return this.engine.problems(templates);
   }
 
   /** Ends the render thread. */

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Liquid, Tag, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
 import { htmlToText } from './domain/html-text.js';
+import { nestingProblem } from './domain/template-nesting.js';
 import { templateStrings, type ChannelTemplates, type MailingTemplates } from './domain/mailing.js';
 
 /**
@@ -23,6 +24,13 @@ import { templateStrings, type ChannelTemplates, type MailingTemplates } from '.
  */
 
 const LIMITS = { parseLimit: 1_000_000, memoryLimit: 20_000_000 } as const;
+/**
+ * The most characters one field may render to. liquidjs's memory limit counts what filters
+ * and ranges allocate, not the text a loop writes, and a loop writes some 25 MB in the
+ * render limit: past this a field is refused rather than sent (a mail client clips an
+ * email's HTML far below it: Gmail at 102 KB).
+ */
+export const MAX_OUTPUT_CHARS = 1_000_000;
 /** The tags of liquidjs that read a file. */
 const FILE_TAGS = ['include', 'render', 'layout'] as const;
 /** Parsed templates kept per engine. */
@@ -30,7 +38,10 @@ const PARSED_CACHE_SIZE = 1_000;
 /** Compiled MJML kept (compileMjml), oldest out first. */
 const MJML_CACHE_SIZE = 64;
 
-type Mjml = (input: string, options?: { validationLevel?: 'soft' | 'strict' | 'skip' }) => Promise<{ html: string }>;
+type Mjml = (
+  input: string,
+  options?: { validationLevel?: 'soft' | 'strict' | 'skip' },
+) => Promise<{ html: string; errors?: Array<{ line: number; message: string }> }>;
 let mjmlLoaded: Mjml | undefined;
 /**
  * mjml, loaded at its first use: it weighs some 48 MB of RSS (11 MB of heap) once loaded,
@@ -75,11 +86,34 @@ export interface ParsedField {
   readonly templates: Template[];
 }
 
-export type TemplateProblem = { readonly path: string; readonly message: string };
+export type TemplateProblem = {
+  readonly path: string;
+  readonly message: string;
+  /** Where in the field's source, as the engine tells it (from 1). */
+  readonly line?: number;
+  readonly column?: number;
+};
 
 /** A render that ran past its time: the message names the field and the limit. */
 export class RenderTimeExceeded extends Error {
   override readonly name = 'RenderTimeExceeded';
+}
+
+/** A field's render that failed (a Liquid error, a limit): `field` is the channel's field ("html", "body"). */
+export class FieldRenderError extends Error {
+  override readonly name = 'FieldRenderError';
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An MJML validation error of a compiled email: its line in the HTML after Liquid. */
+export interface MjmlProblem {
+  readonly line: number;
+  readonly message: string;
 }
 
 export class TemplateEngine {
@@ -87,7 +121,7 @@ export class TemplateEngine {
   private readonly text: Liquid;
   private readonly parsedHtml = new Map<string, Template[]>();
   private readonly parsedText = new Map<string, Template[]>();
-  private readonly mjml = new Map<string, string>();
+  private readonly mjml = new Map<string, { html: string; problems: readonly MjmlProblem[] }>();
 
   /** `limitMs`: the longest a channel's Liquid may take (renderParsed). */
   constructor(readonly limitMs: number) {
@@ -101,12 +135,25 @@ export class TemplateEngine {
   check(templates: MailingTemplates): TemplateProblem | undefined {
     for (const { path, source, html } of templateStrings(templates)) {
       try {
-        (html ? this.html : this.text).parse(source);
+        this.parse(html, source);
       } catch (error) {
         return { path, message: firstLine(error) };
       }
     }
     return undefined;
+  }
+
+  /** Every template of a mailing that does not parse, with the engine's words and the line and column it names. */
+  problems(templates: MailingTemplates): TemplateProblem[] {
+    const out: TemplateProblem[] = [];
+    for (const { path, source, html } of templateStrings(templates)) {
+      try {
+        this.parse(html, source);
+      } catch (error) {
+        out.push({ path, ...located(firstLine(error)) });
+      }
+    }
+    return out;
   }
 
   /**
@@ -117,6 +164,8 @@ export class TemplateEngine {
     const cache = isHtml ? this.parsedHtml : this.parsedText;
     let templates = cache.get(source);
     if (!templates) {
+      const nesting = nestingProblem(source);
+      if (nesting !== undefined) throw new Error(nesting);
       templates = (isHtml ? this.html : this.text).parse(source);
       if (cache.size >= PARSED_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
       cache.set(source, templates);
@@ -159,7 +208,10 @@ export class TemplateEngine {
         if (error instanceof Error && error.message.startsWith('template render limit exceeded')) {
           throw new RenderTimeExceeded(`${channel}.${field} takes more than ${this.limitMs} ms to render`);
         }
-        throw error;
+        throw new FieldRenderError(firstLine(error), field);
+      }
+      if (out[field].length > MAX_OUTPUT_CHARS) {
+        throw new FieldRenderError(`${channel}.${field} renders to more than ${MAX_OUTPUT_CHARS} characters`, field);
       }
     }
     return out;
@@ -174,6 +226,7 @@ export class TemplateEngine {
     channel: C,
     scope: Readonly<Record<string, unknown>>,
     beforeMjml?: () => void,
+    mjmlProblems?: (problems: readonly MjmlProblem[]) => void,
   ): Promise<RenderedMessage[C] | undefined> {
     const fields = set[channel] as ChannelFields | undefined;
     if (!fields) return undefined;
@@ -182,7 +235,14 @@ export class TemplateEngine {
     const html = out.html ?? '';
     if (!isMjml(html)) return this.email(out, html) as RenderedMessage[C];
     beforeMjml?.();
-    return this.email(out, await this.compileMjml(html)) as RenderedMessage[C];
+    let compiled: { html: string; problems: readonly MjmlProblem[] };
+    try {
+      compiled = await this.compileMjmlChecked(html);
+    } catch (error) {
+      throw new FieldRenderError(`MJML: ${firstLine(error)}`, 'html');
+    }
+    mjmlProblems?.(compiled.problems);
+    return this.email(out, compiled.html) as RenderedMessage[C];
   }
 
   /** The email of rendered fields and its final HTML: the text part derived from the HTML when the mailing has none. */
@@ -192,7 +252,7 @@ export class TemplateEngine {
 
   /** The HTML of MJML compiled lately in this thread, if any (compileMjml). */
   cachedMjml(source: string): string | undefined {
-    return this.mjml.get(source);
+    return this.mjml.get(source)?.html;
   }
 
   /**
@@ -202,17 +262,27 @@ export class TemplateEngine {
    * to the same HTML every time.
    */
   async compileMjml(source: string): Promise<string> {
+    return (await this.compileMjmlChecked(source)).html;
+  }
+
+  /** compileMjml with mjml's validation errors (soft validation: the HTML is made all the same). */
+  async compileMjmlChecked(source: string): Promise<{ html: string; problems: readonly MjmlProblem[] }> {
     const cached = this.mjml.get(source);
     if (cached !== undefined) return cached;
-    const { html } = await loadMjml()(source, { validationLevel: 'soft' });
-    this.keepMjml(source, html);
-    return html;
+    const { html, errors } = await loadMjml()(source, { validationLevel: 'soft' });
+    const compiled = { html, problems: (errors ?? []).map((e) => ({ line: e.line, message: e.message })) };
+    this.remember(source, compiled);
+    return compiled;
   }
 
   /** Keeps a compiled MJML (one compiled in the render thread, for this one's cache). */
   keepMjml(source: string, html: string): void {
+    this.remember(source, { html, problems: [] });
+  }
+
+  private remember(source: string, compiled: { html: string; problems: readonly MjmlProblem[] }): void {
     if (this.mjml.size >= MJML_CACHE_SIZE) this.mjml.delete(this.mjml.keys().next().value as string);
-    this.mjml.set(source, html);
+    this.mjml.set(source, compiled);
   }
 }
 
@@ -240,4 +310,11 @@ function noFiles(engine: Liquid): Liquid {
 export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0] ?? message;
+}
+
+/** An engine's message split into its words and the ", line:N, col:M" it ends with, when it does. */
+export function located(message: string): { message: string; line?: number; column?: number } {
+  const at = /,? line:(\d+), col:(\d+)$/.exec(message);
+  if (!at) return { message };
+  return { message: message.slice(0, at.index), line: Number(at[1]), column: Number(at[2]) };
 }

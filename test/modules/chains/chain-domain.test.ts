@@ -69,9 +69,9 @@ describe('checkDefinition', () => {
 
   it('refuses a wait one second over 366 days and a time of day that is not HH:MM', () => {
     const over = checkDefinition({ trigger: { event: 'a' }, reentry: 'always', steps: [{ wait: { seconds: 366 * 86_400 + 1 } }] });
-    expect(over).toMatchObject({ ok: false, field: 'steps[0]' });
+    expect(over).toMatchObject({ ok: false, field: 'steps[0].wait.seconds' });
     const hour = checkDefinition({ trigger: { event: 'a' }, reentry: 'always', steps: [{ wait: { until: '24:00' } }] });
-    expect(hour).toMatchObject({ ok: false, field: 'steps[0]' });
+    expect(hour).toMatchObject({ ok: false, field: expect.stringMatching(/^steps\[0\]\.wait/) });
     expect(checkDefinition({ trigger: { event: 'a' }, reentry: 'always', steps: [{ wait: { seconds: 366 * 86_400 } }] }).ok).toBe(true);
   });
 });

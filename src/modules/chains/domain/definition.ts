@@ -90,7 +90,11 @@ export function checkDefinition(input: DefinitionInput): DefinitionCheck {
   const steps: Step[] = [];
   for (const [index, raw] of (input.steps as unknown[]).entries()) {
     const problem = stepProblem(raw);
-    if (problem) return fail(`steps[${index}]`, `Step ${index}: ${problem}`);
+    if (problem) {
+      // The builder shows a refusal at its step: the field is the step's path down to what is wrong.
+      const field = `steps[${index}]${problem.at}`;
+      return fail(field, `Step ${index}: \`${field}\` ${problem.message}`);
+    }
     steps.push(raw as Step);
   }
   const reentry = input.reentry as Reentry;
@@ -119,7 +123,7 @@ export function parseTrigger(raw: unknown): ChainTrigger | string {
   const key = keys[0] as keyof typeof TriggerSchemas | undefined;
   if (keys.length !== 1 || key === undefined || !(key in TriggerSchemas)) return shape;
   const value = (raw as Record<string, unknown>)[key];
-  const problem = shapeProblem(TriggerSchemas[key], value);
+  const problem = triggerShapeProblem(TriggerSchemas[key], value);
   if (problem) return `Trigger ${key}: ${problem}`;
   switch (key) {
     case 'event':
@@ -158,34 +162,50 @@ export function sendTemplates(step: Step | undefined): MailingTemplates | undefi
   return step && 'send' in step ? step.send : undefined;
 }
 
-function stepProblem(raw: unknown): string | undefined {
-  const known = 'must be one of {"wait": …}, {"if": …, "else": "exit"}, {"send": …}, {"exit": {}}.';
+/** What is wrong with a step: `at` the path inside it (".wait.seconds", "" for the step itself), and a phrase. */
+type StepProblem = { readonly at: string; readonly message: string };
+
+function stepProblem(raw: unknown): StepProblem | undefined {
+  const known = { at: '', message: 'must be one of {"wait": …}, {"if": …, "else": "exit"}, {"send": …}, {"exit": {}}.' };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return known;
   const kind = (Object.keys(StepSchemas) as StepKind[]).find((k) => k in raw);
   if (!kind) return known;
   if (kind === 'wait') {
     const wait = (raw as { wait?: { seconds?: unknown } }).wait;
     if (typeof wait?.seconds === 'number' && wait.seconds > MAX_WAIT_SECONDS) {
-      return `a wait is at most ${MAX_WAIT_SECONDS} seconds (366 days).`;
+      return { at: '.wait.seconds', message: `is at most ${MAX_WAIT_SECONDS} seconds (366 days): a wait is at most 366 days.` };
     }
   }
   if (kind === 'if') {
     const condition: unknown = (raw as { if?: unknown }).if;
     const names = Object.keys(ConditionSchemas).join(', ');
     if (typeof condition !== 'object' || condition === null || !Object.keys(condition).some((k) => k in ConditionSchemas)) {
-      return `the condition must be one of: ${names}.`;
+      return { at: '.if', message: `must be one of the conditions: ${names}.` };
     }
   }
   const problem = shapeProblem(StepSchemas[kind], raw);
-  if (problem) return `${kind} ${problem}`;
+  if (problem) return problem;
   if (kind === 'send' && mailingChannels((raw as { send: MailingTemplates }).send).length === 0) {
-    return 'a send needs templates for at least one channel.';
+    return { at: '.send', message: 'needs templates for at least one channel.' };
   }
   return undefined;
 }
 
-/** The first thing wrong with a value against a schema, in words; undefined when it fits. */
-function shapeProblem(schema: TSchema, value: unknown): string | undefined {
+/** The first thing wrong with a step against its schema: where (as a path) and what, in words; undefined when it fits. */
+function shapeProblem(schema: TSchema, value: unknown): StepProblem | undefined {
+  if (Value.Check(schema, value)) return undefined;
+  const first = Value.Errors(schema, value).First();
+  if (!first) return { at: '', message: 'is not valid.' };
+  const at = first.path
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('');
+  return { at, message: `is not valid: ${first.message.toLowerCase()}.` };
+}
+
+/** The first thing wrong with a trigger against its schema, in words; undefined when it fits. */
+function triggerShapeProblem(schema: TSchema, value: unknown): string | undefined {
   if (Value.Check(schema, value)) return undefined;
   const first = Value.Errors(schema, value).First();
   if (!first) return 'is not valid.';
