@@ -18,6 +18,8 @@ export const templatesRoutes: FastifyPluginCallbackTypebox = (app, _options, don
   app.post(
     '/shops/:shop_id/templates/preview',
     {
+      // A render that changes nothing: an editor previews as the user types, and none of it is a change to audit.
+      config: { audit: false },
       schema: {
         tags,
         summary: 'Render any template without sending',

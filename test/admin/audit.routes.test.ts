@@ -121,7 +121,7 @@ describe('the audit log', () => {
     expect(await newestId()).toBe(before);
   });
 
-  it('records nothing for a POST that only renders (a mailing preview), and records the mailing it renders', async () => {
+  it('records nothing for a POST that only renders (a preview of a mailing or of any template), and records the mailing it renders', async () => {
     const { shopId } = await createShopFixture(t.app.services);
     const put = await inject('PUT', `/admin/v1/shops/${shopId}/mailings/transactional/welcome`, {
       email: { subject: 'Hi {{ name }}', html: '<p>Hello {{ name }}</p>' },
@@ -134,6 +134,13 @@ describe('the audit log', () => {
     });
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.body).toContain('Hi Ann');
+    const any = await inject('POST', `/admin/v1/shops/${shopId}/templates/preview`, {
+      channel: 'email',
+      template: { email: { subject: 'Hello {{ name }}', html: '<p>{{ name }}</p>' } },
+      variables: { name: 'Bo' },
+    });
+    expect(any.statusCode, any.body).toBe(200);
+    expect(any.body).toContain('Hello Bo');
     expect(await newestId()).toBe(afterPut);
   });
 

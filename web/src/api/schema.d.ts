@@ -4213,18 +4213,22 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The runs of a chain for a profile
-         * @description The runs of the profile the email, phone or did names (newest first, at most 100). An unknown chain is 404.
+         * The runs of a chain
+         * @description With `email`, `phone` or `did`: the runs of that profile (newest first, at most 100). Without: every run of the chain, newest first, `limit` at a time; `next_cursor` gives the next page. An unknown chain is 404.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
                     /**
                      * @description Device id (`did`): 8 to 64 characters [A-Za-z0-9-].
                      * @example a1B2c3D4e5
                      */
                     did?: string;
                     email?: string;
+                    /** @description Rows per page: 1 to 100, 50 by default. */
+                    limit?: number;
                     phone?: string;
                 };
                 header?: never;
@@ -4245,11 +4249,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor?: string | null;
                             runs: {
                                 /** @description A waiting run: when its current step runs. */
                                 due_at: string | null;
                                 ended_at: string | null;
                                 id: number;
+                                /** @description The run's profile (GET …/customers/{id}). */
+                                profile_id: number;
                                 /** @description Why an exited run exited. */
                                 reason: string | null;
                                 /** Format: date-time */
@@ -4260,6 +4268,210 @@ export interface paths {
                                 /** @description The chain version the run follows. */
                                 version: number;
                             }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/chains/{code}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A chain's statistics per step
+         * @description For each step of a version (the current one unless `version`): runs that entered it, wait at it now, exited or ended done there; for send steps the deliveries sent, opened and clicked. 404 for an unknown chain or version.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The chain's version; its current one by default. */
+                    version?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The chain's code. */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A chain version's runs and messages per step, counted from indexes of the chain. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            current_version: number;
+                            steps: {
+                                /** @description Send steps: deliveries clicked. */
+                                clicked?: number;
+                                /** @description Runs that ended `done` at the step (the last one). */
+                                done: number;
+                                /** @description Runs that reached the step. */
+                                entered: number;
+                                /** @description Runs that ended `exited` at the step. */
+                                exited: number;
+                                /** @description The step, from 0. */
+                                index: number;
+                                /** @description wait, if, send or exit. */
+                                kind: string;
+                                /** @description Send steps: deliveries opened. */
+                                opened?: number;
+                                /** @description Send steps: deliveries sent. */
+                                sent?: number;
+                                /** @description Runs at the step now, waiting for it to come due. */
+                                waiting: number;
+                            }[];
+                            /** @description The version counted: its runs and their messages. */
+                            version: number;
                         };
                     };
                 };
@@ -24947,6 +25159,710 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render any template without sending
+         * @description One channel of a template (a transactional mailing's, a chain step's, a bulk mailing's) rendered by the send path's renderer, under its limits, with a customer of the shop (`profile_id`) or the sample profile. A template that does not parse or render is answered 200 with `errors` at their line, not refused. 429 when the shop has spent its render time.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The channel whose template is rendered (or sent). */
+                        channel: "email" | "sms" | "mobile_push" | "web_push" | "telegram" | "whatsapp" | "max" | "wallet";
+                        /** @description The locale variant to render; else the profile's `locale`. */
+                        locale?: string;
+                        /** @description A customer of the shop whose profile the templates read; the sample profile without one. */
+                        profile_id?: number;
+                        /** @description The templates as a transactional mailing (or a chain step, or a bulk mailing) holds them: `{"email": {…}, "sms": {…}, …, "locales"?: {…}}`. Saved nowhere. */
+                        template: {
+                            email?: {
+                                /** @description Liquid; MJML when it starts with <mjml>, else HTML. Every output is HTML-escaped; `| raw` opts out. */
+                                html: string;
+                                /** @description Liquid; plain text (not escaped). */
+                                subject: string;
+                                /** @description Liquid; the plain-text part. Derived from the HTML when absent. */
+                                text?: string;
+                            };
+                            /** @description Variants by locale tag; a variant replaces the default template of each channel it names. */
+                            locales?: {
+                                [key: string]: {
+                                    email?: {
+                                        /** @description Liquid; MJML when it starts with <mjml>, else HTML. Every output is HTML-escaped; `| raw` opts out. */
+                                        html: string;
+                                        /** @description Liquid; plain text (not escaped). */
+                                        subject: string;
+                                        /** @description Liquid; the plain-text part. Derived from the HTML when absent. */
+                                        text?: string;
+                                    };
+                                    max?: {
+                                        /** @description Liquid; not escaped. */
+                                        text: string;
+                                    };
+                                    mobile_push?: {
+                                        /** @description Liquid; not escaped. */
+                                        body: string;
+                                        /** @description Liquid; icon link. */
+                                        icon?: string;
+                                        /** @description Liquid; extra picture link. */
+                                        picture?: string;
+                                        /** @description Liquid; not escaped. */
+                                        title: string;
+                                        /** @description Liquid; the landing link. */
+                                        url?: string;
+                                    };
+                                    sms?: {
+                                        /** @description Liquid; not escaped. */
+                                        body: string;
+                                    };
+                                    telegram?: {
+                                        /** @description Liquid; not escaped. */
+                                        text: string;
+                                    };
+                                    wallet?: {
+                                        /** @description Liquid; not escaped. */
+                                        text: string;
+                                    };
+                                    web_push?: {
+                                        /** @description Liquid; not escaped. */
+                                        body: string;
+                                        /** @description Liquid; icon link. */
+                                        icon?: string;
+                                        /** @description Liquid; extra picture link. */
+                                        picture?: string;
+                                        /** @description Liquid; not escaped. */
+                                        title: string;
+                                        /** @description Liquid; the landing link. */
+                                        url?: string;
+                                    };
+                                    whatsapp?: {
+                                        /** @description Liquid; not escaped. */
+                                        text: string;
+                                    };
+                                };
+                            };
+                            max?: {
+                                /** @description Liquid; not escaped. */
+                                text: string;
+                            };
+                            mobile_push?: {
+                                /** @description Liquid; not escaped. */
+                                body: string;
+                                /** @description Liquid; icon link. */
+                                icon?: string;
+                                /** @description Liquid; extra picture link. */
+                                picture?: string;
+                                /** @description Liquid; not escaped. */
+                                title: string;
+                                /** @description Liquid; the landing link. */
+                                url?: string;
+                            };
+                            sms?: {
+                                /** @description Liquid; not escaped. */
+                                body: string;
+                            };
+                            telegram?: {
+                                /** @description Liquid; not escaped. */
+                                text: string;
+                            };
+                            wallet?: {
+                                /** @description Liquid; not escaped. */
+                                text: string;
+                            };
+                            web_push?: {
+                                /** @description Liquid; not escaped. */
+                                body: string;
+                                /** @description Liquid; icon link. */
+                                icon?: string;
+                                /** @description Liquid; extra picture link. */
+                                picture?: string;
+                                /** @description Liquid; not escaped. */
+                                title: string;
+                                /** @description Liquid; the landing link. */
+                                url?: string;
+                            };
+                            whatsapp?: {
+                                /** @description Liquid; not escaped. */
+                                text: string;
+                            };
+                        };
+                        /** @description The variables, by name and under `variables`, as the send path gives them. */
+                        variables?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description The template rendered as the send path renders it; nothing is sent. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channel: string;
+                            /** @description Every template that does not parse (any channel or locale), and what stopped the render, each at its line. */
+                            errors: {
+                                column?: number;
+                                /** @description The field of the template, as the request spells it: `email.html`, `locales.de.sms.body`. */
+                                field: string;
+                                /** @description The line in the field's source (an MJML error: in the HTML after Liquid). */
+                                line?: number;
+                                message: string;
+                            }[];
+                            /** @description The locale variant rendered; null for the default templates. */
+                            locale: string | null;
+                            profile: {
+                                id: number | null;
+                                source: "customer" | "sample";
+                            };
+                            /** @description The channel's fields rendered (email: `subject`, `html` after MJML, `text`; sms: `body`; push: `title`, `body`, …); null when a template of the channel does not parse or render. */
+                            rendered: {
+                                [key: string]: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/templates/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send any template as a test
+         * @description Through the shop's configured channel to `to` (or the devices of `profile_id` for push and wallet): in the delivery log with `test: true`, out of the history and statistics, without tracking links. 422 for a template that does not parse or a channel not configured; 429 past 30 test sends an hour per shop.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The channel whose template is rendered (or sent). */
+                        channel: "email" | "sms" | "mobile_push" | "web_push" | "telegram" | "whatsapp" | "max" | "wallet";
+                        /** @description A customer of the shop whose profile the templates read; the sample profile without one. */
+                        profile_id?: number;
+                        /** @description The templates as a transactional mailing (or a chain step, or a bulk mailing) holds them: `{"email": {…}, "sms": {…}, …, "locales"?: {…}}`. Saved nowhere. */
+                        template: {
+                            email?: {
+                                /** @description Liquid; MJML when it starts with <mjml>, else HTML. Every output is HTML-escaped; `| raw` opts out. */
+                                html: string;
+                                /** @description Liquid; plain text (not escaped). */
+                                subject: string;
+                                /** @description Liquid; the plain-text part. Derived from the HTML when absent. */
+                                text?: string;
+                            };
+                            /** @description Variants by locale tag; a variant replaces the default template of each channel it names. */
+                            locales?: {
+                                [key: string]: {
+                                    email?: {
+                                        /** @description Liquid; MJML when it starts with <mjml>, else HTML. Every output is HTML-escaped; `| raw` opts out. */
+                                        html: string;
+                                        /** @description Liquid; plain text (not escaped). */
+                                        subject: string;
+                                        /** @description Liquid; the plain-text part. Derived from the HTML when absent. */
+                                        text?: string;
+                                    };
+                                    max?: {
+                                        /** @description Liquid; not escaped. */
+                                        text: string;
+                                    };
+                                    mobile_push?: {
+                                        /** @description Liquid; not escaped. */
+                                        body: string;
+                                        /** @description Liquid; icon link. */
+                                        icon?: string;
+                                        /** @description Liquid; extra picture link. */
+                                        picture?: string;
+                                        /** @description Liquid; not escaped. */
+                                        title: string;
+                                        /** @description Liquid; the landing link. */
+                                        url?: string;
+                                    };
+                                    sms?: {
+                                        /** @description Liquid; not escaped. */
+                                        body: string;
+                                    };
+                                    telegram?: {
+                                        /** @description Liquid; not escaped. */
+                                        text: string;
+                                    };
+                                    wallet?: {
+                                        /** @description Liquid; not escaped. */
+                                        text: string;
+                                    };
+                                    web_push?: {
+                                        /** @description Liquid; not escaped. */
+                                        body: string;
+                                        /** @description Liquid; icon link. */
+                                        icon?: string;
+                                        /** @description Liquid; extra picture link. */
+                                        picture?: string;
+                                        /** @description Liquid; not escaped. */
+                                        title: string;
+                                        /** @description Liquid; the landing link. */
+                                        url?: string;
+                                    };
+                                    whatsapp?: {
+                                        /** @description Liquid; not escaped. */
+                                        text: string;
+                                    };
+                                };
+                            };
+                            max?: {
+                                /** @description Liquid; not escaped. */
+                                text: string;
+                            };
+                            mobile_push?: {
+                                /** @description Liquid; not escaped. */
+                                body: string;
+                                /** @description Liquid; icon link. */
+                                icon?: string;
+                                /** @description Liquid; extra picture link. */
+                                picture?: string;
+                                /** @description Liquid; not escaped. */
+                                title: string;
+                                /** @description Liquid; the landing link. */
+                                url?: string;
+                            };
+                            sms?: {
+                                /** @description Liquid; not escaped. */
+                                body: string;
+                            };
+                            telegram?: {
+                                /** @description Liquid; not escaped. */
+                                text: string;
+                            };
+                            wallet?: {
+                                /** @description Liquid; not escaped. */
+                                text: string;
+                            };
+                            web_push?: {
+                                /** @description Liquid; not escaped. */
+                                body: string;
+                                /** @description Liquid; icon link. */
+                                icon?: string;
+                                /** @description Liquid; extra picture link. */
+                                picture?: string;
+                                /** @description Liquid; not escaped. */
+                                title: string;
+                                /** @description Liquid; the landing link. */
+                                url?: string;
+                            };
+                            whatsapp?: {
+                                /** @description Liquid; not escaped. */
+                                text: string;
+                            };
+                        };
+                        /** @description The address on the channel: an email address, a phone number (sms, whatsapp, max), a Telegram chat id. Push and wallet tests go to the devices of `profile_id`. */
+                        to?: string;
+                        /** @description The variables, by name and under `variables`, as the send path gives them. */
+                        variables?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The test message; its delivery is in GET …/messages?code= with `test: true`. */
+                            code: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/v1/shops/{shop_id}/wallet/passes": {
