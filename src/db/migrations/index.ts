@@ -35,6 +35,7 @@ import { auditLog } from './0035-audit-log.js';
 import { adminLists } from './0036-admin-lists.js';
 import { adminGaps } from './0037-admin-gaps.js';
 import { adminUsers } from './0034-admin-users.js';
+import { dashboards } from './0038-dashboards.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -77,6 +78,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0036-admin-lists', adminLists],
   ['0034-admin-users', adminUsers],
   ['0037-admin-gaps', adminGaps],
+  ['0038-dashboards', dashboards],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
