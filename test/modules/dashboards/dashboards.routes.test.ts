@@ -96,7 +96,7 @@ describe.each(TEST_DIALECTS)('dashboards on %s', (dialect) => {
       case 'custom':
         await services.tracking.recordCustom({
           shopId: s.shopId,
-          did: devices[a.device] as string,
+          did: devices[a.device],
           identifiers: {},
           code: 'signup',
           variables: {},
