@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { PreparedQuery, PreparedQueryFamily } from '../../db/prepared-query.js';
 import { columnCount, parameterChunks } from '../../db/statement-slices.js';
 import type { Database } from '../../db/types.js';
 import type { DayCount, FunnelCount, FunnelRow } from './domain/series.js';
@@ -11,11 +12,63 @@ export type Executor = Kysely<Database> | Transaction<Database>;
  * in the same order on PostgreSQL, so they wait rather than deadlock.
  */
 
+/**
+ * A tracking batch's few rows go through statements compiled once per row count
+ * (db/prepared-query.ts): compiling a multi-row upsert costs more than SQLite spends
+ * running it, on the hottest write path. Larger sets (the backfill's) are built each time.
+ */
+const PREPARED_ROWS = 64;
+
+type DayValues = [string, string, string, string, number];
+const daysUpsert = new PreparedQueryFamily(
+  (rows: number) =>
+    new PreparedQuery(rows * 5, (db, ...args: unknown[]) =>
+      db
+        .insertInto('dashboard_days')
+        .values(
+          Array.from({ length: rows }, (_, i) => ({
+            shop_id: args[i * 5] as string,
+            day: args[i * 5 + 1] as string,
+            series: args[i * 5 + 2] as string,
+            key: args[i * 5 + 3] as string,
+            value: args[i * 5 + 4] as number,
+          })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['shop_id', 'day', 'series', 'key'])
+            .doUpdateSet((eb) => ({ value: eb('dashboard_days.value', '+', eb.ref('excluded.value')) })),
+        ),
+    ),
+);
+
+const activeInsert = new PreparedQueryFamily(
+  (rows: number) =>
+    new PreparedQuery(rows * 3, (db, ...args: unknown[]) =>
+      db
+        .insertInto('dashboard_active')
+        .values(
+          Array.from({ length: rows }, (_, i) => ({
+            shop_id: args[i * 3] as string,
+            day: args[i * 3 + 1] as string,
+            profile_id: args[i * 3 + 2] as number,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['shop_id', 'day', 'profile_id']).doNothing())
+        .returning('day'),
+    ),
+);
+
 export async function addToDays(db: Executor, shopId: string, counts: readonly DayCount[]): Promise<void> {
   if (counts.length === 0) return;
   const rows = counts
     .map((c) => ({ shop_id: shopId, day: c.day, series: c.series, key: c.key, value: c.value }))
     .sort((a, b) => compareKeys([a.day, a.series, a.key], [b.day, b.series, b.key]));
+  if (rows.length <= PREPARED_ROWS) {
+    const args = rows.flatMap((r): DayValues => [r.shop_id, r.day, r.series, r.key, r.value]);
+    await daysUpsert.of(rows.length).run(db, ...args);
+    return;
+  }
   for (const chunk of parameterChunks(rows, columnCount(rows))) {
     await db
       .insertInto('dashboard_days')
@@ -39,6 +92,10 @@ export async function insertActive(
   const rows = pairs
     .map((p) => ({ shop_id: shopId, day: p.day, profile_id: p.profileId }))
     .sort((a, b) => compareKeys([a.day, a.profile_id], [b.day, b.profile_id]));
+  if (rows.length <= PREPARED_ROWS) {
+    const args = rows.flatMap((r) => [r.shop_id, r.day, r.profile_id]);
+    return activeInsert.of(rows.length).execute(db, ...args);
+  }
   const inserted: Array<{ day: string }> = [];
   for (const chunk of parameterChunks(rows, columnCount(rows))) {
     inserted.push(
