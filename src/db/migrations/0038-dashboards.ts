@@ -62,8 +62,8 @@ export function dashboards(_dialect: Dialect) {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
 
-      // One backfill per shop that has anything to count, and its job (the queue's row as
-      // jobs/queue.ts writes it; the key keeps a second one from being queued).
+      // One backfill per shop, and its job (the queue's row as jobs/queue.ts writes it; the
+      // key keeps a second one from being queued), due at once whatever the process's clock.
       const now = Date.now();
       const { rows: shops } = await sql<{ shop_id: string }>`select shop_id from shops order by shop_id`.execute(db);
       for (const { shop_id: shopId } of shops) {
@@ -73,7 +73,7 @@ export function dashboards(_dialect: Dialect) {
             coalesce((select l.last_id from loyalty_sequences l where l.shop_id = ${shopId}), 0),
             'events', '0', ${now})`.execute(db);
         await sql`insert into jobs (name, payload, status, idempotency_key, attempts, run_at, created_at, updated_at)
-          values ('dashboards.backfill', ${JSON.stringify({ shopId })}, 'queued', ${`dashboards.backfill:${shopId}`}, 0, ${now}, ${now}, ${now})`.execute(
+          values ('dashboards.backfill', ${JSON.stringify({ shopId })}, 'queued', ${`dashboards.backfill:${shopId}`}, 0, 0, ${now}, ${now})`.execute(
           db,
         );
       }
