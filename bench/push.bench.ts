@@ -22,7 +22,11 @@ import { positive } from './lib/args.js';
  * creates, with no loyalty reward rule: what the tracking subscribers cost when idle).
  *
  *   npm run bench:push -- [--duration 10] [--connections 50] [--only sqlite|postgres] [--limits off|on]
- *                         [--warmup 2] [--devices 1000] [--event cart|custom] [--cpu-prof DIR]
+ *                         [--warmup 2] [--devices 1000] [--event cart|custom] [--cpu-prof DIR] [--rollups on|off|both]
+ *
+ * `--rollups both` runs each database twice, with the dashboards' daily rollups off
+ * (PATRON_DASHBOARD_ROLLUPS=off) and on, and prints the ratio of their CPU per event
+ * (issue 36, part 8: at most 1.10).
  */
 
 const { values } = parseArgs({
@@ -35,8 +39,10 @@ const { values } = parseArgs({
     devices: { type: 'string', default: '1000' },
     event: { type: 'string', default: 'cart' },
     'cpu-prof': { type: 'string' },
+    rollups: { type: 'string', default: 'on' },
   },
 });
+if (!['on', 'off', 'both'].includes(values.rollups)) throw new Error('--rollups must be on, off or both');
 
 const DURATION = positive('duration', values.duration, 600);
 const CONNECTIONS = Math.round(positive('connections', values.connections, 1000));
@@ -80,13 +86,16 @@ async function benchBare(): Promise<TargetRun> {
   }
 }
 
-async function benchPatron(name: BenchDatabaseName): Promise<TargetRun> {
+async function benchPatron(name: BenchDatabaseName, rollups: 'on' | 'off'): Promise<TargetRun> {
   const database = await openBenchDatabase(name);
   const dbOptions = database.options;
   const env = database.env;
   try {
     const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], name)}`] : [];
-    const server = await startPatron({ ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, ...benchLimitsEnv(values.limits) }, nodeArgs);
+    const server = await startPatron(
+      { ...env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN, PATRON_DASHBOARD_ROLLUPS: rollups, ...benchLimitsEnv(values.limits) },
+      nodeArgs,
+    );
     let measured: Measured;
     let shopId: string;
     try {
@@ -131,10 +140,22 @@ async function main(): Promise<number> {
   const ceiling = await benchBare();
   console.log(describeRun(ceiling, undefined));
   const runs: TargetRun[] = [ceiling];
+  const ratios: string[] = [];
   for (const name of names) {
-    const run = await benchPatron(name);
-    runs.push(run);
-    console.log(describeRun(run, ceiling));
+    const modes = values.rollups === 'both' ? (['off', 'on'] as const) : [values.rollups as 'on' | 'off'];
+    const cpu: Partial<Record<'on' | 'off', number>> = {};
+    for (const mode of modes) {
+      const run = await benchPatron(name, mode);
+      runs.push(run);
+      cpu[mode] = run.cpuUsPerEvent;
+      console.log(`${describeRun(run, ceiling)}${values.rollups === 'both' ? ` (rollups ${mode})` : ''}`);
+    }
+    if (cpu.on !== undefined && cpu.off !== undefined) {
+      const ratio = cpu.on / cpu.off;
+      ratios.push(
+        `  ${ratio <= 1.1 ? 'PASS' : 'MISS'}  ${name}: CPU per event with rollups / without = ${cpu.on.toFixed(1)} / ${cpu.off.toFixed(1)} µs = ${ratio.toFixed(3)} (≤ 1.10)`,
+      );
+    }
   }
 
   let failed = false;
@@ -150,6 +171,7 @@ async function main(): Promise<number> {
     }
     for (const verdict of verdicts(run, ceiling)) console.log(`  ${verdict.pass ? 'PASS' : 'MISS'}  ${verdict.label}`);
   }
+  if (ratios.length > 0) console.log(`\nThe dashboards' rollups (issue 36, part 8):\n${ratios.join('\n')}`);
   return failed ? 1 : 0;
 }
 

@@ -77,6 +77,11 @@ export interface Config {
   readonly auditLog: AuditLogConfig;
   /** How long an admin UI sign-in lasts (docs/admin-users.md, "Sessions"). */
   readonly adminSessions: AdminSessionConfig;
+  /**
+   * PATRON_DASHBOARD_ROLLUPS=off keeps no daily rollups (default on; docs/dashboards.md):
+   * for a benchmark's baseline, not for production, as the dashboards then miss what is written.
+   */
+  readonly dashboardRollups: boolean;
 }
 
 export interface AuditLogConfig {
@@ -298,6 +303,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     render,
     auditLog,
     adminSessions,
+    dashboardRollups: readSwitch(env, 'PATRON_DASHBOARD_ROLLUPS', true, problems),
   });
 }
 

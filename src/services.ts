@@ -15,6 +15,8 @@ import type { ChainStarter } from './modules/chains/chain-starter.js';
 import { createChainsModule, type ChainsServices } from './modules/chains/module.js';
 import type { CheckoutHoldParticipant } from './modules/checkout/checkout-holds.js';
 import { createCheckoutModule, type CheckoutServices } from './modules/checkout/module.js';
+import type { Liabilities } from './modules/dashboards/dashboards.service.js';
+import { createDashboardsModule, type DashboardsServices } from './modules/dashboards/module.js';
 import { createCollectionsModule, type CollectionsServices } from './modules/collections/module.js';
 import type { MergeParticipant } from './modules/identity/identity.service.js';
 import { createIdentityModule, type IdentityServices } from './modules/identity/module.js';
@@ -48,6 +50,7 @@ export interface Services
   extends SystemServices,
     ShopsServices,
     IdentityServices,
+    DashboardsServices,
     TrackingServices,
     AudienceServices,
     ImagesServices,
@@ -136,6 +139,7 @@ export function compose(deps: ServicesDeps): Composition {
     subscriptionOrders: new Late<SubscriptionOrders>('the subscription orders'),
     messageTemplates: new Late<MessageTemplateSources>('the chain and bulk templates'),
     sendGate: new Late<SendGate>('the send gate'),
+    liabilities: new Late<(shopId: string) => Promise<Liabilities>>('the loyalty liabilities'),
   };
   const jobs = new JobQueue({ db, clock });
   // Seals the messaging channels' secrets and the webhook endpoints' at rest.
@@ -149,7 +153,10 @@ export function compose(deps: ServicesDeps): Composition {
   const identity = createIdentityModule({ ...core, mergeParticipants: late.mergeParticipants });
   // What every module below may use; each factory's deps say what it takes.
   const base = { ...core, ...system.services, ...shops.services, ...identity.services };
-  const tracking = createTrackingModule({ ...base, trackingSubscribers: late.trackingSubscribers });
+  // The daily rollups, written by tracking, loyalty and messaging in their own transactions.
+  const dashboards = createDashboardsModule({ ...base, liabilities: late.liabilities });
+  const rollups = config.dashboardRollups ? { rollups: dashboards.services.dashboardRollups } : {};
+  const tracking = createTrackingModule({ ...base, ...rollups, trackingSubscribers: late.trackingSubscribers });
   const audience = createAudienceModule({
     ...base,
     ...tracking.services,
@@ -173,7 +180,7 @@ export function compose(deps: ServicesDeps): Composition {
   const collections = createCollectionsModule({ ...base, ...catalog.services });
   const sliders = createSlidersModule(base);
   const shopperView = createShopperViewModule({ ...base, ...tracking.services, ...catalog.services });
-  const loyalty = createLoyaltyModule({ ...base, ...audience.services });
+  const loyalty = createLoyaltyModule({ ...base, ...audience.services, ...rollups });
   const promotions = createPromotionsModule(base);
   const subscriptions = createSubscriptionsModule({
     ...base,
@@ -207,6 +214,7 @@ export function compose(deps: ServicesDeps): Composition {
     subscriptionFlags: audience.subscriptionFlags,
     box,
     outcomeHook: webhooks.outcomeHook,
+    ...rollups,
     messageTemplates: late.messageTemplates,
     sendGate: late.sendGate,
   });
@@ -238,6 +246,7 @@ export function compose(deps: ServicesDeps): Composition {
   late.segmentEntryListeners.bind([chains.segmentEntryListener]);
   late.messageTemplates.bind({ chain: chains.templateSource, bulk: bulk.templateSource });
   late.sendGate.bind(bulk.sendGate);
+  late.liabilities.bind((shopId) => loyalty.services.loyaltyReports.liabilities(shopId));
   // What follows a catalog landing, in its transaction: the pictures' download, the alerts it fires.
   const catalogListeners = [images.catalogListener, productSubscriptions.catalogListener, ...(probes.catalogListeners ?? [])];
   late.catalogListeners.bind(catalogListeners);
@@ -287,11 +296,13 @@ export function compose(deps: ServicesDeps): Composition {
     ...chains.jobs,
     ...bulk.jobs,
     ...audit.jobs,
+    ...dashboards.jobs,
   };
   const services: Services = {
     ...system.services,
     ...shops.services,
     ...identity.services,
+    ...dashboards.services,
     ...tracking.services,
     ...audience.services,
     ...images.services,

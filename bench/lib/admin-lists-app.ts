@@ -10,10 +10,11 @@ const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 export async function openBenchApp(
   file: string,
   wrap: (handle: DbHandle) => DbHandle = (handle) => handle,
+  env: Record<string, string> = {},
 ): Promise<{ app: PatronApp; headers: { authorization: string }; close(): Promise<void> }> {
   const handle = createDb({ kind: 'sqlite', file });
   await migrateToLatest(handle);
-  const config = loadConfig({ PATRON_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', PATRON_RATE_LIMIT: 'off' });
+  const config = loadConfig({ PATRON_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', PATRON_RATE_LIMIT: 'off', ...env });
   const app = await buildApp({ config, db: wrap(handle), clock: systemClock, logger: false });
   await app.services.adminToken.ensure();
   return {

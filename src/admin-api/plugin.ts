@@ -3,6 +3,7 @@ import { authenticateAdminRequest, authorizeAdminRequest } from './admin-auth.js
 import { settingsChangeHook } from './settings-change.hook.js';
 import { auditCapture } from './audit-capture.hook.js';
 import { auditRoutes } from './audit.routes.js';
+import { dashboardsRoutes } from './dashboards.routes.js';
 import { collectionsRoutes } from './collections.routes.js';
 import { checkStorableValue, decodeBody, invalidBytesError } from '../http/text-rule.js';
 import { customEventsRoutes } from './custom-events.routes.js';
@@ -121,6 +122,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(chainsRoutes);
   await app.register(bulkRoutes);
   await app.register(auditRoutes);
+  await app.register(dashboardsRoutes);
   await app.register(catalogListsRoutes);
   await app.register(customersRoutes);
   await app.register(sessionRoutes);

@@ -95,6 +95,7 @@ import type { ChainsTable, ChainVersionsTable, ChainRunsTable, ChainEntriesTable
 import type { BulkMailingsTable, BulkRecipientsTable, MessagingLimitsTable, BulkCapCountersTable } from './tables/bulk.js';
 import type { ChainListWatchesTable } from './tables/chain-triggers.js';
 import type { AuditLogTable } from './tables/audit.js';
+import type { DashboardActiveTable, DashboardBackfillTable, DashboardDaysTable, DashboardFunnelsTable } from './tables/dashboards.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 
 export type * from './tables/system.js';
@@ -208,6 +209,10 @@ export interface Database {
   bulk_cap_counters: BulkCapCountersTable;
   chain_list_watches: ChainListWatchesTable;
   audit_log: AuditLogTable;
+  dashboard_days: DashboardDaysTable;
+  dashboard_active: DashboardActiveTable;
+  dashboard_funnels: DashboardFunnelsTable;
+  dashboard_backfill: DashboardBackfillTable;
   admin_users: AdminUsersTable;
   admin_sessions: AdminSessionsTable;
   admin_invitations: AdminInvitationsTable;

@@ -36,6 +36,8 @@ export interface JobMap {
   'chains.segment_entries': { shopId: string; segmentId: number; profileIds: number[]; at: number };
   /** The audit log's daily retention run, due at `at`: deletes entries past the kept days, then queues the next (src/modules/audit). */
   'audit.prune': { at: number };
+  /** A shop's dashboards rollups of what was stored before they existed, from its saved cursor to the end (src/modules/dashboards). */
+  'dashboards.backfill': { shopId: string };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

@@ -37,6 +37,7 @@ import { adminGaps } from './0037-admin-gaps.js';
 import { campaigns } from './0039-campaigns.js';
 import { messagingStudio } from './0040-messaging-studio.js';
 import { adminUsers } from './0034-admin-users.js';
+import { dashboards } from './0038-dashboards.js';
 
 /**
  * Every migration, in order. Names sort lexically; never rename or edit a landed one.
@@ -79,6 +80,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0036-admin-lists', adminLists],
   ['0034-admin-users', adminUsers],
   ['0037-admin-gaps', adminGaps],
+  ['0038-dashboards', dashboards],
   ['0039-campaigns', campaigns],
   ['0040-messaging-studio', messagingStudio],
 ];

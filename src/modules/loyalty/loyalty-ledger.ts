@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import type { DashboardRollups } from '../dashboards/index.js';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { isUniqueViolation } from '../../db/dialect.js';
@@ -10,6 +11,12 @@ import { lotDueAt } from './domain/upkeep.js';
 import * as repo from './loyalty.repo.js';
 
 export const MEMBER_NOT_FOUND = 'Member not found.';
+
+/** The debit kind that is a member spending bonuses (docs/dashboards.md); `write_off` is not. */
+const SPENDING_DEBIT = 'debit';
+
+/** What the ledger tells the dashboards (dashboards/rollups.ts), in its write's transaction. */
+export type LoyaltyRollups = Pick<DashboardRollups, 'loyalty'>;
 
 /** The upkeep's scheduling: its chain runs by `dueAt` (loyalty-upkeep.service.ts ensureScheduled). */
 export type LotsDueHook = (shopId: string, dueAt: number) => Promise<void>;
@@ -100,6 +107,8 @@ export class LoyaltyLedger {
        * leave it out.
        */
       readonly lotsDue?: Late<LotsDueHook>;
+      /** The dashboards' rollups: bonuses issued and spent, counted in the write's transaction. */
+      readonly rollups?: LoyaltyRollups;
     },
   ) {}
 
@@ -130,7 +139,7 @@ export class LoyaltyLedger {
   ): Promise<{ transactionId: number; dueAt: number | null }> {
     const now = this.deps.clock.now();
     if (!(await repo.lockMember(trx, shopId, profileId, now))) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
-    const write = new Write(trx, shopId, profileId, now);
+    const write = new Write(trx, shopId, profileId, now, this.deps.rollups);
     const transactionId = await work(write);
     return { transactionId, dueAt: write.earliestDue };
   }
@@ -154,6 +163,7 @@ export class LoyaltyLedger {
     if (!hold) return false;
     await repo.lockMember(trx, shopId, hold.profile_id, now);
     if (outcome === 'released') await restoreAllocations(trx, shopId, holdId, now);
+    else await this.deps.rollups?.loyalty(trx, shopId, { spent: Number(hold.amount) }, now);
     await repo.setTransactionStatus(trx, shopId, holdId, outcome === 'released' ? 'cancelled' : 'confirmed', now);
     return true;
   }
@@ -168,6 +178,7 @@ class Write implements LedgerWrite {
     readonly shopId: string,
     readonly profileId: number,
     readonly now: number,
+    private readonly rollups: LoyaltyRollups | undefined,
   ) {}
 
   async credit(spec: CreditSpec): Promise<number> {
@@ -192,6 +203,7 @@ class Write implements LedgerWrite {
       remaining: spec.amount,
       confirms_at: spec.status === 'pending' ? (spec.confirmsAt ?? null) : null,
     });
+    await this.rollups?.loyalty(this.trx, this.shopId, { issued: spec.amount }, this.now);
     const due = lotDueAt(spec);
     if (due !== null) this.earliestDue = this.earliestDue === null ? due : Math.min(this.earliestDue, due);
     return id;
@@ -217,6 +229,9 @@ class Write implements LedgerWrite {
       }
     }
     await repo.insertAllocations(this.trx, this.shopId, id, allocation.parts);
+    // A hold counts as spent when it is captured (settleHoldIn); write-offs are not spending.
+    if (spec.entry === 'debit' && spec.kind === SPENDING_DEBIT)
+      await this.rollups?.loyalty(this.trx, this.shopId, { spent: amount }, this.now);
     return id;
   }
 

@@ -12,12 +12,16 @@ import {
   type PublicMemberStatus,
   type StatusQuery,
 } from './domain/member-status.js';
+import type { LoyaltyRollups } from './loyalty-ledger.js';
+import { addMember } from './member-join.js';
 import * as repo from './loyalty.repo.js';
 import type { LoyaltyLevelsService } from './loyalty-levels.service.js';
 import { referrerRefused, selfReferral, type LoyaltyReferralService } from './loyalty-referral.service.js';
 import type { LoyaltyService } from './loyalty.service.js';
 
 export interface LoyaltyPublicDeps {
+  /** The dashboards' rollups: a member who joins is counted in the same transaction. */
+  readonly rollups?: LoyaltyRollups;
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
@@ -103,7 +107,7 @@ export class LoyaltyPublicService {
       throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
     }
     if (referrerId !== undefined && profile.id === referrerId) throw selfReferral('Parameter');
-    await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
+    await addMember(this.db, this.deps.rollups, shopId, profile.id, this.deps.clock.now());
     await this.deps.db.durable();
     if (referrerId !== undefined) await this.deps.referrals?.attachReferrer(shopId, profile.id, referrerId);
     return { member: true, level: await this.levelOf(shop, profile.id) };

@@ -7,11 +7,14 @@ import type { IdentityService, MergeParticipant } from '../identity/index.js';
 import type { ShopsService } from '../shops/index.js';
 import { balanceOf, pendingOf } from './domain/ledger.js';
 import { DEFAULT_SETTINGS, type LoyaltySettings } from './domain/settings.js';
-import { MEMBER_NOT_FOUND, requireAmount, toLotState, type LoyaltyLedger, type Posted } from './loyalty-ledger.js';
+import { MEMBER_NOT_FOUND, requireAmount, toLotState, type LoyaltyLedger, type LoyaltyRollups, type Posted } from './loyalty-ledger.js';
 import { findStoredLevel, type StoredLevel } from './loyalty-levels.repo.js';
+import { addMember } from './member-join.js';
 import * as repo from './loyalty.repo.js';
 
 export interface LoyaltyDeps {
+  /** The dashboards' rollups: a member who joins is counted in the same transaction. */
+  readonly rollups?: LoyaltyRollups;
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly shops: Pick<ShopsService, 'requireShop'>;
@@ -168,7 +171,7 @@ export class LoyaltyService {
     const profile = await this.deps.identity.getProfile(shopId, resolved.profileId);
     const identifier = profile?.phone ?? profile?.loyaltyId;
     if (!profile || !identifier) throw new AppError('CONFLICT', 'The profile was changed by concurrent requests; try again.');
-    await repo.insertMember(this.db, shopId, profile.id, this.deps.clock.now());
+    await addMember(this.db, this.deps.rollups, shopId, profile.id, this.deps.clock.now());
     await this.deps.db.durable();
     return { profileId: profile.id, identifier, balance: await this.balanceAt(shopId, profile.id, this.deps.clock.now()) };
   }

@@ -1,3 +1,4 @@
+import type { DashboardRollups } from '../dashboards/index.js';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { JobHandlers } from '../../jobs/job-handlers.js';
@@ -56,23 +57,36 @@ export function createLoyaltyModule(deps: {
   readonly identity: IdentityService;
   /** POST /loyalty/members/join stores the profile's fields as GET /profile reads them. */
   readonly profiles: Pick<ProfilesService, 'setProfile'>;
+  /** The dashboards' rollups: members, bonuses issued and spent, counted in the ledger's transactions. */
+  readonly rollups?: DashboardRollups;
 }): LoyaltyModule {
   const { db, clock, jobs, shops, identity } = deps;
+  const rollups = deps.rollups && { rollups: deps.rollups };
   // Every credit of a lot that is pending or expires starts (or moves up) the shop's upkeep
   // chain, whichever service made it; a settings PUT resumes a chain that should run. The
   // upkeep writes through the ledger, so the ledger hears of it late.
   const lotsDue = new Late<LotsDueHook>('the loyalty upkeep');
-  const ledger = new LoyaltyLedger({ db, clock, lotsDue });
+  const ledger = new LoyaltyLedger({ db, clock, lotsDue, ...rollups });
   const upkeep = new LoyaltyUpkeepService({ db, clock, jobs, ledger });
   lotsDue.bind((shopId, dueAt) => upkeep.ensureScheduled(shopId, dueAt));
-  const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger, upkeep });
+  const loyalty = new LoyaltyService({ db, clock, shops, identity, ledger, upkeep, ...rollups });
   const referrals = new LoyaltyReferralService({ db, clock, shops, identity, members: loyalty, ledger });
   const levels = new LoyaltyLevelsService({ db, clock, jobs, shops, identity, members: loyalty, purchases: referrals });
   const rewards = new LoyaltyRewardsService({ db, clock, shops, identity, ledger, loyalty });
   const services: LoyaltyServices = {
     loyalty,
     loyaltyLedger: ledger,
-    loyaltyPublic: new LoyaltyPublicService({ db, clock, shops, identity, profiles: deps.profiles, members: loyalty, levels, referrals }),
+    loyaltyPublic: new LoyaltyPublicService({
+      db,
+      clock,
+      shops,
+      identity,
+      profiles: deps.profiles,
+      members: loyalty,
+      levels,
+      referrals,
+      ...rollups,
+    }),
     loyaltyUpkeep: upkeep,
     loyaltyReports: new LoyaltyReportsService({ db, clock, shops, members: loyalty }),
     loyaltyLevels: levels,

@@ -1,3 +1,4 @@
+import type { DashboardRollups } from '../dashboards/index.js';
 import { redactCredentials } from '../../observability/redact-credentials.js';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -89,6 +90,8 @@ export class DeliveryService {
       readonly links?: Pick<OutcomesService, 'emailLinks'>;
       /** Told of each send in its recording transaction (outbound webhooks). */
       readonly outcomeHook?: OutcomeHook;
+      /** The dashboards' rollups: a sent delivery is counted in the commit that marks it sent. */
+      readonly rollups?: Pick<DashboardRollups, 'messageOutcome'>;
       /** A channel's pre-send step (the wallet's). */
       readonly beforeSend?: { readonly [C in Channel]?: BeforeSendHook<C> };
       /** What a channel's own store does with an address its vendor declared dead. */
@@ -248,6 +251,10 @@ export class DeliveryService {
           error: null,
           provider_message_id: result.providerMessageId ?? null,
         });
+        if (sent && delivery.test === 0 && this.deps.rollups) {
+          const marked = { channel: delivery.channel, type: delivery.type, mailingId: Number(delivery.mailing_id) };
+          await this.deps.rollups.messageOutcome(trx, delivery.shop_id, 'sent_at', [marked], now);
+        }
         if (sent)
           await afterOutcome(
             trx,

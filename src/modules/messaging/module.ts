@@ -1,3 +1,4 @@
+import type { DashboardRollups } from '../dashboards/index.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
@@ -95,8 +96,10 @@ export function createMessagingModule(deps: {
   readonly messageTemplates: Late<MessageTemplateSources>;
   /** Quiet hours (bulk's limits, built after the engine). */
   readonly sendGate: Late<SendGate>;
+  /** The dashboards' rollups: sends, outcomes and attributed purchases, counted as they are recorded. */
+  readonly rollups?: DashboardRollups;
 }): MessagingModule {
-  const { db, clock, config, jobs, shops, identity, audience, box, outcomeHook } = deps;
+  const { db, clock, config, jobs, shops, identity, audience, box, outcomeHook, rollups } = deps;
   const registry = createProviderRegistry(clock);
   const renderer = new TemplateRenderer({ clock, limits: config.render });
   const channels = new ChannelsService({ db, clock, shops, registry, box });
@@ -109,6 +112,7 @@ export function createMessagingModule(deps: {
     identity,
     attributionWindowMs: config.messageAttributionMs,
     outcomeHook,
+    ...(rollups && { rollups }),
   });
   const wallet = new WalletService({
     db,
@@ -144,6 +148,7 @@ export function createMessagingModule(deps: {
     jobs,
     links: outcomes,
     outcomeHook,
+    ...(rollups && { rollups }),
     beforeSend: {
       wallet: async (shopId, profileId, message) => {
         await wallet.deliverWalletMessage(shopId, profileId, message.text);

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { Executor } from './messaging.repo.js';
-import { markOutcome, sentDeliveries, type Outcome, type OutcomeTarget, type SentDelivery } from './outcomes.repo.js';
+import type { DashboardRollups, MarkedOutcome } from '../dashboards/index.js';
+import { markFirst, markOutcome, sentDeliveries, type Outcome, type OutcomeTarget, type SentDelivery } from './outcomes.repo.js';
 
 /**
  * The seam through which another module (outbound webhooks) learns of message outcomes,
@@ -46,19 +47,48 @@ export async function afterOutcome(
   if (deliveries.length > 0) await hook.recorded(executor, target.shopId, deliveries, outcomes, at);
 }
 
-/** markOutcome, with the hook in the same transaction when it wants these outcomes; the plain UPDATE otherwise. */
+/** What the dashboards keep of outcomes (dashboards/rollups.ts), in the recording transaction. */
+export type OutcomeRollups = Pick<DashboardRollups, 'messageOutcome'>;
+
+/** The outcomes the dashboards count (the others are only stamped). */
+const COUNTED: ReadonlySet<HookedOutcome> = new Set<MarkedOutcome>(['delivered_at', 'opened_at', 'clicked_at', 'hard_bounced_at']);
+
+/**
+ * markOutcome, with the hook and the dashboards' rollups in the same transaction when
+ * either wants these outcomes; the plain UPDATE otherwise. The rollups count each outcome
+ * of each delivery once: it is first set by a conditional UPDATE of its own (markFirst).
+ */
 export async function markOutcomeHooked(
   db: Kysely<Database>,
   hook: OutcomeHook | undefined,
   target: OutcomeTarget,
   outcomes: readonly Outcome[],
   at: number,
+  rollups?: OutcomeRollups,
 ): Promise<number> {
   await hook?.prepare?.();
-  if (!hook?.wants(target.shopId, outcomes)) return markOutcome(db, target, outcomes, at);
+  const counted = rollups ? outcomes.filter((o) => COUNTED.has(o)) : [];
+  if (!hook?.wants(target.shopId, outcomes) && counted.length === 0) return markOutcome(db, target, outcomes, at);
   return db.transaction().execute(async (trx) => {
+    await countFirst(trx, rollups, target, counted, at);
     const count = await markOutcome(trx, target, outcomes, at);
     if (count > 0) await afterOutcome(trx, hook, target, outcomes, at);
     return count;
   });
+}
+
+/** Sets each counted outcome where it is unset and tells the rollups of the deliveries it set. */
+export async function countFirst(
+  executor: Executor,
+  rollups: OutcomeRollups | undefined,
+  target: OutcomeTarget,
+  outcomes: readonly Outcome[],
+  at: number,
+): Promise<void> {
+  if (!rollups) return;
+  for (const outcome of outcomes) {
+    if (!COUNTED.has(outcome)) continue;
+    const first = await markFirst(executor, target, outcome, at);
+    await rollups.messageOutcome(executor, target.shopId, outcome as MarkedOutcome, first, at);
+  }
 }

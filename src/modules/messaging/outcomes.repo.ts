@@ -43,6 +43,31 @@ export async function markOutcome(db: Executor, target: OutcomeTarget, outcomes:
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * Sets one outcome where it is still null, in one conditional UPDATE; answers the
+ * deliveries it set (a repeated open finds none): what the dashboards count once.
+ */
+export async function markFirst(
+  db: Executor,
+  target: OutcomeTarget,
+  outcome: Outcome,
+  at: number,
+): Promise<Array<{ channel: string; type: string; mailingId: number }>> {
+  let query = db
+    .updateTable('messaging_deliveries')
+    .set({ [outcome]: at })
+    .where('shop_id', '=', target.shopId)
+    .where('code', '=', target.code)
+    .where('channel', '=', target.channel)
+    .where('test', '=', 0)
+    .where('status', '=', 'sent')
+    .where(outcome, 'is', null);
+  if (target.seq !== undefined) query = query.where('seq', '=', target.seq);
+  if (target.address !== undefined) query = query.where('address', '=', target.address);
+  const rows = await query.returning(['channel', 'type', 'mailing_id']).execute();
+  return rows.map((r) => ({ channel: r.channel, type: r.type, mailingId: Number(r.mailing_id) }));
+}
+
 export interface SentDelivery {
   readonly code: string;
   readonly seq: number;
@@ -96,9 +121,18 @@ export async function lastClickSince(
     .execute();
 }
 
-/** Sets purchased, and the purchase's revenue (minor units), on every channel of the message: its first attributed purchase. */
-export async function markPurchased(db: Executor, shopId: string, code: string, at: number, value: number | null): Promise<number> {
-  const result = await db
+/**
+ * Sets purchased, and the purchase's revenue (minor units), on every channel of the message:
+ * its first attributed purchase. Answers the deliveries it set (none when it was set already).
+ */
+export async function markPurchased(
+  db: Executor,
+  shopId: string,
+  code: string,
+  at: number,
+  value: number | null,
+): Promise<Array<{ type: string; mailingId: number }>> {
+  const rows = await db
     .updateTable('messaging_deliveries')
     .set({ purchased_at: at, purchase_value: value })
     .where('shop_id', '=', shopId)
@@ -106,6 +140,7 @@ export async function markPurchased(db: Executor, shopId: string, code: string, 
     .where('test', '=', 0)
     .where('status', '=', 'sent')
     .where('purchased_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+    .returning(['type', 'mailing_id'])
+    .execute();
+  return rows.map((r) => ({ type: r.type, mailingId: Number(r.mailing_id) }));
 }

@@ -3,9 +3,10 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { SubscriptionFlag, SubscriptionFlagsService } from '../audience/index.js';
 import type { IdentityService } from '../identity/index.js';
+import type { DashboardRollups } from '../dashboards/index.js';
 import { orderTotals, type StoredEvent, type TrackingSubscriber } from '../tracking/index.js';
 import { parseDsn } from './domain/dsn.js';
-import { afterOutcome, markOutcomeHooked, type OutcomeHook } from './outcome-hook.js';
+import { afterOutcome, countFirst, markOutcomeHooked, type OutcomeHook } from './outcome-hook.js';
 import { redirectTarget, trackingUrls, verifyLinkSignature, type LinkKind, type TrackingUrls } from './domain/tracking-links.js';
 import * as repo from './messaging.repo.js';
 import * as outcomes from './outcomes.repo.js';
@@ -53,6 +54,8 @@ export class OutcomesService {
       readonly attributionWindowMs?: number;
       /** Told of each outcome in its recording transaction (outbound webhooks). */
       readonly outcomeHook?: OutcomeHook;
+      /** The dashboards' rollups: outcomes and attributed purchases, counted in their recording transaction. */
+      readonly rollups?: Pick<DashboardRollups, 'messageOutcome' | 'purchaseAttributed'>;
     },
   ) {}
 
@@ -137,6 +140,7 @@ export class OutcomesService {
     await this.deps.outcomeHook?.prepare?.();
     await this.deps.db.db.transaction().execute(async (trx) => {
       for (const d of deliveries) {
+        await countFirst(trx, this.deps.rollups, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
         await outcomes.markOutcome(trx, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
         await afterOutcome(trx, this.deps.outcomeHook, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
         if (input.type === 'hard') {
@@ -196,13 +200,28 @@ export class OutcomesService {
     const db = this.deps.db.db;
     const at = event.time;
     const named = event.params.recommended_code;
-    const value = purchaseValue(event);
-    if (typeof named === 'string' && named.length <= 64 && (await outcomes.markPurchased(db, event.shopId, named, at, value)) > 0) return;
+    if (typeof named === 'string' && named.length <= 64 && (await this.markPurchased(event, named, at))) return;
     const window = this.deps.attributionWindowMs ?? DEFAULT_ATTRIBUTION_WINDOW_MS;
     if (window <= 0) return;
     const current = (await this.deps.identity.currentProfileId(event.shopId, event.profileId)) ?? event.profileId;
     const [clicked] = await outcomes.lastClickSince(db, event.shopId, [...new Set([current, event.profileId])], at - window, at);
-    if (clicked) await outcomes.markPurchased(db, event.shopId, clicked.code, at, value);
+    if (clicked) await this.markPurchased(event, clicked.code, at);
+  }
+
+  /**
+   * Marks the message purchased, and with the rollups counts the purchase and its value
+   * once per message in the same transaction; false when it was marked already (or unknown).
+   */
+  private async markPurchased(event: StoredEvent, code: string, at: number): Promise<boolean> {
+    const rollups = this.deps.rollups;
+    const value = purchaseValue(event);
+    if (!rollups) return (await outcomes.markPurchased(this.deps.db.db, event.shopId, code, at, value)).length > 0;
+    return this.deps.db.db.transaction().execute(async (trx) => {
+      const [first] = await outcomes.markPurchased(trx, event.shopId, code, at, value);
+      if (!first) return false;
+      await rollups.purchaseAttributed(trx, event.shopId, first, value ?? 0, at);
+      return true;
+    });
   }
 
   private async verified(token: string, kind: LinkKind, target: string, signature: string): Promise<LinkToken | undefined> {
@@ -214,7 +233,15 @@ export class OutcomesService {
   }
 
   private async mark(message: LinkToken, channel: string, columns: readonly outcomes.Outcome[]): Promise<number> {
-    const count = await markOutcomeHooked(this.deps.db.db, this.deps.outcomeHook, { ...message, channel }, columns, this.deps.clock.now());
+    const target = { ...message, channel };
+    const count = await markOutcomeHooked(
+      this.deps.db.db,
+      this.deps.outcomeHook,
+      target,
+      columns,
+      this.deps.clock.now(),
+      this.deps.rollups,
+    );
     if (count > 0) await this.deps.db.durable();
     return count;
   }

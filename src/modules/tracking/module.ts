@@ -3,6 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import type { JobHandlers } from '../../jobs/job-handlers.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Late } from '../../late.js';
+import type { DashboardRollups } from '../dashboards/index.js';
 import type { IdentityService, MergeParticipant } from '../identity/index.js';
 import type { ShopsService } from '../shops/index.js';
 import { CustomerHistoryService } from './customer-history.service.js';
@@ -34,6 +35,8 @@ export function createTrackingModule(deps: {
   readonly settings: { refresh(): Promise<void> };
   /** The modules that hear tracking's events, all built after it (src/services.ts binds them in order). */
   readonly trackingSubscribers: Late<readonly TrackingSubscriber[]>;
+  /** The dashboards' rollups, kept in each batch's transaction. */
+  readonly rollups?: DashboardRollups;
 }): TrackingModule {
   const tracking = new TrackingService({ ...deps, subscribers: deps.trackingSubscribers });
   return {

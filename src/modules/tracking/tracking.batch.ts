@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { toFlag } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { DashboardRollups } from '../dashboards/index.js';
 import type { IdentityInput, IdentityService } from '../identity/index.js';
 import { aggregateCounterHits, COUNTER_WINDOWS, type CounterHit } from './domain/counters.js';
 import type { EventDraft } from './domain/event-draft.js';
@@ -24,7 +25,8 @@ import type { EventIdentifiers, StoredEvent, TrackingSubscriber } from './tracki
  * 3. one multi-row insert of the events;
  * 4. one read of the carts and wish lists the batch changes, its operations applied in
  *    order in memory, one multi-row upsert;
- * 5. one multi-row insert of orders (an order_id that exists is skipped);
+ * 5. one multi-row insert of orders (an order_id that exists is skipped), then the
+ *    dashboards' rollups of the events and new orders (dashboards/rollups.ts: two upserts);
  * 6. one multi-row upsert of product counters, pre-aggregated per (item, bucket);
  * 7. one multi-row upsert of sessions, and one update of device activity per shop (to
  *    the minute);
@@ -41,6 +43,8 @@ export interface BatchContext {
   /** Shops whose counter buckets that have left every window are deleted in this batch. */
   readonly pruneShops: ReadonlySet<string>;
   readonly now: number;
+  /** The dashboards' daily rollups, added to in the batch's transaction; absent: none kept. */
+  readonly rollups?: Pick<DashboardRollups, 'trackedBatch'>;
 }
 
 export async function storeEventBatch(
@@ -90,39 +94,46 @@ export async function storeEventBatch(
 
   await updateLists(trx, drafts, events, ctx.now);
 
-  await repo.insertOrders(
-    trx,
-    orderIndexes.map((i) => {
-      const d = drafts[i] as EventDraft;
-      const e = events[i] as StoredEvent;
-      const order = d.order as NonNullable<EventDraft['order']>;
-      return {
-        shop_id: d.shopId,
-        id: ids.next(d.shopId, 'orders'),
-        order_id: order.orderId,
-        event_id: e.id,
-        profile_id: e.profileId,
-        did: d.did,
-        items: JSON.stringify(d.items),
-        delivery_type: order.deliveryType,
-        payment_type: order.paymentType,
-        promocode: order.promocode,
-        items_total: order.itemsTotal,
-        order_price: order.orderPrice,
-        created_at: d.receivedAt,
-        order_cash: order.parts.order_cash,
-        order_bonuses: order.parts.order_bonuses,
-        order_delivery: order.parts.order_delivery,
-        order_discount: order.parts.order_discount,
-        channel: order.channel,
-        tax_free: order.taxFree === null ? null : toFlag(order.taxFree),
-        gift_package: order.giftPackage === null ? null : toFlag(order.giftPackage),
-        delivery_address: order.deliveryAddress,
-        custom: order.custom === null ? null : JSON.stringify(order.custom),
-        stream: order.stream,
-      };
-    }),
-  );
+  const orderRows = orderIndexes.map((i) => {
+    const d = drafts[i] as EventDraft;
+    const e = events[i] as StoredEvent;
+    const order = d.order as NonNullable<EventDraft['order']>;
+    return {
+      shop_id: d.shopId,
+      id: ids.next(d.shopId, 'orders'),
+      order_id: order.orderId,
+      event_id: e.id,
+      profile_id: e.profileId,
+      did: d.did,
+      items: JSON.stringify(d.items),
+      delivery_type: order.deliveryType,
+      payment_type: order.paymentType,
+      promocode: order.promocode,
+      items_total: order.itemsTotal,
+      order_price: order.orderPrice,
+      created_at: d.receivedAt,
+      order_cash: order.parts.order_cash,
+      order_bonuses: order.parts.order_bonuses,
+      order_delivery: order.parts.order_delivery,
+      order_discount: order.parts.order_discount,
+      channel: order.channel,
+      tax_free: order.taxFree === null ? null : toFlag(order.taxFree),
+      gift_package: order.giftPackage === null ? null : toFlag(order.giftPackage),
+      delivery_address: order.deliveryAddress,
+      custom: order.custom === null ? null : JSON.stringify(order.custom),
+      stream: order.stream,
+    };
+  });
+  const inserted = new Set(await repo.insertOrders(trx, orderRows));
+
+  if (ctx.rollups) {
+    const orders = orderRows.flatMap((row, n) => {
+      if (!inserted.has(JSON.stringify([row.shop_id, row.id]))) return [];
+      const d = drafts[orderIndexes[n] as number] as EventDraft;
+      return [{ shopId: row.shop_id, time: d.time, revenue: Number(row.order_price ?? row.items_total) }];
+    });
+    await ctx.rollups.trackedBatch(trx, events, orders);
+  }
 
   await updateCounters(trx, drafts, ctx);
   await recordActivity(trx, drafts, lastSeen, ctx.now);

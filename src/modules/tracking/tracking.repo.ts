@@ -179,14 +179,19 @@ export async function deleteLists(db: Executor, shopId: string, profileId: numbe
 // --- orders ---------------------------------------------------------------------------
 
 /** Orders whose (shop_id, order_id) exists already are skipped: the event is stored, the order is not repeated. */
-export async function insertOrders(db: Executor, rows: readonly OrderRow[]): Promise<void> {
+/** Inserts the orders whose order_id is new; answers the keys (JSON [shop_id, id]) of those inserted. */
+export async function insertOrders(db: Executor, rows: readonly OrderRow[]): Promise<string[]> {
+  const inserted: string[] = [];
   for (const chunk of parameterChunks(rows, columnCount(rows))) {
-    await db
+    const ids = await db
       .insertInto('orders')
       .values(chunk)
       .onConflict((oc) => oc.columns(['shop_id', 'order_id']).doNothing())
+      .returning(['shop_id', 'id'])
       .execute();
+    for (const r of ids) inserted.push(JSON.stringify([r.shop_id, Number(r.id)]));
   }
+  return inserted;
 }
 
 export async function listOrdersOfProfile(db: Executor, shopId: string, profileId: number): Promise<OrderRow[]> {

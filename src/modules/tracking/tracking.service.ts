@@ -1,3 +1,4 @@
+import type { DashboardRollups } from '../dashboards/index.js';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { fromFlag } from '../../db/dialect.js';
@@ -50,6 +51,8 @@ export interface TrackingDeps {
    * caches of admin settings): a change an admin made anywhere is seen by the next batch.
    */
   readonly settings?: { refresh(): Promise<void> };
+  /** The dashboards' daily rollups, kept in each batch's transaction (docs/dashboards.md); absent: none kept. */
+  readonly rollups?: Pick<DashboardRollups, 'trackedBatch'>;
 }
 
 export const MAX_EVENTS_LIMIT = 1000;
@@ -260,6 +263,7 @@ export class TrackingService {
       subscribers: this.subscribers,
       pruneShops,
       now,
+      ...(this.deps.rollups && { rollups: this.deps.rollups }),
     };
     return this.db.transaction().execute((trx) => storeEventBatch(trx, drafts, context));
   }
