@@ -53,7 +53,7 @@ describe.each(TEST_DIALECTS)('migration 0038 on %s', (dialect) => {
       migrationTableSchema: await currentSchema(t.db.db, t.db.dialect),
     });
     expect((await migrator.migrateTo('0037-admin-gaps')).error).toBeUndefined();
-    expect((await migrateToLatest(t.db)).applied).toEqual(['0038-dashboards']);
+    expect((await migrateToLatest(t.db)).applied[0]).toBe('0038-dashboards');
     const marks = await t.db.db.selectFrom('dashboard_backfill').selectAll().orderBy('shop_id').execute();
     expect(marks.map((m) => m.shop_id).sort()).toEqual([shopId, empty].sort());
     expect(Number(marks.find((m) => m.shop_id === shopId)?.events_until)).toBe(40);
