@@ -16,6 +16,7 @@ import { loyaltyMembersRoutes } from './loyalty-members.routes.js';
 import { loyaltyLevelsRoutes } from './loyalty-levels.routes.js';
 import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
 import { messagingRoutes } from './messaging.routes.js';
+import { channelsRoutes } from './channels.routes.js';
 import { messagingWebhooksRoutes } from './messaging-webhooks.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { bulkRoutes } from './bulk.routes.js';
@@ -113,6 +114,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(checkoutOrdersRoutes);
   await app.register(subscriptionsRoutes);
   await app.register(messagingRoutes);
+  await app.register(channelsRoutes);
   await app.register(messagingWebhooksRoutes);
   await app.register(walletRoutes);
   await app.register(webhooksRoutes);

@@ -85,6 +85,11 @@ import type {
   MessagingMessagesTable,
   MessagingDeliveriesTable,
   MessagingDeadAddressesTable,
+  MessagingChannelStatsTable,
+  MessagingChannelErrorsTable,
+  MessagingChannelTestsTable,
+  MessagingDeliveryAttemptsTable,
+  MessagingDeliveryHtmlTable,
 } from './tables/messaging.js';
 import type { WalletPassesTable, WalletRegistrationsTable } from './tables/wallet.js';
 import type { WebPushSubscriptionsTable } from './tables/web-push.js';
@@ -188,6 +193,11 @@ export interface Database {
   messaging_messages: MessagingMessagesTable;
   messaging_deliveries: MessagingDeliveriesTable;
   messaging_dead_addresses: MessagingDeadAddressesTable;
+  messaging_channel_stats: MessagingChannelStatsTable;
+  messaging_channel_errors: MessagingChannelErrorsTable;
+  messaging_channel_tests: MessagingChannelTestsTable;
+  messaging_delivery_attempts: MessagingDeliveryAttemptsTable;
+  messaging_delivery_html: MessagingDeliveryHtmlTable;
   wallet_passes: WalletPassesTable;
   wallet_registrations: WalletRegistrationsTable;
   web_push_subscriptions: WebPushSubscriptionsTable;

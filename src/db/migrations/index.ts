@@ -34,6 +34,7 @@ import { jobsClaimIndex } from './0033-jobs-claim-index.js';
 import { auditLog } from './0035-audit-log.js';
 import { adminLists } from './0036-admin-lists.js';
 import { adminGaps } from './0037-admin-gaps.js';
+import { deliveryLog } from './0041-delivery-log.js';
 import { adminUsers } from './0034-admin-users.js';
 
 /**
@@ -77,6 +78,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0036-admin-lists', adminLists],
   ['0034-admin-users', adminUsers],
   ['0037-admin-gaps', adminGaps],
+  ['0041-delivery-log', deliveryLog],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

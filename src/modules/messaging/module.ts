@@ -22,6 +22,7 @@ import type { ProviderRegistry } from './providers/registry.js';
 import { createProviderRegistry } from './providers/vendors.js';
 import { TemplateRenderer } from './render.js';
 import type { SecretBox } from './secret-box.js';
+import { ChannelTestService } from './channel-test.service.js';
 import { TransactService } from './transact.service.js';
 import { WalletService } from './wallet/wallet.service.js';
 import { WebPushService } from './web-push.service.js';
@@ -58,6 +59,8 @@ export interface MessagingServices {
   readonly wallet: WalletService;
   /** Browser push subscriptions: the web_push channel's addresses (docs/messaging-push.md). */
   readonly webPush: WebPushService;
+  /** A channel's test send through its real vendor (POST …/channels/{channel}/test). */
+  readonly channelTests: ChannelTestService;
 }
 
 export interface MessagingModule {
@@ -166,6 +169,7 @@ export function createMessagingModule(deps: {
       messageOutcomes: outcomes,
       wallet,
       webPush,
+      channelTests: new ChannelTestService({ db, clock, shops, channels, delivery }),
     },
     jobs: {
       // One delivery of a message: its own retries are new jobs (delivery.service.ts); a throw

@@ -43,6 +43,23 @@ export async function markOutcome(db: Executor, target: OutcomeTarget, outcomes:
   return Number(result.numUpdatedRows);
 }
 
+/** One outcome on the target's deliveries that do not have it yet: the count of those it was first set on. */
+export async function markOutcomeOnce(db: Executor, target: OutcomeTarget, outcome: Outcome, at: number): Promise<number> {
+  let query = db
+    .updateTable('messaging_deliveries')
+    .set({ [outcome]: at })
+    .where('shop_id', '=', target.shopId)
+    .where('code', '=', target.code)
+    .where('channel', '=', target.channel)
+    .where('test', '=', 0)
+    .where('status', '=', 'sent')
+    .where(outcome, 'is', null);
+  if (target.seq !== undefined) query = query.where('seq', '=', target.seq);
+  if (target.address !== undefined) query = query.where('address', '=', target.address);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export interface SentDelivery {
   readonly code: string;
   readonly seq: number;

@@ -6,6 +6,7 @@ import type { IdentityService } from '../identity/index.js';
 import type { StoredEvent, TrackingSubscriber } from '../tracking/index.js';
 import { parseDsn } from './domain/dsn.js';
 import { afterOutcome, markOutcomeHooked, type OutcomeHook } from './outcome-hook.js';
+import { countOutcome } from './channel-health.repo.js';
 import { redirectTarget, trackingUrls, verifyLinkSignature, type LinkKind, type TrackingUrls } from './domain/tracking-links.js';
 import * as repo from './messaging.repo.js';
 import * as outcomes from './outcomes.repo.js';
@@ -137,7 +138,9 @@ export class OutcomesService {
     await this.deps.outcomeHook?.prepare?.();
     await this.deps.db.db.transaction().execute(async (trx) => {
       for (const d of deliveries) {
-        await outcomes.markOutcome(trx, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
+        // Counted once per delivery: a repeated report sets nothing and counts nothing.
+        const marked = await outcomes.markOutcomeOnce(trx, { shopId, code, channel: 'email', seq: d.seq }, column, now);
+        if (marked > 0 && input.type !== 'complaint') await countOutcome(trx, shopId, 'email', 'bounced', now);
         await afterOutcome(trx, this.deps.outcomeHook, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
         if (input.type === 'hard') {
           const reason = (input.reason ?? 'Hard bounce reported').slice(0, 1000);
