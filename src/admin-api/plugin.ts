@@ -17,6 +17,7 @@ import { loyaltyLevelsRoutes } from './loyalty-levels.routes.js';
 import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
 import { messagingRoutes } from './messaging.routes.js';
 import { channelsRoutes } from './channels.routes.js';
+import { deliveryLogRoutes } from './delivery-log.routes.js';
 import { messagingWebhooksRoutes } from './messaging-webhooks.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { bulkRoutes } from './bulk.routes.js';
@@ -115,6 +116,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(subscriptionsRoutes);
   await app.register(messagingRoutes);
   await app.register(channelsRoutes);
+  await app.register(deliveryLogRoutes);
   await app.register(messagingWebhooksRoutes);
   await app.register(walletRoutes);
   await app.register(webhooksRoutes);

@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Insertable, Selectable } from 'kysely';
-import type { MessagingDeliveryAttemptsTable } from '../../db/tables/messaging.js';
+import type { MessagingDeliveriesTable, MessagingDeliveryAttemptsTable } from '../../db/tables/messaging.js';
 import type { Executor } from './messaging.repo.js';
 
 /** Each try of a delivery and an email's HTML as rendered (migration 0041); read by the admin's delivery log. */
@@ -48,3 +48,76 @@ export async function findHtml(db: Executor, shopId: string, code: string): Prom
     .execute();
   return new Map(rows.map((r) => [r.seq, inflateRawSync(r.html).toString('utf8')]));
 }
+
+/** The outcomes a delivery log search can ask for, by their column. */
+export const OUTCOME_COLUMNS = {
+  delivered: 'delivered_at',
+  opened: 'opened_at',
+  clicked: 'clicked_at',
+  unsubscribed: 'unsubscribed_at',
+  bounced: undefined,
+  hard_bounced: 'hard_bounced_at',
+  soft_bounced: 'soft_bounced_at',
+  complained: 'complained_at',
+  purchased: 'purchased_at',
+} as const;
+export type OutcomeFilter = keyof typeof OUTCOME_COLUMNS;
+
+export interface LogSearch {
+  /** The customer: deliveries to these profiles, or to this address (an email, a phone), either. */
+  readonly customer?: { readonly profileIds: readonly number[]; readonly address?: string };
+  readonly code?: string;
+  readonly channel?: string;
+  readonly status?: 'queued' | 'sent' | 'failed';
+  readonly outcome?: OutcomeFilter;
+  readonly type?: 'transactional' | 'bulk' | 'chain';
+  readonly test?: boolean;
+  /** created_at from (inclusive) and to (exclusive), epoch ms. */
+  readonly from?: number;
+  readonly to?: number;
+  /** The key of the previous page's last row: [created_at, code, seq]. */
+  readonly after?: readonly [number, string, number] | null;
+  readonly limit: number;
+}
+
+/**
+ * The delivery log newest first, `created_at` desc then code and seq, a keyset page of
+ * `limit` rows. Each filter has an index led by shop_id and ending in created_at
+ * (migration 0041; the address and code ones of 0025), so a page reads one index range.
+ */
+export async function searchLog(db: Executor, shopId: string, search: LogSearch): Promise<DeliveryLogRow[]> {
+  let query = db.selectFrom('messaging_deliveries').selectAll().where('shop_id', '=', shopId);
+  const customer = search.customer;
+  if (customer) {
+    query = query.where((eb) =>
+      eb.or([
+        ...(customer.profileIds.length > 0 ? [eb('profile_id', 'in', [...customer.profileIds])] : []),
+        ...(customer.address !== undefined ? [eb('address', '=', customer.address)] : []),
+        ...(customer.profileIds.length === 0 && customer.address === undefined ? [eb.lit(false)] : []),
+      ]),
+    );
+  }
+  if (search.code !== undefined) query = query.where('code', '=', search.code);
+  if (search.channel !== undefined) query = query.where('channel', '=', search.channel);
+  if (search.status !== undefined) query = query.where('status', '=', search.status);
+  if (search.type !== undefined) query = query.where('type', '=', search.type);
+  if (search.test !== undefined) query = query.where('test', '=', search.test ? 1 : 0);
+  if (search.from !== undefined) query = query.where('created_at', '>=', search.from);
+  if (search.to !== undefined) query = query.where('created_at', '<', search.to);
+  if (search.outcome !== undefined) {
+    const column = OUTCOME_COLUMNS[search.outcome];
+    query =
+      column === undefined
+        ? query.where((eb) => eb.or([eb('hard_bounced_at', 'is not', null), eb('soft_bounced_at', 'is not', null)]))
+        : query.where(column, 'is not', null);
+  }
+  if (search.after) {
+    const [at, code, seq] = search.after;
+    query = query
+      .where('created_at', '<=', at)
+      .where((eb) => eb.or([eb('created_at', '<', at), eb('code', '>', code), eb.and([eb('code', '=', code), eb('seq', '>', seq)])]));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('code').orderBy('seq').limit(search.limit).execute();
+}
+
+export type DeliveryLogRow = Selectable<MessagingDeliveriesTable>;
