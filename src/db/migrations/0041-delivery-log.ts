@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
 import { bytesColumnType, type Dialect } from '../dialect.js';
 
 /**
@@ -15,8 +15,10 @@ import { bytesColumnType, type Dialect } from '../dialect.js';
  *   and the vendor's answer (its message id or its error), how long it took.
  * - `messaging_delivery_html`: the HTML of each email as rendered (before the tracking
  *   links), deflated; the text, subject and push fields stay on the delivery.
+ * - `webhook_deliveries.last_duration_ms`: how long an outbound webhook's last attempt took.
  * - indexes of the delivery log's filters, each led by `shop_id` and ending in `created_at`
- *   (the log's order): the whole shop, by channel, status, type and customer.
+ *   (the log's order): the whole shop, by channel, status, type and customer, and one
+ *   partial index per outcome.
  */
 export function deliveryLog(dialect: Dialect) {
   return {
@@ -72,9 +74,20 @@ export function deliveryLog(dialect: Dialect) {
       for (const [name, columns] of LOG_INDEXES) {
         await db.schema.createIndex(name).on('messaging_deliveries').columns(columns).execute();
       }
+      for (const column of OUTCOME_COLUMNS) {
+        await db.schema
+          .createIndex(`messaging_deliveries_log_${column}`)
+          .on('messaging_deliveries')
+          .columns(['shop_id', 'created_at'])
+          .where(sql.ref(column), 'is not', null)
+          .execute();
+      }
+      await db.schema.alterTable('webhook_deliveries').addColumn('last_duration_ms', 'integer').execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('webhook_deliveries').dropColumn('last_duration_ms').execute();
       for (const [name] of LOG_INDEXES) await db.schema.dropIndex(name).execute();
+      for (const column of OUTCOME_COLUMNS) await db.schema.dropIndex(`messaging_deliveries_log_${column}`).execute();
       for (const table of [
         'messaging_delivery_html',
         'messaging_delivery_attempts',
@@ -87,6 +100,21 @@ export function deliveryLog(dialect: Dialect) {
     },
   };
 }
+
+/**
+ * Partial indexes, one per outcome: a delivery enters one only when that outcome is set,
+ * so sending writes none of them, and a search for a rare outcome reads only its rows.
+ */
+const OUTCOME_COLUMNS = [
+  'delivered_at',
+  'opened_at',
+  'clicked_at',
+  'unsubscribed_at',
+  'hard_bounced_at',
+  'soft_bounced_at',
+  'complained_at',
+  'purchased_at',
+] as const;
 
 const LOG_INDEXES: ReadonlyArray<readonly [string, string[]]> = [
   ['messaging_deliveries_log_created', ['shop_id', 'created_at']],
