@@ -290,6 +290,14 @@ describe.each(TEST_DIALECTS)('admin: channels on %s', (dialect) => {
       const after = await channelOf(channel);
       expect(after.health.sent).toBe(before + 1);
 
+      // The write is in the audit log, the address typed with it.
+      const audited = await t.db.db
+        .selectFrom('audit_log')
+        .select(['route', 'status'])
+        .where('shop_id', '=', shopId)
+        .where('route', '=', '/admin/v1/shops/:shop_id/channels/:channel/test')
+        .execute();
+      expect(audited.length).toBeGreaterThan(0);
       const log = await admin('GET', `/messages?code=${sent.json().code}`);
       expect(log.json().messages).toEqual([expect.objectContaining({ channel, status: 'sent', test: true, attempts: 1 })]);
     },
