@@ -298,6 +298,9 @@ describe.each(TEST_DIALECTS)('admin: channels on %s', (dialect) => {
         .where('route', '=', '/admin/v1/shops/:shop_id/channels/:channel/test')
         .execute();
       expect(audited.length).toBeGreaterThan(0);
+      // Nor does the audit log keep a secret of the settings written.
+      const entries = await t.db.db.selectFrom('audit_log').select(['before', 'after']).where('shop_id', '=', shopId).execute();
+      for (const part of forbiddenParts(secrets)) expect(JSON.stringify(entries), `audit keeps ${part}`).not.toContain(part);
       const log = await admin('GET', `/messages?code=${sent.json().code}`);
       expect(log.json().messages).toEqual([expect.objectContaining({ channel, status: 'sent', test: true, attempts: 1 })]);
     },
