@@ -26,6 +26,13 @@ const MAX_PARSED_BYTES = 256 * 1024;
  * email is kept of what they send, whatever the redaction would have let through.
  */
 const CREDENTIAL_ROUTES = /^\/admin\/v1\/(session|invitations)(\/|$)/;
+/**
+ * A channel's settings hold secrets the name-and-shape redaction cannot all tell (a
+ * gateway URL's `?api_id=`, fixed fields): only the vendor is kept of what was sent; the
+ * answer, which masks every secret (docs/messaging.md), shows the rest.
+ */
+const CHANNEL_SETTINGS_ROUTE = /^\/admin\/v1\/shops\/:shop_id\/channels\/:channel$/;
+const CHANNEL_SETTINGS_KEPT = new Set(['provider', 'rate_per_second']);
 
 /**
  * The audit log's capture in the admin scope (docs/audit-log.md): every successful (2xx)
@@ -118,6 +125,9 @@ function requestValue(request: FastifyRequest, route: string): unknown {
     // A route that streams its body (the feed's PUT) leaves the stream here, not JSON data.
     if (body !== null && typeof body === 'object' && !Array.isArray(body) && !isPlainObject(body)) {
       return bodySummary(request.headers['content-type'], bytes);
+    }
+    if (CHANNEL_SETTINGS_ROUTE.test(route) && body !== null && typeof body === 'object') {
+      return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, CHANNEL_SETTINGS_KEPT.has(key) ? value : '[redacted]']));
     }
     if (CREDENTIAL_ROUTES.test(route) && body !== null && typeof body === 'object') {
       return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, key === 'email' ? value : '[redacted]']));

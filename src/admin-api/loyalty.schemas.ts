@@ -58,7 +58,9 @@ export const LedgerTransactionSchema = Type.Object({
     description: 'manual, order_reward, event_reward, referral, refund, debit, write_off, expiry, cancellation or order_hold.',
   }),
   order_id: Type.Union([Type.String(), Type.Null()]),
-  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why, as given with a manual credit, debit or write-off; null when none was.' }),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why, as given with a manual credit, debit or write-off; null when none was.',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });

@@ -17,6 +17,8 @@ import { loyaltyMembersRoutes } from './loyalty-members.routes.js';
 import { loyaltyLevelsRoutes } from './loyalty-levels.routes.js';
 import { loyaltyRewardsRoutes } from './loyalty-rewards.routes.js';
 import { messagingRoutes } from './messaging.routes.js';
+import { channelsRoutes } from './channels.routes.js';
+import { deliveryLogRoutes } from './delivery-log.routes.js';
 import { messagingWebhooksRoutes } from './messaging-webhooks.routes.js';
 import { profilesRoutes } from './profiles.routes.js';
 import { bulkRoutes } from './bulk.routes.js';
@@ -116,6 +118,8 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(subscriptionsRoutes);
   await app.register(messagingRoutes);
   await app.register(templatesRoutes);
+  await app.register(channelsRoutes);
+  await app.register(deliveryLogRoutes);
   await app.register(messagingWebhooksRoutes);
   await app.register(walletRoutes);
   await app.register(webhooksRoutes);

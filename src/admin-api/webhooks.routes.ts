@@ -220,6 +220,7 @@ function toDeliveryBody(delivery: WebhookDeliveryView): DeliveryListBody['delive
     status: delivery.status,
     attempts: delivery.attempts,
     last_status_code: delivery.lastStatusCode,
+    last_duration_ms: delivery.lastDurationMs,
     last_error: delivery.lastError,
     last_attempt_at: isoOrNull(delivery.lastAttemptAt),
     next_attempt_at: isoOrNull(delivery.nextAttemptAt),

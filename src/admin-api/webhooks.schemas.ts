@@ -89,6 +89,7 @@ export const DeliveryListSchema = Type.Object({
       attempts: Type.Integer(),
       last_status_code: Type.Union([Type.Integer(), Type.Null()], { description: "The last attempt's HTTP status; null when none came." }),
       last_error: Type.Union([Type.String(), Type.Null()]),
+      last_duration_ms: Type.Union([Type.Integer(), Type.Null()], { description: 'How long the last attempt took, connection to answer.' }),
       last_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
       next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
         description: 'When a pending delivery is tried next.',

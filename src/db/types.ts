@@ -87,6 +87,11 @@ import type {
   MessagingDeadAddressesTable,
   MessagingMessageTemplatesTable,
   MessagingTestSendsTable,
+  MessagingChannelStatsTable,
+  MessagingChannelErrorsTable,
+  MessagingChannelTestsTable,
+  MessagingDeliveryAttemptsTable,
+  MessagingDeliveryHtmlTable,
 } from './tables/messaging.js';
 import type { WalletPassesTable, WalletRegistrationsTable } from './tables/wallet.js';
 import type { WebPushSubscriptionsTable } from './tables/web-push.js';
@@ -193,6 +198,11 @@ export interface Database {
   messaging_dead_addresses: MessagingDeadAddressesTable;
   messaging_message_templates: MessagingMessageTemplatesTable;
   messaging_test_sends: MessagingTestSendsTable;
+  messaging_channel_stats: MessagingChannelStatsTable;
+  messaging_channel_errors: MessagingChannelErrorsTable;
+  messaging_channel_tests: MessagingChannelTestsTable;
+  messaging_delivery_attempts: MessagingDeliveryAttemptsTable;
+  messaging_delivery_html: MessagingDeliveryHtmlTable;
   wallet_passes: WalletPassesTable;
   wallet_registrations: WalletRegistrationsTable;
   web_push_subscriptions: WebPushSubscriptionsTable;

@@ -36,6 +36,7 @@ import { adminLists } from './0036-admin-lists.js';
 import { adminGaps } from './0037-admin-gaps.js';
 import { campaigns } from './0039-campaigns.js';
 import { messagingStudio } from './0040-messaging-studio.js';
+import { deliveryLog } from './0041-delivery-log.js';
 import { adminUsers } from './0034-admin-users.js';
 import { dashboards } from './0038-dashboards.js';
 
@@ -83,6 +84,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0038-dashboards', dashboards],
   ['0039-campaigns', campaigns],
   ['0040-messaging-studio', messagingStudio],
+  ['0041-delivery-log', deliveryLog],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

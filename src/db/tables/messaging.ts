@@ -111,3 +111,54 @@ export interface MessagingTestSendsTable {
   window_start: number;
   sent: number;
 }
+
+/** Migration 0041: sent, failed and bounced per channel and hour, a ring of 24 slots (slot = hour mod 24). */
+export interface MessagingChannelStatsTable {
+  shop_id: string;
+  channel: string;
+  slot: number;
+  /** Hours since the epoch: the hour the slot counts now. */
+  hour: number;
+  sent: number;
+  failed: number;
+  bounced: number;
+}
+
+/** Migration 0041: the last error a vendor answered on a channel (credentials redacted). */
+export interface MessagingChannelErrorsTable {
+  shop_id: string;
+  channel: string;
+  vendor: string;
+  error: string;
+  at: number;
+}
+
+/** Migration 0041: a shop's test sends in the current window. */
+export interface MessagingChannelTestsTable {
+  shop_id: string;
+  window_start: number;
+  used: number;
+}
+
+/** Migration 0041: each try of a delivery. */
+export interface MessagingDeliveryAttemptsTable {
+  shop_id: string;
+  code: string;
+  seq: number;
+  /** 1 for the first try. */
+  attempt: number;
+  at: number;
+  vendor: string | null;
+  outcome: 'sent' | 'temporary' | 'permanent' | 'dead_address';
+  /** The vendor's message id of a send, or its error (credentials redacted). */
+  answer: string | null;
+  duration_ms: number;
+}
+
+/** Migration 0041: an email's HTML as rendered, before tracking links, deflated (raw DEFLATE). */
+export interface MessagingDeliveryHtmlTable {
+  shop_id: string;
+  code: string;
+  seq: number;
+  html: Buffer;
+}

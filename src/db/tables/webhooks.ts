@@ -40,6 +40,8 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: number | null;
   last_attempt_at: number | null;
   last_status_code: number | null;
+  /** Migration 0041: how long the last attempt took, from the connection to the answer. */
+  last_duration_ms: number | null;
   /** One sentence without internals (no addresses, no stack). */
   last_error: string | null;
   created_at: number;

@@ -4,10 +4,13 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import { TtlCache } from '../../ttl-cache.js';
 import type { ShopsService } from '../shops/index.js';
+import * as health from './channel-health.repo.js';
 import {
   joinChannelBody,
   maskSecret,
+  restoreMasked,
   secretFieldsOf,
+  secretStates,
   splitChannelBody,
   type ChannelVendors,
   type VendorSettings,
@@ -30,6 +33,24 @@ export interface ChannelSettings {
  */
 export const CHANNEL_CACHE_MS = 1_000;
 const CHANNEL_CACHE_MAX = 10_000;
+
+/** A channel as the admin's channel list shows it: configured or not, its secrets set or not, its health. */
+export interface ChannelOverview {
+  readonly channel: Channel;
+  readonly configured: boolean;
+  /** Per configured vendor, whether each of its secrets is set; never a value. */
+  readonly vendors: ReadonlyArray<{ readonly vendor: string; readonly secrets: Readonly<Record<string, 'set' | 'not_set'>> }>;
+  readonly ratePerSecond: number | null;
+  readonly updatedAt: number | null;
+  /** The hour of now and the 23 before it (channel-health.repo.ts). */
+  readonly health: {
+    readonly since: number;
+    readonly sent: number;
+    readonly failed: number;
+    readonly bounced: number;
+    readonly lastError: { readonly at: number; readonly vendor: string; readonly message: string } | null;
+  };
+}
 
 /** The vendor the email channel's core form (`{"smtp_url", "from"}`) means. */
 const CORE_VENDOR: Partial<Record<Channel, string>> = { email: 'smtp' };
@@ -112,6 +133,48 @@ export class ChannelsService {
     return this.masked(stored, ch);
   }
 
+  /** Every channel of the shop: configured or not, which secrets are set, and its health. Reads 3 small tables. */
+  async overview(shopId: string): Promise<ChannelOverview[]> {
+    await this.deps.shops.requireShop(shopId);
+    const db = this.deps.db.db;
+    const now = this.deps.clock.now();
+    const [rows, counts, errors] = await Promise.all([
+      repo.listChannels(db, shopId),
+      health.countsSince(db, shopId, now),
+      health.lastErrors(db, shopId),
+    ]);
+    const since = (Math.floor(now / health.HOUR_MS) - (health.STAT_SLOTS - 1)) * health.HOUR_MS;
+    return CHANNELS.map((channel) => {
+      const row = rows.find((r) => r.channel === channel);
+      const count = counts.find((c) => c.channel === channel);
+      const error = errors.find((e) => e.channel === channel);
+      const vendors = row
+        ? Object.entries(JSON.parse(row.settings) as ChannelVendors).map(([vendor, settings]) => ({
+            vendor,
+            // Stored sealed: the declared secrets, and the URLs that carried credentials when saved.
+            secrets: secretStates(settings, [
+              ...(this.deps.registry.find(channel, vendor)?.secretFields ?? []),
+              ...Object.keys(settings).filter((k) => SecretBox.isSealed(settings[k])),
+            ]),
+          }))
+        : [];
+      return {
+        channel,
+        configured: row !== undefined,
+        vendors,
+        ratePerSecond: row?.rate_per_second ?? null,
+        updatedAt: row ? Number(row.updated_at) : null,
+        health: {
+          since,
+          sent: count?.sent ?? 0,
+          failed: count?.failed ?? 0,
+          bounced: count?.bounced ?? 0,
+          lastError: error ? { at: error.at, vendor: error.vendor, message: error.error } : null,
+        },
+      };
+    });
+  }
+
   /** The settings with secrets open, for delivery, as of at most CHANNEL_CACHE_MS ago; undefined when the shop has none for the channel. */
   async settingsFor(shopId: string, channel: Channel): Promise<ChannelSettings | undefined> {
     const key = `${shopId}\u0000${channel}`;
@@ -171,12 +234,12 @@ export function requireChannel(channel: string): Channel {
   return channel as Channel;
 }
 
-/** A secret sent back exactly as GET masked it means "unchanged": the stored value stays. */
+/** A secret sent back as GET masked it means "unchanged": the stored value stays (restoreMasked). */
 function keepMaskedSecrets(settings: VendorSettings, stored: VendorSettings | undefined, declared: readonly string[]): VendorSettings {
   if (!stored) return settings;
   const out: VendorSettings = { ...settings };
   for (const field of secretFieldsOf(stored, declared)) {
-    if (out[field] !== undefined && out[field] === maskSecret(stored[field])) out[field] = stored[field];
+    if (out[field] !== undefined) out[field] = restoreMasked(out[field], stored[field]);
   }
   return out;
 }

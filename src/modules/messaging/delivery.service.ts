@@ -18,7 +18,10 @@ import type { OutcomesService } from './outcomes.service.js';
 import { afterOutcome, type OutcomeHook } from './outcome-hook.js';
 import { templatesFor, type ChannelTemplates, type MailingTemplates } from './domain/mailing.js';
 import type { MessageType } from './history.service.js';
-import { buildOutgoing, type SentContent } from './domain/outgoing.js';
+import { buildOutgoing, type Outgoing, type SentContent } from './domain/outgoing.js';
+import { secretValuesOf } from './domain/channel-settings.js';
+import * as health from './channel-health.repo.js';
+import * as log from './delivery-log.repo.js';
 import { TokenBucket } from './domain/token-bucket.js';
 import { findMailingForSend } from './mailings.service.js';
 import { localeOf, readProfileScope } from './profile-scope.js';
@@ -149,6 +152,8 @@ export class DeliveryService {
       return this.finish(delivery, { ok: false, kind: 'permanent', message: `The template does not render: ${errorText(error)}` });
     }
     if (!outgoing) return this.finish(delivery, { ok: false, kind: 'permanent', message: `The mailing has no ${channel} template.` });
+    // The delivery log shows the HTML as rendered: its links are the shop's own, not tracking links an admin's look would click.
+    const html = outgoing.channel === 'email' ? outgoing.message.html : undefined;
     // A test send keeps no statistics, so its email carries no tracking links.
     if (outgoing.channel === 'email' && delivery.message_test === 0 && this.deps.links) {
       const urls = await this.deps.links.emailLinks(payload.shopId, delivery.code);
@@ -163,26 +168,42 @@ export class DeliveryService {
       };
     }
 
-    const settings = await this.deps.channels.settingsFor(payload.shopId, channel);
-    if (!settings)
-      return this.finish(
-        delivery,
-        { ok: false, kind: 'permanent', message: `Channel ${channel} is not configured for the shop.` },
-        outgoing.content,
-      );
+    await this.sendAndRecord(delivery, outgoing, { html, ...(options.signal && { signal: options.signal }) });
+  }
+
+  /**
+   * Sends a rendered delivery through the channel's configured vendor and records the
+   * attempt. `test` (a channel's test send): no pre-send hook, and a temporary failure is
+   * final, since the admin reads the answer at once.
+   */
+  async sendAndRecord(
+    delivery: repo.DeliveryRow,
+    outgoing: Outgoing,
+    options: { html?: string | undefined; signal?: AbortSignal; test?: boolean } = {},
+  ): Promise<SendResult> {
+    const channel = outgoing.channel;
+    const settings = await this.deps.channels.settingsFor(delivery.shop_id, channel);
+    const record = { content: outgoing.content, html: options.html, final: options.test ?? false };
+    if (!settings) {
+      const result: SendResult = { ok: false, kind: 'permanent', message: `Channel ${channel} is not configured for the shop.` };
+      await this.finish(delivery, result, record);
+      return result;
+    }
     const provider = this.deps.registry.pick(channel, Object.keys(settings.vendors), outgoing.message);
     if (!provider) {
-      return this.finish(
-        delivery,
-        { ok: false, kind: 'permanent', message: `No configured vendor of ${channel} can carry this message.` },
-        outgoing.content,
-      );
+      const result: SendResult = { ok: false, kind: 'permanent', message: `No configured vendor of ${channel} can carry this message.` };
+      await this.finish(delivery, result, record);
+      return result;
     }
-    await this.waitForRate(`${payload.shopId}:${channel}:${provider.vendor}`, settings.ratePerSecond, options.signal);
+    const vendorSettings = settings.vendors[provider.vendor] ?? {};
+    await this.waitForRate(`${delivery.shop_id}:${channel}:${provider.vendor}`, settings.ratePerSecond, options.signal);
+    const startedAt = performance.now();
     let result: SendResult;
     try {
-      await (this.deps.beforeSend?.[channel] as BeforeSendHook | undefined)?.(payload.shopId, delivery.profile_id, outgoing.message);
-      result = await provider.send(settings.vendors[provider.vendor], outgoing.message, {
+      if (!options.test) {
+        await (this.deps.beforeSend?.[channel] as BeforeSendHook | undefined)?.(delivery.shop_id, delivery.profile_id, outgoing.message);
+      }
+      result = await provider.send(vendorSettings, outgoing.message, {
         allowPrivate: this.deps.config.fetchAllowPrivate,
         ...(options.signal && { signal: options.signal }),
       });
@@ -190,7 +211,13 @@ export class DeliveryService {
       // A vendor class should answer a SendResult; one that throws is treated as a temporary fault.
       result = { ok: false, kind: 'temporary', message: errorText(error) };
     }
-    await this.finish(delivery, result, outgoing.content, provider.vendor);
+    const tried = {
+      vendor: provider.vendor,
+      durationMs: Math.round(performance.now() - startedAt),
+      secrets: secretValuesOf(vendorSettings, provider.secretFields),
+    };
+    await this.finish(delivery, result, { ...record, tried });
+    return result;
   }
 
   /** The delivery stays queued, untouched; a new job tries it at `at` (its key keeps a rerun of this job from adding another). */
@@ -233,16 +260,40 @@ export class DeliveryService {
     return (await findMailingForSend(this.deps.db, this.deps.clock, shopId, delivery.mailing_code))?.templates;
   }
 
-  /** Records one attempt's outcome; a temporary failure with attempts left schedules the next try in the same commit. */
-  private async finish(delivery: repo.DeliveryRow, result: SendResult, content?: SentContent, vendor?: string): Promise<void> {
+  /**
+   * Records one attempt's outcome, the attempt itself, and the channel's health (its counts
+   * and last vendor error, channel-health.repo.ts); a temporary failure with attempts left
+   * schedules the next try in the same commit.
+   */
+  private async finish(delivery: repo.DeliveryRow, result: SendResult, record: FinishRecord = {}): Promise<void> {
     const now = this.deps.clock.now();
     const attempts = delivery.attempts + 1;
     const key = { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq, attempts: delivery.attempts };
-    const common = { attempts, updated_at: now, ...(content ?? {}), ...(vendor !== undefined && { vendor }) };
+    const vendor = record.tried?.vendor;
+    const common = { attempts, updated_at: now, ...(record.content ?? {}), ...(vendor !== undefined && { vendor }) };
+    // Vendors quote what they were sent; whatever the provider let through stops here, its own secrets first.
+    const error = result.ok ? null : redactCredentials(result.message, record.tried?.secrets).slice(0, ERROR_LIMIT);
+    const { shop_id: shopId, channel } = delivery;
     let dead = false;
     // Shared with the other outcomes and messages of the moment (db/group-write.ts); resolves once on disk.
     await groupWriteOf(this.deps.db).run(async (trx) => {
       dead = false;
+      const attempt = async (outcome: AttemptOutcome) => {
+        await log.insertAttempt(trx, {
+          shop_id: shopId,
+          code: delivery.code,
+          seq: delivery.seq,
+          attempt: attempts,
+          at: now,
+          vendor: vendor ?? null,
+          outcome,
+          answer: result.ok ? (result.providerMessageId ?? null) : error,
+          duration_ms: record.tried?.durationMs ?? 0,
+        });
+        if (!result.ok && vendor !== undefined && error !== null)
+          await health.recordError(trx, { shopId, channel, vendor, error, at: now });
+        if (record.html !== undefined && outcome !== 'temporary') await log.saveHtml(trx, shopId, delivery.code, delivery.seq, record.html);
+      };
       if (result.ok) {
         const sent = await repo.updateQueuedDelivery(trx, key, {
           ...common,
@@ -251,25 +302,26 @@ export class DeliveryService {
           error: null,
           provider_message_id: result.providerMessageId ?? null,
         });
-        if (sent && delivery.test === 0 && this.deps.rollups) {
+        if (!sent) return;
+        await attempt('sent');
+        await health.countOutcome(trx, shopId, channel, 'sent', now);
+        if (delivery.test === 0 && this.deps.rollups) {
           const marked = { channel: delivery.channel, type: delivery.type, mailingId: Number(delivery.mailing_id) };
           await this.deps.rollups.messageOutcome(trx, delivery.shop_id, 'sent_at', [marked], now);
         }
-        if (sent)
-          await afterOutcome(
-            trx,
-            this.deps.outcomeHook,
-            { shopId: delivery.shop_id, code: delivery.code, channel: delivery.channel, seq: delivery.seq },
-            ['sent_at'],
-            now,
-          );
+        await afterOutcome(
+          trx,
+          this.deps.outcomeHook,
+          { shopId: delivery.shop_id, code: delivery.code, channel: delivery.channel, seq: delivery.seq },
+          ['sent_at'],
+          now,
+        );
         return;
       }
-      // Vendors quote what they were sent; whatever the provider let through stops here.
-      const error = redactCredentials(result.message).slice(0, ERROR_LIMIT);
-      if (result.kind === 'temporary' && attempts < MAX_SEND_ATTEMPTS) {
+      if (result.kind === 'temporary' && attempts < MAX_SEND_ATTEMPTS && !record.final) {
         const updated = await repo.updateQueuedDelivery(trx, key, { ...common, error });
         if (!updated) return;
+        await attempt('temporary');
         const delay = Math.max(retryDelayMs(attempts, SEND_BACKOFF), result.retryAfterMs ?? 0);
         await this.deps.jobs.enqueue(
           'messaging.deliver',
@@ -279,12 +331,15 @@ export class DeliveryService {
         return;
       }
       const updated = await repo.updateQueuedDelivery(trx, key, { ...common, status: 'failed', error });
-      if (updated && result.kind === 'dead_address') {
+      if (!updated) return;
+      await attempt(result.kind);
+      await health.countOutcome(trx, shopId, channel, 'failed', now);
+      if (result.kind === 'dead_address') {
         await repo.insertDeadAddress(trx, {
           shop_id: delivery.shop_id,
           channel: delivery.channel,
           address: delivery.address,
-          reason: error,
+          reason: error ?? '',
           created_at: now,
         });
         dead = true;
@@ -313,6 +368,17 @@ function ownTemplateSet(
   profileScope: Record<string, unknown>,
 ): { set: ChannelTemplates; profileScope: Record<string, unknown> } {
   return { set: templatesFor(templates, localeOf(profileScope)), profileScope };
+}
+
+type AttemptOutcome = 'sent' | 'temporary' | 'permanent' | 'dead_address';
+
+/** What finish records beside the outcome: the content sent, the email's HTML, and the vendor tried. */
+interface FinishRecord {
+  readonly content?: SentContent;
+  readonly html?: string | undefined;
+  /** A temporary failure is final: no retry is scheduled (a test send). */
+  readonly final?: boolean;
+  readonly tried?: { readonly vendor: string; readonly durationMs: number; readonly secrets: readonly string[] };
 }
 
 function errorText(error: unknown): string {

@@ -88,7 +88,19 @@ export async function countFirst(
   if (!rollups) return;
   for (const outcome of outcomes) {
     if (!COUNTED.has(outcome)) continue;
-    const first = await markFirst(executor, target, outcome, at);
-    await rollups.messageOutcome(executor, target.shopId, outcome as MarkedOutcome, first, at);
+    await countMarked(executor, rollups, target.shopId, outcome, await markFirst(executor, target, outcome, at), at);
   }
+}
+
+/** Tells the rollups of the deliveries an outcome was first set on (by markFirst), when they count that outcome. */
+export async function countMarked(
+  executor: Executor,
+  rollups: OutcomeRollups | undefined,
+  shopId: string,
+  outcome: Outcome,
+  first: Awaited<ReturnType<typeof markFirst>>,
+  at: number,
+): Promise<void> {
+  if (!rollups || !COUNTED.has(outcome) || first.length === 0) return;
+  await rollups.messageOutcome(executor, shopId, outcome as MarkedOutcome, first, at);
 }

@@ -6,7 +6,8 @@ import type { IdentityService } from '../identity/index.js';
 import type { DashboardRollups } from '../dashboards/index.js';
 import { orderTotals, type StoredEvent, type TrackingSubscriber } from '../tracking/index.js';
 import { parseDsn } from './domain/dsn.js';
-import { afterOutcome, countFirst, markOutcomeHooked, type OutcomeHook } from './outcome-hook.js';
+import { afterOutcome, countMarked, markOutcomeHooked, type OutcomeHook } from './outcome-hook.js';
+import { countOutcome } from './channel-health.repo.js';
 import { redirectTarget, trackingUrls, verifyLinkSignature, type LinkKind, type TrackingUrls } from './domain/tracking-links.js';
 import * as repo from './messaging.repo.js';
 import * as outcomes from './outcomes.repo.js';
@@ -140,8 +141,10 @@ export class OutcomesService {
     await this.deps.outcomeHook?.prepare?.();
     await this.deps.db.db.transaction().execute(async (trx) => {
       for (const d of deliveries) {
-        await countFirst(trx, this.deps.rollups, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
-        await outcomes.markOutcome(trx, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
+        // Set once per delivery: a repeated report sets nothing and counts nothing, in the channel's health or the rollups.
+        const first = await outcomes.markFirst(trx, { shopId, code, channel: 'email', seq: d.seq }, column, now);
+        if (first.length > 0 && input.type !== 'complaint') await countOutcome(trx, shopId, 'email', 'bounced', now);
+        await countMarked(trx, this.deps.rollups, shopId, column, first, now);
         await afterOutcome(trx, this.deps.outcomeHook, { shopId, code, channel: 'email', seq: d.seq }, [column], now);
         if (input.type === 'hard') {
           const reason = (input.reason ?? 'Hard bounce reported').slice(0, 1000);

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { redactCredentials } from '../../observability/redact-credentials.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
@@ -54,6 +55,7 @@ export class WebhookDelivery {
       const error = "The endpoint's secret cannot be opened with the server's secret key; rotate the secret.";
       return this.record(delivery, { kind: 'failed', error }, null, false);
     }
+    const startedAt = performance.now();
     const answer = await postSigned(
       { url: endpoint.url, secrets, id: delivery.id, body: delivery.payload },
       {
@@ -64,7 +66,8 @@ export class WebhookDelivery {
       },
     );
     const verdict = judgeAttempt(answer, delivery.attempts + 1, (this.deps.random ?? Math.random)());
-    await this.record(delivery, verdict, answer.ok ? answer.status : null, true);
+    const durationMs = Math.round(performance.now() - startedAt);
+    await this.record(delivery, verdict, answer.ok ? answer.status : null, true, durationMs);
   }
 
   /** The secrets in force, the current one first; undefined when PATRON_SECRET_KEY changed since they were sealed. */
@@ -81,14 +84,20 @@ export class WebhookDelivery {
   }
 
   /** The verdict of an attempt (or of none, when `attempted` is false), with the next try's job in the same commit. */
-  private async record(delivery: repo.DeliveryRow, verdict: AttemptVerdict, status: number | null, attempted: boolean): Promise<void> {
+  private async record(
+    delivery: repo.DeliveryRow,
+    verdict: AttemptVerdict,
+    status: number | null,
+    attempted: boolean,
+    durationMs: number | null = null,
+  ): Promise<void> {
     const now = this.deps.clock.now();
     const attempts = delivery.attempts + (attempted ? 1 : 0);
     const key = { shopId: delivery.shop_id, endpointId: delivery.endpoint_id, id: delivery.id, attempts: delivery.attempts };
     const common = {
       attempts,
       updated_at: now,
-      ...(attempted && { last_attempt_at: now, last_status_code: status }),
+      ...(attempted && { last_attempt_at: now, last_status_code: status, last_duration_ms: durationMs }),
       // An endpoint's URL may carry user info, and a failure may quote it.
       last_error: verdict.kind === 'succeeded' ? null : redactCredentials(verdict.error),
     };

@@ -161,7 +161,7 @@ export async function deleteFinishedBefore(
   return Number(result.numDeletedRows);
 }
 
-/** Makes a failed delivery pending again with a fresh set of attempts; false when it is not failed. */
+/** Makes a finished delivery (failed or succeeded) pending again with a fresh set of attempts; false when it is pending. */
 export async function reopenFailedDelivery(db: Executor, shopId: string, endpointId: string, id: string, at: number): Promise<boolean> {
   const result = await db
     .updateTable('webhook_deliveries')
@@ -169,7 +169,7 @@ export async function reopenFailedDelivery(db: Executor, shopId: string, endpoin
     .where('shop_id', '=', shopId)
     .where('endpoint_id', '=', endpointId)
     .where('id', '=', id)
-    .where('status', '=', 'failed')
+    .where('status', 'in', ['failed', 'succeeded'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

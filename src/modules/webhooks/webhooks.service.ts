@@ -64,6 +64,8 @@ export interface WebhookDeliveryView {
   readonly nextAttemptAt: number | null;
   readonly lastAttemptAt: number | null;
   readonly lastStatusCode: number | null;
+  /** How long the last attempt took; null before one, and for attempts made before migration 0041. */
+  readonly lastDurationMs: number | null;
   readonly lastError: string | null;
   readonly createdAt: number;
 }
@@ -201,7 +203,7 @@ export class WebhooksService {
     return (await repo.listDeliveries(this.deps.db.db, shopId, endpointId, page)).map(toDeliveryView);
   }
 
-  /** Sends a failed delivery again, with a fresh set of attempts (the same webhook-id and body). */
+  /** Sends a finished delivery again (failed, or succeeded and lost by the receiver), with a fresh set of attempts (the same webhook-id and body). */
   async retryDelivery(shopId: string, endpointId: string, id: string): Promise<void> {
     const endpoint = await this.requireEndpoint(shopId, endpointId);
     if (endpoint.enabled !== 1) throw new AppError('CONFLICT', 'The endpoint is disabled; enable it first.');
@@ -210,7 +212,7 @@ export class WebhooksService {
       if (!(await repo.reopenFailedDelivery(trx, shopId, endpointId, id, now))) {
         const found = await repo.findDelivery(trx, shopId, endpointId, id);
         throw found
-          ? new AppError('CONFLICT', 'Only a failed delivery can be sent again.')
+          ? new AppError('CONFLICT', 'The delivery is pending: it is being sent already.')
           : new AppError('NOT_FOUND', 'Webhook delivery not found.');
       }
       await this.deps.jobs.enqueue('webhooks.deliver', { shopId, endpointId, id }, { executor: trx });
@@ -360,6 +362,7 @@ function toDeliveryView(row: repo.DeliveryRow): WebhookDeliveryView {
     nextAttemptAt: time(row.next_attempt_at),
     lastAttemptAt: time(row.last_attempt_at),
     lastStatusCode: row.last_status_code,
+    lastDurationMs: row.last_duration_ms,
     lastError: row.last_error,
     createdAt: Number(row.created_at),
   };

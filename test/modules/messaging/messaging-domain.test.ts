@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/clock.js';
-import { maskSecret, secretFieldsOf, splitChannelBody } from '../../../src/modules/messaging/domain/channel-settings.js';
+import {
+  maskSecret,
+  restoreMasked,
+  secretFieldsOf,
+  secretStates,
+  secretValuesOf,
+  splitChannelBody,
+} from '../../../src/modules/messaging/domain/channel-settings.js';
 import { htmlToText } from '../../../src/modules/messaging/domain/html-text.js';
 import { chooseLocale, templatesFor } from '../../../src/modules/messaging/domain/mailing.js';
 import { mobilePushData } from '../../../src/modules/messaging/domain/outgoing.js';
@@ -32,11 +39,39 @@ describe('channel settings shape', () => {
     expect(splitChannelBody({ provider: 'x', rate_per_second: 0 }, [], undefined)).toMatchObject({ ok: false });
   });
 
-  it('masks secrets: a URL keeps all but its password; a short secret shows nothing', () => {
-    expect(maskSecret('smtps://u:p%40ss@mail.example:465')).toBe('smtps://u:****@mail.example:465');
+  it('masks secrets write-only: a URL keeps its host and path, never a login, password or query value; anything else is ****', () => {
+    expect(maskSecret('smtps://u:p%40ss@mail.example:465')).toBe('smtps://****:****@mail.example:465');
+    expect(maskSecret('https://sms.example/send?api_id=k3y-0123456789&to=x')).toBe('https://sms.example/send?api_id=****&to=****');
     expect(maskSecret('short')).toBe('****');
-    expect(maskSecret('0123456789abcdefWXYZ')).toBe('****WXYZ');
+    expect(maskSecret('0123456789abcdefWXYZ')).toBe('****');
+    expect(maskSecret({ private_key: 'pem' })).toBe('****');
     expect(secretFieldsOf({ smtp_url: 'smtp://u:p@h', plain: 'smtp://h', token: 'x' }, ['token'])).toEqual(['smtp_url', 'token']);
+    expect(secretFieldsOf({ url: 'https://gw.example/send?key=1', base: 'https://gw.example/' }, [])).toEqual(['url']);
+  });
+
+  it('takes a masked secret back as the stored one, and a URL edited around its masked parts keeps the stored credentials', () => {
+    const stored = 'smtp://mailer:s3cret@old.example:587?starttls=required';
+    expect(restoreMasked(maskSecret(stored), stored)).toBe(stored);
+    expect(restoreMasked('smtp://****:****@new.example:2525?starttls=****', stored)).toBe(
+      'smtp://mailer:s3cret@new.example:2525?starttls=required',
+    );
+    expect(restoreMasked('smtp://other:pw@new.example', stored)).toBe('smtp://other:pw@new.example');
+    expect(restoreMasked('****', 'bot-token-0123456789')).toBe('bot-token-0123456789');
+    expect(restoreMasked('new-token', 'bot-token-0123456789')).toBe('new-token');
+  });
+
+  it('lists secret states without values, and the secret texts to cut out of vendor errors', () => {
+    expect(secretStates({ url: 'https://gw.example/?k=1', token: 'abc' }, ['token', 'password'])).toEqual({
+      token: 'set',
+      password: 'not_set',
+      url: 'set',
+    });
+    expect(secretValuesOf({ smtp_url: 'smtp://u:p%40ssword@h:25?starttls=required', from: 'a@b' }, ['smtp_url']).sort()).toEqual(
+      ['p%40ssword', 'p@ssword', 'smtp://u:p%40ssword@h:25?starttls=required'].sort(),
+    );
+    expect(secretValuesOf({ extra_fields: { api_id: 'abcdef0123456789', sender: 'Shop' } }, ['extra_fields'])).toEqual([
+      'abcdef0123456789',
+    ]);
   });
 });
 

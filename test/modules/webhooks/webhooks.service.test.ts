@@ -48,7 +48,9 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
       request.on('end', () => {
         received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
         const status = request.url?.startsWith('/fail') ? 500 : request.url?.startsWith('/gone') ? 410 : 204;
-        response.writeHead(status).end();
+        // A slow receiver: the delivery's duration is at least this.
+        if (request.url?.startsWith('/slow')) setTimeout(() => response.writeHead(status).end(), 150);
+        else response.writeHead(status).end();
       });
     });
     await expectOk(s.admin('PUT', '/channels/email', { smtp_url: 'smtp://127.0.0.1:2525', from: 'Shop <shop@example.org>' }));
@@ -207,6 +209,41 @@ describe.each(TEST_DIALECTS)('webhooks on %s', (dialect) => {
     await expect(s.t.app.services.webhooks.retryDelivery(shop.shopId, shop.endpoint.id, 'msg_none')).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
+  });
+
+  it('lists a delivery with its status code and duration, and sends a succeeded one again through the admin API, same webhook-id', async () => {
+    const shop = await trackingShop('/slow');
+    await shop.push('6');
+    await s.runner.runDue();
+    const route = `/admin/v1/shops/${shop.shopId}/webhooks/endpoints/${shop.endpoint.id}/deliveries`;
+    const list = async () =>
+      (await expectOk(s.t.app.inject({ method: 'GET', url: route, headers: s.t.adminHeaders }))).deliveries as Array<
+        Record<string, unknown>
+      >;
+    const [first] = await list();
+    expect(first).toMatchObject({ status: 'succeeded', attempts: 1, last_status_code: 204, last_error: null });
+    expect(first!.last_duration_ms).toBeGreaterThanOrEqual(140);
+    expect(first!.last_duration_ms).toBeLessThan(15_000);
+
+    const again = await s.t.app.inject({ method: 'POST', url: `${route}/${String(first!.id)}/retry`, headers: s.t.adminHeaders });
+    expect(again.statusCode, again.body).toBe(202);
+    const [pending] = await list();
+    expect(pending).toMatchObject({ id: first!.id, status: 'pending', attempts: 0 });
+    // A second "send again" while it is pending is refused in words.
+    const twice = await s.t.app.inject({ method: 'POST', url: `${route}/${String(first!.id)}/retry`, headers: s.t.adminHeaders });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error.message).toBe('The delivery is pending: it is being sent already.');
+    await s.runner.runDue();
+    expect((await list())[0]).toMatchObject({ id: first!.id, status: 'succeeded', attempts: 1, last_status_code: 204 });
+    expect(at('/slow').filter((r) => r.headers['webhook-id'] === first!.id)).toHaveLength(2);
+
+    // Another shop cannot send this one again, nor see it.
+    const other = await createShopFixture(s.t.app.services);
+    const foreign = `/admin/v1/shops/${other.shopId}/webhooks/endpoints/${shop.endpoint.id}/deliveries`;
+    expect(
+      (await s.t.app.inject({ method: 'POST', url: `${foreign}/${String(first!.id)}/retry`, headers: s.t.adminHeaders })).statusCode,
+    ).toBe(404);
+    expect((await s.t.app.inject({ method: 'GET', url: foreign, headers: s.t.adminHeaders })).statusCode).toBe(404);
   });
 
   it('disables an endpoint that answers 410 Gone; it receives nothing more until enabled again', async () => {

@@ -70,7 +70,8 @@ export class HttpSmsProvider implements Provider<'sms', HttpSmsSettings> {
   readonly vendor = 'http_sms';
   readonly channel = 'sms' as const;
   readonly settingsSchema = HttpSmsSettingsSchema;
-  readonly secretFields = ['token', 'password'] as const;
+  // Fixed fields are where a gateway's API key usually goes, so they are write-only as a whole.
+  readonly secretFields = ['token', 'password', 'extra_fields'] as const;
 
   private readonly api: ApiCaller;
 
