@@ -4618,6 +4618,217 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/shops/{shop_id}/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every channel of the shop, configured or not, with its health
+         * @description Each channel: whether it is configured, its vendors with each secret set or not set (never a value), and its health: sent, failed and bounced in the last 24 hours, and the last vendor error.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channels: {
+                                /** @description The channel. */
+                                channel: "email" | "sms" | "mobile_push" | "web_push" | "telegram" | "whatsapp" | "max" | "wallet";
+                                configured: boolean;
+                                health: {
+                                    /** @description Emails reported bounced (hard or soft) since `since`. */
+                                    bounced: number;
+                                    /** @description Deliveries that failed for good since `since` (a retried one counts once, when it fails for good). */
+                                    failed: number;
+                                    /** @description The last error a vendor of the channel answered, however long ago; null when none. */
+                                    last_error: {
+                                        /** Format: date-time */
+                                        at: string;
+                                        /** @description The vendor's words, credentials and the channel's secrets cut out. */
+                                        message: string;
+                                        vendor: string;
+                                    } | null;
+                                    /** @description Deliveries the vendor accepted since `since`, test sends included. */
+                                    sent: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description The start of the counted hours: the current hour and the 23 before it.
+                                     */
+                                    since: string;
+                                };
+                                rate_per_second: number | null;
+                                updated_at: string | null;
+                                vendors: {
+                                    /** @description Each secret setting of the vendor: set or not set. Secrets are write-only: no value is ever answered. */
+                                    secrets: {
+                                        [key: string]: "set" | "not_set";
+                                    };
+                                    vendor: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/shops/{shop_id}/channels/{channel}": {
         parameters: {
             query?: never;
@@ -4977,6 +5188,233 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/channels/{channel}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a short fixed test message through the channel
+         * @description Sent at once through the channel's configured vendor, waiting up to 20 s for its answer; recorded in the delivery log as a test. 409 when the channel is not configured; 429 past 20 test sends an hour per shop.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    channel: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description email: an address; sms, whatsapp: a phone number; telegram: a chat id or @channel; max: a user id; mobile_push: a device token; web_push: a PushSubscription as JSON; wallet: the push token of a registered pass. */
+                        to: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The test message; in the delivery log (GET …/messages/{code}) with its attempt. */
+                            code: string;
+                            /** @description The vendor's answer when it failed. */
+                            error: string | null;
+                            status: "sent" | "failed";
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -8254,6 +8692,858 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A shop’s dashboard over a period
+         * @description Every series per day of the shop’s time zone from `from` to `to` (both included, at most 366 days), days with nothing as zeros, with totals: events by type, active customers, orders and revenue, new loyalty members, bonuses issued and spent, messages by channel sent / opened / clicked, purchases and revenue attributed to messages; and the loyalty liabilities now. Read from daily rollups kept as data arrives. A bad period is a 422 naming `from` or `to`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /**
+                     * @description The first day: a date as YYYY-MM-DD, in the shop's time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    from: string;
+                    /**
+                     * @description The last day; at most 366 days from `from`: a date as YYYY-MM-DD, in the shop's time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    to: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Every day of the period in order; a day with nothing is zeros. */
+                            days: {
+                                /** @description Customers (profiles) with at least one event that day; in totals, the sum over the days. */
+                                active_customers: number;
+                                /** @description Messages a purchase was attributed to (a recommended_code naming one, or the last click in the window). */
+                                attributed_purchases: number;
+                                /** @description The value of those purchases, in currency units. */
+                                attributed_revenue: number;
+                                /** @description Bonuses credited (pending or confirmed), in currency units. */
+                                bonuses_issued: number;
+                                /** @description Bonuses spent: debits and order holds when captured, in currency units. */
+                                bonuses_spent: number;
+                                /** @description The day, YYYY-MM-DD, in the shop’s time zone. */
+                                date: string;
+                                /** @description Stored events by type: the push events by name, custom events by their code. */
+                                events: {
+                                    [key: string]: number;
+                                };
+                                /** @description Every stored event. */
+                                events_total: number;
+                                /** @description By channel (email, sms, mobile_push …). */
+                                messages: {
+                                    [key: string]: {
+                                        /** @description Deliveries first clicked. */
+                                        clicked: number;
+                                        /** @description Deliveries first opened (a click counts as an open). */
+                                        opened: number;
+                                        /** @description Deliveries sent. */
+                                        sent: number;
+                                    };
+                                };
+                                /** @description Customers who joined the loyalty programme. */
+                                new_members: number;
+                                /** @description Orders tracked from purchase events (a repeated order_id is one order). */
+                                orders: number;
+                                /** @description Their value: order_price when sent, else the items’ sum, in currency units. */
+                                revenue: number;
+                            }[];
+                            from: string;
+                            /** @description The loyalty programme’s liabilities now (not per day). */
+                            liabilities: {
+                                /** @description Of the outstanding, what expires within 30 days, in currency units. */
+                                expiring: number;
+                                /** @description Loyalty members now. */
+                                members: number;
+                                /** @description Confirmed, unexpired bonuses not yet spent or held, now, in currency units. */
+                                outstanding: number;
+                                /** @description Bonuses on their way (pending), now, in currency units. */
+                                pending: number;
+                            };
+                            /** @description The shop id: 30 hexadecimal characters. */
+                            shop_id: string;
+                            /** @description The shop’s time zone the days are counted in. */
+                            timezone: string;
+                            to: string;
+                            /** @description Sums over the period. */
+                            totals: {
+                                /** @description Customers (profiles) with at least one event that day; in totals, the sum over the days. */
+                                active_customers: number;
+                                /** @description Messages a purchase was attributed to (a recommended_code naming one, or the last click in the window). */
+                                attributed_purchases: number;
+                                /** @description The value of those purchases, in currency units. */
+                                attributed_revenue: number;
+                                /** @description Bonuses credited (pending or confirmed), in currency units. */
+                                bonuses_issued: number;
+                                /** @description Bonuses spent: debits and order holds when captured, in currency units. */
+                                bonuses_spent: number;
+                                /** @description Stored events by type: the push events by name, custom events by their code. */
+                                events: {
+                                    [key: string]: number;
+                                };
+                                /** @description Every stored event. */
+                                events_total: number;
+                                messages: {
+                                    [key: string]: {
+                                        /** @description clicked / sent over the period, 4 decimals. */
+                                        click_rate: number;
+                                        /** @description Deliveries first clicked. */
+                                        clicked: number;
+                                        /** @description opened / sent over the period (0 when nothing was sent), 4 decimals. */
+                                        open_rate: number;
+                                        /** @description Deliveries first opened. */
+                                        opened: number;
+                                        /** @description Deliveries sent. */
+                                        sent: number;
+                                    };
+                                };
+                                /** @description Customers who joined the loyalty programme. */
+                                new_members: number;
+                                /** @description Orders tracked from purchase events (a repeated order_id is one order). */
+                                orders: number;
+                                /** @description Their value: order_price when sent, else the items’ sum, in currency units. */
+                                revenue: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/dashboard.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A shop’s dashboard over a period, as CSV
+         * @description Every series per day of the shop’s time zone from `from` to `to` (both included, at most 366 days), days with nothing as zeros, with totals: events by type, active customers, orders and revenue, new loyalty members, bonuses issued and spent, messages by channel sent / opened / clicked, purchases and revenue attributed to messages; and the loyalty liabilities now. Read from daily rollups kept as data arrives. A bad period is a 422 naming `from` or `to`. One row per day, then a `total` row; events as `events.<type>` and messages as `<channel>.sent` … columns.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /**
+                     * @description The first day: a date as YYYY-MM-DD, in the shop's time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    from: string;
+                    /**
+                     * @description The last day; at most 366 days from `from`: a date as YYYY-MM-DD, in the shop's time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    to: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV with a header row (RFC 4180, CRLF). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/dashboard/funnels/{type}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A mailing’s funnel
+         * @description A transactional mailing’s, chain’s or bulk mailing’s funnel: sent, delivered, opened, clicked, purchased and revenue, in all and per channel, from counters kept per mailing as messages are sent and their outcomes arrive (zeros before its first send).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The mailing’s, chain’s or bulk mailing’s numeric id. */
+                    id: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                    /** @description transactional: a mailing of /transact; chain; bulk: a bulk mailing (campaign). */
+                    type: "transactional" | "chain" | "bulk";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The same steps per channel. */
+                            channels: {
+                                channel: string;
+                                /** @description Clicked. */
+                                clicked: number;
+                                /** @description Delivered. */
+                                delivered: number;
+                                /** @description Opened. */
+                                opened: number;
+                                /** @description Sent. */
+                                sent: number;
+                            }[];
+                            /** @description Deliveries clicked. */
+                            clicked: number;
+                            /** @description Mobile push: reported delivered by the SDK; other channels: sent less hard bounces. */
+                            delivered: number;
+                            id: number;
+                            /** @description Deliveries opened. */
+                            opened: number;
+                            /** @description Messages a purchase was attributed to. */
+                            purchased: number;
+                            /** @description The value of those purchases, in currency units. */
+                            revenue: number;
+                            /** @description Deliveries sent (each channel of a message is a delivery). */
+                            sent: number;
+                            type: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/dashboard/funnels/{type}/{id}.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A mailing’s funnel, as CSV
+         * @description A transactional mailing’s, chain’s or bulk mailing’s funnel: sent, delivered, opened, clicked, purchased and revenue, in all and per channel, from counters kept per mailing as messages are sent and their outcomes arrive (zeros before its first send). One row per channel, then a `total` row.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The mailing’s, chain’s or bulk mailing’s numeric id. */
+                    id: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                    /** @description transactional: a mailing of /transact; chain; bulk: a bulk mailing (campaign). */
+                    type: "transactional" | "chain" | "bulk";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV with a header row (RFC 4180, CRLF). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
                             error: {
                                 /**
                                  * @description Stable machine-readable code.
@@ -16724,6 +18014,489 @@ export interface paths {
                                 to: string;
                                 type: string;
                             }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/messages/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One message: what each delivery sent, each try and each outcome
+         * @description A message's deliveries with their content as rendered (an email's HTML is data for a sandboxed iframe), their tries (time, vendor, outcome, answer) and their outcomes. Test sends included. 404 for a code of another shop.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            campaign_id: number;
+                            code: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            deliveries: {
+                                attempts: number;
+                                channel: string;
+                                /** @description The message code. */
+                                code: string;
+                                /** @description What was sent; null fields before the first try. */
+                                content: {
+                                    /** @description An email's HTML as rendered, before tracking links were added: data to show in a sandboxed iframe (`srcdoc`, no `allow-scripts`), never to be put in the page itself. */
+                                    html: string | null;
+                                    icon: string | null;
+                                    picture: string | null;
+                                    /** @description An email's subject, a push's title. */
+                                    subject: string | null;
+                                    /** @description An email's text part, a push's body, an SMS's or chat message's text. */
+                                    text: string | null;
+                                    url: string | null;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                error: string | null;
+                                /** @description When each outcome was first recorded; null when it was not. */
+                                outcomes: {
+                                    clicked_at: string | null;
+                                    complained_at: string | null;
+                                    delivered_at: string | null;
+                                    hard_bounced_at: string | null;
+                                    opened_at: string | null;
+                                    purchased_at: string | null;
+                                    soft_bounced_at: string | null;
+                                    unsubscribed_at: string | null;
+                                };
+                                /** @description 0 for a channel test send. */
+                                profile_id: number;
+                                provider_message_id: string | null;
+                                sent_at: string | null;
+                                /** @description The delivery within the message. */
+                                seq: number;
+                                /** @description queued, sent or failed. */
+                                status: "queued" | "sent" | "failed";
+                                test: boolean;
+                                /** @description The address: an email, a phone, a chat id, a token, a subscription. */
+                                to: string;
+                                /** @description Each try of the delivery, oldest first. */
+                                tries: {
+                                    /** @description The vendor's message id of a send, or its error. */
+                                    answer: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description 1 for the first. */
+                                    attempt: number;
+                                    duration_ms: number;
+                                    /** @description sent, or the failure kind (temporary ones are retried). */
+                                    outcome: "sent" | "temporary" | "permanent" | "dead_address";
+                                    vendor: string | null;
+                                }[];
+                                type: string;
+                                /** @description The vendor that was tried; null before any try. */
+                                vendor: string | null;
+                            }[];
+                            /** @description The mailing's (or chain's, bulk mailing's) template reference; empty for a channel test. */
+                            mailing_code: string;
+                            profile_id: number;
+                            test: boolean;
+                            type: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/messages/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the delivery log
+         * @description Deliveries newest first, a keyset page at a time, by customer (profile id, email or phone), message code, channel, status, outcome, type, test and a period of creation. One filter of a kind; all filters together.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The channel. */
+                    channel?: "email" | "sms" | "mobile_push" | "web_push" | "telegram" | "whatsapp" | "max" | "wallet";
+                    /** @description The message code. */
+                    code?: string;
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /** @description The customer by email: their profiles, and deliveries to it. */
+                    email?: string;
+                    /** @description Created at or after (ISO time). */
+                    from?: string;
+                    /** @description Rows per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                    /** @description Deliveries with this outcome recorded; `bounced` is hard or soft. */
+                    outcome?: "delivered" | "opened" | "clicked" | "unsubscribed" | "bounced" | "hard_bounced" | "soft_bounced" | "complained" | "purchased";
+                    /** @description The customer by phone: their profiles, and deliveries to it. */
+                    phone?: string;
+                    /** @description The customer's profile id. */
+                    profile_id?: number;
+                    /** @description The delivery status. */
+                    status?: "queued" | "sent" | "failed";
+                    /** @description true: test sends only; false: no test sends. */
+                    test?: boolean;
+                    /** @description Created before (ISO time). */
+                    to?: string;
+                    /** @description The message type. */
+                    type?: "transactional" | "bulk" | "chain";
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deliveries, newest first. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                attempts: number;
+                                channel: string;
+                                /** @description The message code. */
+                                code: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                error: string | null;
+                                /** @description When each outcome was first recorded; null when it was not. */
+                                outcomes: {
+                                    clicked_at: string | null;
+                                    complained_at: string | null;
+                                    delivered_at: string | null;
+                                    hard_bounced_at: string | null;
+                                    opened_at: string | null;
+                                    purchased_at: string | null;
+                                    soft_bounced_at: string | null;
+                                    unsubscribed_at: string | null;
+                                };
+                                /** @description 0 for a channel test send. */
+                                profile_id: number;
+                                sent_at: string | null;
+                                /** @description The delivery within the message. */
+                                seq: number;
+                                /** @description queued, sent or failed. */
+                                status: "queued" | "sent" | "failed";
+                                test: boolean;
+                                /** @description The address: an email, a phone, a chat id, a token, a subscription. */
+                                to: string;
+                                type: string;
+                                /** @description The vendor that was tried; null before any try. */
+                                vendor: string | null;
+                            }[];
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -27075,6 +28848,8 @@ export interface paths {
                                 /** @description The webhook-id the receiver saw. */
                                 id: string;
                                 last_attempt_at: string | null;
+                                /** @description How long the last attempt took, connection to answer. */
+                                last_duration_ms: number | null;
                                 last_error: string | null;
                                 /** @description The last attempt's HTTP status; null when none came. */
                                 last_status_code: number | null;
