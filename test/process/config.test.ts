@@ -16,6 +16,7 @@ describe('configuration', () => {
     expect(loadConfig({}, '/srv/patron')).toEqual({
       port: 8080,
       host: '0.0.0.0',
+      dashboardRollups: true,
       dataDir: '/srv/patron/data',
       databaseUrl: undefined,
       adminToken: undefined,

@@ -140,6 +140,7 @@ describe.each(TEST_DIALECTS)('loyalty upkeep on %s', (dialect) => {
         status: 'confirmed',
         kind: 'expiry',
         orderId: null,
+        reason: null,
         createdAt: NOW + DAY,
         expiresAt: null,
       });

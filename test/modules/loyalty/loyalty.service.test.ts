@@ -162,8 +162,26 @@ describe.each(TEST_DIALECTS)('loyalty service on %s', (dialect) => {
     const view = await loyalty.viewMember(shopId, m.identifier);
     expect(view).toMatchObject({ identifier: m.identifier, balance: 380, pending: 0 });
     expect(view.transactions).toEqual([
-      { id: debit.transactionId, amount: -120, status: 'confirmed', kind: 'debit', orderId: null, createdAt: NOW + 1000, expiresAt: null },
-      { id: credit.transactionId, amount: 500, status: 'confirmed', kind: 'manual', orderId: null, createdAt: NOW, expiresAt: null },
+      {
+        id: debit.transactionId,
+        amount: -120,
+        status: 'confirmed',
+        kind: 'debit',
+        orderId: null,
+        reason: 'fix',
+        createdAt: NOW + 1000,
+        expiresAt: null,
+      },
+      {
+        id: credit.transactionId,
+        amount: 500,
+        status: 'confirmed',
+        kind: 'manual',
+        orderId: null,
+        reason: 'welcome',
+        createdAt: NOW,
+        expiresAt: null,
+      },
     ]);
   });
 
