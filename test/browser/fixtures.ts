@@ -17,8 +17,15 @@ export const test = base.extend<{ signedIn: { email: string } }>({
 
 export { expect };
 
+/**
+ * Set by `.ci/run` for its PostgreSQL pass: what axe checks (the markup, contrast, names) is
+ * the same whatever database answers, and the SQLite pass has checked every screen.
+ */
+const AXE_OFF = process.env.PATRON_BROWSER_AXE === 'off';
+
 /** axe on what the page shows now: no serious or critical violation (issue 35, part 4). */
 export async function expectAccessible(page: Page): Promise<void> {
+  if (AXE_OFF) return;
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
