@@ -6,7 +6,7 @@ import { api, unwrap } from '../api/client';
 import { useI18n } from '../i18n/i18n';
 import { formFailure } from '../ui/form-errors';
 import { Page } from '../ui/page';
-import { describeFailure, Empty, Failure, Loading } from '../ui/states';
+import { ConfirmDelete, Empty, Failure, Loading } from '../ui/states';
 import { customerKeys, useSegments } from './customers.queries';
 
 /**
@@ -121,24 +121,11 @@ function DeleteSegment({ shopId, id, name }: { readonly shopId: string; readonly
     onSuccess: () => queryClient.invalidateQueries({ queryKey: customerKeys.segments(shopId) }),
   });
   return (
-    <>
-      {remove.isError && (
-        <span role="alert" style={{ color: 'var(--mantine-color-red-9)' }}>
-          {describeFailure(remove.error, t)}
-        </span>
-      )}
-      <Button
-        size="xs"
-        color="red"
-        variant="subtle"
-        aria-label={t('customers.segments.deleteLabel', { name })}
-        loading={remove.isPending}
-        onClick={() => {
-          if (window.confirm(t('customers.segments.deleteConfirm', { name }))) remove.mutate();
-        }}
-      >
-        {t('customers.segments.delete')}
-      </Button>
-    </>
+    <ConfirmDelete
+      label={t('customers.segments.delete')}
+      ariaLabel={t('customers.segments.deleteLabel', { name })}
+      confirm={t('customers.segments.deleteConfirm', { name })}
+      mutation={remove}
+    />
   );
 }

@@ -7,7 +7,7 @@ import { usePermissions } from '../auth/permissions';
 import { useI18n } from '../i18n/i18n';
 import { formFailure } from '../ui/form-errors';
 import { Page } from '../ui/page';
-import { describeFailure, Empty, Failure, Loading } from '../ui/states';
+import { ConfirmDelete, Empty, Failure, Loading } from '../ui/states';
 
 const eventCodeKeys = (shopId: string) => ['shops', shopId, 'custom-events'] as const;
 
@@ -144,23 +144,12 @@ function DeleteEventCode({ shopId, code }: { readonly shopId: string; readonly c
   });
   return (
     <Group gap="xs" justify="flex-end">
-      {remove.isError && (
-        <span role="alert" style={{ color: 'var(--mantine-color-red-8)' }}>
-          {describeFailure(remove.error, t)}
-        </span>
-      )}
-      <Button
-        size="xs"
-        color="red"
-        variant="subtle"
-        aria-label={t('events.deleteLabel', { code })}
-        loading={remove.isPending}
-        onClick={() => {
-          if (window.confirm(t('events.deleteConfirm', { code }))) remove.mutate();
-        }}
-      >
-        {t('events.delete')}
-      </Button>
+      <ConfirmDelete
+        label={t('events.delete')}
+        ariaLabel={t('events.deleteLabel', { code })}
+        confirm={t('events.deleteConfirm', { code })}
+        mutation={remove}
+      />
     </Group>
   );
 }

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { api, unwrap } from '../api/client';
 import { formatDateTime, type ShopLocale } from '../i18n/format';
 import { useI18n } from '../i18n/i18n';
-import { Empty, Failure, Loading, describeFailure } from '../ui/states';
+import { Empty, Failure, InlineFailure, Loading } from '../ui/states';
 import { failureAt } from './form';
 import { downloadFile, loyaltyKeys, type Promotion } from './loyalty.queries';
 import { localToIso } from './money';
@@ -177,11 +177,7 @@ function Export({ shopId, promotionId }: { readonly shopId: string; readonly pro
       <Button variant="default" loading={download.isPending} onClick={() => download.mutate()}>
         {t('loyalty.codes.export')}
       </Button>
-      {download.isError && (
-        <span role="alert" style={{ color: 'var(--mantine-color-red-8)' }}>
-          {describeFailure(download.error, t)}
-        </span>
-      )}
+      {download.isError && <InlineFailure error={download.error} />}
     </Group>
   );
 }

@@ -44,3 +44,47 @@ export function Empty({ children }: { readonly children: string }) {
     </Stack>
   );
 }
+
+/** A failure beside the control that caused it (a delete, a download), in words. */
+export function InlineFailure({ error }: { readonly error: unknown }) {
+  const { t } = useI18n();
+  return (
+    <span role="alert" style={{ color: 'var(--mantine-color-red-9)' }}>
+      {describeFailure(error, t)}
+    </span>
+  );
+}
+
+/**
+ * A small red delete button that asks the browser's confirmation first, with its failure in
+ * words beside it: the delete of one row of a list.
+ */
+export function ConfirmDelete({
+  label,
+  ariaLabel,
+  confirm,
+  mutation,
+}: {
+  readonly label: string;
+  readonly ariaLabel: string;
+  readonly confirm: string;
+  readonly mutation: { readonly isError: boolean; readonly error: unknown; readonly isPending: boolean; readonly mutate: () => void };
+}) {
+  return (
+    <>
+      {mutation.isError && <InlineFailure error={mutation.error} />}
+      <Button
+        size="xs"
+        color="red"
+        variant="subtle"
+        aria-label={ariaLabel}
+        loading={mutation.isPending}
+        onClick={() => {
+          if (window.confirm(confirm)) mutation.mutate();
+        }}
+      >
+        {label}
+      </Button>
+    </>
+  );
+}
