@@ -26,6 +26,8 @@ export default defineConfig({
       args: ['--no-sandbox'],
     },
     locale: 'en-US',
+    // The theme honours the system's reduced-motion wish: no slide or fade to wait out.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
   },
 });
