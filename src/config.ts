@@ -37,6 +37,11 @@ export interface Config {
   readonly deliveryConcurrency: number;
   /** The nice value of `patron serve`'s job thread: 0 (the default) leaves it as the HTTP thread; higher puts requests first on busy cores (README). */
   readonly jobThreadNice: number;
+  /**
+   * PATRON_TEST_CLOCK_FILE: for tests only, a file holding milliseconds that the server's
+   * clock runs ahead of the system's (clock.ts, OffsetFileClock). undefined: the system clock.
+   */
+  readonly testClockFile: string | undefined;
   /** How long a job's claim lasts without a heartbeat, in ms: a killed worker's job is taken over after it. */
   readonly jobLeaseMs: number;
   /**
@@ -254,6 +259,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const jobLeaseSeconds = readInt(env, 'PATRON_JOB_LEASE_SECONDS', 10, 2, 3600, problems);
   const feedMaxBytes = readInt(env, 'PATRON_FEED_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, problems);
   const fetchAllowPrivate = readAllowPrivate(env, problems);
+  const testClockFile = env.PATRON_TEST_CLOCK_FILE?.trim() ? path.resolve(cwd, env.PATRON_TEST_CLOCK_FILE.trim()) : undefined;
   const publicUrl = readPublicUrl(env, port, problems);
   const productCacheMb = readInt(env, 'PATRON_PRODUCT_CACHE_MB', 64, 0, 64 * 1024, problems);
 
@@ -290,6 +296,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     workerConcurrency,
     deliveryConcurrency,
     jobThreadNice,
+    testClockFile,
     jobLeaseMs: jobLeaseSeconds * 1000,
     importLeaseMs: jobLeaseSeconds * 1000,
     feedMaxBytes,

@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { systemClock } from './clock.js';
+import { processClock } from './clock.js';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/create-db.js';
 import { FetchRuleAgreement } from './modules/system/fetch-rule.js';
@@ -23,15 +23,18 @@ export async function runServer(config: Config, options: { worker: boolean }): P
   const log = createLogger(config.logLevel);
   await runProcess(log, async (resources, shutdown) => {
     log.info({ version: PATRON_VERSION, database: describeDatabase(config) }, 'Starting Patron');
+    const clock = processClock(config.testClockFile);
+    if (config.testClockFile !== undefined)
+      log.warn({ file: config.testClockFile }, 'The clock runs ahead by the offset in PATRON_TEST_CLOCK_FILE: for tests only');
     const { db, applied } = await openMigratedDatabase(config);
     resources.db = db;
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
     resources.fetchRule = await joinFetchRule(config, db);
 
-    const app = await buildApp({ config, db, clock: systemClock, logger: loggerOptions(config.logLevel) });
+    const app = await buildApp({ config, db, clock, logger: loggerOptions(config.logLevel) });
     resources.app = app;
     resources.tracking = app.services.tracking;
-    const facts = await prepareStartup(app.services, new InstallationService({ db, clock: systemClock }));
+    const facts = await prepareStartup(app.services, new InstallationService({ db, clock }));
 
     if (options.worker) {
       // The jobs run in a thread of their own, off the requests' event loop (process/job-thread.ts).
@@ -62,7 +65,7 @@ export async function runWorker(config: Config): Promise<void> {
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
     resources.fetchRule = await joinFetchRule(config, db);
 
-    const { services, runner } = await startJobRunner({ config, db, clock: systemClock, log });
+    const { services, runner } = await startJobRunner({ config, db, clock: processClock(config.testClockFile), log });
     resources.runner = runner;
     // Chains a failed job or an older version left stopped (docs/loyalty.md, "Upkeep").
     await services.loyaltyUpkeep.resumeChains();
@@ -80,7 +83,7 @@ export async function runWorker(config: Config): Promise<void> {
  * PATRON_FETCH_ALLOW_PRIVATE, or this one does not start (modules/system/fetch-rule.ts).
  */
 async function joinFetchRule(config: Config, db: DbHandle): Promise<FetchRuleAgreement> {
-  const agreement = new FetchRuleAgreement({ db, clock: systemClock, rule: config.fetchAllowPrivate });
+  const agreement = new FetchRuleAgreement({ db, clock: processClock(config.testClockFile), rule: config.fetchAllowPrivate });
   await agreement.join();
   return agreement;
 }

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { systemClock } from '../clock.js';
+import { processClock } from '../clock.js';
 import { createDb, dbOptionsFromConfig, type DbOptions } from '../db/create-db.js';
 import { startJobRunner } from './job-runner.js';
 import type { FromJobThread, JobThreadData, ToJobThread } from './job-thread.js';
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const db = createDb(dbOptions);
   let stopping = false;
   try {
-    const { services, runner } = await startJobRunner({ config, db, clock: systemClock, log });
+    const { services, runner } = await startJobRunner({ config, db, clock: processClock(config.testClockFile), log });
     port.on('message', (message: ToJobThread) => {
       if (message.type === 'enqueued') {
         for (const [name, runAt] of message.jobs) services.jobs.announce(name, runAt);

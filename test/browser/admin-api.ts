@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 /**
  * The seeding side of the browser tests: the admin API with the admin token of the Patron
  * the global setup started, and the public API as an SDK would call it.
@@ -9,6 +10,19 @@ function requireEnv(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run the browser tests with npm run test:browser`);
   return value;
+}
+
+/**
+ * Moves the served Patron's clock (and its job thread's) on by `ms`, for the rest of the run:
+ * a chain's wait passes in the time the server takes to reread the file (at most 200 ms) and
+ * the job runner's next look for due work (1 s). Tests share the server, so the clock only
+ * ever moves forward, and a test never assumes the date it shows.
+ */
+export async function advanceServerClock(ms: number): Promise<void> {
+  const file = requireEnv('PATRON_BROWSER_CLOCK_FILE');
+  const current = Number((await fs.promises.readFile(file, 'utf8')).trim()) || 0;
+  await fs.promises.writeFile(`${file}.tmp`, String(current + ms));
+  await fs.promises.rename(`${file}.tmp`, file);
 }
 
 export interface SeededShop {

@@ -29,6 +29,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     teardown.push(() => fs.promises.rm(dataDir, { recursive: true, force: true }));
     const databaseUrl = await freshPostgres(teardown);
     const port = await freePort();
+    // The server's clock runs ahead by what this file holds (advanceServerClock in admin-api.ts).
+    const clockFile = path.join(dataDir, 'clock-offset');
+    await fs.promises.writeFile(clockFile, '0');
     const adminToken = crypto.randomBytes(24).toString('hex');
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -37,6 +40,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       PATRON_DATA_DIR: dataDir,
       PATRON_ADMIN_TOKEN: adminToken,
       PATRON_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PATRON_TEST_CLOCK_FILE: clockFile,
       LOG_LEVEL: 'warn',
       // Small enough that the catalog spec's "too large" feed is quick to make and send.
       PATRON_FEED_MAX_BYTES: String(FEED_MAX_BYTES),
@@ -50,6 +54,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.PATRON_BROWSER_BASE_URL = baseUrl;
     process.env.PATRON_BROWSER_ADMIN_TOKEN = adminToken;
     process.env.PATRON_BROWSER_FEED_MAX_BYTES = String(FEED_MAX_BYTES);
+    process.env.PATRON_BROWSER_CLOCK_FILE = clockFile;
     console.log(`Patron for the browser tests at ${baseUrl} on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}`);
   } catch (error) {
     await cleanup();

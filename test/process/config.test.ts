@@ -25,6 +25,7 @@ describe('configuration', () => {
       workerConcurrency: 4,
       deliveryConcurrency: 32,
       jobThreadNice: 0,
+      testClockFile: undefined,
       jobLeaseMs: 10_000,
       importLeaseMs: 10_000,
       feedMaxBytes: 1024 * 1024 * 1024,
