@@ -9,6 +9,9 @@ import pg from 'pg';
 /** The largest feed the Patron under test takes (PATRON_FEED_MAX_BYTES): 4 MiB. */
 const FEED_MAX_BYTES = 4 * 1024 * 1024;
 
+/** The one private address the Patron under test may reach: a spec's local SMTP server. */
+export const SMTP_CATCHER_HOST = '127.0.0.2';
+
 /**
  * Starts the built Patron (`node dist/cli.js serve`, what `npm start` runs) on a free port
  * and a fresh database: a new SQLite file, or a new database on the PostgreSQL server of
@@ -44,6 +47,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       LOG_LEVEL: 'warn',
       // Small enough that the catalog spec's "too large" feed is quick to make and send.
       PATRON_FEED_MAX_BYTES: String(FEED_MAX_BYTES),
+      // The dashboards spec's SMTP catcher listens there; 127.0.0.1 stays refused (the catalog spec's broken picture).
+      PATRON_FETCH_ALLOW_PRIVATE: SMTP_CATCHER_HOST,
     };
     delete env.DATABASE_URL;
     if (databaseUrl) env.DATABASE_URL = databaseUrl;

@@ -26,6 +26,8 @@ export interface SmtpPeerOptions {
   readonly hangAfterData?: boolean;
   /** A key and certificate (PEM): STARTTLS is offered, or TLS from the start with `implicitTls`. */
   readonly tls?: { readonly key: string; readonly cert: string; readonly implicitTls?: boolean };
+  /** The loopback address to listen on; 127.0.0.1 by default. */
+  readonly host?: string;
 }
 
 export interface SmtpPeer {
@@ -48,7 +50,7 @@ function replyError(reply: string): Error {
   return error;
 }
 
-/** A real SMTP server on 127.0.0.1 (smtp-server), as the outside peer of email tests. */
+/** A real SMTP server on 127.0.0.1 (or `host`; smtp-server), as the outside peer of email tests. */
 export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
   const peer: SmtpPeer = { port: 0, received, connections: 0, closedConnections: 0, authAttempts: 0, close: () => Promise.resolve() };
@@ -102,7 +104,7 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
   const server = new SMTPServer(serverOptions);
   // A client that drops a connection (a refused certificate, a timeout) is part of the tests.
   server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return Object.assign(peer, {
     port,

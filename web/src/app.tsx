@@ -8,6 +8,7 @@ import { RequireSession } from './auth/require-session';
 import { authRoutes } from './auth/routes';
 import { SESSION_KEY } from './auth/session';
 import { customerRoutes } from './customers/routes';
+import { dashboardRoutes } from './dashboards/routes';
 import { catalogRoutes } from './catalog/routes';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
@@ -54,6 +55,7 @@ const router = createBrowserRouter(
         ...auditRoutes,
         ...catalogRoutes,
         ...loyaltyRoutes,
+        ...dashboardRoutes,
         { path: '*', Component: NotFound },
       ],
     },

@@ -2,6 +2,7 @@ import { customersEn } from './customers';
 import { peopleEn } from './people';
 import { catalogEn } from './catalog';
 import { loyaltyEn } from './loyalty';
+import { dashboardsEn } from './dashboards.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -116,6 +117,7 @@ export const en = {
   ...peopleEn,
   ...catalogEn,
   ...loyaltyEn,
+  ...dashboardsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -3,6 +3,7 @@ import { catalogRu } from './catalog';
 import type { Messages } from './en';
 import { peopleRu } from './people';
 import { loyaltyRu } from './loyalty';
+import { dashboardsRu } from './dashboards.ru';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -114,4 +115,5 @@ export const ru: Messages = {
   ...peopleRu,
   ...catalogRu,
   ...loyaltyRu,
+  ...dashboardsRu,
 };

@@ -22,6 +22,7 @@ export function Shell({ user }: { readonly user: SessionUser }) {
   // longest prefix of the page's is the active one (a member's page keeps "Loyalty members"
   // lit, and "Products" is not lit on "Hidden products").
   const groups: readonly { readonly title: string; readonly links: readonly (readonly [string, string])[] }[] = [
+    { title: t('dashboards.nav.group'), links: [['dashboard', t('dashboards.nav.dashboard')]] },
     {
       title: t('nav.group.shop'),
       links: [
