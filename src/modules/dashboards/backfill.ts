@@ -1,10 +1,11 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { Database } from '../../db/types.js';
 import { dayOf } from './domain/days.js';
 import { DayCounts, SERIES, type FunnelCount } from './domain/series.js';
 import type { DashboardRollups } from './rollups.js';
+import * as backfillRepo from './backfill.repo.js';
 import * as repo from './rollups.repo.js';
 
 /** Rows read per commit: bounded memory and short write transactions, whatever the history. */
@@ -43,28 +44,16 @@ export class DashboardBackfill {
 
   /** One batch; false when the shop's backfill is done (or was never needed). */
   async step(shopId: string): Promise<boolean> {
-    const db = this.deps.db.db;
-    const row = await db.selectFrom('dashboard_backfill').selectAll().where('shop_id', '=', shopId).executeTakeFirst();
+    const row = await backfillRepo.readState(this.deps.db.db, shopId);
     if (!row || row.phase === 'done') return false;
-    const state: BackfillState = {
-      cutoff: Number(row.cutoff),
-      eventsUntil: Number(row.events_until),
-      ledgerUntil: Number(row.ledger_until),
-      phase: row.phase as Phase,
-      cursor: row.cursor,
-    };
-    await db.transaction().execute(async (trx) => {
+    const state: BackfillState = { ...row, phase: row.phase as Phase };
+    await this.deps.db.db.transaction().execute(async (trx) => {
       const zone = await this.deps.rollups.timezoneOf(trx, shopId);
       const next = await this.batch(trx, shopId, zone, state);
-      const moved = await trx
-        .updateTable('dashboard_backfill')
-        .set({ phase: next.phase, cursor: next.cursor, updated_at: this.deps.clock.now() })
-        .where('shop_id', '=', shopId)
-        .where('phase', '=', state.phase)
-        .where('cursor', '=', state.cursor)
-        .executeTakeFirst();
       // Another run moved it first: this batch's counts roll back with the error.
-      if (Number(moved.numUpdatedRows) !== 1) throw new Error(`The dashboards backfill of ${shopId} was advanced by another run`);
+      if (!(await backfillRepo.advanceState(trx, shopId, state, next, this.deps.clock.now()))) {
+        throw new Error(`The dashboards backfill of ${shopId} was advanced by another run`);
+      }
     });
     await this.deps.db.durable();
     return true;
@@ -89,15 +78,7 @@ export class DashboardBackfill {
 
     switch (s.phase) {
       case 'events': {
-        const rows = await trx
-          .selectFrom('events')
-          .select(['id', 'profile_id', 'event', 'time'])
-          .where('shop_id', '=', shopId)
-          .where('id', '>', Number(after))
-          .where('id', '<=', s.eventsUntil)
-          .orderBy('id')
-          .limit(this.size)
-          .execute();
+        const rows = await backfillRepo.eventsAfter(trx, shopId, Number(after), s.eventsUntil, this.size);
         const active = new Map<string, { day: string; profileId: number }>();
         for (const r of rows) {
           const d = day(Number(r.time));
@@ -109,16 +90,7 @@ export class DashboardBackfill {
         break;
       }
       case 'orders': {
-        const rows = await trx
-          .selectFrom('orders as o')
-          .innerJoin('events as e', (j) => j.onRef('e.shop_id', '=', 'o.shop_id').onRef('e.id', '=', 'o.event_id'))
-          .select(['o.id', 'o.order_price', 'o.items_total', 'e.time'])
-          .where('o.shop_id', '=', shopId)
-          .where('o.id', '>', Number(after))
-          .where('o.event_id', '<=', s.eventsUntil)
-          .orderBy('o.id')
-          .limit(this.size)
-          .execute();
+        const rows = await backfillRepo.ordersAfter(trx, shopId, Number(after), s.eventsUntil, this.size);
         for (const r of rows) {
           const d = day(Number(r.time));
           counts.add(d, SERIES.orders, '', 1);
@@ -128,29 +100,13 @@ export class DashboardBackfill {
         break;
       }
       case 'members': {
-        const rows = await trx
-          .selectFrom('loyalty_members')
-          .select(['profile_id', 'created_at'])
-          .where('shop_id', '=', shopId)
-          .where('profile_id', '>', Number(after))
-          .where('created_at', '<', s.cutoff)
-          .orderBy('profile_id')
-          .limit(this.size)
-          .execute();
+        const rows = await backfillRepo.membersAfter(trx, shopId, Number(after), s.cutoff, this.size);
         for (const r of rows) counts.add(day(Number(r.created_at)), SERIES.members, '', 1);
         last = rows.length === this.size ? String(rows.at(-1)?.profile_id) : undefined;
         break;
       }
       case 'ledger': {
-        const rows = await trx
-          .selectFrom('loyalty_transactions')
-          .select(['id', 'entry', 'kind', 'amount', 'status', 'created_at', 'updated_at'])
-          .where('shop_id', '=', shopId)
-          .where('id', '>', Number(after))
-          .where('id', '<=', s.ledgerUntil)
-          .orderBy('id')
-          .limit(this.size)
-          .execute();
+        const rows = await backfillRepo.ledgerAfter(trx, shopId, Number(after), s.ledgerUntil, this.size);
         for (const r of rows) {
           const amount = Number(r.amount);
           if (r.entry === 'credit') counts.add(day(Number(r.created_at)), SERIES.bonusesIssued, '', amount);
@@ -164,15 +120,7 @@ export class DashboardBackfill {
       }
       case 'deliveries': {
         const key = after === '0' ? undefined : (JSON.parse(after) as [string, number]);
-        let query = trx
-          .selectFrom('messaging_deliveries')
-          .select(['code', 'seq', 'channel', 'type', 'mailing_id', 'sent_at', 'delivered_at', 'opened_at', 'clicked_at', 'hard_bounced_at'])
-          .where('shop_id', '=', shopId)
-          .where('test', '=', 0)
-          .where('status', '=', 'sent')
-          .where('sent_at', '<', s.cutoff);
-        if (key) query = query.where((eb) => eb.or([eb('code', '>', key[0]), eb.and([eb('code', '=', key[0]), eb('seq', '>', key[1])])]));
-        const rows = await query.orderBy('code').orderBy('seq').limit(this.size).execute();
+        const rows = await backfillRepo.deliveriesAfter(trx, shopId, key, s.cutoff, this.size);
         const before = (at: number | null) => at !== null && Number(at) < s.cutoff;
         for (const r of rows) {
           const funnel = { type: r.type, mailingId: Number(r.mailing_id), channel: r.channel };
@@ -195,11 +143,7 @@ export class DashboardBackfill {
       case 'purchases': {
         // Once per message, as the live count: the value of the purchases is not stored
         // with the message, so the history counts purchases without their revenue.
-        const { rows } = await sql<{ code: string; type: string; mailing_id: number; at: number }>`
-          select code, min(type) as type, min(mailing_id) as mailing_id, min(purchased_at) as at
-          from messaging_deliveries
-          where shop_id = ${shopId} and test = 0 and status = 'sent' and purchased_at < ${s.cutoff} and code > ${after === '0' ? '' : after}
-          group by code order by code limit ${this.size}`.execute(trx);
+        const rows = await backfillRepo.purchasesAfter(trx, shopId, after === '0' ? '' : after, s.cutoff, this.size);
         for (const r of rows) {
           counts.add(day(Number(r.at)), SERIES.attributedPurchases, '', 1);
           funnels.push({ type: r.type, mailingId: Number(r.mailing_id), channel: '', purchased: 1 });
