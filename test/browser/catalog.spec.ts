@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { createShop } from './admin-api.js';
+import { BASE_URL, createShop } from './admin-api.js';
 import { FEED_MAX_BYTES, putSlider, ymlFeed } from './catalog-seed.js';
 import { expect, expectAccessible, test } from './fixtures.js';
 import { CatalogPage } from './pages/catalog.page.js';
@@ -176,4 +176,63 @@ test('hidden products say why, with the picture error; searches without results 
   await expect(page.getByText('Summer sale', { exact: true })).toBeVisible();
   await expect(page.getByText('600 × 300 px')).toBeVisible();
   await expectAccessible(page);
+});
+
+test('a slider made and edited in the UI is what GET /slider answers; an app link with javascript: is refused at its field', async ({
+  page,
+  signedIn: _,
+}) => {
+  const shop = await createShop(`Sliders ${Date.now()}`);
+  const catalog = new CatalogPage(page);
+  await catalog.gotoSliders(shop.shop_id);
+  const create = page.getByRole('form', { name: 'New slider' });
+  await create.getByLabel('Code').fill('home');
+  await create.getByLabel('Width, px').fill('0');
+  await create.getByLabel('Height, px').fill('300');
+  await create.getByRole('button', { name: 'Create slider' }).click();
+  await expect(create.getByText('A whole number of pixels from 1 to 10,000.')).toBeVisible();
+  await create.getByLabel('Width, px').fill('800');
+  await create.getByRole('button', { name: 'Create slider' }).click();
+  await expect(page.getByRole('heading', { name: 'Slider home', level: 1 })).toBeVisible();
+  await expect(page.getByText('This slider has no slides.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Edit slider' }).click();
+  const form = page.getByRole('form', { name: 'Slider home: size and slides' });
+  for (const [n, name] of [
+    [1, 'Summer sale'],
+    [2, 'New arrivals'],
+  ] as const) {
+    await form.getByRole('button', { name: 'Add slide' }).click();
+    const slide = form.getByRole('group', { name: `Slide ${n}` });
+    await slide.getByRole('textbox', { name: /^Picture/ }).fill(`https://cdn.example/${n}.jpg`);
+    await slide.getByLabel('Leads to').fill(`https://shop.example/${n}`);
+    await slide.getByLabel('Content (the picture’s text)').fill(name);
+    await slide.getByLabel('Tags', { exact: true }).fill('sale, men');
+  }
+  // The second slide first; then an app link the server refuses, shown under that input.
+  await form.getByRole('button', { name: 'Move slide 2 up' }).click();
+  await expect(form.getByRole('group', { name: 'Slide 1' }).getByLabel('Content (the picture’s text)')).toHaveValue('New arrivals');
+  const second = form.getByRole('group', { name: 'Slide 2' });
+  await second.getByLabel('iOS app link').fill('javascript:alert(1)');
+  await form.getByRole('button', { name: 'Save slider' }).click();
+  await expect(second.getByText(/deeplink_ios/)).toBeVisible();
+  await expectAccessible(page);
+  await second.getByLabel('iOS app link').fill('myshop://summer');
+  await form.getByRole('button', { name: 'Save slider' }).click();
+  await expect(page.getByRole('button', { name: 'Edit slider' })).toBeVisible();
+  await expect(page.getByText('800 × 300 px')).toBeVisible();
+
+  const query = new URLSearchParams({ shop_id: shop.shop_id, code: 'home', did: 'browser-test-device', tags: 'men' });
+  const answer = (await (await fetch(`${BASE_URL}/slider?${query.toString()}`)).json()) as {
+    payload: { properties: unknown; slides: { image_url: string; content: string; deeplink_ios: string }[] };
+  };
+  expect(answer.payload.properties).toEqual({ code: 'home', width: 800, height: 300 });
+  expect(answer.payload.slides.map((s) => [s.content, s.image_url, s.deeplink_ios])).toEqual([
+    ['New arrivals', 'https://cdn.example/2.jpg', ''],
+    ['Summer sale', 'https://cdn.example/1.jpg', 'myshop://summer'],
+  ]);
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Delete slider home' }).click();
+  await expect(page.getByText('No sliders yet.')).toBeVisible();
 });

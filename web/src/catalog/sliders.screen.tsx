@@ -1,14 +1,18 @@
-import { Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { Alert, Anchor, Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { usePermissions } from '../auth/permissions';
 import { formatDateTime } from '../i18n/format';
 import { useI18n } from '../i18n/i18n';
 import { useShop } from '../shops/shop.queries';
+import { formFailure } from '../ui/form-errors';
 import { Page } from '../ui/page';
-import { Empty, Failure, Loading } from '../ui/states';
+import { ConfirmDelete, Empty, Failure, Loading } from '../ui/states';
 import { catalogKeys, safeHref } from './catalog.queries';
+import { bodyOf, draftOf } from './slider-drafts';
+import { SliderForm } from './slider-form';
 
 /** The shop's sliders (GET /slider's banner sets). The API lists them all at once, by code. */
 export function SlidersScreen() {
@@ -20,8 +24,10 @@ export function SlidersScreen() {
     queryFn: () => unwrap(api.GET('/admin/v1/shops/{shop_id}/sliders', { params: { path: { shop_id: shopId } } })),
   });
   const failed = sliders.error ?? shop.error;
+  const can = usePermissions();
   return (
     <Page title={t('catalog.sliders.title')} hint={t('catalog.sliders.hint')}>
+      {can.write && <CreateSlider shopId={shopId} />}
       {(sliders.isPending || shop.isPending) && <Loading />}
       {failed && <Failure error={failed} onRetry={() => void Promise.all([sliders.refetch(), shop.refetch()])} />}
       {sliders.data && sliders.data.sliders.length === 0 && <Empty>{t('catalog.sliders.empty')}</Empty>}
@@ -65,6 +71,18 @@ export function SliderScreen() {
     queryFn: () => unwrap(api.GET('/admin/v1/shops/{shop_id}/sliders/{code}', { params: { path: { shop_id: shopId, code } } })),
   });
   const failed = slider.error ?? shop.error;
+  const can = usePermissions();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/admin/v1/shops/{shop_id}/sliders/{code}', { params: { path: { shop_id: shopId, code } } })),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: catalogKeys.slider(shopId, code) });
+      await queryClient.invalidateQueries({ queryKey: catalogKeys.sliders(shopId) });
+      void navigate(`/shops/${shopId}/sliders`);
+    },
+  });
   const none = t('common.none');
   const link = (url: string | null): ReactNode => {
     const href = safeHref(url);
@@ -83,8 +101,31 @@ export function SliderScreen() {
       </Anchor>
       {(slider.isPending || shop.isPending) && <Loading />}
       {failed && <Failure error={failed} onRetry={() => void Promise.all([slider.refetch(), shop.refetch()])} />}
-      {slider.data && shop.data && (
+      {slider.data && shop.data && editing && (
+        <SliderForm
+          shopId={shopId}
+          code={code}
+          initial={draftOf(slider.data)}
+          onSaved={() => {
+            setEditing(false);
+            void slider.refetch();
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      )}
+      {slider.data && shop.data && !editing && (
         <>
+          {can.write && (
+            <Group>
+              <Button onClick={() => setEditing(true)}>{t('catalog.slider.edit')}</Button>
+              <ConfirmDelete
+                label={t('catalog.slider.delete')}
+                ariaLabel={t('catalog.slider.deleteLabel', { code })}
+                confirm={t('catalog.slider.deleteConfirm', { code })}
+                mutation={remove}
+              />
+            </Group>
+          )}
           <Text>
             {t('catalog.sliders.pixels', { width: slider.data.width, height: slider.data.height })} ·{' '}
             {t('catalog.slider.updated', { at: formatDateTime(slider.data.updated_at, shop.data, language) })}
@@ -140,3 +181,96 @@ export function SliderScreen() {
     </Page>
   );
 }
+
+/**
+ * A new slider: its code and size, saved with no slides (a slider without slides is allowed
+ * and answers nothing); its page then opens to add them. An existing code is refused here
+ * rather than replaced: PUT would overwrite it whole.
+ */
+function CreateSlider({ shopId }: { readonly shopId: string }) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [code, setCode] = useState('');
+  const [width, setWidth] = useState('');
+  const [height, setHeight] = useState('');
+  const [local, setLocal] = useState<{ field: 'code' | 'width' | 'height'; message: string } | null>(null);
+  const create = useMutation({
+    mutationFn: async ({ body }: { body: { width: number; height: number } }) => {
+      const exists = await api.GET('/admin/v1/shops/{shop_id}/sliders/{code}', { params: { path: { shop_id: shopId, code } } });
+      if (exists.response.ok) throw new SliderExists();
+      return unwrap(
+        api.PUT('/admin/v1/shops/{shop_id}/sliders/{code}', { params: { path: { shop_id: shopId, code } }, body: { ...body, slides: [] } }),
+      );
+    },
+    onSuccess: async (saved) => {
+      await queryClient.invalidateQueries({ queryKey: catalogKeys.sliders(shopId) });
+      void navigate(`/shops/${shopId}/sliders/${encodeURIComponent(saved.code)}`);
+    },
+  });
+  const exists = create.error instanceof SliderExists;
+  const failure = exists ? {} : formFailure(create.error, ['code', 'width', 'height'] as const, t);
+  const errorAt = (field: 'code' | 'width' | 'height') =>
+    local?.field === field
+      ? local.message
+      : field === 'code' && exists
+        ? t('catalog.slider.exists')
+        : failure.field?.name === field
+          ? failure.field.message
+          : undefined;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setLocal(null);
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(code)) return setLocal({ field: 'code', message: t('catalog.slider.codeInvalid') });
+    const result = bodyOf({ width, height, slides: [] });
+    if ('problem' in result) return setLocal({ field: result.problem.field, message: t(result.problem.key) });
+    create.mutate({ body: { width: result.body.width, height: result.body.height } });
+  };
+  return (
+    <Paper withBorder p="md">
+      <form onSubmit={submit} noValidate aria-label={t('catalog.slider.new')}>
+        <Stack gap="sm">
+          {failure.form && (
+            <Alert color="red" role="alert">
+              {failure.form}
+            </Alert>
+          )}
+          <Group align="flex-start" grow>
+            <TextInput
+              label={t('catalog.sliders.code')}
+              description={t('catalog.slider.codeHint')}
+              required
+              maxLength={64}
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+              error={errorAt('code')}
+            />
+            <TextInput
+              label={t('catalog.slider.width')}
+              required
+              inputMode="numeric"
+              value={width}
+              onChange={(e) => setWidth(e.currentTarget.value)}
+              error={errorAt('width')}
+            />
+            <TextInput
+              label={t('catalog.slider.height')}
+              required
+              inputMode="numeric"
+              value={height}
+              onChange={(e) => setHeight(e.currentTarget.value)}
+              error={errorAt('height')}
+            />
+          </Group>
+          <Group>
+            <Button type="submit" loading={create.isPending}>
+              {t('catalog.slider.create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+class SliderExists extends Error {}
