@@ -29,6 +29,11 @@ export async function createPromotion(shopId: string, name: string): Promise<num
   return made.id;
 }
 
+/** A promotion as the admin API answers it. */
+export async function getPromotion(shopId: string, id: number): Promise<Record<string, unknown>> {
+  return call<Record<string, unknown>>('GET', `/admin/v1/shops/${shopId}/promotions/${id}`);
+}
+
 export async function createSubscription(shopId: string, code: string): Promise<void> {
   await call('POST', `/admin/v1/shops/${shopId}/subscriptions`, { code, name: `Plan ${code}`, status: 'active' });
 }

@@ -1,6 +1,6 @@
 import { createShop } from './admin-api.js';
 import { expect, expectAccessible, test } from './fixtures.js';
-import { createMember, createPromotion, createSubscription, estimate } from './loyalty-api.js';
+import { createMember, createPromotion, createSubscription, estimate, getPromotion } from './loyalty-api.js';
 import { LoyaltyPage } from './pages/loyalty.page.js';
 
 test('1,000 promo codes generated in the UI are listed a page at a time, and one takes its discount off in the checkout', async ({
@@ -161,4 +161,45 @@ test('the programme, subscriptions and certificates screens work and pass axe; t
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download all codes (CSV)' }).click();
   expect((await download).suggestedFilename()).toBe(`promotion-${promotionId}-promo-codes.csv`);
+});
+
+test("a promotion's further conditions are set in the form, kept by the API and shown again; a half-given time window is refused at its field", async ({
+  page,
+  signedIn: _,
+}) => {
+  test.setTimeout(60_000);
+  const shop = await createShop(`Conditions ${Date.now()}`);
+  const loyalty = new LoyaltyPage(page);
+  await loyalty.open(shop.shop_id, 'promotions/new', 'New promotion');
+  await page.getByRole('textbox', { name: /^Name/ }).fill('Night owls');
+  await page.getByRole('textbox', { name: /^Percent off/ }).fill('15');
+  const conditions = page.getByRole('group', { name: 'More conditions (optional)' });
+  await conditions.getByRole('checkbox', { name: 'Only on the customer’s first order' }).check();
+  await conditions.getByRole('textbox', { name: 'Only orders from these streams' }).fill('ios, android');
+  await conditions.getByRole('textbox', { name: 'Only members of these loyalty levels' }).fill('gold');
+  await conditions.getByLabel('Daily from (Europe/Moscow)').fill('22:00');
+  await conditions.getByRole('textbox', { name: 'Extra bonuses, % of the matching lines' }).fill('5');
+  await conditions.getByRole('textbox', { name: 'Special prices (RUB)' }).fill('sku-1 = 990\nsku-2 = 1 500,50');
+  await page.getByRole('button', { name: 'Create the promotion' }).click();
+  await expect(page.getByText('Give both times as HH:MM, different from each other, or leave both empty.')).toBeVisible();
+  await expectAccessible(page);
+  await conditions.getByLabel('Daily until (Europe/Moscow)').fill('06:00');
+  await page.getByRole('button', { name: 'Create the promotion' }).click();
+  await expect(page.getByRole('heading', { name: 'Promotion: Night owls', level: 1 })).toBeVisible();
+
+  const id = Number(/promotions\/(\d+)/.exec(page.url())?.[1]);
+  expect(await getPromotion(shop.shop_id, id)).toMatchObject({
+    first_order_only: true,
+    streams: ['ios', 'android'],
+    member_levels: ['gold'],
+    time_of_day: { from: '22:00', to: '06:00' },
+    bonus_reward_percent: 5,
+    special_prices: { 'sku-1': 990, 'sku-2': 1500.5 },
+  });
+  await loyalty.open(shop.shop_id, 'promotions', 'Promotions');
+  await page.getByRole('link', { name: 'Night owls' }).click();
+  const kept = page.getByRole('group', { name: 'More conditions (optional)' });
+  await expect(kept.getByRole('textbox', { name: 'Only orders from these streams' })).toHaveValue('ios, android');
+  await expect(kept.getByRole('textbox', { name: 'Special prices (RUB)' })).toHaveValue('sku-1 = 990\nsku-2 = 1500.5');
+  await expect(kept.getByRole('checkbox', { name: 'Only on the customer’s first order' })).toBeChecked();
 });

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Paper, SegmentedControl, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Checkbox, Fieldset, Group, Paper, SegmentedControl, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { failureAt } from './form';
 import { loyaltyKeys, type Promotion } from './loyalty.queries';
 import { isoToLocal, localToIso, parseUnits } from './money';
 import { FormAlert, Saved } from './parts';
+import { listOf, percentOf, specialPricesOf, specialPricesText, timeOfDayOf } from './promotion-conditions';
 import { statusOptions, type PromotionStatus } from './promotions.screen';
 
 const FIELDS = [
@@ -21,6 +22,13 @@ const FIELDS = [
   'min_order_total',
   'product_ids',
   'category_ids',
+  'streams',
+  'payment_types',
+  'locations',
+  'member_levels',
+  'time_of_day',
+  'bonus_reward_percent',
+  'special_prices',
 ] as const;
 type Field = (typeof FIELDS)[number];
 
@@ -58,6 +66,15 @@ export function PromotionForm({
   const [products, setProducts] = useState(promotion?.product_ids.join(', ') ?? '');
   const [categories, setCategories] = useState(promotion?.category_ids.join(', ') ?? '');
   const [priority, setPriority] = useState(String(promotion?.priority ?? 0));
+  const [streams, setStreams] = useState(promotion?.streams.join(', ') ?? '');
+  const [paymentTypes, setPaymentTypes] = useState(promotion?.payment_types.join(', ') ?? '');
+  const [locations, setLocations] = useState(promotion?.locations.join(', ') ?? '');
+  const [levels, setLevels] = useState(promotion?.member_levels.join(', ') ?? '');
+  const [firstOrder, setFirstOrder] = useState(promotion?.first_order_only ?? false);
+  const [fromTime, setFromTime] = useState(promotion?.time_of_day?.from ?? '');
+  const [toTime, setToTime] = useState(promotion?.time_of_day?.to ?? '');
+  const [bonusPercent, setBonusPercent] = useState(promotion?.bonus_reward_percent ? String(promotion.bonus_reward_percent) : '');
+  const [specialPrices, setSpecialPrices] = useState(specialPricesText(promotion?.special_prices ?? {}));
   const [local, setLocal] = useState<{ field: Field; message: string } | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -90,6 +107,13 @@ export function PromotionForm({
     if (amount === null) return setLocal({ field: 'discount', message: t('loyalty.amountInvalid') });
     const min = minTotal.trim() === '' ? null : parseUnits(minTotal);
     if (min === null && minTotal.trim() !== '') return setLocal({ field: 'min_order_total', message: t('loyalty.amountInvalid') });
+    const window = timeOfDayOf(fromTime, toTime);
+    if (window === undefined) return setLocal({ field: 'time_of_day', message: t('loyalty.promo.timeOfDayInvalid') });
+    const bonus = percentOf(bonusPercent);
+    if (bonus === undefined) return setLocal({ field: 'bonus_reward_percent', message: t('loyalty.promo.percentInvalid') });
+    const special = specialPricesOf(specialPrices);
+    if ('badLine' in special)
+      return setLocal({ field: 'special_prices', message: t('loyalty.promo.specialPriceInvalid', { line: special.badLine }) });
     const starts = startsAt === '' ? null : localToIso(startsAt, shop.timezone);
     const ends = endsAt === '' ? null : localToIso(endsAt, shop.timezone);
     const body: Record<string, unknown> = {
@@ -100,11 +124,19 @@ export function PromotionForm({
       priority: Number.parseInt(priority, 10) || 0,
       product_ids: list(products),
       category_ids: list(categories),
+      streams: listOf(streams),
+      payment_types: listOf(paymentTypes),
+      locations: listOf(locations),
+      member_levels: listOf(levels),
+      first_order_only: firstOrder,
+      bonus_reward_percent: bonus,
+      special_prices: special.prices,
     };
     // A PATCH clears with null; a create leaves the field out.
     if (promotion || starts !== null) body.starts_at = starts;
     if (promotion || ends !== null) body.ends_at = ends;
     if (promotion || min !== null) body.min_order_total = min;
+    if (promotion || window !== null) body.time_of_day = window;
     save.mutate(body);
   };
 
@@ -207,6 +239,85 @@ export function PromotionForm({
             onChange={(e) => setCategories(e.currentTarget.value)}
             error={at('category_ids')}
           />
+          <Fieldset legend={t('loyalty.promo.conditions')}>
+            <Stack gap="sm">
+              <Checkbox
+                label={t('loyalty.promo.firstOrder')}
+                checked={firstOrder}
+                onChange={(e) => setFirstOrder(e.currentTarget.checked)}
+              />
+              <Group grow align="flex-start">
+                <TextInput
+                  label={t('loyalty.promo.streams')}
+                  description={t('loyalty.promo.listHint')}
+                  maxLength={2000}
+                  value={streams}
+                  onChange={(e) => setStreams(e.currentTarget.value)}
+                  error={at('streams')}
+                />
+                <TextInput
+                  label={t('loyalty.promo.paymentTypes')}
+                  description={t('loyalty.promo.listHint')}
+                  maxLength={2000}
+                  value={paymentTypes}
+                  onChange={(e) => setPaymentTypes(e.currentTarget.value)}
+                  error={at('payment_types')}
+                />
+              </Group>
+              <Group grow align="flex-start">
+                <TextInput
+                  label={t('loyalty.promo.locations')}
+                  description={t('loyalty.promo.listHint')}
+                  maxLength={4000}
+                  value={locations}
+                  onChange={(e) => setLocations(e.currentTarget.value)}
+                  error={at('locations')}
+                />
+                <TextInput
+                  label={t('loyalty.promo.levels')}
+                  description={t('loyalty.promo.listHint')}
+                  maxLength={2000}
+                  value={levels}
+                  onChange={(e) => setLevels(e.currentTarget.value)}
+                  error={at('member_levels')}
+                />
+              </Group>
+              <Group grow align="flex-start">
+                <TextInput
+                  type="time"
+                  label={t('loyalty.promo.fromTime', { zone: shop.timezone })}
+                  value={fromTime}
+                  onChange={(e) => setFromTime(e.currentTarget.value)}
+                  error={at('time_of_day')}
+                />
+                <TextInput
+                  type="time"
+                  label={t('loyalty.promo.toTime', { zone: shop.timezone })}
+                  description={t('loyalty.promo.timeHint')}
+                  value={toTime}
+                  onChange={(e) => setToTime(e.currentTarget.value)}
+                />
+              </Group>
+              <TextInput
+                label={t('loyalty.promo.bonusPercent')}
+                inputMode="decimal"
+                maxLength={6}
+                value={bonusPercent}
+                onChange={(e) => setBonusPercent(e.currentTarget.value)}
+                error={at('bonus_reward_percent')}
+              />
+              <Textarea
+                label={t('loyalty.promo.specialPrices', { currency: shop.currency })}
+                description={t('loyalty.promo.specialPricesHint')}
+                autosize
+                minRows={2}
+                maxRows={10}
+                value={specialPrices}
+                onChange={(e) => setSpecialPrices(e.currentTarget.value)}
+                error={at('special_prices')}
+              />
+            </Stack>
+          </Fieldset>
           <Group>
             <Button type="submit" loading={save.isPending}>
               {promotion ? t('loyalty.save') : t('loyalty.promo.create')}
