@@ -39,9 +39,10 @@ const list = (text: string) =>
     .filter((s) => s !== '');
 
 /**
- * The common kinds of promotion: a percent or fixed discount, automatic or by promo code,
- * on everything or on some products or categories, with dates in the shop's time zone and
- * a minimum order. Amounts are currency units, as the API takes them (docs/promotions.md).
+ * A promotion whole: a percent or fixed discount, automatic or by promo code, on everything
+ * or on some products or categories, with dates in the shop's time zone and a minimum order,
+ * and the further conditions of promotion-conditions.ts. Amounts are currency units, as the
+ * API takes them (docs/promotions.md).
  */
 export function PromotionForm({
   shopId,
