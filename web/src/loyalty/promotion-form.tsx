@@ -1,4 +1,4 @@
-import { Button, Checkbox, Fieldset, Group, Paper, SegmentedControl, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Checkbox, Fieldset, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -247,42 +247,26 @@ export function PromotionForm({
                 checked={firstOrder}
                 onChange={(e) => setFirstOrder(e.currentTarget.checked)}
               />
-              <Group grow align="flex-start">
-                <TextInput
-                  label={t('loyalty.promo.streams')}
-                  description={t('loyalty.promo.listHint')}
-                  maxLength={2000}
-                  value={streams}
-                  onChange={(e) => setStreams(e.currentTarget.value)}
-                  error={at('streams')}
-                />
-                <TextInput
-                  label={t('loyalty.promo.paymentTypes')}
-                  description={t('loyalty.promo.listHint')}
-                  maxLength={2000}
-                  value={paymentTypes}
-                  onChange={(e) => setPaymentTypes(e.currentTarget.value)}
-                  error={at('payment_types')}
-                />
-              </Group>
-              <Group grow align="flex-start">
-                <TextInput
-                  label={t('loyalty.promo.locations')}
-                  description={t('loyalty.promo.listHint')}
-                  maxLength={4000}
-                  value={locations}
-                  onChange={(e) => setLocations(e.currentTarget.value)}
-                  error={at('locations')}
-                />
-                <TextInput
-                  label={t('loyalty.promo.levels')}
-                  description={t('loyalty.promo.listHint')}
-                  maxLength={2000}
-                  value={levels}
-                  onChange={(e) => setLevels(e.currentTarget.value)}
-                  error={at('member_levels')}
-                />
-              </Group>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                {(
+                  [
+                    ['streams', t('loyalty.promo.streams'), streams, setStreams],
+                    ['payment_types', t('loyalty.promo.paymentTypes'), paymentTypes, setPaymentTypes],
+                    ['locations', t('loyalty.promo.locations'), locations, setLocations],
+                    ['member_levels', t('loyalty.promo.levels'), levels, setLevels],
+                  ] as const
+                ).map(([field, label, text, setText]) => (
+                  <TextInput
+                    key={field}
+                    label={label}
+                    description={t('loyalty.promo.listHint')}
+                    maxLength={4000}
+                    value={text}
+                    onChange={(e) => setText(e.currentTarget.value)}
+                    error={at(field)}
+                  />
+                ))}
+              </SimpleGrid>
               <Group grow align="flex-start">
                 <TextInput
                   type="time"
