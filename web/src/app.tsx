@@ -10,6 +10,7 @@ import { SESSION_KEY } from './auth/session';
 import { customerRoutes } from './customers/routes';
 import { dashboardRoutes } from './dashboards/routes';
 import { catalogRoutes } from './catalog/routes';
+import { chainRoutes } from './chains/routes';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { loyaltyRoutes } from './loyalty/routes';
@@ -56,6 +57,7 @@ const router = createBrowserRouter(
         ...catalogRoutes,
         ...loyaltyRoutes,
         ...dashboardRoutes,
+        ...chainRoutes,
         { path: '*', Component: NotFound },
       ],
     },
