@@ -52,7 +52,7 @@ export function TriggerFields({
             />
             <Text size="sm" c="dimmed">
               {t('chains.trigger.eventHint')}{' '}
-              <Anchor component={Link} to={`/shops/${shopId}/event-codes`} size="sm">
+              <Anchor component={Link} to={`/shops/${shopId}/event-codes`} size="sm" underline="always">
                 {t('chains.trigger.eventCodesLink')}
               </Anchor>
             </Text>
