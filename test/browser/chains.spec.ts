@@ -17,7 +17,7 @@ test('a chain built in the builder (custom event → wait → condition → emai
   page,
   signedIn: _,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   const shopId = seeded.shop.shop_id;
   const chains = new ChainsPage(page);
   await chains.gotoList(shopId);
@@ -59,10 +59,9 @@ test('a chain built in the builder (custom event → wait → condition → emai
   // A customer signs up with the gold plan: the run waits at step 1.
   await sendCustomEvent(shopId, 'kate@example.org', 'gold');
   await expect(async () => {
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect(chains.runRows().first()).toContainText(/Waiting\s*Step 1 \(version 1\)/, { timeout: 1000 });
+    await chains.refresh();
+    await expect(chains.runRows().first()).toContainText(/Waiting\s*Step 1 \(version 1\)/, { timeout: 2000 });
   }).toPass({ timeout: 15_000 });
-  await page.reload();
   await expect(chains.counts(1)).toContainText('Entered: 1');
   await expect(chains.counts(1)).toContainText('Waiting: 1');
   await expect(chains.counts(3)).toContainText('Sent: 0');
@@ -70,10 +69,10 @@ test('a chain built in the builder (custom event → wait → condition → emai
   // Past the wait, the run passes the condition and sends the email: done at step 3.
   await advanceServerClock(6 * 60_000);
   await expect(async () => {
-    await page.reload();
+    await chains.refresh();
     await expect(chains.runRows().first()).toContainText(/Done\s*Step 3 \(version 1\)/, { timeout: 2000 });
-    await expect(chains.counts(3)).toContainText('Sent: 1', { timeout: 1000 });
-  }).toPass({ timeout: 25_000 });
+    await expect(chains.counts(3)).toContainText('Sent: 1', { timeout: 2000 });
+  }).toPass({ timeout: 40_000 });
   await expect(chains.counts(1)).toContainText('Waiting: 0');
   await expect(chains.counts(2)).toContainText('Entered: 1');
   await expect(chains.counts(3)).toContainText('Done: 1');

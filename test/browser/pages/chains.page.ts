@@ -64,6 +64,11 @@ export class ChainsPage {
     await this.page.getByRole('button', { name: 'Save chain' }).click();
   }
 
+  /** Reads the runs and the steps' counts again, as the page's button does. */
+  async refresh(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Refresh runs and counts' }).click();
+  }
+
   /** The runs table's rows (the header row left out). */
   runRows(): Locator {
     return this.page

@@ -1,4 +1,5 @@
 import { Anchor, Badge, Button, Group, Paper, Select, Stack, Table, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { LoadMore } from '../customers/load-more';
@@ -6,7 +7,7 @@ import { formatDateTime } from '../i18n/format';
 import { useI18n } from '../i18n/i18n';
 import { useShopLocale } from '../loyalty/loyalty.queries';
 import { Empty, Failure, Loading } from '../ui/states';
-import { useRuns, type Run, type RunsFilter } from './chains.queries';
+import { chainKeys, useRuns, type Run, type RunsFilter } from './chains.queries';
 
 const STATUS_COLOURS: Readonly<Record<Run['status'], string>> = { waiting: 'blue', done: 'green', exited: 'gray' };
 
@@ -22,6 +23,9 @@ export function ChainRuns({ shopId, code }: { readonly shopId: string; readonly 
   const [value, setValue] = useState('');
   const [filter, setFilter] = useState<RunsFilter>({});
   const runs = useRuns(shopId, code, filter);
+  const queryClient = useQueryClient();
+  // Runs move on their own: a refresh reads them again, and the steps' counts with them.
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: chainKeys.chain(shopId, code) });
   const rows = runs.data?.pages.flatMap((p) => p.runs) ?? [];
   const when = (iso: string | null) => (iso && shop ? formatDateTime(iso, shop, language) : '');
   const submit = (event: FormEvent) => {
@@ -52,7 +56,7 @@ export function ChainRuns({ shopId, code }: { readonly shopId: string; readonly 
             <Button type="submit" variant="default">
               {t('chains.runs.find')}
             </Button>
-            <Button variant="subtle" onClick={() => void runs.refetch()} loading={runs.isRefetching && !runs.isFetchingNextPage}>
+            <Button variant="default" onClick={refresh} loading={runs.isRefetching && !runs.isFetchingNextPage}>
               {t('chains.runs.refresh')}
             </Button>
           </Group>

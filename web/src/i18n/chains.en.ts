@@ -128,7 +128,7 @@ export const chainsEn = {
   'chains.runs.phone': 'Phone',
   'chains.runs.customer': 'Customer',
   'chains.runs.find': 'Find',
-  'chains.runs.refresh': 'Refresh',
+  'chains.runs.refresh': 'Refresh runs and counts',
   'chains.runs.empty': 'No run yet: the chain starts one each time its trigger fires.',
   'chains.runs.noneFound': 'This customer has no run of the chain.',
   'chains.runs.id': 'Run',

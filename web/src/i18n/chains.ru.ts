@@ -131,7 +131,7 @@ export const chainsRu: Record<keyof typeof chainsEn, string> = {
   'chains.runs.phone': 'Телефон',
   'chains.runs.customer': 'Покупатель',
   'chains.runs.find': 'Найти',
-  'chains.runs.refresh': 'Обновить',
+  'chains.runs.refresh': 'Обновить прохождения и счётчики',
   'chains.runs.empty': 'Прохождений пока нет: цепочка запускает их при каждом срабатывании триггера.',
   'chains.runs.noneFound': 'У этого покупателя нет прохождений цепочки.',
   'chains.runs.id': 'Прохождение',
