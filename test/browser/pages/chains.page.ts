@@ -56,8 +56,9 @@ export class ChainsPage {
 
   async email(number: number, subject: string, html: string): Promise<void> {
     const step = this.step(number, 'Send');
+    // The shared template editor: CodeMirror fields named by their labels.
     await step.getByRole('textbox', { name: 'Subject' }).fill(subject);
-    await step.getByRole('textbox', { name: /^HTML or MJML/ }).fill(html);
+    await step.getByRole('textbox', { name: 'HTML or MJML' }).fill(html);
   }
 
   async save(): Promise<void> {

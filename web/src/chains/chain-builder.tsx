@@ -5,6 +5,7 @@ import { ApiError } from '../api/client';
 import { usePermissions } from '../auth/permissions';
 import { useSegments } from '../customers/customers.queries';
 import { useI18n } from '../i18n/i18n';
+import { templateErrorsOf, TemplatesEditor, type FieldError } from '../templates/templates-editor';
 import { describeFailure } from '../ui/states';
 import {
   chainBody,
@@ -20,7 +21,7 @@ import {
   type StepKind,
 } from './chain-draft';
 import { useSaveChain, type StepStats } from './chains.queries';
-import { ConditionFields, DurationInput, SendFields, WaitFields } from './step-fields';
+import { ConditionFields, DurationInput, WaitFields } from './step-fields';
 import { TriggerFields } from './trigger-fields';
 import { StepStatsLine } from './step-stats';
 
@@ -180,6 +181,8 @@ export function ChainBuilder({
                   </Text>
                 )}
                 <StepCard
+                  shopId={shopId}
+                  saveError={problems ? null : save.error}
                   step={step}
                   index={index}
                   count={draft.steps.length}
@@ -237,6 +240,8 @@ export function ChainBuilder({
 }
 
 function StepCard({
+  shopId,
+  saveError,
   step,
   index,
   count,
@@ -248,6 +253,8 @@ function StepCard({
   onRemove,
   canWrite,
 }: {
+  readonly shopId: string;
+  readonly saveError: unknown;
   readonly step: StepDraft;
   readonly index: number;
   readonly count: number;
@@ -319,13 +326,24 @@ function StepCard({
           <ConditionFields step={step} onChange={(s) => onChange({ ...step, ...s })} error={first} segments={segments} />
         )}
         {step.kind === 'send' && (
-          <SendFields
-            step={step}
-            onChange={(s) => onChange({ ...step, ...s })}
-            errors={Object.fromEntries(
-              Object.entries(mine).map(([path, message]) => [path.replace(/^\.send\.?/, '').replace(/^$/, ''), message]),
+          <>
+            {mine[''] !== undefined && (
+              <Text size="sm" c="red.8" role="alert">
+                {mine['']}
+              </Text>
             )}
-          />
+            {mine['.send'] !== undefined && (
+              <Text size="sm" c="red.8" role="alert">
+                {mine['.send']}
+              </Text>
+            )}
+            <TemplatesEditor
+              shopId={shopId}
+              value={step.templates}
+              onChange={(templates) => onChange({ ...step, templates })}
+              errors={sendErrors(mine, saveError, index)}
+            />
+          </>
         )}
         {step.kind === 'exit' && (
           <>
@@ -341,4 +359,17 @@ function StepCard({
       </Stack>
     </Paper>
   );
+}
+
+/**
+ * A send step's errors for the template editor, by their path below the templates
+ * (`email.html`): the server's refusal of a template (with its line), and what this page
+ * found below `.send.`.
+ */
+function sendErrors(mine: Readonly<Record<string, string>>, saveError: unknown, index: number): FieldError[] {
+  const fromServer = templateErrorsOf(saveError, `steps[${index}].send.`);
+  const local = Object.entries(mine)
+    .filter(([path]) => path.startsWith('.send.') && !fromServer.some((e) => `.send.${e.name}` === path))
+    .map(([path, message]) => ({ name: path.slice('.send.'.length), message }));
+  return [...fromServer, ...local];
 }

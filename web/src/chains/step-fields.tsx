@@ -1,7 +1,6 @@
-import { Checkbox, Group, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Group, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useI18n } from '../i18n/i18n';
-import { UNITS, type Duration, type IfStep, type SendStep, type WaitStep, CONDITION_KINDS } from './chain-draft';
-import type { MailingTemplates } from './chains.queries';
+import { UNITS, type Duration, type IfStep, type WaitStep, CONDITION_KINDS } from './chain-draft';
 
 /** An amount and its unit (minutes, hours, days, seconds), with the refusal of either shown under the pair. */
 export function DurationInput({
@@ -156,103 +155,6 @@ export function ConditionFields({
       <Text size="sm" c="dimmed">
         {t('chains.if.else')}
       </Text>
-    </Stack>
-  );
-}
-
-type Email = NonNullable<MailingTemplates['email']>;
-type Sms = NonNullable<MailingTemplates['sms']>;
-
-/**
- * A send step's email and SMS templates as plain fields: the subject and HTML of the email,
- * the text of the SMS (Liquid; docs/messaging-templates.md). Other channels and locale
- * variants a saved chain has are kept as they are.
- */
-export function SendFields({
-  step,
-  onChange,
-  errors,
-}: {
-  readonly step: SendStep;
-  readonly onChange: (step: SendStep) => void;
-  /** Refusals by their path below the templates ("email.html", ""). */
-  readonly errors: Readonly<Record<string, string>>;
-}) {
-  const { t } = useI18n();
-  const templates = step.templates;
-  const set = (next: MailingTemplates) => onChange({ ...step, templates: next });
-  const email: Email | undefined = templates.email;
-  const sms: Sms | undefined = templates.sms;
-  const withEmail = (value: Email | undefined) => {
-    const { email: _old, ...rest } = templates;
-    set(value === undefined ? rest : { ...rest, email: value });
-  };
-  const withSms = (value: Sms | undefined) => {
-    const { sms: _old, ...rest } = templates;
-    set(value === undefined ? rest : { ...rest, sms: value });
-  };
-  const under = (prefix: string) =>
-    Object.entries(errors)
-      .filter(([path]) => path === prefix || path.startsWith(`${prefix}.`))
-      .map(([, message]) => message)[0];
-  return (
-    <Stack gap="xs">
-      {errors[''] && (
-        <Text size="sm" c="red.8" role="alert">
-          {errors['']}
-        </Text>
-      )}
-      <Checkbox
-        label={t('chains.send.email')}
-        checked={email !== undefined}
-        onChange={(e) => withEmail(e.currentTarget.checked ? { subject: '', html: '' } : undefined)}
-      />
-      {email && (
-        <Stack gap="xs" pl="lg">
-          <TextInput
-            label={t('chains.send.subject')}
-            maxLength={2000}
-            value={email.subject}
-            onChange={(e) => withEmail({ ...email, subject: e.currentTarget.value })}
-            error={under('email.subject')}
-          />
-          <Textarea
-            label={t('chains.send.html')}
-            description={t('chains.send.liquid')}
-            autosize
-            minRows={4}
-            value={email.html}
-            onChange={(e) => withEmail({ ...email, html: e.currentTarget.value })}
-            error={under('email.html') ?? under('email.text') ?? under('email')}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-          />
-        </Stack>
-      )}
-      <Checkbox
-        label={t('chains.send.sms')}
-        checked={sms !== undefined}
-        onChange={(e) => withSms(e.currentTarget.checked ? { body: '' } : undefined)}
-      />
-      {sms && (
-        <Textarea
-          pl="lg"
-          label={t('chains.send.smsBody')}
-          description={t('chains.send.liquid')}
-          autosize
-          minRows={2}
-          maxLength={5000}
-          value={sms.body}
-          onChange={(e) => withSms({ body: e.currentTarget.value })}
-          error={under('sms')}
-        />
-      )}
-      {Object.entries(errors)
-        .filter(([path]) => path !== '' && !/^(email|sms)(\.|$)/.test(path))
-        .map(([path, message]) => (
-          <Text key={path} size="sm" c="red.8" role="alert">
-            {message}
-          </Text>
-        ))}
     </Stack>
   );
 }
