@@ -49,6 +49,7 @@ export const en = {
   'nav.group.customers': 'Customers',
   'nav.group.catalog': 'Catalog',
   'nav.group.loyalty': 'Loyalty',
+  'nav.group.messaging': 'Messaging',
   'nav.group.admin': 'Administration',
   'nav.noShop': 'Pick a shop above to see its sections.',
   'nav.shopPicker': 'Shop',

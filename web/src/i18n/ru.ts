@@ -47,6 +47,7 @@ export const ru: Messages = {
   'nav.group.customers': 'Покупатели',
   'nav.group.catalog': 'Каталог',
   'nav.group.loyalty': 'Лояльность',
+  'nav.group.messaging': 'Сообщения',
   'nav.group.admin': 'Администрирование',
   'nav.noShop': 'Выберите магазин вверху, чтобы увидеть его разделы.',
   'nav.shopPicker': 'Магазин',
