@@ -56,27 +56,34 @@ test('a chain built in the builder (custom event → wait → condition → emai
   await expect(page.getByText('No run yet')).toBeVisible();
   await expectAccessible(page);
 
-  // A customer signs up with the gold plan: the run waits at step 1.
+  // Two customers sign up, one on the silver plan, then one on the gold: both runs wait at step 1.
+  await sendCustomEvent(shopId, 'sam@example.org', 'silver');
   await sendCustomEvent(shopId, 'kate@example.org', 'gold');
   await expect(async () => {
     await chains.refresh();
+    await expect(chains.runRows()).toHaveCount(2, { timeout: 2000 });
     await expect(chains.runRows().first()).toContainText(/Waiting\s*Step 1 \(version 1\)/, { timeout: 2000 });
   }).toPass({ timeout: 15_000 });
-  await expect(chains.counts(1)).toContainText('Entered: 1');
-  await expect(chains.counts(1)).toContainText('Waiting: 1');
+  await expect(chains.counts(1)).toContainText('Entered: 2');
+  await expect(chains.counts(1)).toContainText('Waiting: 2');
   await expect(chains.counts(3)).toContainText('Sent: 0');
 
-  // Past the wait, the run passes the condition and sends the email: done at step 3.
+  // Past the wait, the gold run passes the condition and sends the email (done at step 3);
+  // the silver one exits at the condition, with the server's reason.
   await advanceServerClock(6 * 60_000);
   await expect(async () => {
     await chains.refresh();
     await expect(chains.runRows().first()).toContainText(/Done\s*Step 3 \(version 1\)/, { timeout: 2000 });
     await expect(chains.counts(3)).toContainText('Sent: 1', { timeout: 2000 });
   }).toPass({ timeout: 40_000 });
+  await expect(chains.runRows().nth(1)).toContainText(/Exited\s*Step 2 \(version 1\).*variable `plan` is not gold/);
   await expect(chains.counts(1)).toContainText('Waiting: 0');
-  await expect(chains.counts(2)).toContainText('Entered: 1');
+  await expect(chains.counts(2)).toContainText('Entered: 2');
+  await expect(chains.counts(2)).toContainText('Exited: 1');
+  await expect(chains.counts(3)).toContainText('Entered: 1');
   await expect(chains.counts(3)).toContainText('Done: 1');
   expect(seeded.smtp.received).toHaveLength(1);
+  expect(seeded.smtp.received[0]?.rcptTo).toEqual(['kate@example.org']);
   expect(seeded.smtp.received[0]?.raw.toString('utf8')).toContain('Subject: Welcome aboard');
   await expectAccessible(page);
 
