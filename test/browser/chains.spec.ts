@@ -87,9 +87,15 @@ test('a chain built in the builder (custom event → wait → condition → emai
   expect(seeded.smtp.received[0]?.raw.toString('utf8')).toContain('Subject: Welcome aboard');
   await expectAccessible(page);
 
+  // A change writes the next version; the run already done keeps its own.
+  await page.getByRole('textbox', { name: /^Name/ }).fill('Welcome series, gold');
+  await chains.save();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as version 2.' })).toBeVisible();
+  await expect(chains.runRows().first()).toContainText('Step 3 (version 1)');
+
   // The list shows the chain, its trigger and its version.
   await chains.gotoList(shopId);
   await expect(page.getByRole('row').filter({ hasText: 'welcome' })).toContainText(
-    /Welcome series\s*Custom event signed_up\s*Active\s*3\s*1/,
+    /Welcome series, gold\s*Custom event signed_up\s*Active\s*3\s*2/,
   );
 });

@@ -9,6 +9,7 @@ import { templateErrorsOf, TemplatesEditor, type FieldError } from '../templates
 import { describeFailure } from '../ui/states';
 import {
   chainBody,
+  draftOf,
   emptyStep,
   fieldOfChainError,
   moveStep,
@@ -89,9 +90,14 @@ export function ChainBuilder({
     save.mutate(
       { code, body: chainBody(draft) },
       {
-        onSuccess: () => {
-          if (isNew) void navigate(`/shops/${shopId}/chains/${encodeURIComponent(code)}`);
-          else setSaved(true);
+        onSuccess: (chain) => {
+          if (isNew) {
+            void navigate(`/shops/${shopId}/chains/${encodeURIComponent(code)}`);
+            return;
+          }
+          // The new version's steps, so each step's counts are read by its place in that version.
+          setDraft(draftOf(chain));
+          setSaved(true);
         },
       },
     );

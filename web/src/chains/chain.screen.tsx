@@ -43,8 +43,8 @@ export function ChainScreen() {
             {t('chains.versionNote', { version: chain.data.version })}
           </Text>
           {stats.isError && <Failure error={stats.error} onRetry={() => void stats.refetch()} />}
-          <ChainBuilder key={chain.data.version} shopId={shopId} initial={initial} isNew={false} stats={stepStats} />
-          <ChainRuns shopId={shopId} code={code} steps={chain.data.steps.length} />
+          <ChainBuilder key={chain.data.code} shopId={shopId} initial={initial} isNew={false} stats={stepStats} />
+          <ChainRuns shopId={shopId} code={code} />
           <Stack gap="sm">
             <Title order={2} size="h3">
               {t('chains.funnel')}

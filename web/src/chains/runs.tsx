@@ -16,7 +16,7 @@ const STATUS_COLOURS: Readonly<Record<Run['status'], string>> = { waiting: 'blue
  * state, the step it is at (or ended at), when it started, when its wait ends or when it
  * ended, and why it exited. Filtered on the server by a customer's email or phone.
  */
-export function ChainRuns({ shopId, code }: { readonly shopId: string; readonly code: string; readonly steps: number }) {
+export function ChainRuns({ shopId, code }: { readonly shopId: string; readonly code: string }) {
   const { t, language } = useI18n();
   const shop = useShopLocale(shopId);
   const [by, setBy] = useState<'email' | 'phone'>('email');
