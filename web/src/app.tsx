@@ -10,10 +10,12 @@ import { SESSION_KEY } from './auth/session';
 import { customerRoutes } from './customers/routes';
 import { dashboardRoutes } from './dashboards/routes';
 import { catalogRoutes } from './catalog/routes';
+import { chainRoutes } from './chains/routes';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { loyaltyRoutes } from './loyalty/routes';
 import { shopRoutes } from './shops/routes';
+import { templateRoutes } from './templates/routes';
 import { userRoutes } from './users/routes';
 import { Empty } from './ui/states';
 import { cssVariablesResolver, theme } from './ui/theme';
@@ -56,6 +58,8 @@ const router = createBrowserRouter(
         ...catalogRoutes,
         ...loyaltyRoutes,
         ...dashboardRoutes,
+        ...templateRoutes,
+        ...chainRoutes,
         { path: '*', Component: NotFound },
       ],
     },

@@ -3,6 +3,8 @@ import { peopleEn } from './people';
 import { catalogEn } from './catalog';
 import { loyaltyEn } from './loyalty';
 import { dashboardsEn } from './dashboards.en';
+import { chainsEn } from './chains.en';
+import { templatesEn } from './templates.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -48,6 +50,7 @@ export const en = {
   'nav.group.customers': 'Customers',
   'nav.group.catalog': 'Catalog',
   'nav.group.loyalty': 'Loyalty',
+  'nav.group.messaging': 'Messaging',
   'nav.group.admin': 'Administration',
   'nav.noShop': 'Pick a shop above to see its sections.',
   'nav.shopPicker': 'Shop',
@@ -118,6 +121,8 @@ export const en = {
   ...catalogEn,
   ...loyaltyEn,
   ...dashboardsEn,
+  ...chainsEn,
+  ...templatesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

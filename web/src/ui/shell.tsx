@@ -60,6 +60,13 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         ['subscriptions', t('loyalty.nav.subscriptions')],
       ],
     },
+    {
+      title: t('nav.group.messaging'),
+      links: [
+        ['transactional', t('transactional.nav')],
+        ['chains', t('chains.nav.chains')],
+      ],
+    },
   ];
   const activeSection = shopId === undefined ? undefined : activeOf(location.pathname, `/shops/${shopId}/`, groups);
 
