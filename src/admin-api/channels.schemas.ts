@@ -80,7 +80,7 @@ export const ChannelVendorsSchema = Type.Object({
         description: 'The settings the vendor keeps secret: write-only, answered masked. (Any URL with credentials is secret too.)',
       }),
       settings_schema: Type.Record(Type.String(), Type.Unknown(), {
-        description: "The JSON Schema the vendor validates its settings with (without `provider` and `rate_per_second`).",
+        description: 'The JSON Schema the vendor validates its settings with (without `provider` and `rate_per_second`).',
       }),
     }),
   ),

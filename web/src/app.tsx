@@ -13,6 +13,7 @@ import { catalogRoutes } from './catalog/routes';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { loyaltyRoutes } from './loyalty/routes';
+import { messagingRoutes } from './messaging/routes';
 import { shopRoutes } from './shops/routes';
 import { userRoutes } from './users/routes';
 import { Empty } from './ui/states';
@@ -56,6 +57,7 @@ const router = createBrowserRouter(
         ...catalogRoutes,
         ...loyaltyRoutes,
         ...dashboardRoutes,
+        ...messagingRoutes,
         { path: '*', Component: NotFound },
       ],
     },

@@ -3,6 +3,7 @@ import { peopleEn } from './people';
 import { catalogEn } from './catalog';
 import { loyaltyEn } from './loyalty';
 import { dashboardsEn } from './dashboards.en';
+import { messagingEn } from './messaging.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -118,6 +119,7 @@ export const en = {
   ...catalogEn,
   ...loyaltyEn,
   ...dashboardsEn,
+  ...messagingEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

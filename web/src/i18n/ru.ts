@@ -4,6 +4,7 @@ import type { Messages } from './en';
 import { peopleRu } from './people';
 import { loyaltyRu } from './loyalty';
 import { dashboardsRu } from './dashboards.ru';
+import { messagingRu } from './messaging.ru';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -116,4 +117,5 @@ export const ru: Messages = {
   ...catalogRu,
   ...loyaltyRu,
   ...dashboardsRu,
+  ...messagingRu,
 };

@@ -91,8 +91,9 @@ export function initialValues(fields: readonly FieldSpec[], stored: Readonly<Rec
     const value = stored?.[field.name];
     if (field.kind === 'boolean') values[field.name] = value === true;
     else if (field.secret || value === undefined || value === null) values[field.name] = '';
-    else if (field.kind === 'json') values[field.name] = JSON.stringify(value, null, 2);
-    else values[field.name] = String(value);
+    else if (field.kind !== 'json' && typeof value === 'string') values[field.name] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') values[field.name] = String(value);
+    else values[field.name] = JSON.stringify(value, null, 2);
   }
   return values;
 }

@@ -60,6 +60,15 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         ['subscriptions', t('loyalty.nav.subscriptions')],
       ],
     },
+    {
+      // Messaging: each section adds its link here, in the order a marketer works.
+      title: t('messaging.nav.group'),
+      links: [
+        ['channels', t('messaging.nav.channels')],
+        ['messages', t('messaging.nav.log')],
+        ['webhooks', t('messaging.nav.webhooks')],
+      ],
+    },
   ];
   const activeSection = shopId === undefined ? undefined : activeOf(location.pathname, `/shops/${shopId}/`, groups);
 
