@@ -22,7 +22,8 @@ export class MessagingPage {
 
   /** A setting of the provider form by its name (a secret's input is a password box, so by label). */
   setting(name: string) {
-    return this.page.getByLabel(name, { exact: true });
+    // A required setting's label ends in an asterisk.
+    return this.page.getByLabel(new RegExp(`^${name}( \\*)?$`));
   }
 
   health() {

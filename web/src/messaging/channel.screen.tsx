@@ -92,6 +92,8 @@ function Settings({ shopId, overview }: { readonly shopId: string; readonly over
   const can = usePermissions();
   const vendors = useChannelVendors(shopId, overview.channel);
   const settings = useChannelSettings(shopId, overview.channel, overview.configured);
+  // Held here, not in the form: a save starts the form again from what the server answered, and its outcome must outlive that.
+  const save = useSaveChannel(shopId, overview.channel);
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="channel-settings">
       <Title order={2} size="h4" id="channel-settings">
@@ -111,8 +113,8 @@ function Settings({ shopId, overview }: { readonly shopId: string; readonly over
           <SettingsForm
             // A save or a new key pair starts the form again from what the server holds.
             key={JSON.stringify(settings.data)}
-            shopId={shopId}
             overview={overview}
+            save={save}
             vendors={vendors.data.vendors}
             stored={parseStored(settings.data ?? undefined)}
             readOnly={!can.manageChannels}
@@ -130,14 +132,14 @@ interface VendorSchema {
 }
 
 function SettingsForm({
-  shopId,
   overview,
+  save,
   vendors,
   stored,
   readOnly,
 }: {
-  readonly shopId: string;
   readonly overview: ChannelOverview;
+  readonly save: ReturnType<typeof useSaveChannel>;
   readonly vendors: readonly VendorSchema[];
   readonly stored: StoredChannel;
   readonly readOnly: boolean;
@@ -151,7 +153,6 @@ function SettingsForm({
   const [values, setValues] = useState(() => initialValues(fields, stored.vendors[vendor]));
   const [rate, setRate] = useState(stored.ratePerSecond === null ? '' : String(stored.ratePerSecond));
   const [local, setLocal] = useState<{ field: string; message: string } | null>(null);
-  const save = useSaveChannel(shopId, overview.channel);
 
   const pickVendor = (name: string | null) => {
     if (!name) return;

@@ -39,11 +39,11 @@ export function ChannelsScreen() {
                   </Table.Td>
                   <Table.Td>
                     {c.configured ? (
-                      <Badge variant="light" color="green">
+                      <Badge variant="dot" color="green">
                         {t('messaging.channels.configured', { vendors: c.vendors.map((v) => v.vendor).join(', ') })}
                       </Badge>
                     ) : (
-                      <Badge variant="outline" color="gray">
+                      <Badge variant="dot" color="gray">
                         {t('messaging.channels.notConfigured')}
                       </Badge>
                     )}

@@ -145,7 +145,7 @@ export function DeliveryLogScreen() {
                       {m.code}
                     </Anchor>
                     {m.test && (
-                      <Badge ml="xs" size="sm" variant="outline" color="gray">
+                      <Badge ml="xs" size="sm" variant="dot" color="gray">
                         {t('messaging.log.test')}
                       </Badge>
                     )}

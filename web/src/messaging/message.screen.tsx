@@ -143,7 +143,7 @@ function DeliveryPanel({
                     <Table.Td>{at(tr.at)}</Table.Td>
                     <Table.Td>{tr.vendor ?? '—'}</Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={tr.outcome === 'sent' ? 'green' : tr.outcome === 'temporary' ? 'yellow' : 'red'}>
+                      <Badge variant="dot" color={tr.outcome === 'sent' ? 'green' : tr.outcome === 'temporary' ? 'yellow' : 'red'}>
                         {t(`messaging.try.${tr.outcome}`)}
                       </Badge>
                     </Table.Td>

@@ -25,7 +25,7 @@ export function OutcomeBadges({ outcomes }: { readonly outcomes: Outcomes }) {
   return (
     <Group gap={4}>
       {reached.map(([field, name]) => (
-        <Badge key={field} variant="outline" color={name.endsWith('bounced') || name === 'complained' ? 'red' : 'gray'}>
+        <Badge key={field} variant="dot" color={name.endsWith('bounced') || name === 'complained' ? 'red' : 'gray'}>
           {t(`messaging.outcome.${name}`)}
         </Badge>
       ))}

@@ -1,8 +1,9 @@
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Table, TextInput, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import type { paths } from '../api/schema';
 import { usePermissions } from '../auth/permissions';
 import { LoadMore } from '../customers/load-more';
 import { formatDateTime, type ShopLocale } from '../i18n/format';
@@ -20,6 +21,21 @@ export function WebhookScreen() {
   const { shopId = '', endpointId = '' } = useParams();
   const shop = useShopLocale(shopId);
   const endpoint = useEndpoint(shopId, endpointId);
+  const client = useQueryClient();
+  // Held here, not in the form: a save starts the form again from the saved endpoint, and its outcome must outlive that.
+  const save = useMutation({
+    mutationFn: (body: EndpointPatch) =>
+      unwrap(
+        api.PATCH('/admin/v1/shops/{shop_id}/webhooks/endpoints/{endpoint_id}', {
+          params: { path: { shop_id: shopId, endpoint_id: endpointId } },
+          body,
+        }),
+      ),
+    onSuccess: (saved) => {
+      client.setQueryData(messagingKeys.endpoint(shopId, endpointId), saved);
+      void client.invalidateQueries({ queryKey: messagingKeys.endpoints(shopId), exact: true });
+    },
+  });
   return (
     <Page title={t('messaging.webhook.title')}>
       <Anchor component={Link} to={`/shops/${shopId}/webhooks`} size="sm">
@@ -29,7 +45,7 @@ export function WebhookScreen() {
       {endpoint.isError && <Failure error={endpoint.error} onRetry={() => void endpoint.refetch()} />}
       {endpoint.data && (
         <>
-          <EndpointForm key={endpoint.data.updated_at} shopId={shopId} endpoint={endpoint.data} />
+          <EndpointForm key={endpoint.data.updated_at} shopId={shopId} endpoint={endpoint.data} save={save} />
           <Deliveries shopId={shopId} endpointId={endpointId} shop={shop} />
         </>
       )}
@@ -39,7 +55,19 @@ export function WebhookScreen() {
 
 const FIELDS = ['url', 'event_types', 'description', 'enabled'] as const;
 
-function EndpointForm({ shopId, endpoint }: { readonly shopId: string; readonly endpoint: Endpoint }) {
+type EndpointPatch = NonNullable<
+  paths['/admin/v1/shops/{shop_id}/webhooks/endpoints/{endpoint_id}']['patch']['requestBody']
+>['content']['application/json'];
+
+function EndpointForm({
+  shopId,
+  endpoint,
+  save,
+}: {
+  readonly shopId: string;
+  readonly endpoint: Endpoint;
+  readonly save: UseMutationResult<Endpoint, Error, EndpointPatch>;
+}) {
   const { t } = useI18n();
   const can = usePermissions();
   const readOnly = !can.manageChannels;
@@ -50,19 +78,6 @@ function EndpointForm({ shopId, endpoint }: { readonly shopId: string; readonly 
   const [types, setTypes] = useState<string[]>(endpoint.event_types);
   const [enabled, setEnabled] = useState(endpoint.enabled);
   const path = { shop_id: shopId, endpoint_id: endpoint.id };
-  const save = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.PATCH('/admin/v1/shops/{shop_id}/webhooks/endpoints/{endpoint_id}', {
-          params: { path },
-          body: { url: url.trim(), description: description.trim(), event_types: eventTypesOf(types), enabled },
-        }),
-      ),
-    onSuccess: (saved) => {
-      client.setQueryData(messagingKeys.endpoint(shopId, endpoint.id), saved);
-      void client.invalidateQueries({ queryKey: messagingKeys.endpoints(shopId), exact: true });
-    },
-  });
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/admin/v1/shops/{shop_id}/webhooks/endpoints/{endpoint_id}', { params: { path } })),
     onSuccess: () => {
@@ -74,7 +89,7 @@ function EndpointForm({ shopId, endpoint }: { readonly shopId: string; readonly 
   const at = (f: (typeof FIELDS)[number]) => (failure.field?.name === f ? failure.field.message : undefined);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate();
+    save.mutate({ url: url.trim(), description: description.trim(), event_types: eventTypesOf(types), enabled });
   };
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="endpoint-settings">
@@ -239,7 +254,7 @@ function DeliveryRow({
         <small>{d.id}</small>
       </Table.Td>
       <Table.Td>
-        <Badge variant="light" color={d.status === 'succeeded' ? 'green' : d.status === 'failed' ? 'red' : 'yellow'}>
+        <Badge variant="dot" color={d.status === 'succeeded' ? 'green' : d.status === 'failed' ? 'red' : 'yellow'}>
           {t(`messaging.webhook.status.${d.status}`)}
         </Badge>
         {d.status === 'pending' && d.next_attempt_at && <div>{t('messaging.webhook.nextAt', { at: at(d.next_attempt_at) })}</div>}

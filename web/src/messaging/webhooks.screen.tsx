@@ -46,7 +46,7 @@ export function WebhooksScreen() {
                   <Table.Td>{e.description}</Table.Td>
                   <Table.Td>{e.event_types.join(', ')}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={e.enabled ? 'green' : 'gray'}>
+                    <Badge variant="dot" color={e.enabled ? 'green' : 'gray'}>
                       {e.enabled ? t('messaging.webhooks.enabled') : t('messaging.webhooks.disabled')}
                     </Badge>
                   </Table.Td>
