@@ -91,6 +91,8 @@ test('an owner configures the email channel to the local SMTP server, test-sends
   page,
   signedIn: _,
 }) => {
+  // Three saves, a test send and three axe runs: longer than one screen's test.
+  test.setTimeout(60_000);
   const messaging = new MessagingPage(page);
   await messaging.gotoChannel(blank.shop_id, 'email', 'Email');
   await expect(page.getByText('Configure the channel first')).toBeVisible();
@@ -159,6 +161,8 @@ test('a webhook endpoint pointed at a local receiver shows its secret once, list
   page,
   signedIn: _,
 }) => {
+  // Two webhook round trips to the receiver and three axe runs.
+  test.setTimeout(60_000);
   const messaging = new MessagingPage(page);
   await messaging.gotoWebhooks(shop.shop_id);
   await expect(page.getByText('No webhook endpoints yet.')).toBeVisible();
