@@ -77,7 +77,10 @@ test.beforeAll(async () => {
   await call('PUT', `${admin}/mailings/transactional/welcome`, {
     email: {
       subject: 'Welcome to our shop',
-      html: '<html lang="en"><body><h1>Welcome to the shop</h1><p><a href="https://shop.example/sale">Sale</a></p></body></html>',
+      // The script must never run: the admin shows the email in a frame without script rights.
+      html:
+        '<html lang="en"><body><h1>Welcome to the shop</h1><p><a href="https://shop.example/sale">Sale</a></p>' +
+        "<script>parent.document.title = 'script ran'</script></body></html>",
     },
   });
 });
@@ -127,6 +130,8 @@ test("a /transact email is found in the delivery log by the customer's email; it
   page,
   signedIn: _,
 }) => {
+  // A search, a reload, the message, the customer and back, and three axe runs.
+  test.setTimeout(60_000);
   await transact();
   const messaging = new MessagingPage(page);
   await messaging.gotoLog(shop.shop_id);
@@ -145,6 +150,8 @@ test("a /transact email is found in the delivery log by the customer's email; it
   const frame = page.locator('iframe[title="The email as rendered"]');
   await expect(frame).toHaveAttribute('sandbox', '');
   await expect(messaging.emailFrame().getByRole('heading', { name: 'Welcome to the shop' })).toBeVisible();
+  await expect(frame).toHaveAttribute('srcdoc', /script ran/);
+  await expect(page).toHaveTitle(/^Message \S+ · Patron$/);
   const tries = page.getByRole('table', { name: 'Attempts' });
   await expect(tries.getByRole('row').nth(1)).toContainText(/1.*smtp.*Sent/);
   await expectAccessible(page);

@@ -32,94 +32,15 @@ export function DeliveryLogScreen() {
   const shop = useShopLocale(shopId);
   const [params, setParams] = useSearchParams();
   const filters = filtersFrom(params);
-  const [draft, setDraft] = useState<LogFilters>(filters);
   const query = searchQuery(filters, shop?.timezone ?? 'UTC');
   const log = useMessageSearch(shopId, query, shop !== undefined);
-  const set = (key: keyof LogFilters, value: string | null) => setDraft((old) => ({ ...old, [key]: value ?? '' }));
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    setParams(paramsOf(draft));
-  };
   const failure = formFailure(log.isFetchNextPageError ? null : log.error, QUERY_FIELDS, t);
   const at = (box: keyof LogFilters) => (failure.field && BOX_OF[failure.field.name] === box ? failure.field.message : undefined);
   const channelLabel = useChannelLabel();
   const rows = log.data?.pages.flatMap((p) => p.items) ?? [];
-  const options = (values: readonly string[], prefix: 'channel' | 'status' | 'outcome') =>
-    values.map((value) => ({ value, label: t(`messaging.${prefix}.${value}` as Parameters<typeof t>[0]) }));
   return (
     <Page title={t('messaging.log.title')} hint={t('messaging.log.hint')}>
-      <Paper withBorder p="md">
-        <form onSubmit={apply} noValidate role="search" aria-label={t('messaging.log.filters')}>
-          <Group align="flex-start">
-            <TextInput
-              label={t('messaging.log.customer')}
-              description={t('messaging.log.customerHint')}
-              maxLength={254}
-              value={draft.customer ?? ''}
-              onChange={(e) => set('customer', e.currentTarget.value)}
-              error={at('customer')}
-              w={260}
-            />
-            <TextInput
-              label={t('messaging.log.code')}
-              maxLength={64}
-              value={draft.code ?? ''}
-              onChange={(e) => set('code', e.currentTarget.value)}
-              error={at('code')}
-              w={200}
-            />
-            <Select
-              label={t('messaging.log.channel')}
-              placeholder={t('messaging.log.any')}
-              data={options(CHANNELS, 'channel')}
-              value={draft.channel || null}
-              onChange={(v) => set('channel', v)}
-              clearable
-              error={at('channel')}
-              w={170}
-            />
-            <Select
-              label={t('messaging.log.status')}
-              placeholder={t('messaging.log.any')}
-              data={options(STATUSES, 'status')}
-              value={draft.status || null}
-              onChange={(v) => set('status', v)}
-              clearable
-              error={at('status')}
-              w={150}
-            />
-            <Select
-              label={t('messaging.log.outcome')}
-              placeholder={t('messaging.log.any')}
-              data={options(OUTCOMES, 'outcome')}
-              value={draft.outcome || null}
-              onChange={(v) => set('outcome', v)}
-              clearable
-              error={at('outcome')}
-              w={170}
-            />
-            <TextInput
-              type="date"
-              label={t('messaging.log.from')}
-              value={draft.from ?? ''}
-              onChange={(e) => set('from', e.currentTarget.value)}
-              error={at('from')}
-            />
-            <TextInput
-              type="date"
-              label={t('messaging.log.to')}
-              value={draft.to ?? ''}
-              onChange={(e) => set('to', e.currentTarget.value)}
-              error={at('to')}
-            />
-          </Group>
-          <Group mt="sm">
-            <Button type="submit" variant="default">
-              {t('messaging.log.search')}
-            </Button>
-          </Group>
-        </form>
-      </Paper>
+      <FiltersForm key={params.toString()} initial={filters} onApply={(draft) => setParams(paramsOf(draft))} errorAt={at} />
       {(log.isPending || !shop) && <Loading />}
       {log.isError && !log.isFetchNextPageError && !failure.field && <Failure error={log.error} onRetry={() => void log.refetch()} />}
       {log.data && rows.length === 0 && <Empty>{t('messaging.log.empty')}</Empty>}
@@ -164,5 +85,100 @@ export function DeliveryLogScreen() {
       )}
       <LoadMore query={log} label={t('messaging.loadMore')} />
     </Page>
+  );
+}
+
+/** The filters being typed; a new address (a search, the back button) starts them again from it. */
+function FiltersForm({
+  initial,
+  onApply,
+  errorAt: at,
+}: {
+  readonly initial: LogFilters;
+  readonly onApply: (filters: LogFilters) => void;
+  readonly errorAt: (box: keyof LogFilters) => string | undefined;
+}) {
+  const { t } = useI18n();
+  const [draft, setDraft] = useState<LogFilters>(initial);
+  const set = (key: keyof LogFilters, value: string | null) => setDraft((old) => ({ ...old, [key]: value ?? '' }));
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(draft);
+  };
+  const options = (values: readonly string[], prefix: 'channel' | 'status' | 'outcome') =>
+    values.map((value) => ({ value, label: t(`messaging.${prefix}.${value}` as Parameters<typeof t>[0]) }));
+  return (
+    <Paper withBorder p="md">
+      <form onSubmit={apply} noValidate role="search" aria-label={t('messaging.log.filters')}>
+        <Group align="flex-start">
+          <TextInput
+            label={t('messaging.log.customer')}
+            description={t('messaging.log.customerHint')}
+            maxLength={254}
+            value={draft.customer ?? ''}
+            onChange={(e) => set('customer', e.currentTarget.value)}
+            error={at('customer')}
+            w={260}
+          />
+          <TextInput
+            label={t('messaging.log.code')}
+            maxLength={64}
+            value={draft.code ?? ''}
+            onChange={(e) => set('code', e.currentTarget.value)}
+            error={at('code')}
+            w={200}
+          />
+          <Select
+            label={t('messaging.log.channel')}
+            placeholder={t('messaging.log.any')}
+            data={options(CHANNELS, 'channel')}
+            value={draft.channel || null}
+            onChange={(v) => set('channel', v)}
+            clearable
+            error={at('channel')}
+            w={170}
+          />
+          <Select
+            label={t('messaging.log.status')}
+            placeholder={t('messaging.log.any')}
+            data={options(STATUSES, 'status')}
+            value={draft.status || null}
+            onChange={(v) => set('status', v)}
+            clearable
+            error={at('status')}
+            w={150}
+          />
+          <Select
+            label={t('messaging.log.outcome')}
+            placeholder={t('messaging.log.any')}
+            data={options(OUTCOMES, 'outcome')}
+            value={draft.outcome || null}
+            onChange={(v) => set('outcome', v)}
+            clearable
+            error={at('outcome')}
+            w={170}
+          />
+          <TextInput
+            type="date"
+            label={t('messaging.log.from')}
+            value={draft.from ?? ''}
+            onChange={(e) => set('from', e.currentTarget.value)}
+            error={at('from')}
+          />
+          <TextInput
+            type="date"
+            label={t('messaging.log.to')}
+            value={draft.to ?? ''}
+            onChange={(e) => set('to', e.currentTarget.value)}
+            error={at('to')}
+          />
+        </Group>
+        <Group mt="sm">
+          <Button type="submit" variant="default">
+            {t('messaging.log.search')}
+          </Button>
+        </Group>
+      </form>
+    </Paper>
   );
 }
