@@ -1,5 +1,11 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
-import { ChannelListSchema, ChannelTestBodySchema, ChannelTestParamsSchema, ChannelTestSchema } from './channels.schemas.js';
+import {
+  ChannelListSchema,
+  ChannelTestBodySchema,
+  ChannelTestParamsSchema,
+  ChannelTestSchema,
+  ChannelVendorsSchema,
+} from './channels.schemas.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
 
 const tags = ['messaging'];
@@ -39,6 +45,32 @@ export const channelsRoutes: FastifyPluginCallbackTypebox = (app, _options, done
             bounced: c.health.bounced,
             last_error: c.health.lastError && { ...c.health.lastError, at: iso(c.health.lastError.at) },
           },
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/shops/:shop_id/channels/:channel/vendors',
+    {
+      schema: {
+        tags,
+        summary: "The vendors a channel can use, with each one's settings schema and secret fields",
+        description:
+          'What a settings form is drawn from: per vendor, the JSON Schema its settings are validated with and the fields ' +
+          'it keeps write-only. 404 for an unknown channel.',
+        security: ADMIN_SECURITY,
+        params: ChannelTestParamsSchema,
+        response: withErrors({ 200: ChannelVendorsSchema }, [404]),
+      },
+    },
+    async (request) => {
+      const vendors = await messagingChannels.vendorSchemas(request.params.shop_id, request.params.channel);
+      return {
+        vendors: vendors.map((v) => ({
+          vendor: v.vendor,
+          secret_fields: [...v.secretFields],
+          settings_schema: v.settingsSchema as Record<string, unknown>,
         })),
       };
     },

@@ -71,3 +71,17 @@ export const ChannelTestSchema = Type.Object({
   status: Type.Union([Type.Literal('sent'), Type.Literal('failed')]),
   error: Type.Union([Type.String(), Type.Null()], { description: "The vendor's answer when it failed." }),
 });
+
+export const ChannelVendorsSchema = Type.Object({
+  vendors: Type.Array(
+    Type.Object({
+      vendor: Type.String({ description: 'The vendor name: the `provider` of the settings.' }),
+      secret_fields: Type.Array(Type.String(), {
+        description: 'The settings the vendor keeps secret: write-only, answered masked. (Any URL with credentials is secret too.)',
+      }),
+      settings_schema: Type.Record(Type.String(), Type.Unknown(), {
+        description: 'The JSON Schema the vendor validates its settings with (without `provider` and `rate_per_second`).',
+      }),
+    }),
+  ),
+});

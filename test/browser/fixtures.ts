@@ -33,9 +33,8 @@ export async function expectAccessible(page: Page): Promise<void> {
   await page.evaluate(`Promise.all(document.getAnimations()
     .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
     .map((a) => a.finished.catch(() => undefined)))`);
-  // An email shown in a sandboxed frame (sandbox="": no script runs there, so axe cannot
-  // either, and its run waits on the frame) is the shop's markup, not the app's: the frame
-  // itself (its title) is checked, not what it holds.
+  // A frame with no rights at all (`sandbox=""`: a rendered email) holds the sender's markup, not
+  // the app's; and with axe run into one, its last step's new page failed (Target.createTarget) in Chromium.
   const results = await new AxeBuilder({ page })
     .exclude('iframe[sandbox=""]')
     .options({ resultTypes: ['violations'] })

@@ -14,6 +14,7 @@ import { chainRoutes } from './chains/routes';
 import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { loyaltyRoutes } from './loyalty/routes';
+import { messagingRoutes } from './messaging/routes';
 import { shopRoutes } from './shops/routes';
 import { templateRoutes } from './templates/routes';
 import { userRoutes } from './users/routes';
@@ -60,6 +61,7 @@ const router = createBrowserRouter(
         ...dashboardRoutes,
         ...templateRoutes,
         ...chainRoutes,
+        ...messagingRoutes,
         { path: '*', Component: NotFound },
       ],
     },

@@ -133,6 +133,28 @@ export class ChannelsService {
     return this.masked(stored, ch);
   }
 
+  /**
+   * The vendors a channel can use, each with its settings' JSON Schema and its declared
+   * secret fields: what a settings form is drawn from (docs/messaging.md, "Channels in the
+   * admin API"). The same for every shop; the shop is checked so that the route reads like its neighbours.
+   */
+  async vendorSchemas(
+    shopId: string,
+    channel: string,
+  ): Promise<Array<{ readonly vendor: string; readonly secretFields: readonly string[]; readonly settingsSchema: unknown }>> {
+    await this.deps.shops.requireShop(shopId);
+    const ch = requireChannel(channel);
+    return this.deps.registry.vendors(ch).map((vendor) => {
+      const provider = this.deps.registry.find(ch, vendor);
+      // JSON round trip: TypeBox's schema objects carry symbol keys a response must not.
+      return {
+        vendor,
+        secretFields: [...(provider?.secretFields ?? [])],
+        settingsSchema: JSON.parse(JSON.stringify(provider?.settingsSchema ?? {})) as unknown,
+      };
+    });
+  }
+
   /** Every channel of the shop: configured or not, which secrets are set, and its health. Reads 3 small tables. */
   async overview(shopId: string): Promise<ChannelOverview[]> {
     await this.deps.shops.requireShop(shopId);

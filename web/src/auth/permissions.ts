@@ -15,6 +15,8 @@ export interface Permissions {
   readonly manageUsers: boolean;
   /** Read the audit log (owners and admins). */
   readonly readAudit: boolean;
+  /** Write channel settings (credentials) and webhook endpoints (owners and admins; a marketer and an analyst read them). */
+  readonly manageChannels: boolean;
 }
 
 export function permissionsOf(user: Pick<SessionUser, 'role' | 'shops'> | undefined): Permissions {
@@ -25,6 +27,7 @@ export function permissionsOf(user: Pick<SessionUser, 'role' | 'shops'> | undefi
     manageShops: ownerOrAdmin,
     manageUsers: ownerOrAdmin && user?.shops === null,
     readAudit: ownerOrAdmin,
+    manageChannels: ownerOrAdmin,
   };
 }
 

@@ -1,4 +1,5 @@
-import { Badge, Code, Group, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Code, Group, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import { formatDateTime, type ShopLocale } from '../i18n/format';
 import { useI18n } from '../i18n/i18n';
 import { Empty, Failure, Loading } from '../ui/states';
@@ -213,7 +214,9 @@ export function Messages({ shopId, profileId, shop }: HistoryProps) {
                 <Table.Tr key={`${m.code}-${m.sent_at}`}>
                   <Table.Td>{formatDateTime(m.sent_at, shop, language)}</Table.Td>
                   <Table.Td>
-                    <Code>{m.code}</Code>
+                    <Anchor component={Link} to={`/shops/${shopId}/messages/${encodeURIComponent(m.code)}`}>
+                      <Code>{m.code}</Code>
+                    </Anchor>
                   </Table.Td>
                   <Table.Td>{m.channel}</Table.Td>
                   <Table.Td>{m.subject ?? ''}</Table.Td>

@@ -5,6 +5,7 @@ import { loyaltyEn } from './loyalty';
 import { dashboardsEn } from './dashboards.en';
 import { chainsEn } from './chains.en';
 import { templatesEn } from './templates.en';
+import { messagingEn } from './messaging.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -50,7 +51,6 @@ export const en = {
   'nav.group.customers': 'Customers',
   'nav.group.catalog': 'Catalog',
   'nav.group.loyalty': 'Loyalty',
-  'nav.group.messaging': 'Messaging',
   'nav.group.admin': 'Administration',
   'nav.noShop': 'Pick a shop above to see its sections.',
   'nav.shopPicker': 'Shop',
@@ -123,6 +123,7 @@ export const en = {
   ...dashboardsEn,
   ...chainsEn,
   ...templatesEn,
+  ...messagingEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -6,6 +6,7 @@ import { loyaltyRu } from './loyalty';
 import { dashboardsRu } from './dashboards.ru';
 import { chainsRu } from './chains.ru';
 import { templatesRu } from './templates.ru';
+import { messagingRu } from './messaging.ru';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -48,7 +49,6 @@ export const ru: Messages = {
   'nav.group.customers': 'Покупатели',
   'nav.group.catalog': 'Каталог',
   'nav.group.loyalty': 'Лояльность',
-  'nav.group.messaging': 'Сообщения',
   'nav.group.admin': 'Администрирование',
   'nav.noShop': 'Выберите магазин вверху, чтобы увидеть его разделы.',
   'nav.shopPicker': 'Магазин',
@@ -121,4 +121,5 @@ export const ru: Messages = {
   ...dashboardsRu,
   ...chainsRu,
   ...templatesRu,
+  ...messagingRu,
 };

@@ -61,10 +61,14 @@ export function Shell({ user }: { readonly user: SessionUser }) {
       ],
     },
     {
-      title: t('nav.group.messaging'),
+      // Messaging: each section adds its link here, in the order a marketer works.
+      title: t('messaging.nav.group'),
       links: [
         ['transactional', t('transactional.nav')],
         ['chains', t('chains.nav.chains')],
+        ['messages', t('messaging.nav.log')],
+        ['channels', t('messaging.nav.channels')],
+        ['webhooks', t('messaging.nav.webhooks')],
       ],
     },
   ];
