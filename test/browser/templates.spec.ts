@@ -48,7 +48,7 @@ test('a welcome email is written, previewed with a customer, saved, sent through
   page,
   signedIn: _,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   const templates = new TemplatesPage(page);
   await templates.gotoList(shop.shop_id);
   await expect(page.getByText('There are no transactional mailings yet.')).toBeVisible();
@@ -124,17 +124,23 @@ test('a welcome email is written, previewed with a customer, saved, sent through
 });
 
 test('a save the server refuses shows at its template, and a mailing is deleted behind a confirmation', async ({ page, signedIn: _ }) => {
-  test.setTimeout(45_000);
+  test.setTimeout(60_000);
   await adminCall('PUT', '/mailings/transactional/bye', { name: 'Goodbye', email: { subject: 'Bye', html: '<p>Bye</p>' } });
   const templates = new TemplatesPage(page);
   await templates.gotoList(shop.shop_id);
+  // The list filters on the server, by code or name.
+  await page.getByLabel('Code or name holds').fill('GOODBYE');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('link', { name: 'welcome', exact: true })).toBeHidden();
   await page.getByRole('link', { name: 'bye', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Mailing: Goodbye', level: 1 })).toBeVisible();
 
   // A test send of the email to an address typed reaches the peer, marked as the test it is.
   await page.getByLabel('Send a test to (email address)').fill('qa@example.org');
   await page.getByRole('button', { name: 'Send a test' }).click();
-  await expect(page.getByRole('status').filter({ hasText: /^Sent: message \S+ \(in the delivery log as a test\)\.$/ })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Sent: message \S+ \(in the delivery log as a test\)\.$/ })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect.poll(() => smtp.received.filter((m) => m.rcptTo.includes('qa@example.org')).length, { timeout: 15_000 }).toBe(1);
 
   // An SMS whose body does not parse: the preview lists it, and the save is refused at it.
