@@ -121,7 +121,8 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
       schema: {
         tags,
         summary: 'Transactional mailings',
-        description: 'By code, a page at a time: pass `next_after` back as `after` for the next page.',
+        description:
+          'By code, a page at a time: pass `next_after` back as `after` for the next page; `q` keeps those whose code or name holds it.',
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
         querystring: MailingListQuerySchema,
@@ -136,6 +137,7 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
       const page = await mailings.listMailings(request.params.shop_id, {
         limit: request.query.limit ?? 50,
         after: request.query.after ?? null,
+        ...(request.query.q !== undefined && { q: request.query.q }),
       });
       return { mailings: page.mailings.map(toMailingBody), next_after: page.nextAfter };
     },

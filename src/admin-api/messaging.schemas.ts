@@ -61,6 +61,7 @@ export const MailingListQuerySchema = Type.Object(
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Mailings per page: 1 to 200, 50 by default.' }),
     ),
+    q: Type.Optional(Type.String({ maxLength: 255, description: 'Text inside the code or the name, in any case.' })),
     after: Type.Optional(
       Type.String({
         minLength: 1,

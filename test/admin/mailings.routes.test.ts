@@ -58,6 +58,23 @@ describe.each(TEST_DIALECTS)('transactional mailings list and delete on %s', (di
     expect(afterLast).toEqual({ mailings: [], next_after: null });
   });
 
+  it('keeps those whose code or name holds q, in any case, wildcards taken literally, paged alike', async () => {
+    await expectOk(s.admin('PUT', '/mailings/transactional/f_sale', { name: 'Summer SALE 50%', sms: { body: 'x' } }));
+    const listed = async (query: string) =>
+      ((await expectOk(s.admin('GET', `/mailings/transactional?${query}`))).mailings as Array<{ code: string }>).map((m) => m.code);
+    expect(await listed('q=ORDER')).toEqual(['b-order']);
+    expect(await listed('q=sale')).toEqual(['f_sale']);
+    expect(await listed(`q=${encodeURIComponent('50%')}`)).toEqual(['f_sale']);
+    expect(await listed('q=_')).toEqual(['f_sale']);
+    expect(await listed('q=%25')).toEqual(['f_sale']);
+    expect(await listed('q=e')).toEqual(['a-welcome', 'b-order', 'c-shipped', 'd-reset', 'e-bye', 'f_sale']);
+    const first = await expectOk(s.admin('GET', '/mailings/transactional?q=e&limit=4'));
+    expect(first.next_after).toBe('d-reset');
+    expect(await listed('q=e&after=d-reset')).toEqual(['e-bye', 'f_sale']);
+    expect(await listed('q=nothing-like-it')).toEqual([]);
+    expect(await listed('q=')).toHaveLength(6);
+  });
+
   it('refuses a limit out of its bounds and an empty after, naming the parameter', async () => {
     for (const query of ['?limit=0', '?limit=201', '?limit=x', '?after=']) {
       const r = await s.admin('GET', `/mailings/transactional${query}`);
@@ -72,7 +89,7 @@ describe.each(TEST_DIALECTS)('transactional mailings list and delete on %s', (di
     expect(r.body).toBe('');
     expect((await s.admin('GET', '/mailings/transactional/c-shipped')).statusCode).toBe(404);
     const list = await expectOk(s.admin('GET', '/mailings/transactional'));
-    expect((list.mailings as Array<{ code: string }>).map((m) => m.code)).toEqual(['a-welcome', 'b-order', 'd-reset', 'e-bye']);
+    expect((list.mailings as Array<{ code: string }>).map((m) => m.code)).toEqual(['a-welcome', 'b-order', 'd-reset', 'e-bye', 'f_sale']);
     const sent = await s.transact({ code: 'c-shipped', email: 'ann@example.org' });
     expect(sent.statusCode).toBe(404);
     expect((await remove('c-shipped')).statusCode).toBe(404);

@@ -115,13 +115,17 @@ export class MailingsService {
     return toMailing(row);
   }
 
-  /** A page of the shop's mailings by code, those after `after`; `nextAfter` is the last code when more may follow. */
+  /**
+   * A page of the shop's mailings by code, those after `after`, with `q` inside the code or
+   * name (any case) when given; `nextAfter` is the last code when more may follow.
+   */
   async listMailings(
     shopId: string,
-    page: { limit: number; after: string | null },
+    page: { limit: number; after: string | null; q?: string },
   ): Promise<{ mailings: Mailing[]; nextAfter: string | null }> {
     await this.deps.shops.requireShop(shopId);
-    const rows = await repo.listMailings(this.deps.db.db, shopId, page.limit + 1, page.after);
+    const q = page.q === undefined || page.q.trim() === '' ? null : page.q.trim().toLowerCase();
+    const rows = await repo.listMailings(this.deps.db.db, shopId, page.limit + 1, page.after, q);
     const mailings = rows.slice(0, page.limit).map(toMailing);
     return { mailings, nextAfter: rows.length > page.limit ? (mailings.at(-1)?.code ?? null) : null };
   }

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type {
   Database,
   MessagingChannelsTable,
@@ -53,10 +53,23 @@ export async function findMailing(db: Executor, shopId: string, code: string): P
   return db.selectFrom('messaging_mailings').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
 }
 
-/** A page of the shop's transactional mailings by code, those after `after` (keyset on the primary key). */
-export async function listMailings(db: Executor, shopId: string, limit: number, after: string | null): Promise<MailingRow[]> {
+/**
+ * A page of the shop's transactional mailings by code, those after `after` (keyset on the
+ * primary key), with `q` (lower case) inside the code or the name when given.
+ */
+export async function listMailings(
+  db: Executor,
+  shopId: string,
+  limit: number,
+  after: string | null,
+  q: string | null = null,
+): Promise<MailingRow[]> {
   let query = db.selectFrom('messaging_mailings').selectAll().where('shop_id', '=', shopId);
   if (after !== null) query = query.where('code', '>', after);
+  if (q !== null) {
+    const pattern = `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    query = query.where(sql<boolean>`(lower(code) like ${pattern} escape '\\' or lower(coalesce(name, '')) like ${pattern} escape '\\')`);
+  }
   return query.orderBy('code').limit(limit).execute();
 }
 

@@ -16721,7 +16721,7 @@ export interface paths {
         };
         /**
          * Transactional mailings
-         * @description By code, a page at a time: pass `next_after` back as `after` for the next page.
+         * @description By code, a page at a time: pass `next_after` back as `after` for the next page; `q` keeps those whose code or name holds it.
          */
         get: {
             parameters: {
@@ -16730,6 +16730,8 @@ export interface paths {
                     after?: string;
                     /** @description Mailings per page: 1 to 200, 50 by default. */
                     limit?: number;
+                    /** @description Text inside the code or the name, in any case. */
+                    q?: string;
                 };
                 header?: never;
                 path: {

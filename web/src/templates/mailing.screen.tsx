@@ -158,7 +158,16 @@ function MailingForm({ shopId, mailing }: { readonly shopId: string; readonly ma
             error={failure.field?.name === 'name' ? failure.field.message : undefined}
           />
         </Group>
-        <TemplatesEditor shopId={shopId} value={templates} onChange={setTemplates} errors={templateErrors} />
+        <TemplatesEditor
+          shopId={shopId}
+          value={templates}
+          onChange={(next) => {
+            setTemplates(next);
+            // A refused save's errors describe what was sent; the preview takes over as the user edits.
+            if (save.isError) save.reset();
+          }}
+          errors={templateErrors}
+        />
         {failure.form !== undefined && templateErrors.length === 0 && (
           <Alert color="red" role="alert" title={failure.form}>
             {null}

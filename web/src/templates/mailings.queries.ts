@@ -11,19 +11,22 @@ export const MAILINGS_PAGE = 50;
 
 export const mailingKeys = {
   all: (shopId: string) => ['shops', shopId, 'mailings', 'transactional'] as const,
-  list: (shopId: string) => ['shops', shopId, 'mailings', 'transactional', 'list'] as const,
+  list: (shopId: string, q = '') => ['shops', shopId, 'mailings', 'transactional', 'list', q] as const,
   one: (shopId: string, code: string) => ['shops', shopId, 'mailings', 'transactional', 'one', code] as const,
 };
 
-/** The shop's transactional mailings by code, a page at a time (keyset on the code: `after`/`next_after`). */
-export function useMailings(shopId: string) {
+/** The shop's transactional mailings by code, a page at a time (keyset on the code: `after`/`next_after`), filtered by `q` on the server. */
+export function useMailings(shopId: string, q: string) {
   return useInfiniteQuery({
-    queryKey: mailingKeys.list(shopId),
+    queryKey: mailingKeys.list(shopId, q),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       unwrap(
         api.GET('/admin/v1/shops/{shop_id}/mailings/transactional', {
-          params: { path: { shop_id: shopId }, query: { limit: MAILINGS_PAGE, ...(pageParam !== undefined && { after: pageParam }) } },
+          params: {
+            path: { shop_id: shopId },
+            query: { limit: MAILINGS_PAGE, ...(q !== '' && { q }), ...(pageParam !== undefined && { after: pageParam }) },
+          },
         }),
       ),
     getNextPageParam: (last) => last.next_after ?? undefined,
@@ -46,7 +49,7 @@ export function useSaveMailing(shopId: string) {
       unwrap(api.PUT('/admin/v1/shops/{shop_id}/mailings/transactional/{code}', { params: { path: { shop_id: shopId, code } }, body })),
     onSuccess: (saved) => {
       client.setQueryData(mailingKeys.one(shopId, saved.code), saved);
-      void client.invalidateQueries({ queryKey: mailingKeys.list(shopId) });
+      void client.invalidateQueries({ queryKey: mailingKeys.all(shopId) });
     },
   });
 }
@@ -58,7 +61,7 @@ export function useDeleteMailing(shopId: string, code: string) {
       unwrap(api.DELETE('/admin/v1/shops/{shop_id}/mailings/transactional/{code}', { params: { path: { shop_id: shopId, code } } })),
     onSuccess: () => {
       client.removeQueries({ queryKey: mailingKeys.one(shopId, code) });
-      void client.invalidateQueries({ queryKey: mailingKeys.list(shopId) });
+      void client.invalidateQueries({ queryKey: mailingKeys.all(shopId) });
     },
   });
 }

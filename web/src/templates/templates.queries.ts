@@ -38,6 +38,8 @@ export function useTemplatePreview(shopId: string, body: PreviewBody | undefined
     enabled: body !== undefined,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
+    // Each keystroke's request is a key of its own: answers not shown any more are let go soon.
+    gcTime: 10_000,
   });
 }
 

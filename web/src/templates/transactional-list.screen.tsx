@@ -1,4 +1,5 @@
-import { Anchor, Badge, Button, Group, Table } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Table, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { usePermissions } from '../auth/permissions';
 import { LoadMore } from '../customers/load-more';
@@ -18,20 +19,33 @@ export function TransactionalListScreen() {
   const shopId = useParams().shopId ?? '';
   const can = usePermissions();
   const shop = useShop(shopId);
-  const list = useMailings(shopId);
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  const list = useMailings(shopId, q);
   const rows = list.data?.pages.flatMap((p) => p.mailings) ?? [];
   return (
     <Page title={t('transactional.title')} hint={t('transactional.hint')}>
-      {can.write && (
-        <Group>
-          <Button component={Link} to={`/shops/${shopId}/transactional/new`}>
-            {t('transactional.new')}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(typed.trim());
+        }}
+      >
+        <Group align="flex-end">
+          <TextInput label={t('transactional.search')} maxLength={255} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
+          <Button type="submit" variant="default">
+            {t('transactional.filter')}
           </Button>
+          {can.write && (
+            <Button component={Link} to={`/shops/${shopId}/transactional/new`} ml="auto">
+              {t('transactional.new')}
+            </Button>
+          )}
         </Group>
-      )}
+      </form>
       {list.isPending && <Loading />}
       {list.isError && <Failure error={list.error} onRetry={() => void list.refetch()} />}
-      {list.isSuccess && rows.length === 0 && <Empty>{t('transactional.empty')}</Empty>}
+      {list.isSuccess && rows.length === 0 && <Empty>{q === '' ? t('transactional.empty') : t('transactional.noMatch', { q })}</Empty>}
       {rows.length > 0 && (
         <Table striped>
           <Table.Thead>
