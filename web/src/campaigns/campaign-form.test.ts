@@ -133,7 +133,7 @@ describe('the messaging limits', () => {
     expect(limitsBody({ ...form, email: { ...form.email, quietFrom: '22:00' } })).toEqual({ problem: 'email' });
   });
 
-  it("finds the channel a refused save names", () => {
+  it('finds the channel a refused save names', () => {
     expect(limitsRefusalChannel(refusal('Field `email.quiet_hours` needs two different times HH:MM.', 'email.quiet_hours'))).toBe('email');
     expect(limitsRefusalChannel(refusal('Request body must be an object.'))).toBeUndefined();
   });

@@ -12,7 +12,16 @@ import type { Campaign, CampaignSummary, CreateCampaignBody, MessagingLimits } f
 export const POLL_MS = 1500;
 
 /** The channels a mailing and the limits know, in the API's order (typed against the limits' schema). */
-export const CHANNELS = ['email', 'sms', 'mobile_push', 'web_push', 'telegram', 'whatsapp', 'max', 'wallet'] as const satisfies readonly (keyof MessagingLimits)[];
+export const CHANNELS = [
+  'email',
+  'sms',
+  'mobile_push',
+  'web_push',
+  'telegram',
+  'whatsapp',
+  'max',
+  'wallet',
+] as const satisfies readonly (keyof MessagingLimits)[];
 export type Channel = (typeof CHANNELS)[number];
 
 /** The templates of a mailing exactly as the API holds them (email, sms, … and locales). */
@@ -160,7 +169,8 @@ export function refusalField(error: unknown): Field | undefined {
     if (TEMPLATE_FIELDS.has(head)) return 'templates';
   }
   const m = error.message;
-  if (/^Segments? [\d, ]+ (does not exist|has no members|have no members)/.test(m) || /^None of the \d+ members/.test(m)) return 'segment_ids';
+  if (/^Segments? [\d, ]+ (does not exist|has no members|have no members)/.test(m) || /^None of the \d+ members/.test(m))
+    return 'segment_ids';
   if (/^Template \S+ does not parse/.test(m) || /needs the template of at least one channel/.test(m)) return 'templates';
   if (m.includes('`ab.')) return 'ab';
   return undefined;

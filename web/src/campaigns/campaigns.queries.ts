@@ -21,7 +21,8 @@ export const campaignKeys = {
   all: (shopId: string) => ['shops', shopId, 'campaigns'] as const,
   list: (shopId: string) => ['shops', shopId, 'campaigns', 'list'] as const,
   one: (shopId: string, id: string) => ['shops', shopId, 'campaigns', 'one', id] as const,
-  audience: (shopId: string, segmentIds: string, channels: string) => ['shops', shopId, 'campaigns', 'audience', segmentIds, channels] as const,
+  audience: (shopId: string, segmentIds: string, channels: string) =>
+    ['shops', shopId, 'campaigns', 'audience', segmentIds, channels] as const,
   limits: (shopId: string) => ['shops', shopId, 'messaging', 'limits'] as const,
 };
 

@@ -3,6 +3,7 @@ import { peopleEn } from './people';
 import { catalogEn } from './catalog';
 import { loyaltyEn } from './loyalty';
 import { dashboardsEn } from './dashboards.en';
+import { campaignsEn } from './campaigns.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -48,6 +49,7 @@ export const en = {
   'nav.group.customers': 'Customers',
   'nav.group.catalog': 'Catalog',
   'nav.group.loyalty': 'Loyalty',
+  'nav.group.messaging': 'Messaging',
   'nav.group.admin': 'Administration',
   'nav.noShop': 'Pick a shop above to see its sections.',
   'nav.shopPicker': 'Shop',
@@ -118,6 +120,7 @@ export const en = {
   ...catalogEn,
   ...loyaltyEn,
   ...dashboardsEn,
+  ...campaignsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

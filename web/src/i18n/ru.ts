@@ -4,6 +4,7 @@ import type { Messages } from './en';
 import { peopleRu } from './people';
 import { loyaltyRu } from './loyalty';
 import { dashboardsRu } from './dashboards.ru';
+import { campaignsRu } from './campaigns.ru';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -46,6 +47,7 @@ export const ru: Messages = {
   'nav.group.customers': 'Покупатели',
   'nav.group.catalog': 'Каталог',
   'nav.group.loyalty': 'Лояльность',
+  'nav.group.messaging': 'Сообщения',
   'nav.group.admin': 'Администрирование',
   'nav.noShop': 'Выберите магазин вверху, чтобы увидеть его разделы.',
   'nav.shopPicker': 'Магазин',
@@ -116,4 +118,5 @@ export const ru: Messages = {
   ...catalogRu,
   ...loyaltyRu,
   ...dashboardsRu,
+  ...campaignsRu,
 };

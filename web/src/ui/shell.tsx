@@ -60,6 +60,10 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         ['subscriptions', t('loyalty.nav.subscriptions')],
       ],
     },
+    {
+      title: t('nav.group.messaging'),
+      links: [['campaigns', t('campaigns.nav.campaigns')]],
+    },
   ];
   const activeSection = shopId === undefined ? undefined : activeOf(location.pathname, `/shops/${shopId}/`, groups);
 
