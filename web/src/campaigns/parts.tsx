@@ -8,7 +8,7 @@ const STATUS_COLOURS = { scheduled: 'blue', sending: 'yellow', done: 'green' } a
 export function StatusBadge({ status }: { readonly status: Campaign['status'] }) {
   const { t } = useI18n();
   return (
-    <Badge color={STATUS_COLOURS[status]} variant="light" autoContrast>
+    <Badge color={STATUS_COLOURS[status]} variant="dot">
       {t(`campaigns.status.${status}`)}
     </Badge>
   );
