@@ -1,4 +1,5 @@
 import type { FastifyPluginCallbackTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { AppError } from '../errors.js';
 import type { Mailing } from '../modules/messaging/mailings.service.js';
 import { ADMIN_SECURITY, ShopIdParamsSchema, withErrors } from './common.schemas.js';
@@ -6,6 +7,7 @@ import {
   ChannelParamsSchema,
   ChannelSettingsSchema,
   DeliveryLogSchema,
+  MailingListQuerySchema,
   MailingListSchema,
   MailingParamsSchema,
   MailingSchema,
@@ -119,12 +121,43 @@ export const messagingRoutes: FastifyPluginCallbackTypebox = (app, _options, don
       schema: {
         tags,
         summary: 'Transactional mailings',
+        description: 'By code, a page at a time: pass `next_after` back as `after` for the next page.',
         security: ADMIN_SECURITY,
         params: ShopIdParamsSchema,
+        querystring: MailingListQuerySchema,
         response: withErrors({ 200: MailingListSchema }, [404]),
       },
+      preValidation: (request, _reply, next) => {
+        integerQueryParameters(request, 'limit');
+        next();
+      },
     },
-    async (request) => ({ mailings: (await mailings.listMailings(request.params.shop_id)).map(toMailingBody) }),
+    async (request) => {
+      const page = await mailings.listMailings(request.params.shop_id, {
+        limit: request.query.limit ?? 50,
+        after: request.query.after ?? null,
+      });
+      return { mailings: page.mailings.map(toMailingBody), next_after: page.nextAfter };
+    },
+  );
+
+  app.delete(
+    '/shops/:shop_id/mailings/transactional/:code',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a transactional mailing',
+        description:
+          'POST /transact refuses its code from then on (404) and a message of it still queued fails; the messages sent, their history and statistics stay.',
+        security: ADMIN_SECURITY,
+        params: MailingParamsSchema,
+        response: withErrors({ 204: Type.Null({ description: 'Deleted.' }) }, [404]),
+      },
+    },
+    async (request, reply) => {
+      await mailings.deleteMailing(request.params.shop_id, request.params.code);
+      return reply.code(204).send(null);
+    },
   );
 
   app.post(

@@ -49,7 +49,28 @@ export const MailingSchema = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
-export const MailingListSchema = Type.Object({ mailings: Type.Array(MailingSchema) });
+export const MailingListSchema = Type.Object({
+  mailings: Type.Array(MailingSchema, { description: 'A page of the mailings, by code.' }),
+  next_after: Type.Union([Type.String(), Type.Null()], {
+    description: 'The last code of the page: pass it as `after` for the next page; null on the last page.',
+  }),
+});
+
+export const MailingListQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Mailings per page: 1 to 200, 50 by default.' }),
+    ),
+    after: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: 'The `next_after` of the previous page: the mailings whose code sorts after it.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const PreviewBodySchema = Type.Object(
   {

@@ -115,9 +115,28 @@ export class MailingsService {
     return toMailing(row);
   }
 
-  async listMailings(shopId: string): Promise<Mailing[]> {
+  /** A page of the shop's mailings by code, those after `after`; `nextAfter` is the last code when more may follow. */
+  async listMailings(
+    shopId: string,
+    page: { limit: number; after: string | null },
+  ): Promise<{ mailings: Mailing[]; nextAfter: string | null }> {
     await this.deps.shops.requireShop(shopId);
-    return (await repo.listMailings(this.deps.db.db, shopId)).map(toMailing);
+    const rows = await repo.listMailings(this.deps.db.db, shopId, page.limit + 1, page.after);
+    const mailings = rows.slice(0, page.limit).map(toMailing);
+    return { mailings, nextAfter: rows.length > page.limit ? (mailings.at(-1)?.code ?? null) : null };
+  }
+
+  /**
+   * Deletes a mailing: /transact refuses its code from then on (404), and a message of it
+   * still queued fails with "The mailing no longer exists." Its sent messages, their
+   * history and statistics stay.
+   */
+  async deleteMailing(shopId: string, code: string): Promise<void> {
+    await this.deps.shops.requireShop(shopId);
+    const deleted = await repo.deleteMailing(this.deps.db.db, shopId, code);
+    if (!deleted) throw new AppError('NOT_FOUND', MAILING_NOT_FOUND);
+    await this.deps.db.durable();
+    mailingCache(this.deps.db, this.deps.clock).delete(`${shopId}\u0000${code}`);
   }
 
   /** Renders every channel of a mailing for the given variables and profile fields, sending nothing. */

@@ -53,8 +53,17 @@ export async function findMailing(db: Executor, shopId: string, code: string): P
   return db.selectFrom('messaging_mailings').selectAll().where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
 }
 
-export async function listMailings(db: Executor, shopId: string): Promise<MailingRow[]> {
-  return db.selectFrom('messaging_mailings').selectAll().where('shop_id', '=', shopId).orderBy('code').execute();
+/** A page of the shop's transactional mailings by code, those after `after` (keyset on the primary key). */
+export async function listMailings(db: Executor, shopId: string, limit: number, after: string | null): Promise<MailingRow[]> {
+  let query = db.selectFrom('messaging_mailings').selectAll().where('shop_id', '=', shopId);
+  if (after !== null) query = query.where('code', '>', after);
+  return query.orderBy('code').limit(limit).execute();
+}
+
+/** Deletes a mailing; false when the shop has none of that code. */
+export async function deleteMailing(db: Executor, shopId: string, code: string): Promise<boolean> {
+  const result = await db.deleteFrom('messaging_mailings').where('shop_id', '=', shopId).where('code', '=', code).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 export async function insertMailing(db: Executor, row: Insertable<MessagingMailingsTable>): Promise<void> {

@@ -16532,10 +16532,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Transactional mailings */
+        /**
+         * Transactional mailings
+         * @description By code, a page at a time: pass `next_after` back as `after` for the next page.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The `next_after` of the previous page: the mailings whose code sorts after it. */
+                    after?: string;
+                    /** @description Mailings per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                };
                 header?: never;
                 path: {
                     /** @description The shop id: 30 hexadecimal characters. */
@@ -16552,6 +16560,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description A page of the mailings, by code. */
                             mailings: {
                                 code: string;
                                 /** Format: date-time */
@@ -16671,6 +16680,8 @@ export interface paths {
                                     text: string;
                                 };
                             }[];
+                            /** @description The last code of the page: pass it as `after` for the next page; null on the last page. */
+                            next_after: string | null;
                         };
                     };
                 };
@@ -17535,7 +17546,166 @@ export interface paths {
             };
         };
         post?: never;
-        delete?: never;
+        /**
+         * Delete a transactional mailing
+         * @description POST /transact refuses its code from then on (404) and a message of it still queued fails; the messages sent, their history and statistics stay.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The code POST /transact names. */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

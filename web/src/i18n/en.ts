@@ -4,6 +4,7 @@ import { catalogEn } from './catalog';
 import { loyaltyEn } from './loyalty';
 import { dashboardsEn } from './dashboards.en';
 import { campaignsEn } from './campaigns.en';
+import { templatesEn } from './templates.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -121,6 +122,7 @@ export const en = {
   ...loyaltyEn,
   ...dashboardsEn,
   ...campaignsEn,
+  ...templatesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -5,6 +5,7 @@ import { peopleRu } from './people';
 import { loyaltyRu } from './loyalty';
 import { dashboardsRu } from './dashboards.ru';
 import { campaignsRu } from './campaigns.ru';
+import { templatesRu } from './templates.ru';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -119,4 +120,5 @@ export const ru: Messages = {
   ...loyaltyRu,
   ...dashboardsRu,
   ...campaignsRu,
+  ...templatesRu,
 };
