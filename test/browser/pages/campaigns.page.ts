@@ -41,10 +41,11 @@ export class CampaignsPage {
     await this.page.keyboard.press('Escape');
   }
 
+  /** The campaign's email, written in the template editor (its fields are code editors). */
   async email(subject: string, html: string): Promise<void> {
-    await this.page.getByRole('checkbox', { name: 'Email' }).check();
-    await this.page.getByRole('textbox', { name: 'Subject' }).fill(subject);
-    await this.page.getByRole('textbox', { name: 'HTML' }).fill(html);
+    await this.page.getByRole('button', { name: 'Add a Email template' }).click();
+    await this.page.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
+    await this.page.getByRole('textbox', { name: 'HTML or MJML', exact: true }).fill(html);
   }
 
   /** The live count of who the campaign reaches. */

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Group, MultiSelect, Paper, Radio, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, MultiSelect, Paper, Radio, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { usePermissions } from '../auth/permissions';
 import { useSegments } from '../customers/customers.queries';
 import { useI18n } from '../i18n/i18n';
 import { useShop, type Shop } from '../shops/shop.queries';
+import { TemplatesEditor, templateErrorsOf } from '../templates/templates-editor';
 import { Page } from '../ui/page';
 import { describeFailure, Failure, Loading } from '../ui/states';
 import { AbFields } from './ab-fields';
@@ -12,7 +13,6 @@ import { AudiencePanel } from './audience-panel';
 import { buildBody, channelsOf, newDraft, refusalField, type CampaignDraft, type Field, type Problem } from './campaign-form';
 import { useCreateCampaign } from './campaigns.queries';
 import { LimitsPanel } from './limits-panel';
-import { TemplateFields } from './template-fields';
 
 /** `/shops/:shopId/campaigns/new`: compose a campaign, see who it reaches, and send it now or at a time. */
 export function ComposeScreen() {
@@ -67,6 +67,7 @@ function ComposeForm({ shopId, shop }: { readonly shopId: string; readonly shop:
     if (refused === field && create.error instanceof Error) return create.error.message;
     return undefined;
   };
+  const templateErrors = templateErrorsOf(create.error);
   const formError = create.isError && refused === undefined ? describeFailure(create.error, t) : undefined;
 
   const submit = (event: FormEvent) => {
@@ -112,12 +113,17 @@ function ComposeForm({ shopId, shop }: { readonly shopId: string; readonly shop:
           <AudiencePanel shopId={shopId} segmentIds={draft.segmentIds} channels={channels} />
         </Section>
         <Section title={t('campaigns.compose.message')}>
-          <TemplateFields
+          <TemplatesEditor
+            shopId={shopId}
             value={draft.templates}
             onChange={(templates) => change({ templates })}
-            error={errorAt('templates')}
-            disabled={readOnly}
+            errors={templateErrors}
           />
+          {templateErrors.length === 0 && errorAt('templates') && (
+            <Text c="red.9" size="sm" role="alert">
+              {errorAt('templates')}
+            </Text>
+          )}
         </Section>
         <Section title={t('campaigns.compose.abTitle')}>
           <AbFields value={draft} onChange={change} channels={channels} error={errorAt('ab')} disabled={readOnly} />
