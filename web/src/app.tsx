@@ -15,6 +15,7 @@ import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { loyaltyRoutes } from './loyalty/routes';
 import { shopRoutes } from './shops/routes';
+import { templateRoutes } from './templates/routes';
 import { userRoutes } from './users/routes';
 import { Empty } from './ui/states';
 import { cssVariablesResolver, theme } from './ui/theme';
@@ -58,6 +59,7 @@ const router = createBrowserRouter(
         ...loyaltyRoutes,
         ...dashboardRoutes,
         ...campaignRoutes,
+        ...templateRoutes,
         { path: '*', Component: NotFound },
       ],
     },

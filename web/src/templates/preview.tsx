@@ -45,14 +45,15 @@ function EmailPreview({ rendered }: { readonly rendered: Readonly<Record<string,
           </Text>
         </Paper>
       ) : (
-        <Box style={{ overflowX: 'auto' }}>
+        <Box>
           <iframe
             title={t('templates.preview.frame')}
             sandbox=""
             srcDoc={rendered.html ?? ''}
             style={{
-              width: WIDTHS[view],
-              maxWidth: view === 'mobile' ? WIDTHS.mobile : undefined,
+              // The desktop width where the panel has room for it; a phone's always.
+              width: view === 'mobile' ? WIDTHS.mobile : '100%',
+              maxWidth: WIDTHS[view],
               height: 520,
               border: '1px solid #ced4da',
               background: 'white',

@@ -62,7 +62,10 @@ export function Shell({ user }: { readonly user: SessionUser }) {
     },
     {
       title: t('nav.group.messaging'),
-      links: [['campaigns', t('campaigns.nav.campaigns')]],
+      links: [
+        ['transactional', t('transactional.nav')],
+        ['campaigns', t('campaigns.nav.campaigns')],
+      ],
     },
   ];
   const activeSection = shopId === undefined ? undefined : activeOf(location.pathname, `/shops/${shopId}/`, groups);

@@ -1,0 +1,138 @@
+import { simpleParser } from 'mailparser';
+import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp-peer.js';
+import { BASE_URL, createShop, type SeededShop } from './admin-api.js';
+import { importAudience } from './customers-seed.js';
+import { expect, expectAccessible, test } from './fixtures.js';
+import { SMTP_CATCHER_HOST } from './global-setup.js';
+import { TemplatesPage } from './pages/templates.page.js';
+
+/**
+ * The template editor and the transactional mailings (issue 36, parts 2 and 7): a welcome
+ * email written with a variable and a link, previewed with a real customer, saved, sent
+ * through POST /transact to a local SMTP peer, and its open and click seen on its funnel;
+ * an error typed into a template shown at its line; a refused save and a delete.
+ */
+
+let shop: SeededShop;
+let smtp: SmtpPeer;
+
+async function adminCall(method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${BASE_URL}/admin/v1/shops/${shop.shop_id}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${process.env.PATRON_BROWSER_ADMIN_TOKEN ?? ''}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  shop = await createShop(`Templates ${Date.now()}`);
+  smtp = await startSmtpPeer({ host: SMTP_CATCHER_HOST });
+  await adminCall('PUT', '/channels/email', { smtp_url: `smtp://${SMTP_CATCHER_HOST}:${smtp.port}`, from: 'shop@example.org' });
+  await importAudience(shop, [{ email: 'nina@example.org', first_name: 'Nina' }]);
+});
+
+test.afterAll(async () => {
+  await smtp.close();
+});
+
+const WELCOME_HTML = '<p>Hello {{ profile.first_name }}!</p>\n<p><a href="https://shop.example/sale">See the sale</a></p>';
+
+test('a welcome email is written, previewed with a customer, saved, sent through /transact, opened and clicked', async ({
+  page,
+  signedIn: _,
+}) => {
+  test.setTimeout(45_000);
+  const templates = new TemplatesPage(page);
+  await templates.gotoList(shop.shop_id);
+  await expect(page.getByText('There are no transactional mailings yet.')).toBeVisible();
+  await expect(page.getByRole('navigation').getByRole('link', { name: 'Transactional mailings' })).toBeVisible();
+  await expectAccessible(page);
+
+  await templates.startNew();
+  await page.getByLabel('Code').fill('welcome');
+  await page.getByLabel('Name').fill('Welcome');
+  await templates.write('Subject', 'Welcome, {{ profile.first_name }}');
+  await templates.write('HTML or MJML', WELCOME_HTML);
+  // The sample profile first, then a real customer of the shop.
+  await expect(templates.previewSubject()).toHaveText('Welcome, Jane');
+  await templates.previewWith('nina@example.org');
+  await expect(templates.previewSubject()).toHaveText('Welcome, Nina');
+  await expect(templates.previewBody()).toContainText('Hello Nina!');
+  await expect(templates.previewBody().getByRole('link', { name: 'See the sale' })).toBeVisible();
+  await page.getByText('Mobile', { exact: true }).click();
+  await expect(page.getByRole('radio', { name: 'Mobile' })).toBeChecked();
+  await expect(templates.previewBody()).toContainText('Hello Nina!');
+  await expectAccessible(page);
+
+  // An error typed on line 3 is shown at line 3 as the user types, and the preview says it does not render.
+  await templates.write('HTML or MJML', `${WELCOME_HTML}\n{% iff x %}`);
+  await expect(templates.fieldErrors()).toContainText(/^line 3: /);
+  await expect(templates.errorList()).toContainText('Email HTML or MJML (Default): line 3:');
+  await expect(page.getByText('This channel does not render')).toBeVisible();
+  await expectAccessible(page);
+  await templates.write('HTML or MJML', WELCOME_HTML);
+  await expect(templates.errorList()).toBeHidden();
+
+  await page.getByRole('button', { name: 'Create the mailing' }).click();
+  await expect(page.getByRole('heading', { name: 'Mailing: Welcome', level: 1 })).toBeVisible();
+  await expect(page.getByText('Nothing has been sent yet')).toBeVisible();
+  await expectAccessible(page);
+
+  // The shop's backend sends it; the customer opens it and follows its link.
+  const sent = await fetch(`${BASE_URL}/transact`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ shop_id: shop.shop_id, shop_secret: shop.shop_secret, code: 'welcome', email: 'nina@example.org' }),
+  });
+  expect(sent.status).toBe(200);
+  await expect.poll(() => smtp.received.length, { timeout: 15_000 }).toBe(1);
+  const mail = await simpleParser(smtp.received[0]?.raw ?? Buffer.alloc(0));
+  expect(mail.subject).toBe('Welcome, Nina');
+  const html = String(mail.html);
+  expect(html).toContain('Hello Nina!');
+  const unescape = (url: string | undefined) => url?.replace(/&amp;/g, '&') ?? '';
+  const click = unescape(/<a [^>]*href="([^"]+)"[^>]*>See the sale/.exec(html)?.[1]);
+  const pixel = unescape(/<img [^>]*src="([^"]+)"/.exec(html)?.[1]);
+  expect(click).toContain('/m/');
+  expect(pixel).toContain('/m/');
+  expect((await fetch(pixel)).status).toBe(200);
+  const followed = await fetch(click, { redirect: 'manual' });
+  expect(followed.status).toBe(302);
+  expect(followed.headers.get('location')).toBe('https://shop.example/sale');
+
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole('img', { name: /Sent 1, Delivered 1, Opened 1, Clicked 1/ })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await expectAccessible(page);
+});
+
+test('a save the server refuses shows at its template, and a mailing is deleted behind a confirmation', async ({ page, signedIn: _ }) => {
+  await adminCall('PUT', '/mailings/transactional/bye', { name: 'Goodbye', email: { subject: 'Bye', html: '<p>Bye</p>' } });
+  const templates = new TemplatesPage(page);
+  await templates.gotoList(shop.shop_id);
+  await page.getByRole('link', { name: 'bye', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Mailing: Goodbye', level: 1 })).toBeVisible();
+
+  // An SMS whose body does not parse: the preview lists it, and the save is refused at it.
+  await page.getByRole('tab', { name: 'SMS' }).click();
+  await page.getByRole('button', { name: 'Write the SMS template' }).click();
+  await templates.write('Body', 'Bye {{ profile.first_name | no_such_filter }}');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Not saved: a template does not parse' })).toContainText('sms.body');
+  await expect(templates.errorList()).toContainText('SMS Body (Default)');
+  await expectAccessible(page);
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Delete the mailing bye' }).click();
+  await expect(page.getByRole('heading', { name: 'Transactional mailings', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'welcome', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'bye', exact: true })).toBeHidden();
+});
