@@ -43,7 +43,7 @@ export class CampaignsPage {
 
   /** The campaign's email, written in the template editor (its fields are code editors). */
   async email(subject: string, html: string): Promise<void> {
-    await this.page.getByRole('button', { name: 'Add a Email template' }).click();
+    await this.page.getByRole('button', { name: 'Write the Email template' }).click();
     await this.page.getByRole('textbox', { name: 'Subject', exact: true }).fill(subject);
     await this.page.getByRole('textbox', { name: 'HTML or MJML', exact: true }).fill(html);
   }
