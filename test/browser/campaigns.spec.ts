@@ -66,3 +66,26 @@ test("a campaign to a segment of 1,000: refused for an empty segment, the live r
     /Done.*1,000\s*1,000\s*0\s*0/,
   );
 });
+
+test('an A/B split whose shares do not add up to 100 is refused under the split, and nothing is sent', async ({ page, signedIn: _ }) => {
+  const campaigns = new CampaignsPage(page);
+  await campaigns.gotoList(seeded.shop.shop_id);
+  await campaigns.startNew();
+  await campaigns.name('Subject test');
+  await campaigns.email('Plain subject', '<p>Hello</p>');
+  await campaigns.pickSegment(seeded.segment.name);
+  await campaigns.abTest();
+  await page.getByRole('button', { name: 'Add a variant' }).click();
+  await expect(campaigns.abSection()).toContainText('The shares add up to 100%.');
+  await page.getByRole('button', { name: 'Remove variant C' }).click();
+  await campaigns.variantSubject('A', 'Subject A');
+  await campaigns.variantSubject('B', 'Subject B');
+  await campaigns.variantShare('A', '60');
+  await expect(campaigns.abSection()).toContainText('The shares add up to 110%');
+  await campaigns.sendNow();
+  await expect(campaigns.abSection()).toContainText('The shares of `ab.variants` add up to 110; they must add up to 100.');
+  await expect(page.getByRole('heading', { name: 'New campaign', level: 1 })).toBeVisible();
+  await expectAccessible(page);
+  await campaigns.gotoList(seeded.shop.shop_id);
+  await expect(page.getByRole('table', { name: 'Campaigns' }).getByRole('row', { name: /Subject test/ })).toHaveCount(0);
+});

@@ -60,6 +60,23 @@ export class CampaignsPage {
       .filter({ has: this.page.getByRole('rowheader', { name: channel }) });
   }
 
+  /** Turns the A/B test on. */
+  async abTest(): Promise<void> {
+    await this.page.getByRole('switch', { name: /Test variants first/ }).check();
+  }
+
+  async variantShare(name: string, share: string): Promise<void> {
+    await this.page.getByRole('textbox', { name: `Variant ${name}: share of the test, %` }).fill(share);
+  }
+
+  async variantSubject(name: string, subject: string): Promise<void> {
+    await this.page.getByRole('textbox', { name: `Variant ${name}: email subject` }).fill(subject);
+  }
+
+  abSection() {
+    return this.page.getByRole('region', { name: 'A/B test' });
+  }
+
   async sendNow(): Promise<void> {
     await this.page.getByRole('button', { name: 'Send the campaign now' }).click();
   }

@@ -135,7 +135,7 @@ export function AbFields({
             })}
             <Group justify="space-between">
               <Text size="sm" c={total === 100 ? 'gray.7' : 'red.8'}>
-                {t('campaigns.ab.total', { total })}
+                {total === 100 ? t('campaigns.ab.total') : t('campaigns.ab.totalWrong', { total })}
               </Text>
               {value.variants.length < MAX_VARIANTS && (
                 <Button variant="default" onClick={() => onChange({ variants: reshare([...value.variants, emptyVariant(0)]) })}>
