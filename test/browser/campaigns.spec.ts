@@ -68,6 +68,7 @@ test("a campaign to a segment of 1,000: refused for an empty segment, the live r
 });
 
 test('an A/B split whose shares do not add up to 100 is refused under the split, and nothing is sent', async ({ page, signedIn: _ }) => {
+  test.setTimeout(60_000);
   const campaigns = new CampaignsPage(page);
   await campaigns.gotoList(seeded.shop.shop_id);
   await campaigns.startNew();
