@@ -18,9 +18,10 @@ test("a campaign to a segment of 1,000: refused for an empty segment, the live r
   page,
   signedIn: _,
 }) => {
-  // About 40 s on SQLite and 55 s on PostgreSQL on a busy two-core machine, most of it the
-  // 1,000 deliveries; the margin keeps a slow run from failing for time alone.
-  test.setTimeout(90_000);
+  // 40-55 s on SQLite and 50-72 s on PostgreSQL on a two-core machine busy with other
+  // builds, most of it the 1,000 deliveries; the margin keeps a slow run from failing for
+  // time alone.
+  test.setTimeout(120_000);
   const campaigns = new CampaignsPage(page);
   await campaigns.gotoList(seeded.shop.shop_id);
   await expect(page.getByText('No campaigns yet.')).toBeVisible();
@@ -51,7 +52,7 @@ test("a campaign to a segment of 1,000: refused for an empty segment, the live r
 
   await campaigns.sendNow();
   await expect(page.getByRole('heading', { name: 'Winter sale', level: 1 })).toBeVisible();
-  await expect(campaigns.progressBar()).toHaveAttribute('aria-valuenow', '100', { timeout: 40_000 });
+  await expect(campaigns.progressBar()).toHaveAttribute('aria-valuenow', '100', { timeout: 70_000 });
   await expect(campaigns.progress()).toContainText('1,000 of 1,000 customers dealt with (100%). Finished.');
   await expect(page.getByText('Done', { exact: true })).toBeVisible();
   // Done means no delivery is queued: every mail has reached the peer.
