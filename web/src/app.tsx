@@ -4,6 +4,7 @@ import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { accountRoutes } from './account/routes';
 import { ApiError, setUnauthorizedHandler } from './api/client';
 import { auditRoutes } from './audit/routes';
+import { campaignRoutes } from './campaigns/routes';
 import { RequireSession } from './auth/require-session';
 import { authRoutes } from './auth/routes';
 import { SESSION_KEY } from './auth/session';
@@ -59,6 +60,7 @@ const router = createBrowserRouter(
         ...catalogRoutes,
         ...loyaltyRoutes,
         ...dashboardRoutes,
+        ...campaignRoutes,
         ...templateRoutes,
         ...chainRoutes,
         ...messagingRoutes,

@@ -4,6 +4,7 @@ import { catalogEn } from './catalog';
 import { loyaltyEn } from './loyalty';
 import { dashboardsEn } from './dashboards.en';
 import { chainsEn } from './chains.en';
+import { campaignsEn } from './campaigns.en';
 import { templatesEn } from './templates.en';
 import { messagingEn } from './messaging.en';
 
@@ -122,6 +123,7 @@ export const en = {
   ...loyaltyEn,
   ...dashboardsEn,
   ...chainsEn,
+  ...campaignsEn,
   ...templatesEn,
   ...messagingEn,
 } as const;

@@ -5,6 +5,7 @@ import { peopleRu } from './people';
 import { loyaltyRu } from './loyalty';
 import { dashboardsRu } from './dashboards.ru';
 import { chainsRu } from './chains.ru';
+import { campaignsRu } from './campaigns.ru';
 import { templatesRu } from './templates.ru';
 import { messagingRu } from './messaging.ru';
 
@@ -120,6 +121,7 @@ export const ru: Messages = {
   ...loyaltyRu,
   ...dashboardsRu,
   ...chainsRu,
+  ...campaignsRu,
   ...templatesRu,
   ...messagingRu,
 };

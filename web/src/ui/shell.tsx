@@ -66,6 +66,7 @@ export function Shell({ user }: { readonly user: SessionUser }) {
       links: [
         ['transactional', t('transactional.nav')],
         ['chains', t('chains.nav.chains')],
+        ['campaigns', t('campaigns.nav.campaigns')],
         ['messages', t('messaging.nav.log')],
         ['channels', t('messaging.nav.channels')],
         ['webhooks', t('messaging.nav.webhooks')],
