@@ -43,8 +43,9 @@ describe('SQLite write lock between connections of one file', () => {
     const ticker = setInterval(() => (ticks += 1), 1);
     const holder = other.db.transaction().execute(async (trx) => {
       await sql`update counters set value = value + 1 where id = 1`.execute(trx);
-      // Hold SQLite's write lock for 50 ms of event loop.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Hold SQLite's write lock for 300 ms of event loop: long enough that a 1 ms timer
+      // ticks well over 10 times even on a loaded machine, unless the loop is blocked.
+      await new Promise((resolve) => setTimeout(resolve, 300));
     });
     await new Promise((resolve) => setImmediate(resolve));
     const started = performance.now();
@@ -52,7 +53,7 @@ describe('SQLite write lock between connections of one file', () => {
     await Promise.all([sql`update counters set value = value + 10 where id = 1`.execute(first.db), increment(first)]);
     clearInterval(ticker);
     await holder;
-    expect(performance.now() - started).toBeGreaterThanOrEqual(40);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     // SQLite's own busy handler would have slept on this thread, and the timer could not have run.
     expect(ticks).toBeGreaterThan(10);
     expect(await valueOf(first)).toBe(12);
