@@ -25,6 +25,24 @@ export async function advanceServerClock(ms: number): Promise<void> {
   await fs.promises.rename(`${file}.tmp`, file);
 }
 
+/**
+ * One call to Patron as the tests' seeding makes it: the admin token on an /admin/ path, the
+ * body as JSON; anything but a 2xx throws with the status and the answer.
+ */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: {
+      ...(path.startsWith('/admin/') ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
 export interface SeededShop {
   readonly shop_id: string;
   readonly shop_secret: string;

@@ -1,5 +1,5 @@
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp-peer.js';
-import { BASE_URL, createShop, type SeededShop } from './admin-api.js';
+import { BASE_URL, call, createShop, type SeededShop } from './admin-api.js';
 import { createSegment } from './customers-seed.js';
 import { SMTP_CATCHER_HOST } from './global-setup.js';
 
@@ -10,19 +10,7 @@ import { SMTP_CATCHER_HOST } from './global-setup.js';
  * `segment_id`, docs/audience.md), and an empty segment for the refusal.
  */
 
-async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${BASE_URL}/admin/v1${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${process.env.PATRON_BROWSER_ADMIN_TOKEN ?? ''}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const admin = <T>(method: string, path: string, body?: unknown): Promise<T> => call<T>(method, `/admin/v1${path}`, body);
 
 export interface SeededCampaignShop {
   readonly shop: SeededShop;

@@ -1,5 +1,5 @@
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp-peer.js';
-import { BASE_URL, createShop, type SeededShop } from './admin-api.js';
+import { call, createShop, type SeededShop } from './admin-api.js';
 import { SMTP_CATCHER_HOST } from './global-setup.js';
 
 /**
@@ -8,20 +8,6 @@ import { SMTP_CATCHER_HOST } from './global-setup.js';
  * tests' Patron may reach) and the custom event code the chain is triggered by. The
  * customer's event then comes through POST /push/custom, as an SDK sends it.
  */
-
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: {
-      ...(path.startsWith('/admin/') ? { authorization: `Bearer ${process.env.PATRON_BROWSER_ADMIN_TOKEN ?? ''}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 export interface SeededChainShop {
   readonly shop: SeededShop;

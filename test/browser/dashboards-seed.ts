@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { startSmtpPeer } from '../helpers/smtp-peer.js';
-import { BASE_URL, createShop, type SeededShop } from './admin-api.js';
+import { call, createShop, type SeededShop } from './admin-api.js';
 import { SMTP_CATCHER_HOST } from './global-setup.js';
 
 /**
@@ -9,20 +9,6 @@ import { SMTP_CATCHER_HOST } from './global-setup.js';
  * customer's visit and order through GET /init and POST /push (interface.md §1), which the
  * click attributes to the email.
  */
-
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: {
-      ...(path.startsWith('/admin/') ? { authorization: `Bearer ${process.env.PATRON_BROWSER_ADMIN_TOKEN ?? ''}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
   for (let attempt = 0; attempt < 150; attempt += 1) {

@@ -1,19 +1,6 @@
-import { BASE_URL } from './admin-api.js';
+import { call } from './admin-api.js';
 
 /** Seeding for the loyalty browser tests: the admin API with the admin token, and the public checkout. */
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: {
-      ...(path.startsWith('/admin/') ? { authorization: `Bearer ${process.env.PATRON_BROWSER_ADMIN_TOKEN ?? ''}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 export async function createMember(shopId: string, phone: string): Promise<string> {
   const made = await call<{ identifier: string }>('POST', `/admin/v1/shops/${shopId}/loyalty/members`, { phone });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp-peer.js';
-import { BASE_URL, createShop, createUser, type SeededShop } from './admin-api.js';
+import { call, createShop, createUser, type SeededShop } from './admin-api.js';
 import { expect, expectAccessible, test } from './fixtures.js';
 import { SMTP_CATCHER_HOST } from './global-setup.js';
 import { MessagingPage } from './pages/messaging.page.js';
@@ -38,20 +38,6 @@ async function startHook(): Promise<Hook> {
     received,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-async function call(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: {
-      ...(path.startsWith('/admin/') ? { authorization: `Bearer ${process.env.PATRON_BROWSER_ADMIN_TOKEN ?? ''}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return text ? (JSON.parse(text) as unknown) : undefined;
 }
 
 const CUSTOMER = 'kate@example.org';

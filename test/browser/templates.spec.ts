@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { startSmtpPeer, type SmtpPeer } from '../helpers/smtp-peer.js';
-import { BASE_URL, createShop, type SeededShop } from './admin-api.js';
+import { BASE_URL, call, createShop, type SeededShop } from './admin-api.js';
 import { importAudience } from './customers-seed.js';
 import { expect, expectAccessible, test } from './fixtures.js';
 import { SMTP_CATCHER_HOST } from './global-setup.js';
@@ -16,19 +16,8 @@ import { TemplatesPage } from './pages/templates.page.js';
 let shop: SeededShop;
 let smtp: SmtpPeer;
 
-async function adminCall(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${BASE_URL}/admin/v1/shops/${shop.shop_id}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${process.env.PATRON_BROWSER_ADMIN_TOKEN ?? ''}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-  return text ? (JSON.parse(text) as unknown) : undefined;
-}
+const adminCall = (method: string, path: string, body?: unknown): Promise<unknown> =>
+  call(method, `/admin/v1/shops/${shop.shop_id}${path}`, body);
 
 test.beforeAll(async () => {
   test.setTimeout(60_000);

@@ -87,6 +87,10 @@ describe.each(TEST_DIALECTS)('FeedStager on %s', (dialect) => {
     let settled = false;
     const settling = stager.settle().finally(() => (settled = true));
     settling.catch(() => undefined);
+    // The second write holds its transaction open once it has reached the heartbeat; under a
+    // loaded CI its insert can take longer than any fixed pause, and releasing before then
+    // would release nothing (and leave the write open for good).
+    await vi.waitFor(() => expect(writes).toBe(2), { timeout: 15_000 });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(settled).toBe(false);
     releaseSecond();
