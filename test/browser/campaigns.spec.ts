@@ -14,10 +14,9 @@ test.afterAll(async () => {
   await seeded?.smtp.close();
 });
 
-test("a campaign to a segment of 1,000: refused for an empty segment, the live reachable count, the progress bar to its end, and the delivered count equal to the SMTP peer's", async ({
-  page,
-  signedIn: _,
-}) => {
+test("a campaign to a segment of 1,000: refused for an empty segment, the live reachable count, the progress bar to its end, and the delivered count equal to the SMTP peer's", {
+  tag: '@both-databases',
+}, async ({ page, signedIn: _ }) => {
   // 40-55 s on SQLite and 50-72 s on PostgreSQL on a two-core machine busy with other
   // builds, most of it the 1,000 deliveries; the margin keeps a slow run from failing for
   // time alone.
@@ -68,7 +67,10 @@ test("a campaign to a segment of 1,000: refused for an empty segment, the live r
   );
 });
 
-test('an A/B split whose shares do not add up to 100 is refused under the split, and nothing is sent', async ({ page, signedIn: _ }) => {
+test('an A/B split whose shares do not add up to 100 is refused under the split, and nothing is sent', { tag: '@both-databases' }, async ({
+  page,
+  signedIn: _,
+}) => {
   test.setTimeout(60_000);
   const campaigns = new CampaignsPage(page);
   await campaigns.gotoList(seeded.shop.shop_id);

@@ -6,74 +6,75 @@ import { CatalogPage } from './pages/catalog.page.js';
 
 const SCRIPT_NAME = '<img src=x onerror=alert(1)>';
 
-test('a feed uploaded in the UI is imported, its skipped offer explained, and its products found by name and by category', async ({
-  page,
-  signedIn: _,
-}, testInfo) => {
-  test.setTimeout(90_000);
-  const shop = await createShop(`Catalog ${Date.now()}`);
-  const file = testInfo.outputPath('feed.xml');
-  fs.writeFileSync(
-    file,
-    ymlFeed(
-      [
-        ['10', 'Kitchen'],
-        ['11', 'Kettles', '10'],
-        ['20', 'Garden'],
-      ],
-      [
-        { id: 'k-1', name: 'Blue kettle', price: '1990.50', category: '11' },
-        { id: 'g-1', name: 'Green hose', price: '500', category: '20', available: false },
-        { name: 'An offer without an id', price: '10', category: '20' },
-      ],
-    ),
-  );
-  const catalog = new CatalogPage(page);
-  await catalog.gotoFeed(shop.shop_id);
-  await expect(page.getByText('No imports yet.')).toBeVisible();
-  await expect(page.getByText('None yet: no feed has been imported')).toBeVisible();
-  await expectAccessible(page);
+test(
+  'a feed uploaded in the UI is imported, its skipped offer explained, and its products found by name and by category',
+  { tag: '@both-databases' },
+  async ({ page, signedIn: _ }, testInfo) => {
+    test.setTimeout(90_000);
+    const shop = await createShop(`Catalog ${Date.now()}`);
+    const file = testInfo.outputPath('feed.xml');
+    fs.writeFileSync(
+      file,
+      ymlFeed(
+        [
+          ['10', 'Kitchen'],
+          ['11', 'Kettles', '10'],
+          ['20', 'Garden'],
+        ],
+        [
+          { id: 'k-1', name: 'Blue kettle', price: '1990.50', category: '11' },
+          { id: 'g-1', name: 'Green hose', price: '500', category: '20', available: false },
+          { name: 'An offer without an id', price: '10', category: '20' },
+        ],
+      ),
+    );
+    const catalog = new CatalogPage(page);
+    await catalog.gotoFeed(shop.shop_id);
+    await expect(page.getByText('No imports yet.')).toBeVisible();
+    await expect(page.getByText('None yet: no feed has been imported')).toBeVisible();
+    await expectAccessible(page);
 
-  await catalog.upload(file);
-  await expect(page.getByRole('status').filter({ hasText: 'The feed is imported and served' })).toContainText(
-    '2 products and 3 categories',
-  );
-  await expect(catalog.importRows()).toHaveCount(1);
-  await expect(catalog.importRows().first()).toContainText('Done');
-  await expect(catalog.importRows().first()).toContainText('Upload');
-  await catalog
-    .importLog()
-    .getByRole('button', { name: /1 — show reasons/ })
-    .click();
-  await expect(page.getByRole('table', { name: 'Skipped entries' })).toContainText('offer has no id');
-  await expectAccessible(page);
+    await catalog.upload(file);
+    await expect(page.getByRole('status').filter({ hasText: 'The feed is imported and served' })).toContainText(
+      '2 products and 3 categories',
+    );
+    await expect(catalog.importRows()).toHaveCount(1);
+    await expect(catalog.importRows().first()).toContainText('Done');
+    await expect(catalog.importRows().first()).toContainText('Upload');
+    await catalog
+      .importLog()
+      .getByRole('button', { name: /1 — show reasons/ })
+      .click();
+    await expect(page.getByRole('table', { name: 'Skipped entries' })).toContainText('offer has no id');
+    await expectAccessible(page);
 
-  await catalog.gotoProducts(shop.shop_id);
-  await expect(catalog.productRow('Blue kettle')).toBeVisible();
-  await expectAccessible(page);
-  await catalog.search({ query: 'kettle' });
-  await expect(catalog.productRow('Blue kettle')).toContainText('1,990.50');
-  await expect(catalog.productRow('Green hose')).toHaveCount(0);
-  await catalog.search({ category: '20' });
-  await expect(catalog.productRow('Green hose')).toBeVisible();
-  await expect(catalog.productRow('Blue kettle')).toHaveCount(0);
-  await catalog.search({ category: '11' });
-  const drawer = await catalog.openProduct('Blue kettle');
-  await expect(drawer).toContainText('k-1');
-  await expect(drawer).toContainText('RUB 1,990.50');
-  await expect(drawer).toContainText('https://shop.example/p/k-1');
-  await expectAccessible(page);
-  await page.keyboard.press('Escape');
+    await catalog.gotoProducts(shop.shop_id);
+    await expect(catalog.productRow('Blue kettle')).toBeVisible();
+    await expectAccessible(page);
+    await catalog.search({ query: 'kettle' });
+    await expect(catalog.productRow('Blue kettle')).toContainText('1,990.50');
+    await expect(catalog.productRow('Green hose')).toHaveCount(0);
+    await catalog.search({ category: '20' });
+    await expect(catalog.productRow('Green hose')).toBeVisible();
+    await expect(catalog.productRow('Blue kettle')).toHaveCount(0);
+    await catalog.search({ category: '11' });
+    const drawer = await catalog.openProduct('Blue kettle');
+    await expect(drawer).toContainText('k-1');
+    await expect(drawer).toContainText('RUB 1,990.50');
+    await expect(drawer).toContainText('https://shop.example/p/k-1');
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
 
-  await catalog.gotoCategories(shop.shop_id);
-  await expect(catalog.treeItem('Kitchen')).toBeVisible();
-  await expect(page.getByText('Kettles')).toHaveCount(0);
-  await catalog.expand('Kitchen');
-  await expect(catalog.treeItem('Kettles')).toContainText('1 products');
-  await expectAccessible(page);
-  await page.getByRole('link', { name: 'Products of Kettles' }).click();
-  await expect(catalog.productRow('Blue kettle')).toBeVisible();
-});
+    await catalog.gotoCategories(shop.shop_id);
+    await expect(catalog.treeItem('Kitchen')).toBeVisible();
+    await expect(page.getByText('Kettles')).toHaveCount(0);
+    await catalog.expand('Kitchen');
+    await expect(catalog.treeItem('Kettles')).toContainText('1 products');
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Products of Kettles' }).click();
+    await expect(catalog.productRow('Blue kettle')).toBeVisible();
+  },
+);
 
 test('a feed over the server limit is refused in words and the served catalog stays', async ({ page, signedIn: _ }, testInfo) => {
   const shop = await createShop(`Too large ${Date.now()}`);

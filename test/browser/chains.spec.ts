@@ -13,10 +13,9 @@ test.afterAll(async () => {
   await seeded.smtp.close();
 });
 
-test('a chain built in the builder (custom event → wait → condition → email) is refused at its step, saved, and its run goes through with the clock', async ({
-  page,
-  signedIn: _,
-}) => {
+test('a chain built in the builder (custom event → wait → condition → email) is refused at its step, saved, and its run goes through with the clock', {
+  tag: '@both-databases',
+}, async ({ page, signedIn: _ }) => {
   test.setTimeout(90_000);
   const shopId = seeded.shop.shop_id;
   const chains = new ChainsPage(page);

@@ -7,10 +7,9 @@ import { CustomersPage } from './pages/customers.page.js';
 // longer than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 90_000 });
 
-test('a visitor the SDK identified by email is found by that email, and the page shows the email, the event and the properties', async ({
-  page,
-  signedIn: _,
-}) => {
+test('a visitor the SDK identified by email is found by that email, and the page shows the email, the event and the properties', {
+  tag: '@both-databases',
+}, async ({ page, signedIn: _ }) => {
   const shop = await createShop(`Customers ${Date.now()}`);
   await createEventCode(shop.shop_id, 'newsletter_signup');
   const did = await sdkCustomEvent(shop.shop_id, { email: 'Kate@Example.org', event: 'newsletter_signup' });

@@ -3,10 +3,9 @@ import { expect, expectAccessible, test } from './fixtures.js';
 import { EventCodesPage } from './pages/event-codes.page.js';
 import { ShopsPage } from './pages/shops.page.js';
 
-test('an event code created in the UI makes POST /push/custom accept it, and the event shows in the live feed', async ({
-  page,
-  signedIn: _,
-}) => {
+test('an event code created in the UI makes POST /push/custom accept it, and the event shows in the live feed', {
+  tag: '@both-databases',
+}, async ({ page, signedIn: _ }) => {
   const shop = await createShop(`Events ${Date.now()}`);
   expect((await pushCustom(shop.shop_id, 'newsletter_signup')).body.status).toBe('error');
 

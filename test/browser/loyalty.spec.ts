@@ -3,10 +3,9 @@ import { expect, expectAccessible, test } from './fixtures.js';
 import { createMember, createPromotion, createSubscription, estimate, getPromotion } from './loyalty-api.js';
 import { LoyaltyPage } from './pages/loyalty.page.js';
 
-test('1,000 promo codes generated in the UI are listed a page at a time, and one takes its discount off in the checkout', async ({
-  page,
-  signedIn: _,
-}) => {
+test('1,000 promo codes generated in the UI are listed a page at a time, and one takes its discount off in the checkout', {
+  tag: '@both-databases',
+}, async ({ page, signedIn: _ }) => {
   test.setTimeout(90_000);
   const shop = await createShop(`Promo ${Date.now()}`);
   const loyalty = new LoyaltyPage(page);

@@ -19,11 +19,9 @@ async function signInAs(page: Page, user: { email: string; password: string }): 
   await expect(page.getByRole('heading', { name: 'Shops', level: 1 })).toBeVisible();
 }
 
-test('an owner invites a marketer, who accepts in another browser and cannot rotate a shop secret; the audit log names the owner', async ({
-  page,
-  browser,
-  signedIn,
-}) => {
+test('an owner invites a marketer, who accepts in another browser and cannot rotate a shop secret; the audit log names the owner', {
+  tag: '@both-databases',
+}, async ({ page, browser, signedIn }) => {
   // Two browsers, two sign-ins and seven axe runs: longer than one screen's test.
   test.setTimeout(90_000);
   const shop = await createShop(`People ${Date.now()}`);
@@ -85,7 +83,9 @@ test('an owner invites a marketer, who accepts in another browser and cannot rot
   await expectAccessible(page);
 });
 
-test('an analyst reads shops and event codes with no way to change them, and a forged change answers 403', async ({ page }) => {
+test('an analyst reads shops and event codes with no way to change them, and a forged change answers 403', {
+  tag: '@both-databases',
+}, async ({ page }) => {
   const shop = await createShop(`Analyst ${Date.now()}`);
   const analyst = await createUser('analyst');
   await signInAs(page, analyst);
@@ -113,7 +113,7 @@ test('an analyst reads shops and event codes with no way to change them, and a f
   expect(forged.status()).toBe(403);
 });
 
-test('a user limited to shop A who opens shop B is told they have no access', async ({ page }) => {
+test('a user limited to shop A who opens shop B is told they have no access', { tag: '@both-databases' }, async ({ page }) => {
   const shopA = await createShop(`Shop A ${Date.now()}`);
   const shopB = await createShop(`Shop B ${Date.now()}`);
   const user = await createUser('admin', [shopA.shop_id]);
@@ -125,7 +125,10 @@ test('a user limited to shop A who opens shop B is told they have no access', as
   await expectAccessible(page);
 });
 
-test('an API token made on the account page works as a Bearer until it is revoked', async ({ page, signedIn: _ }) => {
+test('an API token made on the account page works as a Bearer until it is revoked', { tag: '@both-databases' }, async ({
+  page,
+  signedIn: _,
+}) => {
   const account = new AccountPage(page);
   await account.goto();
   await expectAccessible(page);
@@ -142,7 +145,9 @@ test('an API token made on the account page works as a Bearer until it is revoke
   await expectAccessible(page);
 });
 
-test('a wrong current password is shown at its field, and the right one changes the password', async ({ page }) => {
+test('a wrong current password is shown at its field, and the right one changes the password', { tag: '@both-databases' }, async ({
+  page,
+}) => {
   const user = await createUser('marketer');
   await signInAs(page, user);
   const account = new AccountPage(page);
@@ -157,10 +162,9 @@ test('a wrong current password is shown at its field, and the right one changes 
   await expect(page.getByText('The password is changed.')).toBeVisible();
 });
 
-test('an owner changes a user’s role and shops, makes a new invitation link and removes the user after a confirmation', async ({
-  page,
-  signedIn: _,
-}) => {
+test('an owner changes a user’s role and shops, makes a new invitation link and removes the user after a confirmation', {
+  tag: '@both-databases',
+}, async ({ page, signedIn: _ }) => {
   const shop = await createShop(`Team ${Date.now()}`);
   const user = await createUser('analyst');
   const users = new UsersPage(page);

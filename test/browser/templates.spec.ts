@@ -33,10 +33,9 @@ test.afterAll(async () => {
 
 const WELCOME_HTML = '<p>Hello {{ profile.first_name }}!</p>\n<p><a href="https://shop.example/sale">See the sale</a></p>';
 
-test('a welcome email is written, previewed with a customer, saved, sent through /transact, opened and clicked', async ({
-  page,
-  signedIn: _,
-}) => {
+test('a welcome email is written, previewed with a customer, saved, sent through /transact, opened and clicked', {
+  tag: '@both-databases',
+}, async ({ page, signedIn: _ }) => {
   test.setTimeout(90_000);
   const templates = new TemplatesPage(page);
   await templates.gotoList(shop.shop_id);
@@ -112,7 +111,10 @@ test('a welcome email is written, previewed with a customer, saved, sent through
   await expectAccessible(page);
 });
 
-test('a save the server refuses shows at its template, and a mailing is deleted behind a confirmation', async ({ page, signedIn: _ }) => {
+test('a save the server refuses shows at its template, and a mailing is deleted behind a confirmation', { tag: '@both-databases' }, async ({
+  page,
+  signedIn: _,
+}) => {
   test.setTimeout(60_000);
   await adminCall('PUT', '/mailings/transactional/keep', { sms: { body: 'Kept' } });
   await adminCall('PUT', '/mailings/transactional/bye', { name: 'Goodbye', email: { subject: 'Bye', html: '<p>Bye</p>' } });
@@ -129,7 +131,15 @@ test('a save the server refuses shows at its template, and a mailing is deleted 
   // (Once the preview is in: its frame moves the form below it as it comes.)
   await expect(templates.previewSubject()).toHaveText('Bye');
   await page.getByLabel('Send a test to (email address)').fill('qa@example.org');
-  await page.getByRole('button', { name: 'Send a test' }).click();
+  // Once in a full CI run, the click was performed on the enabled button and no request left
+  // (the trace shows none; 14 runs of the spec alone never repeated it). A click that sent
+  // nothing is clicked again; one that sent is never repeated, so the peer's count below
+  // still proves one send.
+  await expect(async () => {
+    const sending = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/templates/test'), { timeout: 3_000 });
+    await page.getByRole('button', { name: 'Send a test' }).click();
+    await sending;
+  }).toPass({ timeout: 15_000 });
   await expect(page.getByRole('status').filter({ hasText: /^Sent: message \S+ \(in the delivery log as a test\)\.$/ })).toBeVisible({
     timeout: 15_000,
   });
