@@ -32,6 +32,7 @@ import { createPromotionsModule, type PromotionsServices } from './modules/promo
 import { createSearchModule, type SearchServices } from './modules/search/module.js';
 import { createShopperViewModule, type ShopperViewServices } from './modules/shopper-view/module.js';
 import { createShopsModule, type ShopsServices } from './modules/shops/module.js';
+import { createRecommendationsModule, type RecommendationsServices } from './modules/recommendations/module.js';
 import { createSlidersModule, type SlidersServices } from './modules/sliders/module.js';
 import { createSubscriptionsModule, type SubscriptionsServices } from './modules/subscriptions/module.js';
 import type { SubscriptionOrders } from './modules/subscriptions/subscriptions.types.js';
@@ -59,6 +60,7 @@ export interface Services
     SearchServices,
     CollectionsServices,
     SlidersServices,
+    RecommendationsServices,
     ShopperViewServices,
     ProfileViewServices,
     LoyaltyServices,
@@ -179,6 +181,7 @@ export function compose(deps: ServicesDeps): Composition {
   const search = createSearchModule({ ...base, ...catalog.services });
   const collections = createCollectionsModule({ ...base, ...catalog.services });
   const sliders = createSlidersModule(base);
+  const recommendations = createRecommendationsModule(base);
   const shopperView = createShopperViewModule({ ...base, ...tracking.services, ...catalog.services });
   const loyalty = createLoyaltyModule({ ...base, ...audience.services, ...rollups });
   const promotions = createPromotionsModule(base);
@@ -311,6 +314,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...search.services,
     ...collections.services,
     ...sliders.services,
+    ...recommendations.services,
     ...shopperView.services,
     ...profileView.services,
     ...loyalty.services,

@@ -101,6 +101,7 @@ import type { BulkMailingsTable, BulkRecipientsTable, MessagingLimitsTable, Bulk
 import type { ChainListWatchesTable } from './tables/chain-triggers.js';
 import type { AuditLogTable } from './tables/audit.js';
 import type { DashboardActiveTable, DashboardBackfillTable, DashboardDaysTable, DashboardFunnelsTable } from './tables/dashboards.js';
+import type { RecommendationBlocksTable, RecommendationSequencesTable } from './tables/recommendations.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 
 export type * from './tables/system.js';
@@ -123,6 +124,7 @@ export type * from './tables/chains.js';
 export type * from './tables/bulk.js';
 export type * from './tables/chain-triggers.js';
 export type * from './tables/audit.js';
+export type * from './tables/recommendations.js';
 export type * from './tables/admin-users.js';
 
 export interface Database {
@@ -227,4 +229,6 @@ export interface Database {
   admin_sessions: AdminSessionsTable;
   admin_invitations: AdminInvitationsTable;
   admin_api_tokens: AdminApiTokensTable;
+  recommendation_sequences: RecommendationSequencesTable;
+  recommendation_blocks: RecommendationBlocksTable;
 }

@@ -37,6 +37,7 @@ import { adminGaps } from './0037-admin-gaps.js';
 import { campaigns } from './0039-campaigns.js';
 import { messagingStudio } from './0040-messaging-studio.js';
 import { deliveryLog } from './0041-delivery-log.js';
+import { recommendations } from './0042-recommendations.js';
 import { adminUsers } from './0034-admin-users.js';
 import { dashboards } from './0038-dashboards.js';
 
@@ -85,6 +86,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0039-campaigns', campaigns],
   ['0040-messaging-studio', messagingStudio],
   ['0041-delivery-log', deliveryLog],
+  ['0042-recommendations', recommendations],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

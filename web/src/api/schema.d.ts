@@ -22948,6 +22948,735 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/shops/{shop_id}/recommendation-blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List recommendation blocks */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            blocks: {
+                                code: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description The block id GET /recommend answers as `id`. */
+                                id: number;
+                                limit: number;
+                                name: string | null;
+                                /** @description Ordered rules: each is `{"recommender": A}` or `{"if": C, "then": [rules], "else"?: [rules]}`. A is one of popular, trending, buying_now, similar, also_bought, also_viewed, interesting, recently_viewed, search. C is one of {"has_item": true}, {"has_cart": true}, {"known_customer": true}, {"item_in_category": "<category id>"}. At most 5 levels deep, 20 rules a list and 100 in all. The block answers the products of its rules in order, each once, up to `limit`, never the current item, the cart or products that are not available. */
+                                rules: unknown[];
+                                title: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/recommendation-blocks/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a recommendation block */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The block code apps send to GET /recommend/{code}: 1 to 64 of a-z, 0-9, _ and -.
+                     * @example product_page
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The block id GET /recommend answers as `id`. */
+                            id: number;
+                            limit: number;
+                            name: string | null;
+                            /** @description Ordered rules: each is `{"recommender": A}` or `{"if": C, "then": [rules], "else"?: [rules]}`. A is one of popular, trending, buying_now, similar, also_bought, also_viewed, interesting, recently_viewed, search. C is one of {"has_item": true}, {"has_cart": true}, {"known_customer": true}, {"item_in_category": "<category id>"}. At most 5 levels deep, 20 rules a list and 100 in all. The block answers the products of its rules in order, each once, up to `limit`, never the current item, the cart or products that are not available. */
+                            rules: unknown[];
+                            title: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Create or replace a recommendation block
+         * @description A rule the block cannot hold is refused with 422 naming its path (`rules[1].then[0].recommender`).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The block code apps send to GET /recommend/{code}: 1 to 64 of a-z, 0-9, _ and -.
+                     * @example product_page
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Products a request gets at most.
+                         * @default 10
+                         */
+                        limit?: number;
+                        /** @description What the team calls it. */
+                        name?: string | null;
+                        /** @description Ordered rules: each is `{"recommender": A}` or `{"if": C, "then": [rules], "else"?: [rules]}`. A is one of popular, trending, buying_now, similar, also_bought, also_viewed, interesting, recently_viewed, search. C is one of {"has_item": true}, {"has_cart": true}, {"known_customer": true}, {"item_in_category": "<category id>"}. At most 5 levels deep, 20 rules a list and 100 in all. The block answers the products of its rules in order, each once, up to `limit`, never the current item, the cart or products that are not available. */
+                        rules: unknown[];
+                        /** @description The heading apps show above the products. */
+                        title: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The block id GET /recommend answers as `id`. */
+                            id: number;
+                            limit: number;
+                            name: string | null;
+                            /** @description Ordered rules: each is `{"recommender": A}` or `{"if": C, "then": [rules], "else"?: [rules]}`. A is one of popular, trending, buying_now, similar, also_bought, also_viewed, interesting, recently_viewed, search. C is one of {"has_item": true}, {"has_cart": true}, {"known_customer": true}, {"item_in_category": "<category id>"}. At most 5 levels deep, 20 rules a list and 100 in all. The block answers the products of its rules in order, each once, up to `limit`, never the current item, the cart or products that are not available. */
+                            rules: unknown[];
+                            title: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a recommendation block */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The block code apps send to GET /recommend/{code}: 1 to 64 of a-z, 0-9, _ and -.
+                     * @example product_page
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/shops/{shop_id}/search/no-results": {
         parameters: {
             query?: never;
