@@ -71,6 +71,8 @@ export async function runWorker(config: Config): Promise<void> {
     await services.loyaltyUpkeep.resumeChains();
     // The audit log's daily retention run (docs/audit-log.md, "Retention"): one job a day, whichever process queues it.
     await services.audit.schedulePrune();
+    // Each shop's daily rebuild of its recommendation models (docs/recommendations.md, "Models"): one link per shop and day.
+    await services.recommendationModels.scheduleRebuilds();
     log.info(
       { workerId: runner.workerId, concurrency: config.workerConcurrency, deliveryConcurrency: config.deliveryConcurrency },
       'Job worker started',

@@ -300,6 +300,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...bulk.jobs,
     ...audit.jobs,
     ...dashboards.jobs,
+    ...recommendations.jobs,
   };
   const services: Services = {
     ...system.services,

@@ -29,6 +29,7 @@ import { promotionsRoutes } from './promotions.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
 import { recommendationBlocksRoutes } from './recommendation-blocks.routes.js';
+import { recommendationsRoutes } from './recommendations.routes.js';
 import { slidersRoutes } from './sliders.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
@@ -105,6 +106,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(feedRoutes);
   await app.register(slidersRoutes);
   await app.register(recommendationBlocksRoutes);
+  await app.register(recommendationsRoutes);
   await app.register(segmentsRoutes);
   await app.register(customPropertiesRoutes);
   await app.register(importsRoutes);

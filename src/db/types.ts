@@ -101,7 +101,13 @@ import type { BulkMailingsTable, BulkRecipientsTable, MessagingLimitsTable, Bulk
 import type { ChainListWatchesTable } from './tables/chain-triggers.js';
 import type { AuditLogTable } from './tables/audit.js';
 import type { DashboardActiveTable, DashboardBackfillTable, DashboardDaysTable, DashboardFunnelsTable } from './tables/dashboards.js';
-import type { RecommendationBlocksTable, RecommendationSequencesTable } from './tables/recommendations.js';
+import type {
+  RecommendationBlocksTable,
+  RecommendationBuildsTable,
+  RecommendationListsTable,
+  RecommendationNeighboursTable,
+  RecommendationSequencesTable,
+} from './tables/recommendations.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 
 export type * from './tables/system.js';
@@ -231,4 +237,7 @@ export interface Database {
   admin_api_tokens: AdminApiTokensTable;
   recommendation_sequences: RecommendationSequencesTable;
   recommendation_blocks: RecommendationBlocksTable;
+  recommendation_neighbours: RecommendationNeighboursTable;
+  recommendation_lists: RecommendationListsTable;
+  recommendation_builds: RecommendationBuildsTable;
 }

@@ -38,6 +38,8 @@ export interface JobMap {
   'audit.prune': { at: number };
   /** A shop's dashboards rollups of what was stored before they existed, from its saved cursor to the end (src/modules/dashboards). */
   'dashboards.backfill': { shopId: string };
+  /** A build of a shop's recommendation models: asked for (`at` null) or the daily link due at `at` (src/modules/recommendations). */
+  'recommendations.rebuild': { shopId: string; at: number | null };
 }
 
 /** The names of a job map (string keys only: names are stored in a text column). */

@@ -48,6 +48,8 @@ async function main(): Promise<void> {
     await services.loyaltyUpkeep.resumeChains();
     // The audit log's daily retention run (docs/audit-log.md, "Retention"): one job a day, whichever process queues it.
     await services.audit.schedulePrune();
+    // Each shop's daily rebuild of its recommendation models (docs/recommendations.md, "Models"): one link per shop and day.
+    await services.recommendationModels.scheduleRebuilds();
     send({ type: 'ready', workerId: runner.workerId, priority });
   } catch (error) {
     await db.destroy().catch(() => undefined);

@@ -38,6 +38,7 @@ import { campaigns } from './0039-campaigns.js';
 import { messagingStudio } from './0040-messaging-studio.js';
 import { deliveryLog } from './0041-delivery-log.js';
 import { recommendations } from './0042-recommendations.js';
+import { recommendationModels } from './0043-recommendation-models.js';
 import { adminUsers } from './0034-admin-users.js';
 import { dashboards } from './0038-dashboards.js';
 
@@ -87,6 +88,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0040-messaging-studio', messagingStudio],
   ['0041-delivery-log', deliveryLog],
   ['0042-recommendations', recommendations],
+  ['0043-recommendation-models', recommendationModels],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -19,3 +19,36 @@ export interface RecommendationSequencesTable {
   kind: string;
   last_id: number;
 }
+
+/** An item's top-N neighbours of one kind, as the last build wrote them (0043). */
+export interface RecommendationNeighboursTable {
+  shop_id: string;
+  kind: 'also_bought' | 'also_viewed';
+  item_id: string;
+  /** JSON array of [item id, score] pairs, best first. */
+  items: string;
+}
+
+/** A shop-wide list of one kind, as the last build wrote it (0043). */
+export interface RecommendationListsTable {
+  shop_id: string;
+  kind: 'popular' | 'trending' | 'buying_now';
+  /** JSON array of [item id, score] pairs, best first. */
+  items: string;
+}
+
+/** The shop's last finished build and the claim of the running one (0043). */
+export interface RecommendationBuildsTable {
+  shop_id: string;
+  built_at: number | null;
+  /** The running build's claim; null when none runs. A claim past lease_until is dead. */
+  build_token: string | null;
+  building_since: number | null;
+  lease_until: number | null;
+  last_error: string | null;
+  last_error_at: number | null;
+  orders_read: number;
+  sessions_read: number;
+  items_with_neighbours: number;
+  duration_ms: number | null;
+}

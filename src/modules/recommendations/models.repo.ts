@@ -1,0 +1,229 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database, RecommendationBuildsTable, RecommendationListsTable, RecommendationNeighboursTable } from '../../db/types.js';
+
+/**
+ * Kysely only: rows in, rows out. Every statement is scoped by shop_id. The build reads
+ * tracking's orders and events and the catalog's served products; it writes only its own
+ * tables.
+ */
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type BuildRow = Selectable<RecommendationBuildsTable>;
+export type NeighbourKind = RecommendationNeighboursTable['kind'];
+export type ListKind = RecommendationListsTable['kind'];
+
+/** Rows per insert of the lists: 4 parameters each, well inside both databases' limits. */
+const INSERT_CHUNK = 500;
+/** Ids per IN list when reading categories. */
+const IN_CHUNK = 500;
+
+export interface OrderRow {
+  readonly id: number;
+  readonly items: string;
+  readonly createdAt: number;
+}
+
+/** The shop's orders after `afterId`, oldest first: a keyset page of the primary key. */
+export async function listOrdersAfter(db: Executor, shopId: string, afterId: number, limit: number): Promise<OrderRow[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .select(['id', 'items', 'created_at'])
+    .where('shop_id', '=', shopId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), items: r.items, createdAt: Number(r.created_at) }));
+}
+
+export interface ViewRow {
+  readonly sid: string;
+  readonly time: number;
+  readonly id: number;
+  readonly items: string;
+}
+
+export interface ViewCursor {
+  readonly sid: string;
+  readonly time: number;
+  readonly id: number;
+}
+
+/**
+ * Product views after the cursor in (session, time, id) order, since `from`: a keyset page
+ * of events_shop_view_sid_idx (0043). Its predicate is written as literals, as the index's
+ * is, so that both planners see the query is covered by it.
+ */
+export async function listViewsAfter(
+  db: Executor,
+  shopId: string,
+  after: ViewCursor | null,
+  from: number,
+  limit: number,
+): Promise<ViewRow[]> {
+  let query = db
+    .selectFrom('events')
+    .select(['sid', 'time', 'id', 'items'])
+    .where('shop_id', '=', shopId)
+    .where(sql<boolean>`event = 'view' and custom = 0 and sid is not null`)
+    .where('time', '>', from);
+  // A row-value comparison: both databases seek the index to it rather than filter an OR.
+  if (after !== null) query = query.where((eb) => eb(eb.refTuple('sid', 'time', 'id'), '>', eb.tuple(after.sid, after.time, after.id)));
+  const rows = await query.orderBy('sid').orderBy('time').orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ sid: r.sid as string, time: Number(r.time), id: Number(r.id), items: r.items }));
+}
+
+/** The first category of each of these products in the generation the catalog serves. */
+export async function findFirstCategories(db: Executor, shopId: string, itemIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let from = 0; from < itemIds.length; from += IN_CHUNK) {
+    const rows = await db
+      .selectFrom('catalogs as c')
+      .innerJoin('catalog_products as p', (join) => join.onRef('p.shop_id', '=', 'c.shop_id').onRef('p.generation', '=', 'c.generation'))
+      .select(['p.id', 'p.category_ids'])
+      .where('c.shop_id', '=', shopId)
+      .where('p.id', 'in', itemIds.slice(from, from + IN_CHUNK))
+      .execute();
+    for (const row of rows) {
+      const [first] = JSON.parse(row.category_ids) as unknown[];
+      if (typeof first === 'string' || typeof first === 'number') out.set(row.id, String(first));
+    }
+  }
+  return out;
+}
+
+/** Makes the shop's state row exist (no read before the write). */
+export async function ensureBuildRow(db: Executor, shopId: string): Promise<void> {
+  await db
+    .insertInto('recommendation_builds')
+    .values({ shop_id: shopId, orders_read: 0, sessions_read: 0, items_with_neighbours: 0 })
+    .onConflict((oc) => oc.column('shop_id').doNothing())
+    .execute();
+}
+
+/**
+ * Takes the shop's build claim when none is held or the holder's lease ran out: one
+ * conditional UPDATE, so of two racing builds one wins. False when another build holds it.
+ */
+export async function claimBuild(db: Executor, shopId: string, token: string, now: number, leaseUntil: number): Promise<boolean> {
+  const result = await db
+    .updateTable('recommendation_builds')
+    .set({ build_token: token, building_since: now, lease_until: leaseUntil })
+    .where('shop_id', '=', shopId)
+    .where((eb) => eb.or([eb('build_token', 'is', null), eb('lease_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Extends this build's lease; false when its claim was taken over (it counted as dead). */
+export async function renewBuild(db: Executor, shopId: string, token: string, leaseUntil: number): Promise<boolean> {
+  const result = await db
+    .updateTable('recommendation_builds')
+    .set({ lease_until: leaseUntil })
+    .where('shop_id', '=', shopId)
+    .where('build_token', '=', token)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export interface BuildCounts {
+  readonly ordersRead: number;
+  readonly sessionsRead: number;
+  readonly itemsWithNeighbours: number;
+  readonly durationMs: number;
+}
+
+/** Records a finished build and releases its claim; false when the claim is no longer this build's. */
+export async function finishBuild(db: Executor, shopId: string, token: string, builtAt: number, counts: BuildCounts): Promise<boolean> {
+  const result = await db
+    .updateTable('recommendation_builds')
+    .set({
+      built_at: builtAt,
+      build_token: null,
+      building_since: null,
+      lease_until: null,
+      last_error: null,
+      last_error_at: null,
+      orders_read: counts.ordersRead,
+      sessions_read: counts.sessionsRead,
+      items_with_neighbours: counts.itemsWithNeighbours,
+      duration_ms: counts.durationMs,
+    })
+    .where('shop_id', '=', shopId)
+    .where('build_token', '=', token)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Records why this build failed and releases its claim; the previous lists stay. */
+export async function failBuild(db: Executor, shopId: string, token: string, error: string, at: number): Promise<void> {
+  await db
+    .updateTable('recommendation_builds')
+    .set({ build_token: null, building_since: null, lease_until: null, last_error: error, last_error_at: at })
+    .where('shop_id', '=', shopId)
+    .where('build_token', '=', token)
+    .execute();
+}
+
+export async function findBuild(db: Executor, shopId: string): Promise<BuildRow | undefined> {
+  return db.selectFrom('recommendation_builds').selectAll().where('shop_id', '=', shopId).executeTakeFirst();
+}
+
+/** Replaces every neighbour list of the shop (in the caller's transaction). */
+export async function replaceNeighbours(
+  trx: Transaction<Database>,
+  shopId: string,
+  rows: Iterable<{ readonly kind: NeighbourKind; readonly itemId: string; readonly items: string }>,
+): Promise<void> {
+  await trx.deleteFrom('recommendation_neighbours').where('shop_id', '=', shopId).execute();
+  let chunk: RecommendationNeighboursTable[] = [];
+  const flush = async () => {
+    if (chunk.length > 0) await trx.insertInto('recommendation_neighbours').values(chunk).execute();
+    chunk = [];
+  };
+  for (const row of rows) {
+    chunk.push({ shop_id: shopId, kind: row.kind, item_id: row.itemId, items: row.items });
+    if (chunk.length >= INSERT_CHUNK) await flush();
+  }
+  await flush();
+}
+
+/** Replaces every shop-wide list of the shop (in the caller's transaction). */
+export async function replaceLists(
+  trx: Transaction<Database>,
+  shopId: string,
+  lists: ReadonlyArray<{ readonly kind: ListKind; readonly items: string }>,
+): Promise<void> {
+  await trx.deleteFrom('recommendation_lists').where('shop_id', '=', shopId).execute();
+  if (lists.length > 0) {
+    await trx
+      .insertInto('recommendation_lists')
+      .values(lists.map((l) => ({ shop_id: shopId, kind: l.kind, items: l.items })))
+      .execute();
+  }
+}
+
+export async function findNeighbours(db: Executor, shopId: string, kind: NeighbourKind, itemId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('recommendation_neighbours')
+    .select('items')
+    .where('shop_id', '=', shopId)
+    .where('kind', '=', kind)
+    .where('item_id', '=', itemId)
+    .executeTakeFirst();
+  return row?.items;
+}
+
+export async function findList(db: Executor, shopId: string, kind: ListKind): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('recommendation_lists')
+    .select('items')
+    .where('shop_id', '=', shopId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+  return row?.items;
+}
+
+/** Every shop, for the daily schedule. */
+export async function listShopIds(db: Executor): Promise<string[]> {
+  return (await db.selectFrom('shops').select('shop_id').orderBy('shop_id').execute()).map((r) => r.shop_id);
+}
