@@ -222,8 +222,3 @@ export async function findList(db: Executor, shopId: string, kind: ListKind): Pr
     .executeTakeFirst();
   return row?.items;
 }
-
-/** Every shop, for the daily schedule. */
-export async function listShopIds(db: Executor): Promise<string[]> {
-  return (await db.selectFrom('shops').select('shop_id').orderBy('shop_id').execute()).map((r) => r.shop_id);
-}

@@ -94,7 +94,7 @@ export class ModelsService {
    */
   async scheduleRebuilds(): Promise<void> {
     const at = nextDailyAt(this.deps.clock.now());
-    const shops = await repo.listShopIds(this.db);
+    const shops = (await this.deps.shops.listShops()).map((shop) => shop.shopId);
     await this.deps.jobs.enqueueMany(
       'recommendations.rebuild',
       shops.map((shopId) => ({ payload: { shopId, at }, runAt: at, idempotencyKey: dailyKey(shopId, at) })),

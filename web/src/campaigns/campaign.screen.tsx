@@ -4,7 +4,7 @@ import { Funnel } from '../dashboards/funnel';
 import { formatDateTime, formatUnits } from '../i18n/format';
 import { useI18n } from '../i18n/i18n';
 import { useShop, type Shop } from '../shops/shop.queries';
-import { Page } from '../ui/page';
+import { Page, StatCard } from '../ui/page';
 import { Empty, Failure, Loading } from '../ui/states';
 import { useCampaign, type Campaign, type Outcomes } from './campaigns.queries';
 import { StatusBadge } from './parts';
@@ -93,9 +93,10 @@ function CampaignView({ shopId, shop, campaign }: { readonly shopId: string; rea
         </Paper>
       )}
       <SimpleGrid cols={{ base: 2, sm: 3, md: 6 }} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        <Figure label={t('campaigns.one.recipients')} value={count.format(campaign.recipients)} />
-        <Figure label={t('campaigns.one.sent')} value={count.format(campaign.sent)} />
-        <Figure
+        <StatCard component="li" label={t('campaigns.one.recipients')} value={count.format(campaign.recipients)} />
+        <StatCard component="li" label={t('campaigns.one.sent')} value={count.format(campaign.sent)} />
+        <StatCard
+          component="li"
           label={t('campaigns.one.skipped')}
           value={count.format(campaign.skipped)}
           note={t('campaigns.one.skippedBy', {
@@ -104,31 +105,13 @@ function CampaignView({ shopId, shop, campaign }: { readonly shopId: string; rea
             overCap: count.format(campaign.skipped_by.over_cap),
           })}
         />
-        <Figure label={t('campaigns.one.failed')} value={count.format(campaign.failed)} />
-        <Figure label={t('campaigns.one.pending')} value={count.format(campaign.pending)} />
-        <Figure label={t('campaigns.one.held')} value={count.format(campaign.held)} />
+        <StatCard component="li" label={t('campaigns.one.failed')} value={count.format(campaign.failed)} />
+        <StatCard component="li" label={t('campaigns.one.pending')} value={count.format(campaign.pending)} />
+        <StatCard component="li" label={t('campaigns.one.held')} value={count.format(campaign.held)} />
       </SimpleGrid>
       {campaign.results && <Results shop={shop} campaign={campaign} results={campaign.results} />}
       {campaign.status === 'done' && <Funnel shopId={shopId} type="bulk" id={campaign.id} headingOrder={2} />}
     </Stack>
-  );
-}
-
-function Figure({ label, value, note }: { readonly label: string; readonly value: string; readonly note?: string }) {
-  return (
-    <Paper withBorder p="sm" component="li">
-      <Text size="sm" c="gray.7">
-        {label}
-      </Text>
-      <Text size="xl" fw={700}>
-        {value}
-      </Text>
-      {note && (
-        <Text size="xs" c="gray.7">
-          {note}
-        </Text>
-      )}
-    </Paper>
   );
 }
 

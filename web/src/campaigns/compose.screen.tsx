@@ -1,12 +1,12 @@
-import { Alert, Anchor, Button, Group, MultiSelect, Paper, Radio, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Alert, Anchor, Button, Group, MultiSelect, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { usePermissions } from '../auth/permissions';
 import { useSegments } from '../customers/customers.queries';
 import { useI18n } from '../i18n/i18n';
 import { useShop, type Shop } from '../shops/shop.queries';
 import { TemplatesEditor, templateErrorsOf } from '../templates/templates-editor';
-import { Page } from '../ui/page';
+import { Page, Section } from '../ui/page';
 import { describeFailure, Failure, Loading } from '../ui/states';
 import { AbFields } from './ab-fields';
 import { AudiencePanel } from './audience-panel';
@@ -28,19 +28,6 @@ export function ComposeScreen() {
       {shop.isError && <Failure error={shop.error} onRetry={() => void shop.refetch()} />}
       {shop.data && <ComposeForm shopId={shopId} shop={shop.data} />}
     </Page>
-  );
-}
-
-function Section({ title, children }: { readonly title: string; readonly children: ReactNode }) {
-  return (
-    <Paper withBorder p="md" component="section" aria-label={title}>
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
   );
 }
 

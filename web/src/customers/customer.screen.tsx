@@ -1,10 +1,9 @@
-import { Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Anchor, Badge, Code, Group, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { formatDateTime, type ShopLocale } from '../i18n/format';
 import { useI18n } from '../i18n/i18n';
 import { useShop } from '../shops/shop.queries';
-import { Page } from '../ui/page';
+import { Page, Section } from '../ui/page';
 import { Empty, Failure, Loading } from '../ui/states';
 import { EventTimeline, LoyaltyLedger, Messages, Orders } from './customer-history';
 import { propertyText, useCustomer, useSegments, type Customer } from './customers.queries';
@@ -44,7 +43,7 @@ function Profile({ shopId, shop, customer }: { readonly shopId: string; readonly
         })}
       </Text>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Section title={t('customers.identities.title')}>
+        <Section gap="xs" title={t('customers.identities.title')}>
           <Table aria-label={t('customers.identities.title')}>
             <Table.Tbody>
               {IDENTIFIERS.map((name) => (
@@ -71,10 +70,10 @@ function Profile({ shopId, shop, customer }: { readonly shopId: string; readonly
           </Table>
           <Merges shop={shop} customer={customer} />
         </Section>
-        <Section title={t('customers.properties.title')}>
+        <Section gap="xs" title={t('customers.properties.title')}>
           <Properties properties={customer.properties} />
         </Section>
-        <Section title={t('customers.subscriptions.title')}>
+        <Section gap="xs" title={t('customers.subscriptions.title')}>
           <Table aria-label={t('customers.subscriptions.title')}>
             <Table.Tbody>
               {FLAGS.map((flag) => {
@@ -108,7 +107,7 @@ function Profile({ shopId, shop, customer }: { readonly shopId: string; readonly
             </Stack>
           )}
         </Section>
-        <Section title={t('customers.segments.title')}>
+        <Section gap="xs" title={t('customers.segments.title')}>
           <CustomerSegments shopId={shopId} ids={customer.segments} />
         </Section>
       </SimpleGrid>
@@ -133,19 +132,6 @@ function Profile({ shopId, shop, customer }: { readonly shopId: string; readonly
         </Tabs.Panel>
       </Tabs>
     </Stack>
-  );
-}
-
-function Section({ title, children }: { readonly title: string; readonly children: ReactNode }) {
-  return (
-    <Paper withBorder p="md" component="section" aria-label={title}>
-      <Stack gap="xs">
-        <Title order={2} size="h4">
-          {title}
-        </Title>
-        {children}
-      </Stack>
-    </Paper>
   );
 }
 

@@ -5,12 +5,12 @@ import { ApiError } from '../api/client';
 import type { ShopLocale } from '../i18n/format';
 import { useI18n } from '../i18n/i18n';
 import { todayIn, useShop } from '../shops/shop.queries';
-import { Page } from '../ui/page';
+import { Page, StatCard } from '../ui/page';
 import { Failure, Loading } from '../ui/states';
 import { overviewCsv, useOverview } from './dashboards.queries';
 import { channelName, eventName } from './names';
 import { formatsFor, type Formats } from './options';
-import { CsvLink, DayChartPanel, StatCard } from './parts';
+import { CsvLink, DayChartPanel } from './parts';
 import { choiceOf, paramsOf, periodOf } from './period';
 import { PeriodPicker } from './period-picker';
 import {

@@ -9,7 +9,8 @@ import { funnelCsv, useFunnel } from './dashboards.queries';
 import { funnelOption, funnelSteps, isFunnelType, type FunnelAnswer, type FunnelType, type Step } from './funnel-steps';
 import { channelName } from './names';
 import { formatsFor, type Formats } from './options';
-import { ChartFrame, StatCard } from './parts';
+import { StatCard } from '../ui/page';
+import { ChartFrame } from './parts';
 
 export type { FunnelType } from './funnel-steps';
 

@@ -37,25 +37,6 @@ export function CsvLink({ path, filename, label }: { readonly path: string; read
   );
 }
 
-/** A headline figure as text: its name, and its value large. */
-export function StatCard({ label, value, note }: { readonly label: string; readonly value: string; readonly note?: string }) {
-  return (
-    <Paper withBorder p="md">
-      <Text size="sm" c="gray.7">
-        {label}
-      </Text>
-      <Text size="xl" fw={700}>
-        {value}
-      </Text>
-      {note && (
-        <Text size="xs" c="gray.7">
-          {note}
-        </Text>
-      )}
-    </Paper>
-  );
-}
-
 /**
  * A chart's frame: its heading, its CSV link, the chart (or its empty state, never blank
  * axes), and the numbers as a table that opens under it, for keyboards, screen readers and
