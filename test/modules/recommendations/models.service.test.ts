@@ -142,10 +142,15 @@ describe.each(TEST_DIALECTS)('recommendation models on %s', (dialect) => {
     ).toBe(false);
   });
 
-  it('lets only one of two racing builds run', async () => {
-    await seed(ORDERS);
-    const outcomes = await Promise.all([models().rebuild(bed.shopId), models().rebuild(bed.shopId)]);
-    expect(outcomes.map((o) => o.status).sort()).toEqual(['built', 'busy']);
+  it('gives the build claim to exactly one of 100 concurrent claims', async () => {
+    // The claims race on the conditional UPDATE itself: two whole builds raced only when the
+    // first had not finished before the second claimed, which a loaded machine did not hold.
+    await repo.ensureBuildRow(bed.db.db, bed.shopId);
+    const claims = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => repo.claimBuild(bed.db.db, bed.shopId, `token-${i}`, NOW, NOW + BUILD_LEASE_MS)),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await models().rebuild(bed.shopId)).toEqual({ status: 'busy' });
   });
 
   it('keeps the previous lists serving when a build fails midway, and records why', async () => {
