@@ -181,7 +181,12 @@ export function compose(deps: ServicesDeps): Composition {
   const search = createSearchModule({ ...base, ...catalog.services });
   const collections = createCollectionsModule({ ...base, ...catalog.services });
   const sliders = createSlidersModule(base);
-  const recommendations = createRecommendationsModule(base);
+  const recommendations = createRecommendationsModule({
+    ...base,
+    ...tracking.services,
+    ...catalog.services,
+    productFacts: catalog.productFacts,
+  });
   const shopperView = createShopperViewModule({ ...base, ...tracking.services, ...catalog.services });
   const loyalty = createLoyaltyModule({ ...base, ...audience.services, ...rollups });
   const promotions = createPromotionsModule(base);

@@ -23,7 +23,8 @@ export interface RecommendationSequencesTable {
 /** An item's top-N neighbours of one kind, as the last build wrote them (0043). */
 export interface RecommendationNeighboursTable {
   shop_id: string;
-  kind: 'also_bought' | 'also_viewed';
+  /** `search`: item_id is a normalised search query, its list what those who searched it bought. */
+  kind: 'also_bought' | 'also_viewed' | 'search';
   item_id: string;
   /** JSON array of [item id, score] pairs, best first. */
   items: string;

@@ -12,3 +12,6 @@ export type { Listing, ListingQuery } from './listing.service.js';
 export type { ProductFacts } from './product-facts.js';
 export type { ShopCurrency } from './catalog.types.js';
 export { PromiseCache } from './promise-cache.js';
+export type { FacetIndex } from './domain/facet-index.js';
+export { compile as compileListingFilters, failedFilters, type CompiledFilters } from './domain/facet-filters.js';
+export { brandKey } from './domain/facet-index.js';

@@ -80,6 +80,12 @@ export class BlocksService {
     return toBlock(row);
   }
 
+  /** The block GET /recommend serves (read on every request, so an edit shows at once on every node); undefined when there is none. */
+  async findBlock(shopId: string, code: string): Promise<Block | undefined> {
+    const row = await repo.findBlock(this.db, shopId, code);
+    return row ? toBlock(row) : undefined;
+  }
+
   async listBlocks(shopId: string): Promise<Block[]> {
     await this.deps.shops.requireShop(shopId);
     return (await repo.listBlocks(this.db, shopId)).map(toBlock);

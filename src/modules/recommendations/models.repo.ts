@@ -222,3 +222,24 @@ export async function findList(db: Executor, shopId: string, kind: ListKind): Pr
     .executeTakeFirst();
   return row?.items;
 }
+
+/** Several items' stored lists of a kind, by item id; an item without one is absent. */
+export async function findNeighboursMany(
+  db: Executor,
+  shopId: string,
+  kind: NeighbourKind,
+  itemIds: readonly string[],
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let i = 0; i < itemIds.length; i += IN_CHUNK) {
+    const rows = await db
+      .selectFrom('recommendation_neighbours')
+      .select(['item_id', 'items'])
+      .where('shop_id', '=', shopId)
+      .where('kind', '=', kind)
+      .where('item_id', 'in', itemIds.slice(i, i + IN_CHUNK))
+      .execute();
+    for (const row of rows) found.set(row.item_id, row.items);
+  }
+  return found;
+}

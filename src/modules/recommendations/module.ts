@@ -1,13 +1,18 @@
 import type { JobHandlers } from '../../jobs/job-handlers.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import { normalizeQuery } from '../search/index.js';
 import { BlocksService, type BlocksDeps } from './blocks.service.js';
+import { ModelReads } from './model-reads.js';
 import { ModelsService } from './models.service.js';
+import { RecommendService, type RecommendDeps } from './recommend.service.js';
 
 export interface RecommendationsServices {
   /** Recommendation blocks of the admin API (and, later, GET /recommend/{code}). */
   readonly recommendationBlocks: BlocksService;
   /** The recommenders' stored models: built by a job, read by GET /recommend (docs/recommendations.md "Models"). */
   readonly recommendationModels: ModelsService;
+  /** GET /recommend/{code}: a block's products for a visitor and a product. */
+  readonly recommend: RecommendService;
 }
 
 export interface RecommendationsModule {
@@ -15,10 +20,15 @@ export interface RecommendationsModule {
   readonly jobs: Pick<JobHandlers, 'recommendations.rebuild'>;
 }
 
-export function createRecommendationsModule(deps: BlocksDeps & { readonly jobs: JobQueue }): RecommendationsModule {
+export type RecommendationsDeps = BlocksDeps &
+  Pick<RecommendDeps, 'catalog' | 'listing' | 'productFacts' | 'identity' | 'tracking'> & { readonly jobs: JobQueue };
+
+export function createRecommendationsModule(deps: RecommendationsDeps): RecommendationsModule {
   const models = new ModelsService(deps);
+  const blocks = new BlocksService(deps);
+  const recommend = new RecommendService({ ...deps, blocks, models: new ModelReads(deps), search: { normalizeQuery } });
   return {
-    services: { recommendationBlocks: new BlocksService(deps), recommendationModels: models },
+    services: { recommendationBlocks: blocks, recommendationModels: models, recommend },
     jobs: {
       // A build replaces the lists in one transaction and holds a per-shop claim, so a
       // redelivered job either builds again (harmless) or finds the claim held and stops.

@@ -205,3 +205,11 @@ export function assembleBlock(lists: readonly (readonly string[])[], options: As
   }
   return result;
 }
+
+/** Whether any rule, at any depth, asks this condition (so that a request reads what it needs only). */
+export function asksCondition(rules: readonly Rule[], key: 'has_item' | 'has_cart' | 'known_customer' | 'item_in_category'): boolean {
+  return rules.some((rule) => {
+    if ('recommender' in rule) return false;
+    return key in rule.if || asksCondition(rule.then, key) || asksCondition(rule.else ?? [], key);
+  });
+}

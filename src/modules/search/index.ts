@@ -1,0 +1,1 @@
+export { normalizeQuery } from './domain/query.js';
