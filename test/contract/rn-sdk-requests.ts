@@ -150,3 +150,17 @@ export function searchRequest(state: SdkState, options: { readonly [key: string]
   const pairs = sdkParamPairs({ shop_id: state.shopId, stream: null, ...options, did: state.did, seance: state.sid, sid: state.sid });
   return { method: 'GET', url: `/search?${sdkGetQuery(pairs)}`, headers: { ...SDK_GET_HEADERS } };
 }
+
+/** sdk.recommend(code, options): a GET of shop_id, stream, recommender_code and the caller's options through the SDK's encoder. */
+export function recommendRequest(state: SdkState, code: string, options: { readonly [key: string]: SdkParam }): InjectOptions {
+  const pairs = sdkParamPairs({
+    shop_id: state.shopId,
+    stream: null,
+    recommender_code: code,
+    ...options,
+    did: state.did,
+    seance: state.sid,
+    sid: state.sid,
+  });
+  return { method: 'GET', url: `/recommend/${code}?${sdkGetQuery(pairs)}`, headers: { ...SDK_GET_HEADERS } };
+}

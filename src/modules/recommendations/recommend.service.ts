@@ -84,6 +84,8 @@ export const CART_ANCHORS = 5;
 /** Candidates `similar` ranks at most (the best-selling of the product's categories first). */
 export const SIMILAR_CANDIDATES = 2000;
 export const INTERESTING_HALF_LIFE_DAYS = 14;
+/** Feed products beyond the block's need read for popular: room for exclusions and filters. */
+export const POPULAR_FEED_MARGIN = 100;
 /** Pages beyond are answered empty; a block is at most this many times its limit deep. */
 export const MAX_RECOMMEND_PAGE = 10;
 
@@ -193,8 +195,9 @@ export class RecommendService {
 
   private async popular(shopId: string, index: FacetIndex, want: number): Promise<string[]> {
     const list = await this.deps.models.shopList(shopId, 'popular');
-    // Before the first build (or in a shop with no purchases) the feed's own order stands in.
-    return list.length > 0 ? ids(list) : feedOrder(index, Math.max(want * 3, 100));
+    // What sold, best first; then the feed's own order (its sales_rate), which stands in
+    // alone before the first build and fills a block beyond the products that ever sold.
+    return [...ids(list), ...feedOrder(index, want + list.length + POPULAR_FEED_MARGIN)];
   }
 
   private similar(c: ListContext): string[] {
