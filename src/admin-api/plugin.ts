@@ -29,6 +29,7 @@ import { promotionsRoutes } from './promotions.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
 import { recommendationBlocksRoutes } from './recommendation-blocks.routes.js';
+import { recommendationPreviewRoutes } from './recommendation-preview.routes.js';
 import { recommendationsRoutes } from './recommendations.routes.js';
 import { slidersRoutes } from './sliders.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
@@ -107,6 +108,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(slidersRoutes);
   await app.register(recommendationBlocksRoutes);
   await app.register(recommendationsRoutes);
+  await app.register(recommendationPreviewRoutes);
   await app.register(segmentsRoutes);
   await app.register(customPropertiesRoutes);
   await app.register(importsRoutes);

@@ -1,6 +1,7 @@
 import type { JobHandlers } from '../../jobs/job-handlers.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { normalizeQuery } from '../search/index.js';
+import { BlockPreviewService } from './block-preview.service.js';
 import { BlocksService, type BlocksDeps } from './blocks.service.js';
 import { ModelReads } from './model-reads.js';
 import { ModelsService } from './models.service.js';
@@ -13,6 +14,8 @@ export interface RecommendationsServices {
   readonly recommendationModels: ModelsService;
   /** GET /recommend/{code}: a block's products for a visitor and a product. */
   readonly recommend: RecommendService;
+  /** The admin UI's preview of a block for a product and a customer. */
+  readonly recommendationPreview: BlockPreviewService;
 }
 
 export interface RecommendationsModule {
@@ -21,14 +24,20 @@ export interface RecommendationsModule {
 }
 
 export type RecommendationsDeps = BlocksDeps &
-  Pick<RecommendDeps, 'catalog' | 'listing' | 'productFacts' | 'identity' | 'tracking'> & { readonly jobs: JobQueue };
+  Pick<RecommendDeps, 'catalog' | 'listing' | 'productFacts' | 'identity' | 'tracking'> &
+  Pick<ConstructorParameters<typeof BlockPreviewService>[0], 'products'> & { readonly jobs: JobQueue };
 
 export function createRecommendationsModule(deps: RecommendationsDeps): RecommendationsModule {
   const models = new ModelsService(deps);
   const blocks = new BlocksService(deps);
   const recommend = new RecommendService({ ...deps, blocks, models: new ModelReads(deps), search: { normalizeQuery } });
   return {
-    services: { recommendationBlocks: blocks, recommendationModels: models, recommend },
+    services: {
+      recommendationBlocks: blocks,
+      recommendationModels: models,
+      recommend,
+      recommendationPreview: new BlockPreviewService({ shops: deps.shops, recommend, products: deps.products }),
+    },
     jobs: {
       // A build replaces the lists in one transaction and holds a per-shop claim, so a
       // redelivered job either builds again (harmless) or finds the claim held and stops.

@@ -36,6 +36,8 @@ import type { ModelReads } from './model-reads.js';
 export interface RecommendQuery {
   readonly code: string;
   readonly did?: string;
+  /** The visitor by profile instead of device (the admin UI's preview). */
+  readonly profileId?: number;
   readonly item?: string;
   /** Feed category ids: only products in them (or below them). */
   readonly categories?: readonly string[];
@@ -110,7 +112,7 @@ export class RecommendService {
     const now = this.deps.clock.now();
     const [index, customer] = await Promise.all([
       this.deps.listing.facetIndex(shopId, generation),
-      this.customer(shopId, query.did, now, block.rules),
+      this.customer(shopId, query, now, block.rules),
     ]);
     const itemRow = query.item === undefined ? undefined : index.rowOf.get(query.item);
     const itemCategories = await this.itemCategories(shopId, index, query.item, itemRow);
@@ -142,14 +144,20 @@ export class RecommendService {
   }
 
   /** The visitor as the request's did knows them: cart, recent product events, whether identified. */
-  private async customer(shopId: string, did: string | undefined, now: number, rules: readonly Rule[]): Promise<Customer> {
-    const device = did === undefined ? undefined : await this.deps.identity.findDevice(shopId, did);
-    if (!device) return { cart: [], history: historyOf([]), known: false };
+  private async customer(shopId: string, query: RecommendQuery, now: number, rules: readonly Rule[]): Promise<Customer> {
+    const device = query.did === undefined ? undefined : await this.deps.identity.findDevice(shopId, query.did);
+    const profileId = query.profileId ?? device?.profileId;
+    if (profileId === undefined) return { cart: [], history: historyOf([]), known: false };
     const [profileIds, lists, profile] = await Promise.all([
-      this.deps.identity.profileIdsOf(shopId, device.profileId),
-      this.deps.tracking.getLists(shopId, device.profileId),
-      asksCondition(rules, 'known_customer') ? this.deps.identity.getProfileOnly(shopId, device.profileId) : undefined,
+      this.deps.identity.profileIdsOf(shopId, profileId),
+      this.deps.tracking.getLists(shopId, profileId),
+      asksCondition(rules, 'known_customer') || query.profileId !== undefined
+        ? this.deps.identity.getProfileOnly(shopId, profileId)
+        : undefined,
     ]);
+    // A profile asked for by id must exist (the preview's 404); a device's always does.
+    if (query.profileId !== undefined && profile === undefined)
+      throw new AppError('NOT_FOUND', 'Customer not found.', { field: 'profile_id' });
     const rows = await history.listRecentProductEvents(this.deps.db.db, shopId, profileIds, now - HISTORY_MS, HISTORY_EVENTS);
     const known =
       profile !== undefined &&
