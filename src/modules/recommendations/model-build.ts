@@ -138,3 +138,42 @@ export async function buildModels(db: repo.Executor, shopId: string, options: Bu
     sessionsRead,
   };
 }
+
+/**
+ * Every customer's predictor row as of `at`, labelled by purchases in (`at`, `at` +
+ * horizonMs]: the offline evaluation's test set, read as buildModels reads its training
+ * set (orders, then views and carts of the activity window).
+ */
+export async function tallyPurchases(
+  db: repo.Executor,
+  shopId: string,
+  options: { readonly at: number; readonly horizonMs: number; readonly chunkRows: number },
+): Promise<PurchaseTally> {
+  const { at, horizonMs, chunkRows } = options;
+  const purchases = new PurchaseTally(at, horizonMs);
+  for (let afterId = 0; ; ) {
+    const orders = await repo.listOrdersAfter(db, shopId, afterId, at + horizonMs, chunkRows);
+    for (const order of orders) {
+      purchases.addOrder(order.profileId, order.createdAt, order.revenue);
+      afterId = order.id;
+    }
+    if (orders.length < chunkRows) break;
+  }
+  for (let after: repo.ViewCursor | null = null; ; ) {
+    const views = await repo.listViewsAfter(db, shopId, after, at - ACTIVITY_WINDOW_MS, at, chunkRows);
+    for (const view of views) {
+      purchases.addActivity(view.profileId, view.time);
+      after = view;
+    }
+    if (views.length < chunkRows) break;
+  }
+  for (let after: { time: number; id: number } | null = null; ; ) {
+    const carts = await repo.listCartsAfter(db, shopId, after, at - ACTIVITY_WINDOW_MS, at, chunkRows);
+    for (const cart of carts) {
+      purchases.addActivity(cart.profileId, cart.time);
+      after = cart;
+    }
+    if (carts.length < chunkRows) break;
+  }
+  return purchases;
+}

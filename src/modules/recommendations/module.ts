@@ -1,6 +1,7 @@
 import type { JobHandlers } from '../../jobs/job-handlers.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { BlocksService, type BlocksDeps } from './blocks.service.js';
+import { EvaluationService } from './evaluation.service.js';
 import { ModelsService } from './models.service.js';
 import { PredictService, type PredictDeps } from './predict.service.js';
 
@@ -11,6 +12,8 @@ export interface RecommendationsServices {
   readonly recommendationModels: ModelsService;
   /** GET /predict/probability-to-purchase over the model the rebuild trains (docs/recommendations.md "Purchase prediction"). */
   readonly purchasePredictor: PredictService;
+  /** `patron recommendations evaluate` (docs/recommendations.md "Evaluation"). */
+  readonly recommendationEvaluation: EvaluationService;
 }
 
 export interface RecommendationsModule {
@@ -21,7 +24,12 @@ export interface RecommendationsModule {
 export function createRecommendationsModule(deps: BlocksDeps & PredictDeps & { readonly jobs: JobQueue }): RecommendationsModule {
   const models = new ModelsService(deps);
   return {
-    services: { recommendationBlocks: new BlocksService(deps), recommendationModels: models, purchasePredictor: new PredictService(deps) },
+    services: {
+      recommendationBlocks: new BlocksService(deps),
+      recommendationModels: models,
+      purchasePredictor: new PredictService(deps),
+      recommendationEvaluation: new EvaluationService(deps),
+    },
     jobs: {
       // A build replaces the lists in one transaction and holds a per-shop claim, so a
       // redelivered job either builds again (harmless) or finds the claim held and stops.
