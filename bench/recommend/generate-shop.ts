@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, EventsTable, OrdersTable } from '../../src/db/types.js';
 import { columnCount, parameterChunks } from '../../src/db/statement-slices.js';
@@ -34,7 +35,7 @@ export interface ShopSpec {
   readonly end: number;
 }
 
-export const SMALL_SHOP: Omit<ShopSpec, "end"> = { seed: 37, products: 500, customers: 2500, days: 120, sessionRate: 0.08 };
+export const SMALL_SHOP: Omit<ShopSpec, 'end'> = { seed: 37, products: 500, customers: 2500, days: 120, sessionRate: 0.08 };
 /** 100,000 products and about 10 million events. */
 export const LARGE_SHOP: Omit<ShopSpec, 'end'> = { seed: 37, products: 100_000, customers: 200_000, days: 180, sessionRate: 0.05 };
 
@@ -68,7 +69,11 @@ interface Customer {
   readonly lastDay: number;
 }
 
-export async function generateShop(services: Pick<Services, 'shops' | 'catalog'>, db: Kysely<Database>, spec: ShopSpec): Promise<GeneratedShop> {
+export async function generateShop(
+  services: Pick<Services, 'shops' | 'catalog'>,
+  db: Kysely<Database>,
+  spec: ShopSpec,
+): Promise<GeneratedShop> {
   const random = mulberry32(spec.seed);
   const { shop, secret } = await services.shops.createShop({ name: `Generated shop ${spec.seed}` });
   const shopId = shop.shopId;
@@ -98,7 +103,7 @@ export async function generateShop(services: Pick<Services, 'shops' | 'catalog'>
     shopId,
     format: 'yml',
     source: 'cli',
-    body: feedChunks(products, categories, departments, random),
+    body: Readable.from(feedChunks(products, categories, departments, random)),
   });
 
   // Popularity within a category: Zipf over a shuffled order, so ids say nothing.
@@ -287,7 +292,7 @@ class BatchWriter {
   }
 }
 
-async function* feedChunks(products: readonly Product[], categories: number, departments: number, random: () => number): AsyncGenerator<string> {
+function* feedChunks(products: readonly Product[], categories: number, departments: number, random: () => number): Generator<string> {
   let text = '<?xml version="1.0" encoding="UTF-8"?>\n<yml_catalog date="2026-01-01 00:00"><shop><name>Generated</name>';
   text += '<currencies><currency id="RUB" rate="1"/></currencies><categories>';
   for (let d = 0; d < departments; d++) text += `<category id="D${d}">Department ${d}</category>`;

@@ -34,7 +34,14 @@ describe.each(TEST_DIALECTS)('GET /predict/probability-to-purchase on %s', (dial
   beforeAll(async () => {
     t = await createTestApp({ dialect });
     t.clock.set(END);
-    const shop = await generateShop(t.app.services, t.db.db, { seed: 5, products: 60, customers: 150, days: 90, sessionRate: 0.15, end: END });
+    const shop = await generateShop(t.app.services, t.db.db, {
+      seed: 5,
+      products: 60,
+      customers: 150,
+      days: 90,
+      sessionRate: 0.15,
+      end: END,
+    });
     shopId = shop.shopId;
     secret = shop.secret;
     await t.app.services.recommendationModels.rebuild(shopId);

@@ -184,7 +184,11 @@ export class EvaluationService {
 
   /** The predictor trained as of the cut-off, scored on the customers active then, labelled by the test period. */
   private async predictorOnTest(shopId: string, models: BuiltModels, cut: number, until: number): Promise<EvaluationReport['predictor']> {
-    const tally = await tallyPurchases(this.db, shopId, { at: cut, horizonMs: Math.min(until - cut, PURCHASE_HORIZON_MS), chunkRows: CHUNK_ROWS });
+    const tally = await tallyPurchases(this.db, shopId, {
+      at: cut,
+      horizonMs: Math.min(until - cut, PURCHASE_HORIZON_MS),
+      chunkRows: CHUNK_ROWS,
+    });
     const scores: number[] = [];
     const labels: boolean[] = [];
     for (const row of tally.rows()) {
@@ -203,7 +207,12 @@ export class EvaluationService {
 }
 
 /** interesting as a block would answer it: the history's neighbours (bought together and viewed together), topped up with popular. */
-function personal(models: BuiltModels, c: CustomerCase & { readonly history: readonly HistoryEvent[] }, now: number, popular: readonly string[]) {
+function personal(
+  models: BuiltModels,
+  c: CustomerCase & { readonly history: readonly HistoryEvent[] },
+  now: number,
+  popular: readonly string[],
+) {
   const lookup = (item: string): Array<readonly [string, number]> => {
     const scores = new Map<string, number>();
     for (const kind of ['also_bought', 'also_viewed'] as const) {

@@ -85,7 +85,13 @@ export async function listViewsAfter(
   // A row-value comparison: both databases seek the index to it rather than filter an OR.
   if (after !== null) query = query.where((eb) => eb(eb.refTuple('sid', 'time', 'id'), '>', eb.tuple(after.sid, after.time, after.id)));
   const rows = await query.orderBy('sid').orderBy('time').orderBy('id').limit(limit).execute();
-  return rows.map((r) => ({ sid: r.sid as string, time: Number(r.time), id: Number(r.id), items: r.items, profileId: Number(r.profile_id) }));
+  return rows.map((r) => ({
+    sid: r.sid as string,
+    time: Number(r.time),
+    id: Number(r.id),
+    items: r.items,
+    profileId: Number(r.profile_id),
+  }));
 }
 
 export interface CartRow {

@@ -54,7 +54,10 @@ export function scoreItemRecommender(cases: readonly ItemCase[], recommend: (ite
 }
 
 /** Scores a personal recommender: its answer for the customer, without what they bought before. */
-export function scoreCustomerRecommender<C extends CustomerCase>(cases: readonly C[], recommend: (c: C) => readonly string[]): RankingCase[] {
+export function scoreCustomerRecommender<C extends CustomerCase>(
+  cases: readonly C[],
+  recommend: (c: C) => readonly string[],
+): RankingCase[] {
   return cases.map((c) => ({ recommended: recommend(c).filter((id) => !c.bought.has(id)), relevant: c.relevant }));
 }
 
@@ -93,6 +96,10 @@ export function formatTable(rows: readonly EvaluationRow[]): string {
     times(row.ndcgVsPopular),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => (line[column] as string).length)));
-  const render = (cells: readonly string[]) => cells.map((cell, column) => cell.padEnd(widths[column] as number)).join('  ').trimEnd();
+  const render = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] as number))
+      .join('  ')
+      .trimEnd();
   return [render(header), ...lines.map(render)].join('\n');
 }

@@ -49,7 +49,8 @@ export function trainPredictor(rows: Iterable<TrainingRow>): Predictor {
     return { model: null, baseRate, trainingSize: train.length, positives, auc: null };
   }
   // Past the cap, a sample by profile id: the same customers each build, whatever order they were read in.
-  const kept = train.length <= MAX_TRAINING_ROWS ? train : train.sort((a, b) => mix(a.profileId) - mix(b.profileId)).slice(0, MAX_TRAINING_ROWS);
+  const kept =
+    train.length <= MAX_TRAINING_ROWS ? train : train.sort((a, b) => mix(a.profileId) - mix(b.profileId)).slice(0, MAX_TRAINING_ROWS);
   const model = trainLogistic(
     kept.map((row) => row.features),
     kept.map((row) => row.label),

@@ -69,7 +69,8 @@ function addActivityTo(facts: Facts, at: number, now: number): void {
 /** One row in FEATURE_NAMES order. */
 function featuresOf(facts: Facts, now: number): number[] {
   const recency = facts.lastOrder === -Infinity ? MAX_RECENCY_DAYS : Math.min(MAX_RECENCY_DAYS, (now - facts.lastOrder) / DAY_MS);
-  const idle = facts.lastActivity === -Infinity ? ACTIVITY_WINDOW_DAYS : Math.min(ACTIVITY_WINDOW_DAYS, (now - facts.lastActivity) / DAY_MS);
+  const idle =
+    facts.lastActivity === -Infinity ? ACTIVITY_WINDOW_DAYS : Math.min(ACTIVITY_WINDOW_DAYS, (now - facts.lastActivity) / DAY_MS);
   // Refunds can leave a year's revenue below 0; it counts as none.
   return [recency, facts.orders, Math.log1p(Math.max(0, facts.revenue)), Math.min(MAX_ACTIVITY_30D, facts.activity30d), idle];
 }
