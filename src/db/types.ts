@@ -106,6 +106,7 @@ import type {
   RecommendationBuildsTable,
   RecommendationListsTable,
   RecommendationNeighboursTable,
+  RecommendationPredictorsTable,
   RecommendationSequencesTable,
 } from './tables/recommendations.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
@@ -240,4 +241,5 @@ export interface Database {
   recommendation_neighbours: RecommendationNeighboursTable;
   recommendation_lists: RecommendationListsTable;
   recommendation_builds: RecommendationBuildsTable;
+  recommendation_predictors: RecommendationPredictorsTable;
 }

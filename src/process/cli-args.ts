@@ -19,6 +19,7 @@ export type Command =
       readonly segmentId?: number;
       readonly format?: 'csv' | 'jsonl';
     }
+  | { readonly kind: 'recommendations-evaluate'; readonly shopId: string; readonly testDays: number }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' };
 
@@ -128,6 +129,19 @@ const COMMANDS: readonly CommandSpec[] = [
       };
     },
   },
+  {
+    words: ['recommendations', 'evaluate'],
+    options: { shop: { type: 'string' }, 'test-days': { type: 'string' } },
+    build: (v) => {
+      const shopId = stringValue(v.shop);
+      if (shopId === undefined || shopId.trim() === '') throw new UsageError('patron recommendations evaluate needs --shop <shop_id>.');
+      const days = stringValue(v['test-days']) ?? '14';
+      if (!/^[1-9][0-9]{0,2}$/.test(days) || Number(days) > 365) {
+        throw new UsageError('patron recommendations evaluate: --test-days must be a whole number of days from 1 to 365.');
+      }
+      return { kind: 'recommendations-evaluate', shopId: shopId.trim(), testDays: Number(days) };
+    },
+  },
 ];
 
 export const USAGE = `Usage: patron <command> [options]
@@ -152,6 +166,9 @@ Commands:
   import audience FILE --shop <shop_id> [--segment <id>] [--format csv|jsonl]
                         Import customers from a CSV (header row) or JSON Lines file,
                         optionally into a segment, with a progress bar on stderr
+  recommendations evaluate --shop <shop_id> [--test-days 14]
+                        Build the recommenders on the shop's events before the last
+                        N days and print how well each predicts those days
 
 Options:
   -h, --help            Show this help

@@ -5,6 +5,7 @@ import { loyaltyRoutes } from './loyalty/loyalty.routes.js';
 import { messagingRoutes } from './messaging/messaging.routes.js';
 import { listingRoutes } from './catalog/listing.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
+import { predictRoutes } from './predict/predict.routes.js';
 import { recommendRoutes } from './recommend/recommend.routes.js';
 import { profileRoutes } from './profile/profile.routes.js';
 import { subscriptionRoutes } from './catalog/subscriptions.routes.js';
@@ -30,6 +31,7 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   listingRoutes,
   audienceRoutes,
   profileRoutes,
+  predictRoutes,
   shopperRoutes,
   loyaltyRoutes,
   bonusesRoutes,

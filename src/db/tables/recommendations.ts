@@ -53,3 +53,17 @@ export interface RecommendationBuildsTable {
   items_with_neighbours: number;
   duration_ms: number | null;
 }
+
+/** The shop's probability-to-purchase model, as the last build trained it (0044). */
+export interface RecommendationPredictorsTable {
+  shop_id: string;
+  /** JSON {features, model} (domain/predictor.ts); null when there was too little to learn from. */
+  model: string | null;
+  /** Share of the customers active before the training cut-off who bought in the 30 days after it. */
+  base_rate: number;
+  training_size: number;
+  positives: number;
+  /** On the held-out customers; null without a model or when they were of one class. */
+  auc: number | null;
+  built_at: number;
+}

@@ -20,19 +20,32 @@ export interface OrderRow {
   readonly id: number;
   readonly items: string;
   readonly createdAt: number;
+  readonly profileId: number;
+  /** Minor units: the order's items_total. */
+  readonly revenue: number;
 }
 
-/** The shop's orders after `afterId`, oldest first: a keyset page of the primary key. */
-export async function listOrdersAfter(db: Executor, shopId: string, afterId: number, limit: number): Promise<OrderRow[]> {
+/**
+ * The shop's orders after `afterId` made at `until` or before, oldest first: a keyset page
+ * of the primary key (the offline evaluation builds as of a past instant).
+ */
+export async function listOrdersAfter(db: Executor, shopId: string, afterId: number, until: number, limit: number): Promise<OrderRow[]> {
   const rows = await db
     .selectFrom('orders')
-    .select(['id', 'items', 'created_at'])
+    .select(['id', 'items', 'created_at', 'profile_id', 'items_total'])
     .where('shop_id', '=', shopId)
     .where('id', '>', afterId)
+    .where('created_at', '<=', until)
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: Number(r.id), items: r.items, createdAt: Number(r.created_at) }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    items: r.items,
+    createdAt: Number(r.created_at),
+    profileId: Number(r.profile_id),
+    revenue: Number(r.items_total),
+  }));
 }
 
 export interface ViewRow {
@@ -40,6 +53,7 @@ export interface ViewRow {
   readonly time: number;
   readonly id: number;
   readonly items: string;
+  readonly profileId: number;
 }
 
 export interface ViewCursor {
@@ -49,7 +63,7 @@ export interface ViewCursor {
 }
 
 /**
- * Product views after the cursor in (session, time, id) order, since `from`: a keyset page
+ * Product views after the cursor in (session, time, id) order, in (`from`, `until`]: a keyset page
  * of events_shop_view_sid_idx (0043). Its predicate is written as literals, as the index's
  * is, so that both planners see the query is covered by it.
  */
@@ -58,18 +72,56 @@ export async function listViewsAfter(
   shopId: string,
   after: ViewCursor | null,
   from: number,
+  until: number,
   limit: number,
 ): Promise<ViewRow[]> {
   let query = db
     .selectFrom('events')
-    .select(['sid', 'time', 'id', 'items'])
+    .select(['sid', 'time', 'id', 'items', 'profile_id'])
     .where('shop_id', '=', shopId)
     .where(sql<boolean>`event = 'view' and custom = 0 and sid is not null`)
-    .where('time', '>', from);
+    .where('time', '>', from)
+    .where('time', '<=', until);
   // A row-value comparison: both databases seek the index to it rather than filter an OR.
   if (after !== null) query = query.where((eb) => eb(eb.refTuple('sid', 'time', 'id'), '>', eb.tuple(after.sid, after.time, after.id)));
   const rows = await query.orderBy('sid').orderBy('time').orderBy('id').limit(limit).execute();
-  return rows.map((r) => ({ sid: r.sid as string, time: Number(r.time), id: Number(r.id), items: r.items }));
+  return rows.map((r) => ({
+    sid: r.sid as string,
+    time: Number(r.time),
+    id: Number(r.id),
+    items: r.items,
+    profileId: Number(r.profile_id),
+  }));
+}
+
+export interface CartRow {
+  readonly time: number;
+  readonly id: number;
+  readonly profileId: number;
+}
+
+/**
+ * Cart events in (`from`, `until`] after the cursor, in (time, id) order: a keyset page of
+ * events_shop_cart_time_idx (0044), whose predicate is written as literals as the index's is.
+ */
+export async function listCartsAfter(
+  db: Executor,
+  shopId: string,
+  after: { readonly time: number; readonly id: number } | null,
+  from: number,
+  until: number,
+  limit: number,
+): Promise<CartRow[]> {
+  let query = db
+    .selectFrom('events')
+    .select(['time', 'id', 'profile_id'])
+    .where('shop_id', '=', shopId)
+    .where(sql<boolean>`event = 'cart' and custom = 0`)
+    .where('time', '>', from)
+    .where('time', '<=', until);
+  if (after !== null) query = query.where((eb) => eb(eb.refTuple('time', 'id'), '>', eb.tuple(after.time, after.id)));
+  const rows = await query.orderBy('time').orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ time: Number(r.time), id: Number(r.id), profileId: Number(r.profile_id) }));
 }
 
 /** The first category of each of these products in the generation the catalog serves. */

@@ -3,12 +3,12 @@ import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { TrackedItem } from '../tracking/index.js';
 import type { ShopsService } from '../shops/index.js';
-import { CoOccurrence, DEFAULT_MAX_BASKET_ITEMS, type Neighbour } from './domain/co-occurrence.js';
-import { DAY_MS, diversify, type ScoredItem } from './domain/popularity.js';
-import { SalesTally } from './domain/sales-tally.js';
+import { DAY_MS, type ScoredItem } from './domain/popularity.js';
+import { encodeModel } from './domain/predictor.js';
+import { buildModels, type BuiltModels } from './model-build.js';
 import * as repo from './models.repo.js';
+import * as predictorRepo from './predictor.repo.js';
 
 export type { ListKind, NeighbourKind } from './models.repo.js';
 
@@ -21,17 +21,14 @@ export interface ModelsDeps {
   readonly chunkRows?: number;
 }
 
-/** Neighbours kept per item and kind. */
-export const NEIGHBOURS_PER_ITEM = 30;
-/** Items kept in a shop-wide list; a block asks for at most 100 and some will be unavailable. */
-export const SHOP_LIST_LENGTH = 100;
-/** popular's candidates, as a multiple of the list's length (sales-tally.ts topSold). */
-const POPULAR_CANDIDATES = 10;
-export const POPULAR_HALF_LIFE_DAYS = 14;
-export const TREND_WINDOW_MS = 7 * DAY_MS;
-export const TREND_PAST_WINDOWS = 4;
-/** Views older than this are not read: also_viewed follows what people look at now. */
-export const VIEW_HISTORY_MS = 90 * DAY_MS;
+export {
+  NEIGHBOURS_PER_ITEM,
+  POPULAR_HALF_LIFE_DAYS,
+  SHOP_LIST_LENGTH,
+  TREND_PAST_WINDOWS,
+  TREND_WINDOW_MS,
+  VIEW_HISTORY_MS,
+} from './model-build.js';
 /**
  * A build renews its claim after every chunk; one whose lease ran out (its process died)
  * counts as dead, and the next rebuild takes the claim over.
@@ -56,13 +53,6 @@ export interface ModelsStatus {
   readonly sessionsRead: number;
   readonly itemsWithNeighbours: number;
   readonly durationMs: number | null;
-}
-
-interface BuiltModels {
-  readonly neighbours: ReadonlyMap<repo.NeighbourKind, Map<string, Neighbour[]>>;
-  readonly lists: ReadonlyArray<{ readonly kind: repo.ListKind; readonly items: readonly ScoredItem[] }>;
-  readonly ordersRead: number;
-  readonly sessionsRead: number;
 }
 
 /**
@@ -129,7 +119,7 @@ export class ModelsService {
         run.signal?.throwIfAborted();
         if (!(await repo.renewBuild(this.db, shopId, token, this.deps.clock.now() + BUILD_LEASE_MS))) throw new BuildTakenOver(shopId);
       };
-      const models = await this.build(shopId, started, keepClaim);
+      const models = await buildModels(this.db, shopId, { now: started, chunkRows: this.chunkRows, afterChunk: keepClaim });
       const counts = await this.store(shopId, token, models, started);
       await this.deps.db.durable();
       return { status: 'built', counts };
@@ -177,83 +167,6 @@ export class ModelsService {
     await this.deps.jobs.enqueue('recommendations.rebuild', { shopId, at }, { runAt: at, idempotencyKey: dailyKey(shopId, at) });
   }
 
-  /** Reads the orders and views in keyset chunks; only the accumulators outlive a chunk. */
-  private async build(shopId: string, now: number, keepClaim: () => Promise<void>): Promise<BuiltModels> {
-    const bought = new CoOccurrence();
-    const tally = new SalesTally({
-      now,
-      halfLifeDays: POPULAR_HALF_LIFE_DAYS,
-      trendWindowMs: TREND_WINDOW_MS,
-      trendPastWindows: TREND_PAST_WINDOWS,
-    });
-    let ordersRead = 0;
-    let afterId = 0;
-    for (;;) {
-      const orders = await repo.listOrdersAfter(this.db, shopId, afterId, this.chunkRows);
-      for (const order of orders) {
-        const items = JSON.parse(order.items) as TrackedItem[];
-        bought.add(items.map((item) => item.id));
-        for (const item of items) tally.add({ item: item.id, at: order.createdAt, quantity: item.amount });
-        afterId = order.id;
-      }
-      ordersRead += orders.length;
-      await keepClaim();
-      if (orders.length < this.chunkRows) break;
-    }
-
-    // One session is one basket: its views arrive in time order and are counted once the
-    // next session starts, so that a chunk boundary never splits a basket.
-    const viewed = new CoOccurrence();
-    let sessionsRead = 0;
-    let session: { sid: string; views: Map<string, true> } | undefined;
-    const endSession = () => {
-      if (session && session.views.size > 0) {
-        viewed.add([...session.views.keys()]);
-        sessionsRead++;
-      }
-    };
-    let after: repo.ViewCursor | null = null;
-    for (;;) {
-      const views = await repo.listViewsAfter(this.db, shopId, after, now - VIEW_HISTORY_MS, this.chunkRows);
-      for (const view of views) {
-        if (session?.sid !== view.sid) {
-          endSession();
-          session = { sid: view.sid, views: new Map() };
-        }
-        for (const item of JSON.parse(view.items) as TrackedItem[]) {
-          // The last views count (co-occurrence.ts keeps the last of a basket): a view seen again moves to the end.
-          session.views.delete(item.id);
-          session.views.set(item.id, true);
-          if (session.views.size > DEFAULT_MAX_BASKET_ITEMS) session.views.delete(session.views.keys().next().value as string);
-        }
-        after = view;
-      }
-      await keepClaim();
-      if (views.length < this.chunkRows) break;
-    }
-    endSession();
-
-    const candidates = tally.topSold(SHOP_LIST_LENGTH * POPULAR_CANDIDATES);
-    const categories = await repo.findFirstCategories(
-      this.db,
-      shopId,
-      candidates.map((c) => c.id),
-    );
-    return {
-      neighbours: new Map<repo.NeighbourKind, Map<string, Neighbour[]>>([
-        ['also_bought', bought.neighbours(NEIGHBOURS_PER_ITEM)],
-        ['also_viewed', viewed.neighbours(NEIGHBOURS_PER_ITEM)],
-      ]),
-      lists: [
-        { kind: 'popular', items: diversify(candidates, { limit: SHOP_LIST_LENGTH, categoryOf: (id) => categories.get(id) }) },
-        { kind: 'trending', items: tally.trending(SHOP_LIST_LENGTH) },
-        { kind: 'buying_now', items: tally.buyingNow(SHOP_LIST_LENGTH) },
-      ],
-      ordersRead,
-      sessionsRead,
-    };
-  }
-
   /** Replaces the shop's lists and records the build, in one transaction, while the claim is still this build's. */
   private async store(shopId: string, token: string, models: BuiltModels, started: number): Promise<repo.BuildCounts> {
     const items = new Set<string>();
@@ -280,6 +193,16 @@ export class ModelsService {
         shopId,
         models.lists.map((l) => ({ kind: l.kind, items: encodeList(l.items) })),
       );
+      const { predictor } = models;
+      await predictorRepo.replacePredictor(trx, {
+        shop_id: shopId,
+        model: predictor.model === null ? null : encodeModel(predictor.model),
+        base_rate: predictor.baseRate,
+        training_size: predictor.trainingSize,
+        positives: predictor.positives,
+        auc: predictor.auc,
+        built_at: finishedAt,
+      });
       if (!(await repo.finishBuild(trx, shopId, token, finishedAt, counts))) throw new BuildTakenOver(shopId);
     });
     return counts;

@@ -3,8 +3,10 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { normalizeQuery } from '../search/index.js';
 import { BlockPreviewService } from './block-preview.service.js';
 import { BlocksService, type BlocksDeps } from './blocks.service.js';
+import { EvaluationService } from './evaluation.service.js';
 import { ModelReads } from './model-reads.js';
 import { ModelsService } from './models.service.js';
+import { PredictService, type PredictDeps } from './predict.service.js';
 import { RecommendService, type RecommendDeps } from './recommend.service.js';
 
 export interface RecommendationsServices {
@@ -16,6 +18,10 @@ export interface RecommendationsServices {
   readonly recommend: RecommendService;
   /** The admin UI's preview of a block for a product and a customer. */
   readonly recommendationPreview: BlockPreviewService;
+  /** GET /predict/probability-to-purchase over the model the rebuild trains (docs/recommendations.md "Purchase prediction"). */
+  readonly purchasePredictor: PredictService;
+  /** `patron recommendations evaluate` (docs/recommendations.md "Evaluation"). */
+  readonly recommendationEvaluation: EvaluationService;
 }
 
 export interface RecommendationsModule {
@@ -24,6 +30,7 @@ export interface RecommendationsModule {
 }
 
 export type RecommendationsDeps = BlocksDeps &
+  PredictDeps &
   Pick<RecommendDeps, 'catalog' | 'listing' | 'productFacts' | 'identity' | 'tracking'> &
   Pick<ConstructorParameters<typeof BlockPreviewService>[0], 'products'> & { readonly jobs: JobQueue };
 
@@ -37,6 +44,8 @@ export function createRecommendationsModule(deps: RecommendationsDeps): Recommen
       recommendationModels: models,
       recommend,
       recommendationPreview: new BlockPreviewService({ shops: deps.shops, recommend, products: deps.products }),
+      purchasePredictor: new PredictService(deps),
+      recommendationEvaluation: new EvaluationService(deps),
     },
     jobs: {
       // A build replaces the lists in one transaction and holds a per-shop claim, so a
