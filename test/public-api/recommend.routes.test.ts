@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobRunner } from '../../src/process/job-runner.js';
+import { createLogger } from '../../src/process/logger.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { TEST_DIALECTS } from '../helpers/db.js';
 import { createShopFixture } from '../helpers/factories.js';
@@ -223,6 +225,34 @@ describe.each(TEST_DIALECTS)('GET /recommend/{code} on %s', (dialect) => {
     const forYou = await ids(shopId, 'for-you', `&did=${did}`);
     expect(forYou[0]).toBe('B2');
     expect(forYou).toHaveLength(2);
+  });
+
+  it('answers search from what devices bought within a week of searching the query', async () => {
+    const shopId = await shopWithFeed();
+    const search = (did: string, query: string) => t.app.services.tracking.recordPush(push(shopId, did, 'search', { searchQuery: query }));
+    for (const [orderId, bought] of [
+      ['s1', 'B2'],
+      ['s2', 'B2'],
+      ['s3', 'H1'],
+    ] as const) {
+      const { did } = await t.app.services.identity.createDevice(shopId);
+      await search(did, '  Warm  HAT ');
+      t.clock.set(NOW + DAY);
+      await buy(shopId, did, orderId, [bought]);
+      t.clock.set(NOW);
+    }
+    // Bought 8 days after the search: not its outcome.
+    const { did: late } = await t.app.services.identity.createDevice(shopId);
+    await search(late, 'warm hat');
+    t.clock.set(NOW + 8 * DAY);
+    await buy(shopId, late, 'late', ['S1']);
+    // A pushed search reaches the search log through tracking's outbox.
+    await createJobRunner({ config: t.config, services: t.app.services, clock: t.clock, log: createLogger('silent') }).runDue();
+    await rebuild(shopId);
+    await putBlock(shopId, 'found', [{ recommender: 'search' }]);
+    expect(await ids(shopId, 'found', '&search_query=warm%20hat')).toEqual(['B2', 'H1']);
+    t.clock.set(NOW);
+    expect(await ids(shopId, 'found', '&search_query=WARM+hat')).toEqual(['B2', 'H1']);
   });
 
   it('answers product objects with extended: the fields of /products/get, links crediting the block, pictures at resize_image', async () => {

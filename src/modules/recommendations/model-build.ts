@@ -4,6 +4,7 @@ import { DAY_MS, diversify, type ScoredItem } from './domain/popularity.js';
 import { trainPredictor, type Predictor } from './domain/predictor.js';
 import { ACTIVITY_WINDOW_MS, PurchaseTally } from './domain/purchase-features.js';
 import { SalesTally } from './domain/sales-tally.js';
+import { SearchPurchases } from './domain/search-purchases.js';
 import * as repo from './models.repo.js';
 
 /**
@@ -24,6 +25,10 @@ export const TREND_WINDOW_MS = 7 * DAY_MS;
 export const TREND_PAST_WINDOWS = 4;
 /** Views older than this are not read: also_viewed follows what people look at now. */
 export const VIEW_HISTORY_MS = 90 * DAY_MS;
+/** Searches read for the search recommender: as far back as views. */
+export const SEARCH_HISTORY_MS = VIEW_HISTORY_MS;
+/** A purchase this soon after a search on the same device counts as that search's outcome. */
+export const SEARCH_PURCHASE_WINDOW_MS = 7 * DAY_MS;
 /** The predictor learns who bought in this long after a cut-off this long before the build. */
 export const PURCHASE_HORIZON_MS = 30 * DAY_MS;
 
@@ -56,6 +61,7 @@ export async function buildModels(db: repo.Executor, shopId: string, options: Bu
     trendWindowMs: TREND_WINDOW_MS,
     trendPastWindows: TREND_PAST_WINDOWS,
   });
+  const searched = await readSearches(db, shopId, now, chunkRows, afterChunk);
   let ordersRead = 0;
   let afterId = 0;
   for (;;) {
@@ -63,6 +69,12 @@ export async function buildModels(db: repo.Executor, shopId: string, options: Bu
     for (const order of orders) {
       const items = JSON.parse(order.items) as TrackedItem[];
       bought.add(items.map((item) => item.id));
+      if (order.did !== null)
+        searched.addOrder(
+          order.did,
+          order.createdAt,
+          items.map((item) => item.id),
+        );
       for (const item of items) tally.add({ item: item.id, at: order.createdAt, quantity: item.amount });
       purchases.addOrder(order.profileId, order.createdAt, order.revenue);
       afterId = order.id;
@@ -127,6 +139,7 @@ export async function buildModels(db: repo.Executor, shopId: string, options: Bu
     neighbours: new Map<repo.NeighbourKind, Map<string, Neighbour[]>>([
       ['also_bought', bought.neighbours(NEIGHBOURS_PER_ITEM)],
       ['also_viewed', viewed.neighbours(NEIGHBOURS_PER_ITEM)],
+      ['search', searchNeighbours(searched.lists(NEIGHBOURS_PER_ITEM))],
     ]),
     lists: [
       { kind: 'popular', items: diversify(candidates, { limit: SHOP_LIST_LENGTH, categoryOf: (id) => categories.get(id) }) },
@@ -137,6 +150,32 @@ export async function buildModels(db: repo.Executor, shopId: string, options: Bu
     ordersRead,
     sessionsRead,
   };
+}
+
+/** The searches of the window, by device and time, into the search recommender's accumulator. */
+async function readSearches(
+  db: repo.Executor,
+  shopId: string,
+  now: number,
+  chunkRows: number,
+  afterChunk: () => Promise<void>,
+): Promise<SearchPurchases> {
+  const searched = new SearchPurchases({ windowMs: SEARCH_PURCHASE_WINDOW_MS });
+  for (let after: repo.SearchRow | null = null; ; ) {
+    const searches = await repo.listSearchesAfter(db, shopId, after, now - SEARCH_HISTORY_MS, now, chunkRows);
+    for (const search of searches) {
+      searched.addSearch(search.did, search.time, search.query);
+      after = search;
+    }
+    await afterChunk();
+    if (searches.length < chunkRows) break;
+  }
+  return searched;
+}
+
+/** A query's list as stored: the customers who bought an item after searching it are its score and its count. */
+function searchNeighbours(lists: Map<string, ScoredItem[]>): Map<string, Neighbour[]> {
+  return new Map([...lists].map(([query, items]) => [query, items.map((item) => ({ ...item, coCount: item.score }))]));
 }
 
 /**

@@ -21,6 +21,8 @@ export interface OrderRow {
   readonly items: string;
   readonly createdAt: number;
   readonly profileId: number;
+  /** The device the purchase came from, when it named one. */
+  readonly did: string | null;
   /** Minor units: the order's items_total. */
   readonly revenue: number;
 }
@@ -32,7 +34,7 @@ export interface OrderRow {
 export async function listOrdersAfter(db: Executor, shopId: string, afterId: number, until: number, limit: number): Promise<OrderRow[]> {
   const rows = await db
     .selectFrom('orders')
-    .select(['id', 'items', 'created_at', 'profile_id', 'items_total'])
+    .select(['id', 'items', 'created_at', 'profile_id', 'did', 'items_total'])
     .where('shop_id', '=', shopId)
     .where('id', '>', afterId)
     .where('created_at', '<=', until)
@@ -44,8 +46,42 @@ export async function listOrdersAfter(db: Executor, shopId: string, afterId: num
     items: r.items,
     createdAt: Number(r.created_at),
     profileId: Number(r.profile_id),
+    did: r.did,
     revenue: Number(r.items_total),
   }));
+}
+
+export interface SearchRow {
+  readonly did: string;
+  readonly time: number;
+  readonly id: number;
+  readonly query: string;
+}
+
+/**
+ * Searches typed into the shop's search (full_search) or tracked by the app (push) after
+ * the cursor in (device, time, id) order, in (from, until]: a keyset page of
+ * search_queries_shop_did_idx (0015). Instant searches are keystrokes, not queries.
+ */
+export async function listSearchesAfter(
+  db: Executor,
+  shopId: string,
+  after: { readonly did: string; readonly time: number; readonly id: number } | null,
+  from: number,
+  until: number,
+  limit: number,
+): Promise<SearchRow[]> {
+  let query = db
+    .selectFrom('search_queries')
+    .select(['did', 'time', 'id', 'query'])
+    .where('shop_id', '=', shopId)
+    .where('did', 'is not', null)
+    .where('time', '>', from)
+    .where('time', '<=', until)
+    .where('type', 'in', ['full_search', 'push']);
+  if (after !== null) query = query.where((eb) => eb(eb.refTuple('did', 'time', 'id'), '>', eb.tuple(after.did, after.time, after.id)));
+  const rows = await query.orderBy('did').orderBy('time').orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ did: r.did as string, time: Number(r.time), id: Number(r.id), query: r.query }));
 }
 
 export interface ViewRow {

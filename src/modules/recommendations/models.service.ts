@@ -173,7 +173,8 @@ export class ModelsService {
     const rows: Array<{ kind: repo.NeighbourKind; itemId: string; items: string }> = [];
     for (const [kind, lists] of models.neighbours) {
       for (const [itemId, neighbours] of lists) {
-        items.add(itemId);
+        // A search list is keyed by a query, not a product.
+        if (kind !== 'search') items.add(itemId);
         rows.push({ kind, itemId, items: encodeList(neighbours) });
       }
     }
