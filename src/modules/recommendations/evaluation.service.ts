@@ -12,8 +12,10 @@ import {
   type EvaluationRow,
 } from './domain/evaluation.js';
 import { auc } from './domain/metrics.js';
-import { interesting, type HistoryEvent, type HistoryKind } from './domain/personal.js';
-import { DAY_MS, type ScoredItem } from './domain/popularity.js';
+import type { HistoryEvent, HistoryKind } from './domain/personal.js';
+import { HISTORY_EVENTS, HISTORY_MS } from './recommend.service.js';
+import { interestingFor, recentlyViewed as viewedNewestFirst } from './domain/request-lists.js';
+import { DAY_MS } from './domain/popularity.js';
 import { probability } from './domain/predictor.js';
 import { similarProducts, type ProductFacts } from './domain/similar.js';
 import * as evalRepo from './evaluation.repo.js';
@@ -53,10 +55,6 @@ export interface EvaluationReport {
 export const DEFAULT_TEST_DAYS = 14;
 export const MAX_TEST_DAYS = 365;
 const DEFAULT_MAX_CASES = 5_000;
-/** interesting's recency half-life and the history it reads per customer. */
-export const INTERESTING_HALF_LIFE_DAYS = 30;
-const HISTORY_EVENTS = 100;
-const HISTORY_DAYS = 90;
 const CHUNK_ROWS = 1000;
 const KIND_OF_EVENT: Readonly<Record<string, HistoryKind>> = { view: 'view', cart: 'cart', purchase: 'purchase' };
 
@@ -134,7 +132,7 @@ export class EvaluationService {
     const ids = [...buyers.keys()].sort((a, b) => a - b);
     for (const profileId of ids) {
       if (cases.length >= maxCases) break;
-      const rows = await evalRepo.listHistory(this.db, shopId, profileId, cut - HISTORY_DAYS * DAY_MS, cut, HISTORY_EVENTS);
+      const rows = await evalRepo.listHistory(this.db, shopId, profileId, cut - HISTORY_MS, cut, HISTORY_EVENTS);
       if (rows.length === 0) continue;
       const history: HistoryEvent[] = [];
       const bought = new Set<string>();
@@ -206,30 +204,20 @@ export class EvaluationService {
   }
 }
 
-/** interesting as a block would answer it: the history's neighbours (bought together and viewed together), topped up with popular. */
+/** interesting as a block answers it (request-lists.ts, the code GET /recommend runs), topped up with popular. */
 function personal(
   models: BuiltModels,
   c: CustomerCase & { readonly history: readonly HistoryEvent[] },
   now: number,
   popular: readonly string[],
 ) {
-  const lookup = (item: string): Array<readonly [string, number]> => {
-    const scores = new Map<string, number>();
-    for (const kind of ['also_bought', 'also_viewed'] as const) {
-      for (const n of models.neighbours.get(kind)?.get(item) ?? []) scores.set(n.id, (scores.get(n.id) ?? 0) + n.score);
-    }
-    return [...scores];
-  };
-  const result = interesting(c.history, lookup, { now, limit: EVALUATION_DEPTH, halfLifeDays: INTERESTING_HALF_LIFE_DAYS });
-  const ids = result.items.map((item: ScoredItem) => item.id);
-  if (result.enough) return ids;
-  const seen = new Set(ids);
-  return [...ids, ...popular.filter((id) => !seen.has(id))];
+  const result = interestingFor(c.history, (kind, item) => models.neighbours.get(kind)?.get(item) ?? [], { now, limit: EVALUATION_DEPTH });
+  if (result.enough) return result.ids;
+  const seen = new Set(result.ids);
+  return [...result.ids, ...popular.filter((id) => !seen.has(id))];
 }
 
-/** recently_viewed: the history's views, newest first, each once. */
+/** recently_viewed: the history's views, newest first, each once (request-lists.ts). */
 function recentlyViewed(c: CustomerCase & { readonly history: readonly HistoryEvent[] }): string[] {
-  const ids = new Set<string>();
-  for (const event of c.history) if (event.kind === 'view') ids.add(event.item);
-  return [...ids];
+  return viewedNewestFirst(c.history);
 }

@@ -15,11 +15,17 @@ import {
   rowsInCategories,
   type CategoryRows,
 } from './domain/catalog-view.js';
-import { interesting } from './domain/personal.js';
 import { DAY_MS, type ScoredItem } from './domain/popularity.js';
 import { asksCondition, assembleBlock, recommendersFor, type Recommender, type Rule } from './domain/rules.js';
 import { similarProducts, type ProductFacts } from './domain/similar.js';
-import { mergeNeighbours, recentlyViewed, type CustomerHistory, historyOf } from './domain/request-lists.js';
+import {
+  historyOf,
+  interestingAnchors,
+  interestingFor,
+  mergeNeighbours,
+  recentlyViewed,
+  type CustomerHistory,
+} from './domain/request-lists.js';
 import type { Block } from './blocks.service.js';
 import * as history from './history.repo.js';
 import type { ModelReads } from './model-reads.js';
@@ -79,13 +85,10 @@ export const HISTORY_EVENTS = 100;
 export const HISTORY_MS = 90 * DAY_MS;
 /** What the visitor bought this recently is not recommended again. */
 export const RECENT_PURCHASE_MS = 30 * DAY_MS;
-/** Items whose neighbours `interesting` sums (the newest distinct ones). */
-export const INTERESTING_ANCHORS = 20;
 /** Cart items whose neighbours also_bought / also_viewed merge when the request names no product. */
 export const CART_ANCHORS = 5;
 /** Candidates `similar` ranks at most (the best-selling of the product's categories first). */
 export const SIMILAR_CANDIDATES = 2000;
-export const INTERESTING_HALF_LIFE_DAYS = 14;
 /** Feed products beyond the block's need read for popular: room for exclusions and filters. */
 export const POPULAR_FEED_MARGIN = 100;
 /** Pages beyond are answered empty; a block is at most this many times its limit deep. */
@@ -237,20 +240,17 @@ export class RecommendService {
   private async interesting(c: ListContext): Promise<string[]> {
     const { shopId, customer, index, now, want } = c;
     const events = customer.history.events;
-    const anchors = [...new Set(events.map((event) => event.item))].slice(0, INTERESTING_ANCHORS);
+    const anchors = interestingAnchors(events);
     const [bought, viewed] = await Promise.all([
       this.deps.models.neighboursOf(shopId, 'also_bought', anchors),
       this.deps.models.neighboursOf(shopId, 'also_viewed', anchors),
     ]);
-    const anchorSet = new Set(anchors);
-    const result = interesting(
-      events.filter((event) => anchorSet.has(event.item)),
-      (item) => mergeNeighbours([bought.get(item) ?? [], viewed.get(item) ?? []]).map((n) => [n.id, n.score] as const),
-      { now, limit: want * 2, halfLifeDays: INTERESTING_HALF_LIFE_DAYS },
-    );
-    const personal = ids(result.items);
+    const result = interestingFor(events, (kind, item) => (kind === 'also_bought' ? bought : viewed).get(item) ?? [], {
+      now,
+      limit: want * 2,
+    });
     // Too little history: popular fills the rest, after what the history did give.
-    return result.enough ? personal : [...personal, ...(await this.popular(shopId, index, want))];
+    return result.enough ? result.ids : [...result.ids, ...(await this.popular(shopId, index, want))];
   }
 
   /** Whether a product may be answered: the storefront shows it, and it meets the request's filters. */

@@ -1,4 +1,4 @@
-import type { HistoryEvent, HistoryKind } from './personal.js';
+import { interesting, type HistoryEvent, type HistoryKind } from './personal.js';
 import { compareScored, type ScoredItem } from './popularity.js';
 
 /**
@@ -68,4 +68,33 @@ export function mergeNeighbours(lists: readonly (readonly ScoredItem[])[]): Scor
   const scores = new Map<string, number>();
   for (const list of lists) for (const { id, score } of list) scores.set(id, (scores.get(id) ?? 0) + score);
   return [...scores].map(([id, score]) => ({ id, score })).sort(compareScored);
+}
+
+/** interesting's recency half-life: the value the offline evaluation measured best on the generated shop. */
+export const INTERESTING_HALF_LIFE_DAYS = 30;
+/** Items of the history whose neighbours interesting sums: the newest distinct ones. */
+export const INTERESTING_ANCHORS = 20;
+
+/** The newest distinct items of a history given newest first. */
+export function interestingAnchors(events: readonly HistoryEvent[]): string[] {
+  return [...new Set(events.map((event) => event.item))].slice(0, INTERESTING_ANCHORS);
+}
+
+/**
+ * interesting as GET /recommend answers it and the evaluation measures it: the anchors'
+ * bought-together and viewed-together neighbours (summed per item), weighted by the
+ * history (personal.ts); `enough` false when the caller should top up with popular.
+ */
+export function interestingFor(
+  events: readonly HistoryEvent[],
+  neighbours: (kind: 'also_bought' | 'also_viewed', item: string) => readonly ScoredItem[],
+  options: { readonly now: number; readonly limit: number },
+): { readonly ids: string[]; readonly enough: boolean } {
+  const anchors = new Set(interestingAnchors(events));
+  const result = interesting(
+    events.filter((event) => anchors.has(event.item)),
+    (item) => mergeNeighbours([neighbours('also_bought', item), neighbours('also_viewed', item)]).map((n) => [n.id, n.score] as const),
+    { now: options.now, limit: options.limit, halfLifeDays: INTERESTING_HALF_LIFE_DAYS },
+  );
+  return { ids: result.items.map((item) => item.id), enough: result.enough };
 }
