@@ -123,6 +123,26 @@ export const DEMO_STEPS: readonly DemoStep[] = [
     run: (context) => seedDemoSubscription(context, DEMO_MEMBER_PHONE),
   },
   {
+    name: 'recommendation blocks',
+    async run({ services, shop }) {
+      // A product page's block and a home screen's: with no events yet, similar finds the
+      // product's neighbours in the catalog and popular follows the feed's order; bought
+      // together and the personal lists join in as the shop's events arrive (daily build).
+      await services.recommendationBlocks.putBlock(shop.shopId, DEMO_PRODUCT_BLOCK, {
+        name: 'Product page',
+        title: 'You may also like',
+        limit: 6,
+        rules: [{ if: { has_item: true }, then: [{ recommender: 'also_bought' }, { recommender: 'similar' }] }, { recommender: 'popular' }],
+      });
+      await services.recommendationBlocks.putBlock(shop.shopId, 'home', {
+        name: 'Home screen',
+        title: 'Picked for you',
+        limit: 10,
+        rules: [{ recommender: 'recently_viewed' }, { recommender: 'interesting' }],
+      });
+    },
+  },
+  {
     name: 'a transactional mailing',
     async run({ services, shop }) {
       // No channel is configured: where mail goes is the operator's choice (the welcome
@@ -154,6 +174,8 @@ export const DEMO_SLIDER_CODE = 'main_banner';
 /** The demo programme's member (normalised phone), with 500.00 bonuses. */
 export const DEMO_MEMBER_PHONE = '79001234567';
 export const DEMO_COLLECTION_ID = 'new_in';
+/** The demo's product-page recommendation block, asked for by the welcome block's /recommend line. */
+export const DEMO_PRODUCT_BLOCK = 'product_page';
 
 export type DemoOutcome =
   | { readonly kind: 'created'; readonly shop: Shop; readonly secret: string; readonly steps: readonly string[] }

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import { PATRON_VERSION } from '../version.js';
 import {
   DEMO_COLLECTION_ID,
+  DEMO_PRODUCT_BLOCK,
   DEMO_MAILING_CODE,
   DEMO_MEMBER_PHONE,
   DEMO_PROMO_CODE,
@@ -157,6 +158,7 @@ function demoCurls(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: str
     `  curl "${baseUrl}/products/get?shop_id=${shop}&item_id=1003"`,
     `  curl "${baseUrl}/search?shop_id=${shop}&type=full_search&search_query=shirt&brands=Northwind&limit=2&page=1"`,
     `  curl "${baseUrl}/collection/${DEMO_COLLECTION_ID}?shop_id=${shop}"`,
+    `  curl "${baseUrl}/recommend/${DEMO_PRODUCT_BLOCK}?shop_id=${shop}&did=${DEMO_DID}&item=1003"`,
     `  curl "${baseUrl}/products/categories?shop_id=${shop}&shop_secret=${encodeURIComponent(demo.secret)}"`,
     `  curl "${baseUrl}/slider?shop_id=${shop}&code=${DEMO_SLIDER_CODE}&did=${DEMO_DID}"`,
     `  curl "${baseUrl}/loyalty/members/status?shop_id=${shop}&identifier=${DEMO_MEMBER_PHONE}"`,

@@ -52,6 +52,12 @@ describe.each(TEST_DIALECTS)('first start on %s', (dialect) => {
     const orders = await first.services.subscriptionMembers.orders(shop, 'plus', '79001234567', {});
     expect(orders.map((o) => [o.orderId, o.status])).toEqual([['demo-plus-1', 'completed']]);
 
+    // The product page's block answers before any event: similar from the catalog, then popular in the feed's order.
+    const block = await first.services.recommend.recommend(demo.shop, { code: 'product_page', item: '1003', page: 1, discount: false });
+    expect(block.ids).toHaveLength(6);
+    expect(block.ids).not.toContain('1003');
+    expect(block.sources.get(block.ids[0]!)).toBe('similar');
+
     const second = await start();
     expect(second.facts).toEqual({ adminToken: { kind: 'stored' }, firstStart: false, demo: undefined });
     expect((await second.services.shops.listShops()).map((s) => s.name)).toEqual([DEMO_SHOP_NAME]);
