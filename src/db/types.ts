@@ -108,6 +108,7 @@ import type {
   RecommendationNeighboursTable,
   RecommendationSequencesTable,
 } from './tables/recommendations.js';
+import type { RecommendationBlockDaysTable, RecommendationBlockTouchesTable } from './tables/recommendation-figures.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 
 export type * from './tables/system.js';
@@ -131,6 +132,7 @@ export type * from './tables/bulk.js';
 export type * from './tables/chain-triggers.js';
 export type * from './tables/audit.js';
 export type * from './tables/recommendations.js';
+export type * from './tables/recommendation-figures.js';
 export type * from './tables/admin-users.js';
 
 export interface Database {
@@ -240,4 +242,6 @@ export interface Database {
   recommendation_neighbours: RecommendationNeighboursTable;
   recommendation_lists: RecommendationListsTable;
   recommendation_builds: RecommendationBuildsTable;
+  recommendation_block_days: RecommendationBlockDaysTable;
+  recommendation_block_touches: RecommendationBlockTouchesTable;
 }

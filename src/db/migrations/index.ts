@@ -39,6 +39,7 @@ import { messagingStudio } from './0040-messaging-studio.js';
 import { deliveryLog } from './0041-delivery-log.js';
 import { recommendations } from './0042-recommendations.js';
 import { recommendationModels } from './0043-recommendation-models.js';
+import { recommendationFigures } from './0045-recommendation-figures.js';
 import { adminUsers } from './0034-admin-users.js';
 import { dashboards } from './0038-dashboards.js';
 
@@ -89,6 +90,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0041-delivery-log', deliveryLog],
   ['0042-recommendations', recommendations],
   ['0043-recommendation-models', recommendationModels],
+  ['0045-recommendation-figures', recommendationFigures],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {
