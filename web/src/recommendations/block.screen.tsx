@@ -61,8 +61,7 @@ export function BlockScreen() {
           </Section>
           <PreviewSlot shopId={shopId} block={block.data} />
           <Section title={t('recommendations.block.settings')}>
-            {/* A new key after a save elsewhere starts the form from what was stored. */}
-            <BlockForm key={block.data.updated_at} shopId={shopId} block={block.data} readOnly={!can.write} />
+            <BlockForm shopId={shopId} block={block.data} readOnly={!can.write} />
           </Section>
         </>
       )}

@@ -20,15 +20,7 @@ import { statsCsv, useBlockStats, type BlockStats } from './recommendations.quer
  * CSV download and its numbers as a table. The period lives in the address, as on the
  * dashboard (`?days=30`, or `?from=…&to=…`), in the shop's time zone.
  */
-export function BlockFigures({
-  shopId,
-  code,
-  shop,
-}: {
-  readonly shopId: string;
-  readonly code: string;
-  readonly shop: ShopLocale;
-}) {
+export function BlockFigures({ shopId, code, shop }: { readonly shopId: string; readonly code: string; readonly shop: ShopLocale }) {
   const [params, setParams] = useSearchParams();
   const choice = choiceOf(params);
   const chosen = periodOf(choice, todayIn(shop.timezone));
