@@ -39,7 +39,7 @@ import type { SubscriptionOrders } from './modules/subscriptions/subscriptions.t
 import { createSystemModule, type SystemServices } from './modules/system/module.js';
 import type { SettingsListener } from './modules/system/settings-version.js';
 import { createTrackingModule, type TrackingServices } from './modules/tracking/module.js';
-import type { TrackingSubscriber } from './modules/tracking/tracking.types.js';
+import type { TrackedBatchListener, TrackingSubscriber } from './modules/tracking/tracking.types.js';
 import { createWebhooksModule, type WebhooksServices } from './modules/webhooks/module.js';
 
 /**
@@ -133,6 +133,7 @@ export function compose(deps: ServicesDeps): Composition {
     settingsListeners: new Late<readonly SettingsListener[]>('the caches of admin settings'),
     mergeParticipants: Late.namedList<MergeParticipant>('merge participant'),
     trackingSubscribers: Late.namedList<TrackingSubscriber>('tracking subscriber'),
+    trackedBatchListeners: Late.namedList<TrackedBatchListener>('tracked batch listener'),
     segmentEntryListeners: new Late<readonly SegmentEntryListener[]>('the segment entry listeners'),
     checkoutOrders: new Late<CheckoutOrders>('the checkout orders'),
     catalogListeners: Late.namedList<CatalogLandedListener>('catalog landed listener'),
@@ -158,7 +159,12 @@ export function compose(deps: ServicesDeps): Composition {
   // The daily rollups, written by tracking, loyalty and messaging in their own transactions.
   const dashboards = createDashboardsModule({ ...base, liabilities: late.liabilities });
   const rollups = config.dashboardRollups ? { rollups: dashboards.services.dashboardRollups } : {};
-  const tracking = createTrackingModule({ ...base, ...rollups, trackingSubscribers: late.trackingSubscribers });
+  const tracking = createTrackingModule({
+    ...base,
+    ...rollups,
+    trackingSubscribers: late.trackingSubscribers,
+    batchListeners: late.trackedBatchListeners,
+  });
   const audience = createAudienceModule({
     ...base,
     ...tracking.services,
@@ -186,6 +192,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...tracking.services,
     ...catalog.services,
     productFacts: catalog.productFacts,
+    dashboardRollups: dashboards.services.dashboardRollups,
   });
   const shopperView = createShopperViewModule({ ...base, ...tracking.services, ...catalog.services });
   const loyalty = createLoyaltyModule({ ...base, ...audience.services, ...rollups });
@@ -255,6 +262,8 @@ export function compose(deps: ServicesDeps): Composition {
   late.messageTemplates.bind({ chain: chains.templateSource, bulk: bulk.templateSource });
   late.sendGate.bind(bulk.sendGate);
   late.liabilities.bind((shopId) => loyalty.services.loyaltyReports.liabilities(shopId));
+  // What each tracking batch also counts in its transaction: the recommendation blocks' figures.
+  late.trackedBatchListeners.bind([recommendations.batchListener]);
   // What follows a catalog landing, in its transaction: the pictures' download, the alerts it fires.
   const catalogListeners = [images.catalogListener, productSubscriptions.catalogListener, ...(probes.catalogListeners ?? [])];
   late.catalogListeners.bind(catalogListeners);

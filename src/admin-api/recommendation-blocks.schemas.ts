@@ -52,3 +52,43 @@ export const BlockSchema = Type.Object({
 export type BlockBody = Static<typeof BlockSchema>;
 
 export const BlockListSchema = Type.Object({ blocks: Type.Array(BlockSchema) });
+
+const StatsDate = (what: string) =>
+  Type.String({
+    maxLength: 10,
+    description: `${what}: a date as YYYY-MM-DD in the shop’s time zone (inclusive).`,
+    examples: ['2026-12-01'],
+  });
+
+export const BlockStatsQuerySchema = Type.Object(
+  {
+    date_from: StatsDate('The first day'),
+    date_to: StatsDate('The last day; at most 365 days after `date_from`'),
+  },
+  { additionalProperties: false },
+);
+export type BlockStatsQuery = Static<typeof BlockStatsQuerySchema>;
+
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+const statsFigures = {
+  impressions: Count('recone_view events naming the block (`campaign` = its id or code).'),
+  clicks: Count('recone_click events naming the block.'),
+  ctr: Type.Number({ description: 'clicks / impressions, 4 decimals; 0 without impressions.' }),
+  views: Count('Product views carrying recommended_by=dynamic and the block’s recommended_code.'),
+  carts: Count('Additions to the cart carrying the block’s code (a whole-cart restatement is none).'),
+  orders: Count('New orders with at least one item attributed to the block.'),
+  revenue: Type.Number({ description: 'Σ price × amount of those attributed items, in the shop’s currency units.' }),
+};
+
+export const BlockStatsSchema = Type.Object({
+  code: Type.String(),
+  date_from: Type.String(),
+  date_to: Type.String(),
+  timezone: Type.String({ description: 'The shop’s time zone the days are counted in.' }),
+  totals: Type.Object(statsFigures, { description: 'Sums over the period.' }),
+  days: Type.Array(Type.Object({ date: Type.String({ description: 'YYYY-MM-DD.' }), ...statsFigures }), {
+    description: 'Every day of the period in order; a day with nothing is zeros.',
+  }),
+});
+export type BlockStatsBody = Static<typeof BlockStatsSchema>;

@@ -109,6 +109,7 @@ import type {
   RecommendationPredictorsTable,
   RecommendationSequencesTable,
 } from './tables/recommendations.js';
+import type { RecommendationBlockDaysTable, RecommendationBlockTouchesTable } from './tables/recommendation-figures.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 
 export type * from './tables/system.js';
@@ -132,6 +133,7 @@ export type * from './tables/bulk.js';
 export type * from './tables/chain-triggers.js';
 export type * from './tables/audit.js';
 export type * from './tables/recommendations.js';
+export type * from './tables/recommendation-figures.js';
 export type * from './tables/admin-users.js';
 
 export interface Database {
@@ -242,4 +244,6 @@ export interface Database {
   recommendation_lists: RecommendationListsTable;
   recommendation_builds: RecommendationBuildsTable;
   recommendation_predictors: RecommendationPredictorsTable;
+  recommendation_block_days: RecommendationBlockDaysTable;
+  recommendation_block_touches: RecommendationBlockTouchesTable;
 }

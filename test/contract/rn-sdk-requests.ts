@@ -164,3 +164,22 @@ export function recommendRequest(state: SdkState, code: string, options: { reado
   });
   return { method: 'GET', url: `/recommend/${code}?${sdkGetQuery(pairs)}`, headers: { ...SDK_GET_HEADERS } };
 }
+
+/** The second argument of sdk.track('recone_view' | 'recone_click', data), as an app passes it. */
+export interface ReconeData {
+  readonly id?: unknown;
+  readonly inventory?: unknown;
+  readonly position?: unknown;
+  readonly recommended_by?: unknown;
+}
+
+/**
+ * sdk.track('recone_view' | 'recone_click', data): lib/tracker.js's convertParams sets
+ * `campaign` to data.id, `inventory` and `position` as given (an undefined one is left
+ * out of the JSON, as JSON.stringify does) and `recommended_by` only when it is truthy.
+ */
+export function reconeRequest(state: SdkState, event: 'recone_view' | 'recone_click', data: ReconeData): InjectOptions {
+  const fields: Params = { event, campaign: data.id, inventory: data.inventory, position: data.position };
+  if (data.recommended_by) fields.recommended_by = data.recommended_by;
+  return trackRequest(state, fields);
+}

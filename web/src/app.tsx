@@ -16,6 +16,7 @@ import { eventRoutes } from './events/routes';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { loyaltyRoutes } from './loyalty/routes';
 import { messagingRoutes } from './messaging/routes';
+import { recommendationRoutes } from './recommendations/routes';
 import { shopRoutes } from './shops/routes';
 import { templateRoutes } from './templates/routes';
 import { userRoutes } from './users/routes';
@@ -64,6 +65,7 @@ const router = createBrowserRouter(
         ...templateRoutes,
         ...chainRoutes,
         ...messagingRoutes,
+        ...recommendationRoutes,
         { path: '*', Component: NotFound },
       ],
     },

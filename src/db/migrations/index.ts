@@ -40,6 +40,7 @@ import { deliveryLog } from './0041-delivery-log.js';
 import { recommendations } from './0042-recommendations.js';
 import { recommendationModels } from './0043-recommendation-models.js';
 import { recommendationPredictor } from './0044-recommendation-predictor.js';
+import { recommendationFigures } from './0045-recommendation-figures.js';
 import { adminUsers } from './0034-admin-users.js';
 import { dashboards } from './0038-dashboards.js';
 
@@ -91,6 +92,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0042-recommendations', recommendations],
   ['0043-recommendation-models', recommendationModels],
   ['0044-recommendation-predictor', recommendationPredictor],
+  ['0045-recommendation-figures', recommendationFigures],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -3,6 +3,7 @@ import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
 import type { ShopsService } from '../shops/index.js';
 import * as repo from './blocks.repo.js';
+import * as figuresRepo from './figures.repo.js';
 import { checkBlockFields, DEFAULT_BLOCK_LIMIT, isValidBlockCode } from './domain/block.js';
 import { checkRules, type Rule, type RuleProblem } from './domain/rules.js';
 
@@ -93,7 +94,14 @@ export class BlocksService {
 
   async deleteBlock(shopId: string, code: string): Promise<void> {
     await this.deps.shops.requireShop(shopId);
-    if (!isValidBlockCode(code) || !(await repo.deleteBlock(this.db, shopId, code))) throw notFound(code);
+    if (!isValidBlockCode(code)) throw notFound(code);
+    // Its figures go with it, so that a new block of the same code starts at zero.
+    const deleted = await this.db.transaction().execute(async (trx) => {
+      if (!(await repo.deleteBlock(trx, shopId, code))) return false;
+      await figuresRepo.deleteFigures(trx, shopId, code);
+      return true;
+    });
+    if (!deleted) throw notFound(code);
     await this.deps.db.durable();
   }
 }

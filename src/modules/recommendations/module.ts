@@ -1,9 +1,12 @@
 import type { JobHandlers } from '../../jobs/job-handlers.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { DashboardRollups } from '../dashboards/index.js';
 import { normalizeQuery } from '../search/index.js';
+import type { TrackedBatchListener } from '../tracking/index.js';
 import { BlockPreviewService } from './block-preview.service.js';
 import { BlocksService, type BlocksDeps } from './blocks.service.js';
 import { EvaluationService } from './evaluation.service.js';
+import { BlockFiguresService } from './figures.service.js';
 import { ModelReads } from './model-reads.js';
 import { ModelsService } from './models.service.js';
 import { PredictService, type PredictDeps } from './predict.service.js';
@@ -22,21 +25,29 @@ export interface RecommendationsServices {
   readonly purchasePredictor: PredictService;
   /** `patron recommendations evaluate` (docs/recommendations.md "Evaluation"). */
   readonly recommendationEvaluation: EvaluationService;
+  /** Each block's daily figures: counted in tracking's batches, read by the admin API (docs/recommendations.md "Figures"). */
+  readonly recommendationFigures: BlockFiguresService;
 }
 
 export interface RecommendationsModule {
   readonly services: RecommendationsServices;
   readonly jobs: Pick<JobHandlers, 'recommendations.rebuild'>;
+  /** Counts the blocks' figures in each tracking batch's transaction. */
+  readonly batchListener: TrackedBatchListener;
 }
 
 export type RecommendationsDeps = BlocksDeps &
   PredictDeps &
   Pick<RecommendDeps, 'catalog' | 'listing' | 'productFacts' | 'identity' | 'tracking'> &
-  Pick<ConstructorParameters<typeof BlockPreviewService>[0], 'products'> & { readonly jobs: JobQueue };
+  Pick<ConstructorParameters<typeof BlockPreviewService>[0], 'products'> & {
+    readonly jobs: JobQueue;
+    readonly dashboardRollups: Pick<DashboardRollups, 'timezoneOf'>;
+  };
 
 export function createRecommendationsModule(deps: RecommendationsDeps): RecommendationsModule {
   const models = new ModelsService(deps);
   const blocks = new BlocksService(deps);
+  const figures = new BlockFiguresService({ ...deps, timezones: deps.dashboardRollups });
   const recommend = new RecommendService({ ...deps, blocks, models: new ModelReads(deps), search: { normalizeQuery } });
   return {
     services: {
@@ -46,7 +57,9 @@ export function createRecommendationsModule(deps: RecommendationsDeps): Recommen
       recommendationPreview: new BlockPreviewService({ shops: deps.shops, recommend, products: deps.products }),
       purchasePredictor: new PredictService(deps),
       recommendationEvaluation: new EvaluationService(deps),
+      recommendationFigures: figures,
     },
+    batchListener: figures.batchListener(),
     jobs: {
       // A build replaces the lists in one transaction and holds a per-shop claim, so a
       // redelivered job either builds again (harmless) or finds the claim held and stops.

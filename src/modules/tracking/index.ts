@@ -8,4 +8,11 @@ export { orderTotals, toMinorUnits } from './domain/money.js';
 export type { TrackingService } from './tracking.service.js';
 export type { CustomerHistoryService, TimeKey } from './customer-history.service.js';
 export { PUSH_EVENTS } from './tracking.types.js';
-export type { ProductActivityCounters, ProfileLists, StoredEvent, TrackedOrder, TrackingSubscriber } from './tracking.types.js';
+export type {
+  ProductActivityCounters,
+  ProfileLists,
+  StoredEvent,
+  TrackedBatchListener,
+  TrackedOrder,
+  TrackingSubscriber,
+} from './tracking.types.js';

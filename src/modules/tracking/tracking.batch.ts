@@ -10,7 +10,7 @@ import type { TrackedItem } from './domain/items.js';
 import { applyListOperations, type ListName, type ListOperation } from './domain/lists.js';
 import * as counters from './product-counters.repo.js';
 import * as repo from './tracking.repo.js';
-import type { EventIdentifiers, StoredEvent, TrackingSubscriber } from './tracking.types.js';
+import type { EventIdentifiers, StoredEvent, TrackedBatchListener, TrackingSubscriber } from './tracking.types.js';
 
 /**
  * Stores a batch of events in the caller's transaction, SET-WISE: a fixed number of
@@ -26,7 +26,8 @@ import type { EventIdentifiers, StoredEvent, TrackingSubscriber } from './tracki
  * 4. one read of the carts and wish lists the batch changes, its operations applied in
  *    order in memory, one multi-row upsert;
  * 5. one multi-row insert of orders (an order_id that exists is skipped), then the
- *    dashboards' rollups of the events and new orders (dashboards/rollups.ts: two upserts);
+ *    dashboards' rollups of the events and new orders (dashboards/rollups.ts: two upserts)
+ *    and the batch listeners' figures (the recommendation blocks');
  * 6. one multi-row upsert of product counters, pre-aggregated per (item, bucket);
  * 7. one multi-row upsert of sessions, and one update of device activity per shop (to
  *    the minute);
@@ -45,6 +46,8 @@ export interface BatchContext {
   readonly now: number;
   /** The dashboards' daily rollups, added to in the batch's transaction; absent: none kept. */
   readonly rollups?: Pick<DashboardRollups, 'trackedBatch'>;
+  /** Figures kept of the batch in its transaction, in this order. */
+  readonly listeners?: readonly TrackedBatchListener[];
 }
 
 export async function storeEventBatch(
@@ -133,6 +136,13 @@ export async function storeEventBatch(
       return [{ shopId: row.shop_id, time: d.time, revenue: Number(row.order_price ?? row.items_total) }];
     });
     await ctx.rollups.trackedBatch(trx, events, orders);
+  }
+  if (ctx.listeners && ctx.listeners.length > 0) {
+    const newOrders = new Set<StoredEvent>();
+    orderRows.forEach((row, n) => {
+      if (inserted.has(JSON.stringify([row.shop_id, row.id]))) newOrders.add(events[orderIndexes[n] as number] as StoredEvent);
+    });
+    for (const listener of ctx.listeners) await listener.storedBatch(trx, events, newOrders);
   }
 
   await updateCounters(trx, drafts, ctx);

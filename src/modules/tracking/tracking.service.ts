@@ -30,6 +30,7 @@ import type {
   ProfileLists,
   PushEventInput,
   StoredEvent,
+  TrackedBatchListener,
   TrackedOrder,
   TrackingSubscriber,
 } from './tracking.types.js';
@@ -53,6 +54,8 @@ export interface TrackingDeps {
   readonly settings?: { refresh(): Promise<void> };
   /** The dashboards' daily rollups, kept in each batch's transaction (docs/dashboards.md); absent: none kept. */
   readonly rollups?: Pick<DashboardRollups, 'trackedBatch'>;
+  /** The modules that keep figures of each batch in its transaction (the recommendation blocks'), bound late. */
+  readonly batchListeners?: Late<readonly TrackedBatchListener[]>;
 }
 
 export const MAX_EVENTS_LIMIT = 1000;
@@ -264,6 +267,7 @@ export class TrackingService {
       pruneShops,
       now,
       ...(this.deps.rollups && { rollups: this.deps.rollups }),
+      listeners: this.deps.batchListeners?.get() ?? [],
     };
     return this.db.transaction().execute((trx) => storeEventBatch(trx, drafts, context));
   }

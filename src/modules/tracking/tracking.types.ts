@@ -1,3 +1,5 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
 import type { TrackedItem } from './domain/items.js';
 import type { RecommendedBy } from './domain/source.js';
 
@@ -7,8 +9,23 @@ import type { RecommendedBy } from './domain/source.js';
  * the scope; the service decides and stores.
  */
 
-/** contract-notes.md, "POST /push": the events of the endpoint. */
-export const PUSH_EVENTS = ['view', 'category', 'search', 'cart', 'remove_from_cart', 'wish', 'remove_wish', 'purchase'] as const;
+/**
+ * contract-notes.md, "POST /push": the events of the endpoint, and `recone_view` /
+ * `recone_click` ("Beyond interface.md": a recommendation block or in-app campaign shown
+ * and clicked).
+ */
+export const PUSH_EVENTS = [
+  'view',
+  'category',
+  'search',
+  'cart',
+  'remove_from_cart',
+  'wish',
+  'remove_wish',
+  'purchase',
+  'recone_view',
+  'recone_click',
+] as const;
 export type PushEventName = (typeof PUSH_EVENTS)[number];
 
 /** Identifiers an event may carry beside the device (normalised by the identity service). */
@@ -53,6 +70,18 @@ export interface PurchaseDetails {
   readonly custom?: Readonly<Record<string, CustomVariableValue>>;
 }
 
+/**
+ * A recommendation block or in-app campaign shown (recone_view) or clicked (recone_click),
+ * as the React Native SDK's track() sends it: `campaign` is what the app passed as the
+ * block's `id` (GET /recommend answers it; a block's code is read too), `inventory` what
+ * was shown, `position` where. At least one of campaign and inventory is given.
+ */
+export interface ReconeDetails {
+  readonly campaign?: string;
+  readonly inventory?: readonly string[];
+  readonly position?: number;
+}
+
 export interface PushEventInput {
   readonly shopId: string;
   readonly did: string;
@@ -71,6 +100,8 @@ export interface PushEventInput {
   /** event `search`: the offer ids the shop's own search showed (the SDK's `results`), in order. */
   readonly searchResults?: readonly string[];
   readonly purchase?: PurchaseDetails;
+  /** recone_view / recone_click: what was shown or clicked. */
+  readonly recone?: ReconeDetails;
   readonly attribution: EventAttribution;
   readonly identifiers?: EventIdentifiers;
 }
@@ -140,6 +171,17 @@ export interface TrackingSubscriber {
   readonly name: string;
   accepts(event: StoredEvent): boolean;
   handle(event: StoredEvent): Promise<void>;
+}
+
+/**
+ * A module that keeps figures of stored events in the batch's own transaction (the
+ * recommendation blocks' daily figures), so that they never disagree with what was
+ * committed. It must not throw for data it cannot use: a throw fails the whole batch.
+ */
+export interface TrackedBatchListener {
+  readonly name: string;
+  /** `newOrders`: the purchase events of the batch that created an order (a repeated order_id creates none). */
+  storedBatch(trx: Transaction<Database>, events: readonly StoredEvent[], newOrders: ReadonlySet<StoredEvent>): Promise<void>;
 }
 
 export interface ProductCounterWindow {

@@ -9,6 +9,7 @@ import {
   type PurchaseDetails,
   type PushEventInput,
   type PushEventName,
+  type ReconeDetails,
 } from '../../modules/tracking/tracking.types.js';
 import { readIdList } from '../common/common.params.js';
 import { readOptionalId } from '../common/identity.params.js';
@@ -32,6 +33,8 @@ export const MAX_TEXT_LENGTH = 255;
 export const MAX_REFERER_LENGTH = 2048;
 export const MAX_SEARCH_QUERY_LENGTH = 1000;
 export const MAX_DELIVERY_ADDRESS_LENGTH = 1000;
+/** The largest `position` of a recone event (ours): a block or a list never holds more. */
+export const MAX_RECONE_POSITION = 10_000;
 
 export const EVENT_NOT_VALID = 'Parameter `event` is not valid';
 
@@ -49,6 +52,7 @@ export function toPushEventInput(input: PublicInput, shopId: string, did: string
     ...subject,
     attribution,
     ...(event === 'purchase' && { purchase: readPurchase(input) }),
+    ...((event === 'recone_view' || event === 'recone_click') && { recone: readRecone(input) }),
     identifiers: readIdentifiers(input),
   };
 }
@@ -80,6 +84,10 @@ function readSubject(input: PublicInput, event: PushEventName): Subject {
       const fullCart = readBooleanish(input, 'full_cart', { default: false });
       return { items: readItems(input, fullCart), fullCart };
     }
+    case 'recone_view':
+    case 'recone_click':
+      // contract-notes "Beyond interface.md": no items; any sent are not read.
+      return { items: [] };
     case 'wish': {
       const fullWish = readBooleanish(input, 'full_wish', { default: false });
       return { items: readItems(input, fullWish), fullWish };
@@ -161,6 +169,42 @@ function readOptionalFields(input: PublicInput): { sid: string | undefined; attr
         }),
   };
   return { sid, attribution };
+}
+
+/**
+ * recone_view / recone_click as the React Native SDK's track() builds them: `campaign`
+ * (the app's `id` of the block: a number or a string), `inventory` (what was shown: an
+ * id, a comma-joined list or an array, bounded as every id list), `position` (a whole
+ * number from 0). The SDK leaves out what the app did not give, so each is optional, but
+ * an event that names neither a campaign nor an inventory says nothing and is 422.
+ */
+function readRecone(input: PublicInput): ReconeDetails {
+  const raw = input.campaign;
+  const text = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
+  let campaign: string | undefined;
+  if (text !== undefined && text !== '') {
+    if (typeof text !== 'string' || text.trim() === '') throw validationError('campaign', 'must be a non-empty string or a number');
+    if (text.length > MAX_TEXT_LENGTH) throw validationError('campaign', `must be at most ${MAX_TEXT_LENGTH} characters`);
+    campaign = text.trim();
+  }
+  const inventory = readIdList(input, 'inventory');
+  const position = readPosition(input);
+  if (campaign === undefined && inventory === undefined) throw validationError('campaign', 'is required');
+  return {
+    ...(campaign !== undefined && { campaign }),
+    ...(inventory !== undefined && { inventory }),
+    ...(position !== undefined && { position }),
+  };
+}
+
+function readPosition(input: PublicInput): number | undefined {
+  const value = input.position;
+  if (value === undefined || value === '') return undefined;
+  const n = typeof value === 'string' && /^\s*\d{1,6}\s*$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_RECONE_POSITION) {
+    throw validationError('position', `must be a whole number from 0 to ${MAX_RECONE_POSITION}`);
+  }
+  return n;
 }
 
 /**

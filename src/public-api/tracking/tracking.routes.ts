@@ -55,7 +55,8 @@ export const trackingRoutes: PublicRouteModule = (scope) => {
         tags: TRACKING_TAGS,
         summary: 'Track a behavioural event',
         description:
-          'Events view, category, search, cart, remove_from_cart, wish, remove_wish and purchase. Checked in the ' +
+          'Events view, category, search, cart, remove_from_cart, wish, remove_wish and purchase, and recone_view / ' +
+          'recone_click (a recommendation block shown or clicked: campaign, inventory, position). Checked in the ' +
           'order of the status table of interface.md: shop_id, did, shop state, event, items, optional fields.',
         body: PushBodySchema,
         response: statusResponses(StatusOkSchema),

@@ -4,7 +4,7 @@ import { Type, type TProperties } from '@sinclair/typebox';
 import { RECOMMENDED_BY_VALUES } from '../../modules/tracking/domain/source.js';
 import { PUSH_EVENTS } from '../../modules/tracking/tracking.types.js';
 import { DeviceIdSchema, SessionIdSchema, ShopIdSchema } from '../common/common.schemas.js';
-import { MAX_ITEMS_PER_EVENT } from './push.params.js';
+import { MAX_ITEMS_PER_EVENT, MAX_RECONE_POSITION } from './push.params.js';
 import { MAX_CLOCK_SKEW_SECONDS, MAX_VARIABLES } from './push-custom.params.js';
 
 /**
@@ -109,6 +109,13 @@ export const PushBodySchema = ObjectWith(
     delivery_type: Type.String({ description: 'Event `purchase`; empty counts as absent.' }),
     payment_type: Type.String({ description: 'Event `purchase`; empty counts as absent.' }),
     promocode: Type.String({ description: 'Event `purchase`.' }),
+    campaign: Type.Union([Type.String(), Type.Number()], {
+      description: 'Events `recone_view` / `recone_click`: the block’s `id` as GET /recommend answers it, or its code.',
+    }),
+    inventory: Type.Union([Type.String(), Type.Array(Type.String())], {
+      description: 'Events `recone_view` / `recone_click`: what was shown, an id or a list of ids (comma-joined or an array).',
+    }),
+    position: Type.Integer({ minimum: 0, maximum: MAX_RECONE_POSITION, description: 'Events `recone_view` / `recone_click`: where.' }),
     email: Type.String({ description: 'Links the device to the profile with this email.' }),
     phone: Type.String({ description: 'Links the device to the profile with this phone (normalised to 7XXXXXXXXXX).' }),
   },

@@ -23881,6 +23881,430 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/shops/{shop_id}/recommendation-blocks/{code}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recommendation block’s figures over a period
+         * @description The block’s figures per day of the shop’s time zone from `date_from` to `date_to` (both included, at most 366 days), days with nothing as zeros, with totals: impressions and clicks (recone_view / recone_click naming the block), views and carts carrying its code, orders with an item attributed to it and their revenue (docs/recommendations.md "Figures"). Read from daily rows kept as events arrive. A bad period is a 422 naming the field.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /**
+                     * @description The first day: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_from: string;
+                    /**
+                     * @description The last day; at most 365 days after `date_from`: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_to: string;
+                };
+                header?: never;
+                path: {
+                    /**
+                     * @description The block code apps send to GET /recommend/{code}: 1 to 64 of a-z, 0-9, _ and -.
+                     * @example product_page
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            date_from: string;
+                            date_to: string;
+                            /** @description Every day of the period in order; a day with nothing is zeros. */
+                            days: {
+                                /** @description Additions to the cart carrying the block’s code (a whole-cart restatement is none). */
+                                carts: number;
+                                /** @description recone_click events naming the block. */
+                                clicks: number;
+                                /** @description clicks / impressions, 4 decimals; 0 without impressions. */
+                                ctr: number;
+                                /** @description YYYY-MM-DD. */
+                                date: string;
+                                /** @description recone_view events naming the block (`campaign` = its id or code). */
+                                impressions: number;
+                                /** @description New orders with at least one item attributed to the block. */
+                                orders: number;
+                                /** @description Σ price × amount of those attributed items, in the shop’s currency units. */
+                                revenue: number;
+                                /** @description Product views carrying recommended_by=dynamic and the block’s recommended_code. */
+                                views: number;
+                            }[];
+                            /** @description The shop’s time zone the days are counted in. */
+                            timezone: string;
+                            /** @description Sums over the period. */
+                            totals: {
+                                /** @description Additions to the cart carrying the block’s code (a whole-cart restatement is none). */
+                                carts: number;
+                                /** @description recone_click events naming the block. */
+                                clicks: number;
+                                /** @description clicks / impressions, 4 decimals; 0 without impressions. */
+                                ctr: number;
+                                /** @description recone_view events naming the block (`campaign` = its id or code). */
+                                impressions: number;
+                                /** @description New orders with at least one item attributed to the block. */
+                                orders: number;
+                                /** @description Σ price × amount of those attributed items, in the shop’s currency units. */
+                                revenue: number;
+                                /** @description Product views carrying recommended_by=dynamic and the block’s recommended_code. */
+                                views: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/recommendation-blocks/{code}/stats.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recommendation block’s figures over a period, as CSV
+         * @description The block’s figures per day of the shop’s time zone from `date_from` to `date_to` (both included, at most 366 days), days with nothing as zeros, with totals: impressions and clicks (recone_view / recone_click naming the block), views and carts carrying its code, orders with an item attributed to it and their revenue (docs/recommendations.md "Figures"). Read from daily rows kept as events arrive. A bad period is a 422 naming the field. One row per day, then a `total` row.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /**
+                     * @description The first day: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_from: string;
+                    /**
+                     * @description The last day; at most 365 days after `date_from`: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_to: string;
+                };
+                header?: never;
+                path: {
+                    /**
+                     * @description The block code apps send to GET /recommend/{code}: 1 to 64 of a-z, 0-9, _ and -.
+                     * @example product_page
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV with a header row (RFC 4180, CRLF). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/shops/{shop_id}/recommendations/rebuild": {
         parameters: {
             query?: never;
@@ -29703,7 +30127,7 @@ export interface paths {
                     "application/json": {
                         description?: string;
                         /** @description The events the endpoint receives. */
-                        event_types: ("message.sent" | "message.delivered" | "message.opened" | "message.clicked" | "message.bounced" | "message.complained" | "message.unsubscribed" | "tracking.view" | "tracking.category" | "tracking.search" | "tracking.cart" | "tracking.remove_from_cart" | "tracking.wish" | "tracking.remove_wish" | "tracking.purchase" | "tracking.custom")[];
+                        event_types: ("message.sent" | "message.delivered" | "message.opened" | "message.clicked" | "message.bounced" | "message.complained" | "message.unsubscribed" | "tracking.view" | "tracking.category" | "tracking.search" | "tracking.cart" | "tracking.remove_from_cart" | "tracking.wish" | "tracking.remove_wish" | "tracking.purchase" | "tracking.recone_view" | "tracking.recone_click" | "tracking.custom")[];
                         /** @description http or https; a local or private network address is refused. */
                         url: string;
                     };
@@ -30282,7 +30706,7 @@ export interface paths {
                         /** @description false stops deliveries; true resumes them (after a 410 Gone, too). */
                         enabled?: boolean;
                         /** @description The events the endpoint receives. */
-                        event_types?: ("message.sent" | "message.delivered" | "message.opened" | "message.clicked" | "message.bounced" | "message.complained" | "message.unsubscribed" | "tracking.view" | "tracking.category" | "tracking.search" | "tracking.cart" | "tracking.remove_from_cart" | "tracking.wish" | "tracking.remove_wish" | "tracking.purchase" | "tracking.custom")[];
+                        event_types?: ("message.sent" | "message.delivered" | "message.opened" | "message.clicked" | "message.bounced" | "message.complained" | "message.unsubscribed" | "tracking.view" | "tracking.category" | "tracking.search" | "tracking.cart" | "tracking.remove_from_cart" | "tracking.wish" | "tracking.remove_wish" | "tracking.purchase" | "tracking.recone_view" | "tracking.recone_click" | "tracking.custom")[];
                         /** @description http or https; a local or private network address is refused. */
                         url?: string;
                     };

@@ -82,6 +82,8 @@ export const dashboardsEn = {
   'dashboards.event.remove_from_cart': 'Removed from cart',
   'dashboards.event.wish': 'Added to wishlist',
   'dashboards.event.remove_wish': 'Removed from wishlist',
+  'dashboards.event.recone_view': 'Recommendation blocks shown',
+  'dashboards.event.recone_click': 'Recommendation blocks clicked',
   'dashboards.event.purchase': 'Purchases',
   'dashboards.channel.email': 'Email',
   'dashboards.channel.sms': 'SMS',

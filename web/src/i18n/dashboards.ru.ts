@@ -84,6 +84,8 @@ export const dashboardsRu: DashboardsMessages = {
   'dashboards.event.remove_from_cart': 'Удаления из корзины',
   'dashboards.event.wish': 'Добавления в избранное',
   'dashboards.event.remove_wish': 'Удаления из избранного',
+  'dashboards.event.recone_view': 'Показы блоков рекомендаций',
+  'dashboards.event.recone_click': 'Клики по блокам рекомендаций',
   'dashboards.event.purchase': 'Покупки',
   'dashboards.channel.email': 'Email',
   'dashboards.channel.sms': 'SMS',

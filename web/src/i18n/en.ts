@@ -7,6 +7,7 @@ import { chainsEn } from './chains.en';
 import { campaignsEn } from './campaigns.en';
 import { templatesEn } from './templates.en';
 import { messagingEn } from './messaging.en';
+import { recommendationsEn } from './recommendations.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -126,6 +127,7 @@ export const en = {
   ...campaignsEn,
   ...templatesEn,
   ...messagingEn,
+  ...recommendationsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

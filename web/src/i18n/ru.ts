@@ -8,6 +8,7 @@ import { chainsRu } from './chains.ru';
 import { campaignsRu } from './campaigns.ru';
 import { templatesRu } from './templates.ru';
 import { messagingRu } from './messaging.ru';
+import { recommendationsRu } from './recommendations.ru';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -124,4 +125,5 @@ export const ru: Messages = {
   ...campaignsRu,
   ...templatesRu,
   ...messagingRu,
+  ...recommendationsRu,
 };

@@ -25,6 +25,8 @@ const GROUP_OF: Readonly<Record<EventType, 'message' | 'tracking'>> = {
   'tracking.wish': 'tracking',
   'tracking.remove_wish': 'tracking',
   'tracking.purchase': 'tracking',
+  'tracking.recone_view': 'tracking',
+  'tracking.recone_click': 'tracking',
   'tracking.custom': 'tracking',
 };
 

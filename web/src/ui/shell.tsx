@@ -50,6 +50,7 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         ['sliders', t('nav.catalog.sliders')],
       ],
     },
+    { title: t('recommendations.nav.group'), links: [['recommendations', t('recommendations.nav.blocks')]] },
     {
       title: t('nav.group.loyalty'),
       links: [

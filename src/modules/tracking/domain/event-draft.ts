@@ -127,6 +127,9 @@ export function draftPushEvent(input: PushEventInput, now: number): PushDraft {
     gift_package: p?.giftPackage,
     delivery_address: p?.deliveryAddress,
     custom: p?.custom,
+    campaign: input.recone?.campaign,
+    inventory: input.recone?.inventory,
+    position: input.recone?.position,
   });
 
   let order: OrderDraft | undefined;

@@ -1,0 +1,87 @@
+import { BASE_URL, call, createShop } from './admin-api.js';
+import { expect, expectAccessible, test } from './fixtures.js';
+import { RecommendationsPage } from './pages/recommendations.page.js';
+
+/** POST /push as the React Native SDK's track() sends it: JSON with the device and session beside the fields. */
+async function track(shopId: string, device: { did: string; sid: string }, fields: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${BASE_URL}/push`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ shop_id: shopId, stream: null, ...fields, did: device.did, seance: device.sid, sid: device.sid }),
+  });
+  expect(await res.json()).toEqual({ status: 'success' });
+}
+
+test('a block made in the UI refuses a rule at its place, then shows the figures of recone events sent through /push', {
+  tag: '@both-databases',
+}, async ({ page, signedIn: _ }) => {
+  test.setTimeout(60_000);
+  const shop = await createShop(`Recommendations ${Date.now()}`);
+  const recommendations = new RecommendationsPage(page);
+  await recommendations.gotoBlocks(shop.shop_id);
+  await expect(page.getByText('No blocks yet.')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Last built' })).toContainText('Not built yet');
+  await expectAccessible(page);
+
+  // The models: rebuilt on request, the status polled until the build is done.
+  await page.getByRole('button', { name: 'Rebuild now' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Last built' })).toContainText('Built', { timeout: 15_000 });
+
+  // A new block whose second rule names a category but no id: the server's 422 is shown at that field.
+  await page.getByRole('link', { name: 'New block' }).click();
+  await page.getByLabel('Code').fill('home');
+  await page.getByLabel('Title').fill('For you');
+  await recommendations.pickRecommender('1', 'Bought together');
+  await page.getByRole('button', { name: 'Add condition', exact: true }).click();
+  await recommendations.pickCondition('2', 'the product is in a category');
+  await recommendations.pickRecommender('2.then.1', 'Similar to the product');
+  await page.getByRole('button', { name: 'Create block' }).click();
+  await expect(recommendations.rule('2').getByText('Field `rules[1].if.item_in_category` must be a category id')).toBeVisible();
+  await expectAccessible(page);
+
+  await recommendations.rule('2').getByLabel('Category id').fill('7');
+  await page.getByRole('button', { name: 'Create block' }).click();
+  await expect(page.getByRole('heading', { name: 'For you (home)', level: 1 })).toBeVisible();
+  const block = await call<{ id: number; rules: unknown[] }>('GET', `/admin/v1/shops/${shop.shop_id}/recommendation-blocks/home`);
+  expect(block.rules).toEqual([{ recommender: 'also_bought' }, { if: { item_in_category: '7' }, then: [{ recommender: 'similar' }] }]);
+  await expect(page.getByRole('region', { name: 'Preview' })).toBeVisible();
+  await expect(page.getByText('Nothing counted for this block in the period.')).toBeVisible();
+
+  // The app shows the block twice, the customer clicks it, views and carts a product from it and buys it.
+  const device = await call<{ did: string; sid: string }>('GET', `/init?shop_id=${shop.shop_id}`);
+  await track(shop.shop_id, device, { event: 'recone_view', campaign: block.id, inventory: ['k-1', 'k-2'], position: 0 });
+  await track(shop.shop_id, device, { event: 'recone_view', campaign: block.id, inventory: ['k-1', 'k-2'], position: 0 });
+  await track(shop.shop_id, device, { event: 'recone_click', campaign: block.id, inventory: ['k-1'], position: 0 });
+  const fromBlock = { recommended_by: 'dynamic', recommended_code: 'home' };
+  await track(shop.shop_id, device, { event: 'view', items: [{ id: 'k-1' }], ...fromBlock });
+  await track(shop.shop_id, device, { event: 'cart', items: [{ id: 'k-1', amount: 2, price: 750 }], ...fromBlock });
+  await track(shop.shop_id, device, { event: 'purchase', order_id: 'B-1', items: [{ id: 'k-1', amount: 2, price: 750 }] });
+
+  await recommendations.gotoBlock(shop.shop_id, 'home', '?days=7');
+  await expect(recommendations.card('Impressions')).toContainText('2');
+  await expect(recommendations.card('Clicks')).toContainText('1');
+  await expect(recommendations.card('Click rate')).toContainText('50%');
+  await expect(recommendations.card('Added to cart')).toContainText('1');
+  await expect(recommendations.card('Orders')).toContainText('1');
+  await expect(recommendations.card('Revenue')).toContainText(/RUB\s1,500\.00/);
+  await expect(page.getByRole('region', { name: 'By day' }).getByRole('img')).toHaveAttribute('aria-label', /Impressions: 2 in all/);
+  await expectAccessible(page);
+  const csv = await recommendations.download(/^Download CSV: By day/);
+  expect(csv.name).toMatch(/^recommendations-home-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = csv.text.trim().split(/\r?\n/);
+  expect(lines[0]).toBe('date,impressions,clicks,ctr,views,carts,orders,revenue');
+  expect(lines.at(-1)).toBe('total,2,1,0.5,1,1,1,1500');
+
+  // The rules edited on the block's page: the condition first, then saved.
+  await page.getByRole('button', { name: 'Move rule 2 up' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  const saved = await call<{ rules: unknown[] }>('GET', `/admin/v1/shops/${shop.shop_id}/recommendation-blocks/home`);
+  expect(saved.rules).toEqual([{ if: { item_in_category: '7' }, then: [{ recommender: 'similar' }] }, { recommender: 'also_bought' }]);
+
+  // Deleted behind the browser's confirmation, with its figures.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Delete block home' }).click();
+  await expect(page.getByRole('heading', { name: 'Recommendation blocks', level: 1 })).toBeVisible();
+  await expect(page.getByText('No blocks yet.')).toBeVisible();
+});
