@@ -32,6 +32,9 @@ export interface ConnectionStats {
   bodyTimeouts: number;
 }
 
+/** The request line and headers of one request at most (docs/limits.md, "Slow clients"). */
+export const MAX_HEADER_BYTES = 128 * 1024;
+
 /** The Fastify server options that carry the bounds Node enforces itself. */
 export function connectionServerOptions(limits: ConnectionLimitsConfig) {
   return {
@@ -44,6 +47,10 @@ export function connectionServerOptions(limits: ConnectionLimitsConfig) {
       // Node checks the headers and request deadlines on this period (30 s by default, which
       // would let a 20 s headers timeout run to 50 s); a quarter of the bound, 1 s at most.
       connectionsCheckingInterval: checkPeriod(limits.headersTimeoutMs),
+      // A request line and headers up to this many bytes (Node's default is 16 KiB): GET
+      // /recommend takes up to 10,000 excluded offer ids in its query string (an app's
+      // infinite feed), about 70 KB of usual ids. Longer still is a 431 from Node.
+      maxHeaderSize: MAX_HEADER_BYTES,
     },
   };
 }

@@ -148,6 +148,20 @@ describe.each(TEST_DIALECTS)('GET /recommend/{code} on %s', (dialect) => {
     expect(tooMany.json()).toEqual({ status: 'error', payload: { message: 'Parameter `exclude` must have at most 10000 ids.' } });
   });
 
+  it('takes 10,000 excluded ids over a real connection, a query string of about 70 KB', async () => {
+    const shopId = await shopWithFeed();
+    await putBlock(shopId, 'home', [{ recommender: 'popular' }], 2);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const exclude = ['S1', ...Array.from({ length: 9_999 }, (_, i) => `o${i}`)].join(',');
+      const response = await fetch(`${address}/recommend/home?shop_id=${shopId}&exclude=${exclude}`);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { recommends: string[] }).recommends).toEqual(['S2', 'S3']);
+    } finally {
+      await new Promise((resolve) => t.app.server.close(resolve));
+    }
+  });
+
   it('narrows by brands, exclude_brands, discount, locations and categories', async () => {
     const shopId = await shopWithFeed();
     await putBlock(shopId, 'home', [{ recommender: 'popular' }], 10);
