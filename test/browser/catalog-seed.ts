@@ -49,3 +49,13 @@ export async function putSlider(shopId: string, code: string, body: unknown): Pr
   });
   if (res.status !== 200) throw new Error(`PUT slider answered ${res.status}: ${await res.text()}`);
 }
+
+/** Replaces the shop's catalog with a YML feed (PUT …/feed answers once the new catalog is served). */
+export async function putFeed(shopId: string, yml: string): Promise<void> {
+  const res = await fetch(`${BASE_URL}/admin/v1/shops/${shopId}/feed`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/xml' },
+    body: yml,
+  });
+  if (res.status !== 200) throw new Error(`PUT feed answered ${res.status}: ${await res.text()}`);
+}

@@ -1,4 +1,5 @@
 import { BASE_URL, call, createShop } from './admin-api.js';
+import { putFeed, ymlFeed } from './catalog-seed.js';
 import { expect, expectAccessible, test } from './fixtures.js';
 import { RecommendationsPage } from './pages/recommendations.page.js';
 
@@ -84,4 +85,68 @@ test('a block made in the UI refuses a rule at its place, then shows the figures
   await page.getByRole('button', { name: 'Delete block home' }).click();
   await expect(page.getByRole('heading', { name: 'Recommendation blocks', level: 1 })).toBeVisible();
   await expect(page.getByText('No blocks yet.')).toBeVisible();
+});
+
+test('the preview shows a block’s products for a product and a customer with their recommenders, and follows saved rules', {
+  tag: '@both-databases',
+}, async ({ page, signedIn: _ }) => {
+  const shop = await createShop(`Preview ${Date.now()}`);
+  const path = `/admin/v1/shops/${shop.shop_id}/recommendation-blocks/pdp`;
+  await call('PUT', path, { title: 'You may like', limit: 3, rules: [{ recommender: 'recently_viewed' }, { recommender: 'similar' }] });
+  const recommendations = new RecommendationsPage(page);
+  const preview = recommendations.preview();
+  await recommendations.gotoBlock(shop.shop_id, 'pdp');
+
+  // A shop without products: the block answers nothing.
+  await recommendations.showPreview('');
+  await expect(preview.getByText('This block answers nothing for this product and customer.')).toBeVisible();
+
+  // Three shoes and a hat; the customer's device has viewed the hat.
+  await putFeed(
+    shop.shop_id,
+    ymlFeed(
+      [
+        ['1', 'Shoes'],
+        ['2', 'Hats'],
+      ],
+      [
+        { id: 's-1', name: 'Trail runner', price: '100', category: '1' },
+        { id: 's-2', name: 'Road runner', price: '105', category: '1' },
+        { id: 's-3', name: 'Track runner', price: '300', category: '1' },
+        { id: 'h-1', name: 'Wool hat', price: '50', category: '2' },
+      ],
+    ),
+  );
+  const device = await call<{ did: string; sid: string }>('GET', `/init?shop_id=${shop.shop_id}`);
+  await track(shop.shop_id, device, { event: 'view', items: [{ id: 'h-1' }] });
+
+  // The product picked by a part of its name; no customer: the shoes like it, nearest price first.
+  await recommendations.pickPreviewProduct('trail', /s-1\s*Trail runner/);
+  await recommendations.showPreview('');
+  await expect(preview.getByRole('status').filter({ hasText: 'Product s-1; an anonymous visitor.' })).toBeVisible();
+  await expect(recommendations.previewRows()).toHaveText([
+    /^1.*Road runner\s*s-2.*Similar to the product$/,
+    /^2.*Track runner\s*s-3.*Similar to the product$/,
+  ]);
+  await expect(preview.getByRole('link', { name: 'Road runner' })).toHaveAttribute(
+    'href',
+    `/admin/shops/${shop.shop_id}/products?query=s-2`,
+  );
+  await expectAccessible(page);
+
+  // A customer id nobody has is refused at the customer; the device's customer gets the hat first.
+  await recommendations.showPreview('999999999');
+  await expect(preview.getByText('There is no customer 999999999.')).toBeVisible();
+  await recommendations.showPreview(device.did);
+  await expect(recommendations.previewRows()).toHaveText([
+    /^1.*Wool hat\s*h-1.*Recently viewed$/,
+    /^2.*Road runner.*Similar to the product$/,
+    /^3.*Track runner.*Similar to the product$/,
+  ]);
+
+  // The similar rule removed and the block saved: the preview asks again by itself.
+  await recommendations.rule('2').getByRole('button', { name: 'Remove rule 2' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await expect(recommendations.previewRows()).toHaveText([/^1.*Wool hat\s*h-1.*Recently viewed$/]);
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect, type Page } from '@playwright/test';
 import { BASE_URL } from '../admin-api.js';
 
-/** Recommendations: the blocks and the models' build, a new block, a block's figures and rules. */
+/** Recommendations: the blocks and the models' build, a new block, a block's figures, preview and rules. */
 export class RecommendationsPage {
   constructor(private readonly page: Page) {}
 
@@ -27,6 +27,27 @@ export class RecommendationsPage {
 
   async pickCondition(n: string, label: string): Promise<void> {
     await this.rule(n).getByLabel('If', { exact: true }).selectOption({ label });
+  }
+
+  preview() {
+    return this.page.getByRole('region', { name: 'Preview', exact: true });
+  }
+
+  /** Types the preview's customer (empty for an anonymous visitor) and asks for the preview. */
+  async showPreview(customer: string): Promise<void> {
+    await this.preview().getByLabel('Customer').fill(customer);
+    await this.preview().getByRole('button', { name: 'Show' }).click();
+  }
+
+  /** Picks the preview's product from the suggestions for a part of its name. */
+  async pickPreviewProduct(typed: string, option: string | RegExp): Promise<void> {
+    await this.preview().getByLabel('Product', { exact: true }).fill(typed);
+    await this.page.getByRole('option', { name: option }).click();
+  }
+
+  /** The preview's products in order, each row's text: position, name, offer id, price, recommender. */
+  previewRows() {
+    return this.preview().getByRole('table', { name: 'Products of the preview' }).getByRole('rowgroup').nth(1).getByRole('row');
   }
 
   /** A headline figure's card, by its name: its text holds the value. */

@@ -1,4 +1,4 @@
-import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
@@ -9,10 +9,11 @@ import { Page, Section } from '../ui/page';
 import { ConfirmDelete, Failure, Loading } from '../ui/states';
 import { BlockForm } from './block-form';
 import { BlockFigures } from './figures';
-import { recommendationKeys, useBlock, type Block } from './recommendations.queries';
+import { PreviewPanel } from './preview-panel';
+import { recommendationKeys, useBlock } from './recommendations.queries';
 
 /**
- * One recommendation block: its figures over a period, the place of its preview, and its
+ * One recommendation block: its figures over a period, its preview for a product and a customer, and its
  * fields and rules to edit; deleted behind a confirmation.
  */
 export function BlockScreen() {
@@ -59,41 +60,14 @@ export function BlockScreen() {
           <Section title={t('recommendations.figures.title')}>
             <BlockFigures shopId={shopId} code={code} shop={shop.data} />
           </Section>
-          <PreviewSlot shopId={shopId} block={block.data} />
+          <Section title={t('recommendations.preview.title')}>
+            <PreviewPanel shopId={shopId} code={code} />
+          </Section>
           <Section title={t('recommendations.block.settings')}>
             <BlockForm shopId={shopId} block={block.data} readOnly={!can.write} />
           </Section>
         </>
       )}
     </Page>
-  );
-}
-
-/**
- * PREVIEW SLOT — the block's preview for a chosen product and customer belongs here
- * (issue 37 part 4). It waits for its admin endpoint; until then the slot says so and
- * shows nothing made up.
- */
-export function PreviewSlot({ shopId, block }: { readonly shopId: string; readonly block: Block }) {
-  const { t } = useI18n();
-  return (
-    <Paper
-      withBorder
-      p="md"
-      component="section"
-      aria-label={t('recommendations.preview.title')}
-      data-slot="recommendation-preview"
-      data-shop={shopId}
-      data-block={block.code}
-    >
-      <Stack gap="xs">
-        <Title order={2} size="h4">
-          {t('recommendations.preview.title')}
-        </Title>
-        <Text size="sm" c="gray.7">
-          {t('recommendations.preview.pending')}
-        </Text>
-      </Stack>
-    </Paper>
   );
 }
