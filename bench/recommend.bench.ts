@@ -192,10 +192,14 @@ async function prepare(name: BenchDatabaseName, database: Awaited<ReturnType<typ
     shopId = await createShop(server.baseUrl, ADMIN_TOKEN, `Recommend bench (${name})`);
     const response = await fetch(`${server.baseUrl}/admin/v1/shops/${shopId}/feed`, {
       method: 'PUT',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/xml', 'content-length': String(fs.statSync(feedFile).size) },
+      headers: {
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        'content-type': 'application/xml',
+        'content-length': String(fs.statSync(feedFile).size),
+      },
       body: fs.createReadStream(feedFile),
       duplex: 'half',
-    } as RequestInit);
+    });
     if (!response.ok) throw new Error(`PUT feed answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
     devices = await createDevices(server.baseUrl, shopId, DEVICES);
     const block = (code: string, rules: unknown) =>

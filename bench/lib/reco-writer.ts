@@ -13,16 +13,19 @@ import type { GeneratedEvent, GeneratedOrder, Visitor } from './reco-events.js';
  * never writes this way.
  */
 
+/** SQLite's writer answers at once (better-sqlite3 is synchronous), PostgreSQL's in promises. */
+type Maybe<T> = T | Promise<T>;
+
 export interface HistoryWriter {
   /** The devices of the shop with their profiles (those GET /init made). */
-  devices(shopId: string): Promise<Visitor[]>;
+  devices(shopId: string): Maybe<Visitor[]>;
   /** The shop's last event and order ids. */
-  lastIds(shopId: string): Promise<{ events: number; orders: number }>;
+  lastIds(shopId: string): Maybe<{ events: number; orders: number }>;
   /** Drops the events' secondary indexes until `finish`. */
-  begin(): Promise<void>;
-  write(shopId: string, events: readonly GeneratedEvent[], orders: readonly GeneratedOrder[]): Promise<void>;
+  begin(): Maybe<void>;
+  write(shopId: string, events: readonly GeneratedEvent[], orders: readonly GeneratedOrder[]): Maybe<void>;
   /** Recreates the indexes, sets the sequences, analyzes; then closes. */
-  finish(shopId: string, lastEventId: number, lastOrderId: number): Promise<void>;
+  finish(shopId: string, lastEventId: number, lastOrderId: number): Maybe<void>;
 }
 
 const EVENT_INDEXES = ['events_shop_did_id_idx', 'events_shop_profile_time_idx', 'events_shop_view_sid_idx'];
@@ -51,17 +54,23 @@ function sqliteWriter(file: string): HistoryWriter {
     for (const o of orders) insertOrder.run(shopId, o.id, o.orderId, o.eventId, o.profileId, o.did, o.items, o.itemsTotal, o.createdAt);
   });
   return {
-    devices: async (shopId) =>
-      (db.prepare('select did, profile_id from devices where shop_id = ? order by did').all(shopId) as Array<{ did: string; profile_id: number }>).map(
-        (r) => ({ did: r.did, profileId: Number(r.profile_id) }),
-      ),
-    lastIds: async (shopId) => {
+    devices: (shopId) =>
+      (
+        db.prepare('select did, profile_id from devices where shop_id = ? order by did').all(shopId) as Array<{
+          did: string;
+          profile_id: number;
+        }>
+      ).map((r) => ({ did: r.did, profileId: Number(r.profile_id) })),
+    lastIds: (shopId) => {
       const row = (name: string) =>
-        (db.prepare('select last_id from tracking_sequences where shop_id = ? and name = ?').get(shopId, name) as { last_id: number } | undefined)
-          ?.last_id ?? 0;
+        (
+          db.prepare('select last_id from tracking_sequences where shop_id = ? and name = ?').get(shopId, name) as
+            | { last_id: number }
+            | undefined
+        )?.last_id ?? 0;
       return { events: Number(row('events')), orders: Number(row('orders')) };
     },
-    begin: async () => {
+    begin: () => {
       saved = EVENT_INDEXES.map((name) => {
         const row = db.prepare("select sql from sqlite_master where type = 'index' and name = ?").get(name) as { sql: string } | undefined;
         if (!row) throw new Error(`index ${name} is missing`);
@@ -69,8 +78,8 @@ function sqliteWriter(file: string): HistoryWriter {
       });
       for (const name of EVENT_INDEXES) db.exec(`drop index ${name}`);
     },
-    write: async (shopId, events, orders) => writeAll(shopId, events, orders),
-    finish: async (shopId, lastEventId, lastOrderId) => {
+    write: (shopId, events, orders) => writeAll(shopId, events, orders),
+    finish: (shopId, lastEventId, lastOrderId) => {
       try {
         for (const statement of saved) db.exec(statement);
         setSequence(db, shopId, 'events', lastEventId);
@@ -110,8 +119,9 @@ function postgresWriter(url: string): HistoryWriter {
       return { events: of('events'), orders: of('orders') };
     },
     begin: async () => {
-      const rows = (await query('select indexname, indexdef from pg_indexes where tablename = $1 and indexname = any($2)', ['events', EVENT_INDEXES]))
-        .rows;
+      const rows = (
+        await query('select indexname, indexdef from pg_indexes where tablename = $1 and indexname = any($2)', ['events', EVENT_INDEXES])
+      ).rows;
       if (rows.length !== EVENT_INDEXES.length) throw new Error('an index of events is missing');
       saved = rows.map((r) => String(r.indexdef));
       for (const name of EVENT_INDEXES) await query(`drop index ${name}`);
