@@ -256,12 +256,14 @@ async function benchDatabase(name: BenchDatabaseName, feedFile: string): Promise
     const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, nodeArgs);
     try {
       const alone = await rebuild(server, shopId);
+      console.log(`${name}: rebuild alone ${fmt(alone.wallSec, 1)} s; /push and the rebuild under it next`);
       await pushLoad(server, shopId, devices, WARMUP, 'w');
       const cpuBefore = processCpuSeconds(server.pid);
       const quiet = pushLoad(server, shopId, devices, DURATION, 'q');
       const pushQuiet = pushRate([await quiet]);
       const cpuAfter = processCpuSeconds(server.pid);
       const during = await rebuildUnderPush(server, shopId, devices);
+      console.log(`${name}: rebuild under /push ${fmt(during.build.wallSec, 1)} s; the reads next`);
 
       const rank = rankToProduct(PRODUCTS);
       const zipf = zipfSampler(PRODUCTS, 1, 7);

@@ -28,6 +28,14 @@ export interface HistoryWriter {
   finish(shopId: string, lastEventId: number, lastOrderId: number): Maybe<void>;
 }
 
+/**
+ * Jobs the setup queued that are not measured and would run beside the build: the feed's
+ * picture downloads (its links lead nowhere) and the dashboards' backfill, which would
+ * count the history the bench wrote behind tracking's back. Dropped before the server
+ * starts with its job thread.
+ */
+const SETUP_JOBS = ['images.download', 'dashboards.backfill', 'chains.product_alerts'];
+
 const EVENT_INDEXES = ['events_shop_did_id_idx', 'events_shop_profile_time_idx', 'events_shop_view_sid_idx'];
 
 export function openHistoryWriter(options: DbOptions): HistoryWriter {
@@ -84,6 +92,7 @@ function sqliteWriter(file: string): HistoryWriter {
         for (const statement of saved) db.exec(statement);
         setSequence(db, shopId, 'events', lastEventId);
         setSequence(db, shopId, 'orders', lastOrderId);
+        db.prepare(`delete from jobs where finished_at is null and name in (${SETUP_JOBS.map(() => '?').join(', ')})`).run(...SETUP_JOBS);
         db.exec('analyze');
         db.pragma('wal_checkpoint(TRUNCATE)');
       } finally {
@@ -179,6 +188,7 @@ function postgresWriter(url: string): HistoryWriter {
             [shopId, name, lastId],
           );
         }
+        await query('delete from jobs where finished_at is null and name = any($1)', [SETUP_JOBS]);
         await query('analyze events');
         await query('analyze orders');
       } finally {

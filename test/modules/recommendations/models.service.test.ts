@@ -103,6 +103,19 @@ describe.each(TEST_DIALECTS)('recommendation models on %s', (dialect) => {
     expect((await models().status(bed.shopId)).sessionsRead).toBe(4);
   });
 
+  it('lets the event loop turn between chunks, so that the job runner’s lease heartbeats keep running', async () => {
+    await seed(ORDERS, SESSIONS);
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    try {
+      await smallChunks().rebuild(bed.shopId);
+    } finally {
+      clearInterval(timer);
+    }
+    // 4 chunks of orders and 5 of views (two rows each): a timer ran between most of them.
+    expect(turns).toBeGreaterThanOrEqual(5);
+  });
+
   it('replaces every list of the previous build, dropping items left without neighbours', async () => {
     await seed(ORDERS);
     await models().rebuild(bed.shopId);
