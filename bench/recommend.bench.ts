@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createDb, type DbOptions } from '../src/db/create-db.js';
 import { adminJson } from './lib/admin-json.js';
 import { positive } from './lib/args.js';
 import { writeYmlFeed } from './lib/feed-gen.js';
@@ -110,6 +111,22 @@ async function rebuild(server: ServerProcess, shopId: string): Promise<BuildRun>
       return { wallSec: seconds(started), buildMs: Number(now.duration_ms), peakRssMb: rss.stop(), rssBeforeMb, status: now };
     }
     if (seconds(started) > 1800) throw new Error('The build did not finish within 30 minutes');
+  }
+}
+
+/** The rebuild jobs as the queue recorded them (a job run twice shows attempts 2). */
+async function rebuildJobs(options: DbOptions): Promise<string> {
+  const handle = createDb(options);
+  try {
+    const rows = await handle.db
+      .selectFrom('jobs')
+      .select(['status', 'attempts', 'last_error'])
+      .where('name', '=', 'recommendations.rebuild')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => `${r.status}/${r.attempts}${r.last_error ? ` (${r.last_error.slice(0, 80)})` : ''}`).join(', ');
+  } finally {
+    await handle.destroy();
   }
 }
 
@@ -256,7 +273,11 @@ async function benchDatabase(name: BenchDatabaseName, feedFile: string): Promise
     const server = await startPatron({ ...database.env, PATRON_ADMIN_TOKEN: ADMIN_TOKEN }, nodeArgs);
     try {
       const alone = await rebuild(server, shopId);
-      console.log(`${name}: rebuild alone ${fmt(alone.wallSec, 1)} s; /push and the rebuild under it next`);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const again = (await status(server, shopId)).building === true;
+      console.log(
+        `${name}: rebuild alone ${fmt(alone.wallSec, 1)} s${again ? ' (NOTE: another build started by itself)' : ''}; /push and the rebuild under it next`,
+      );
       await pushLoad(server, shopId, devices, WARMUP, 'w');
       const cpuBefore = processCpuSeconds(server.pid);
       const quiet = pushLoad(server, shopId, devices, DURATION, 'q');
@@ -314,6 +335,7 @@ async function benchDatabase(name: BenchDatabaseName, feedFile: string): Promise
       const code = await server.stop();
       if (code !== 0) console.error(`patron exited with ${code}:\n${server.output()}`);
     }
+    console.log(`  rebuild jobs: ${await rebuildJobs(database.options)}`);
   } finally {
     await database.cleanup();
   }
