@@ -33,7 +33,7 @@ import { zipfSampler } from './lib/zipf.js';
  *    similar → popular, 10 products) with extended=true and without, GET /recommend/for_you
  *    (interesting → recently_viewed) with the did of a visitor with a history, extended;
  *    rates, server CPU per request, the ratio to /products/get; then /recommend/pdp
- *    extended paced at half of /products/get's rate (p50/p99 counted from when each
+ *    extended paced at half of its own saturated rate (p50/p99 counted from when each
  *    request was due).
  *
  * A report, not a test: it exits 1 only when an answer was not 2xx or a build failed.
@@ -294,7 +294,7 @@ async function benchDatabase(name: BenchDatabaseName, feedFile: string): Promise
       const extended = await measureRead(server, () => `/recommend/pdp?${base}&item=${item()}&extended=true`);
       const bare = await measureRead(server, () => `/recommend/pdp?${base}&item=${item()}`);
       const personal = await measureRead(server, (seq) => `/recommend/for_you?${base}&did=${known[seq % known.length]!.did}&extended=true`);
-      const paced = await measureRead(server, () => `/recommend/pdp?${base}&item=${item()}&extended=true`, productGet.perSec * 0.5);
+      const paced = await measureRead(server, () => `/recommend/pdp?${base}&item=${item()}&extended=true`, extended.perSec * 0.5);
       const sample = await (await fetch(`${server.baseUrl}/recommend/pdp?${base}&item=${offerId(rank(0))}`)).json();
 
       const st = alone.status;
@@ -319,7 +319,7 @@ async function benchDatabase(name: BenchDatabaseName, feedFile: string): Promise
       console.log(describeRead('GET /recommend/pdp extended', extended, productGet));
       console.log(describeRead('GET /recommend/pdp ids', bare, productGet));
       console.log(describeRead('GET /recommend/for_you extended + did', personal, productGet));
-      console.log(describeRead(`  pdp extended paced ${fmt(productGet.perSec * 0.5, 0)}/s`, paced, undefined));
+      console.log(describeRead(`  pdp extended paced ${fmt(extended.perSec * 0.5, 0)}/s`, paced, undefined));
       console.log(`  sample: /recommend/pdp?item=${offerId(rank(0))} → ${JSON.stringify(sample).slice(0, 200)}`);
 
       const ratio = extended.perSec / productGet.perSec;
