@@ -1,4 +1,4 @@
-import type { BenchDevice, PushLoadEvent } from './load.js';
+import { pushBody, type BenchDevice, type PushLoadEvent } from './load.js';
 
 /**
  * What the push load needs on a running server: a shop and its custom event code (admin
@@ -52,10 +52,8 @@ export async function createDevices(baseUrl: string, shopId: string, count: numb
 
 /** True once the load's endpoint answers 200 {"status":"success"} for a device from GET /init. */
 export async function pushWorks(baseUrl: string, shopId: string, device: BenchDevice, event: PushLoadEvent): Promise<boolean> {
-  const [path, body] =
-    event.kind === 'cart'
-      ? ['/push', { shop_id: shopId, did: device.did, event: 'cart', items: [{ id: 'probe', amount: 1, price: 1 }] }]
-      : ['/push/custom', { shop_id: shopId, did: device.did, sid: device.sid, event: event.code, label: 'probe' }];
+  const path = event.kind === 'custom' ? '/push/custom' : '/push';
+  const body = pushBody(shopId, device, event, 'probe', 'probe', 0);
   const response = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 
 /**
- * The push load: `cart` events (POST /push) or custom events (POST /push/custom) from N
+ * The push load: `cart` or `view` events (POST /push) or custom events (POST /push/custom) from N
  * keep-alive connections (no pipelining) for a fixed time, every request a fresh body.
  * The device rotates over the prepared ones and the item id over a small catalogue, as a
  * real shop's traffic would; each request carries a unique marker (the item's line_id,
@@ -10,8 +10,25 @@ import autocannon from 'autocannon';
  * is up, and the server may still commit those.
  */
 
-/** `cart` on POST /push, or a custom event with this code on POST /push/custom. */
-export type PushLoadEvent = { readonly kind: 'cart' } | { readonly kind: 'custom'; readonly code: string };
+/** `cart` or `view` (a product view in the device's session) on POST /push, or a custom event with this code on POST /push/custom. */
+export type PushLoadEvent = { readonly kind: 'cart' } | { readonly kind: 'view' } | { readonly kind: 'custom'; readonly code: string };
+
+/** The body of one push of the load: the item's line_id, or the custom event's label, carries the marker. */
+export function pushBody(shopId: string, device: BenchDevice, event: PushLoadEvent, item: string, marker: string, seq: number): unknown {
+  switch (event.kind) {
+    case 'cart':
+      return {
+        shop_id: shopId,
+        did: device.did,
+        event: 'cart',
+        items: [{ id: item, amount: 1 + (seq % 3), price: 100 + (seq % 50), line_id: marker }],
+      };
+    case 'view':
+      return { shop_id: shopId, did: device.did, sid: device.sid, event: 'view', items: [{ id: item, line_id: marker }] };
+    case 'custom':
+      return { shop_id: shopId, did: device.did, sid: device.sid, event: event.code, label: marker };
+  }
+}
 
 export interface BenchDevice {
   readonly did: string;
@@ -58,7 +75,7 @@ export async function runPushLoad(options: LoadOptions): Promise<LoadResult> {
   let seq = 0;
 
   const result = await autocannon({
-    url: `${options.url}${options.event.kind === 'cart' ? '/push' : '/push/custom'}`,
+    url: `${options.url}${options.event.kind === 'custom' ? '/push/custom' : '/push'}`,
     connections: options.connections,
     pipelining: 1,
     duration: options.durationSec,
@@ -73,16 +90,7 @@ export async function runPushLoad(options: LoadOptions): Promise<LoadResult> {
           context.marker = marker;
           context.startedAt = performance.now();
           const device = options.devices[seq % options.devices.length]!;
-          request.body = JSON.stringify(
-            options.event.kind === 'cart'
-              ? {
-                  shop_id: options.shopId,
-                  did: device.did,
-                  event: 'cart',
-                  items: [{ id: `sku-${(seq * 7919) % catalogue}`, amount: 1 + (seq % 3), price: 100 + (seq % 50), line_id: marker }],
-                }
-              : { shop_id: options.shopId, did: device.did, sid: device.sid, event: options.event.code, label: marker },
-          );
+          request.body = JSON.stringify(pushBody(options.shopId, device, options.event, `sku-${(seq * 7919) % catalogue}`, marker, seq));
           return request;
         },
         onResponse(status, _body, context: RequestContext) {

@@ -17,13 +17,14 @@ export interface StoredCheck {
 
 /**
  * How many stored events of the shop carry each marker starting with a prefix: an
- * item's line_id of `cart` events, or the `label` of custom events with `customCode`.
+ * item's line_id of `event` events (cart or view), or the `label` of custom events with `customCode`.
  */
 export async function countStoredMarkers(
   options: DbOptions,
   shopId: string,
   prefixes: readonly string[],
   customCode?: string,
+  event = 'cart',
 ): Promise<Map<string, number>> {
   const handle = createDb(options);
   try {
@@ -31,7 +32,7 @@ export async function countStoredMarkers(
       .selectFrom('events')
       .select(['items', 'params'])
       .where('shop_id', '=', shopId)
-      .where('event', '=', customCode ?? 'cart')
+      .where('event', '=', customCode ?? event)
       .execute();
     const counts = new Map<string, number>();
     const count = (marker: unknown): void => {

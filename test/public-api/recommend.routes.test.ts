@@ -180,6 +180,14 @@ describe.each(TEST_DIALECTS)('GET /recommend/{code} on %s', (dialect) => {
     await putBlock(shopId, 'similar', [{ recommender: 'similar' }]);
     // S2 (5 % dearer, red like S1) before S3 (8 %, blue), S4 (5x) last; H1 is in Hats, not Shoes.
     expect(await ids(shopId, 'similar', '&item=S1')).toEqual(['S2', 'S3', 'S4']);
+    expect(await ids(shopId, 'similar', '&item=S1&limit=1')).toEqual(['S2']);
+    // An answer is kept per catalog generation: in a new feed S2 is a hat, no longer like S1.
+    const next = feed();
+    await importTestFeed(t.app.services, shopId, {
+      ...next,
+      offers: (next.offers ?? []).map((o) => (o.id === 'S2' ? { ...o, categoryIds: ['3'] } : o)),
+    });
+    expect(await ids(shopId, 'similar', '&item=S1')).toEqual(['S3', 'S4']);
   });
 
   it('falls back to popular when the rules find nothing: a product not in the feed is no error', async () => {
@@ -288,6 +296,20 @@ describe.each(TEST_DIALECTS)('GET /recommend/{code} on %s', (dialect) => {
       image_url: resized,
     });
     expect(typeof recommended!.id).toBe('string');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    // The mapped product text is kept per product, block and size: asked again, the same bytes;
+    // another block or size maps it afresh.
+    expect((await get(shopId, 'home', '&extended=true&resize_image=150')).body).toBe(response.body);
+    await putBlock(shopId, 'cart', [{ recommender: 'popular' }], 1);
+    const other = await get(shopId, 'cart', '&extended=true');
+    expect(other.json<{ recommends: Record<string, unknown>[] }>().recommends).toEqual([
+      {
+        ...expected,
+        id: 'S1',
+        url: 'https://shop.example/p/S1?recommended_by=dynamic&recommended_code=cart',
+        url_handle: '/p/S1?recommended_by=dynamic&recommended_code=cart',
+      },
+    ]);
     for (const off of ['0', 'false', '']) {
       expect(await ids(shopId, 'home', `&extended=${off}`)).toEqual(['S1']);
     }

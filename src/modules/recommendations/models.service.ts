@@ -116,6 +116,10 @@ export class ModelsService {
     await this.deps.db.durable();
     try {
       const keepClaim = async () => {
+        // A chunk's reads are synchronous on SQLite, so its awaits never reach the event
+        // loop: without this turn the job thread's lease heartbeats stop for the whole build,
+        // and a build longer than the job's lease is taken for dead and run a second time.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         run.signal?.throwIfAborted();
         if (!(await repo.renewBuild(this.db, shopId, token, this.deps.clock.now() + BUILD_LEASE_MS))) throw new BuildTakenOver(shopId);
       };

@@ -89,14 +89,21 @@ export const RECENT_PURCHASE_MS = 30 * DAY_MS;
 export const CART_ANCHORS = 5;
 /** Candidates `similar` ranks at most (the best-selling of the product's categories first). */
 export const SIMILAR_CANDIDATES = 2000;
+/** `similar` answers kept per catalog generation (about 20 ids each). */
+export const SIMILAR_KEPT = 20_000;
 /** Feed products beyond the block's need read for popular: room for exclusions and filters. */
 export const POPULAR_FEED_MARGIN = 100;
 /** Pages beyond are answered empty; a block is at most this many times its limit deep. */
 export const MAX_RECOMMEND_PAGE = 10;
 
 export class RecommendService {
-  /** Per facet index: its products by category, built at the first `similar` of that generation. */
-  private readonly byCategory = new WeakMap<FacetIndex, CategoryRows>();
+  /**
+   * Per facet index: its products by category, built at the first `similar` of that
+   * generation, and `similar`'s answers by product and length: one depends on the
+   * generation's facts alone, and ranking SIMILAR_CANDIDATES products is the dearest step
+   * of a product page's block. At most SIMILAR_KEPT answers, then they start over.
+   */
+  private readonly byCategory = new WeakMap<FacetIndex, { readonly rows: CategoryRows; readonly answers: Map<string, string[]> }>();
 
   constructor(private readonly deps: RecommendDeps) {}
 
@@ -127,14 +134,22 @@ export class RecommendService {
     });
     const want = limit * query.page;
     const context: ListContext = { shopId, query, index, itemRow, itemCategories, customer, now, want };
-    const lists = await Promise.all(recommenders.map((recommender) => this.listOf(recommender, context)));
 
     const exclude = new Set<string>(query.exclude);
     if (query.item !== undefined) exclude.add(query.item);
     for (const item of customer.cart) exclude.add(item.id);
     for (const id of customer.history.purchasedSince(now - RECENT_PURCHASE_MS)) exclude.add(id);
     const isAvailable = this.eligibility(index, query);
-    let ids = assembleBlock(lists, { limit: want, exclude, isAvailable });
+    // The rules' lists in order, until they fill the block: a later list could add nothing
+    // (assembleBlock takes each list whole before the next), and `similar` ranks up to
+    // SIMILAR_CANDIDATES products, so a product with enough also_bought skips it.
+    const lists: string[][] = [];
+    let ids: string[] = [];
+    for (const recommender of recommenders) {
+      lists.push(await this.listOf(recommender, context));
+      ids = assembleBlock(lists, { limit: want, exclude, isAvailable });
+      if (ids.length >= want) break;
+    }
     const sources = new Map<string, Recommender | 'fallback'>();
     const origin = (id: string) => recommenders[lists.findIndex((list) => list.includes(id))]!;
     if (ids.length === 0 && query.page === 1) {
@@ -214,6 +229,15 @@ export class RecommendService {
   private similar(c: ListContext): string[] {
     const { index, itemRow, itemCategories, want } = c;
     if (c.query.item === undefined || itemCategories.length === 0) return [];
+    let kept = this.byCategory.get(index);
+    if (!kept) {
+      kept = { rows: categoryRows(index), answers: new Map() };
+      this.byCategory.set(index, kept);
+    }
+    // A product the storefront cannot show has its categories from a read, not the index: not kept.
+    const key = itemRow === undefined ? undefined : `${itemRow}\n${want}`;
+    const known = key === undefined ? undefined : kept.answers.get(key);
+    if (known) return known;
     const current: ProductFacts =
       itemRow !== undefined
         ? rowFacts(index, itemRow)
@@ -223,18 +247,18 @@ export class RecommendService {
             categories: leafCategories(index, itemCategories).map((category) => index.categories[category]!.externalId),
             params: {},
           };
-    let byCategory = this.byCategory.get(index);
-    if (!byCategory) {
-      byCategory = categoryRows(index);
-      this.byCategory.set(index, byCategory);
-    }
     const leaves = leafCategories(index, itemCategories);
-    const rows = rowsInCategories(byCategory, leaves, SIMILAR_CANDIDATES);
-    return similarProducts(
+    const rows = rowsInCategories(kept.rows, leaves, SIMILAR_CANDIDATES);
+    const answer = similarProducts(
       current,
       rows.map((row) => rowFacts(index, row)),
       { limit: want * 2 },
     );
+    if (key !== undefined) {
+      if (kept.answers.size >= SIMILAR_KEPT) kept.answers.clear();
+      kept.answers.set(key, answer);
+    }
+    return answer;
   }
 
   private async interesting(c: ListContext): Promise<string[]> {

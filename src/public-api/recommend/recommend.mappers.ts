@@ -9,6 +9,24 @@ import { THUMBNAIL_SIZES } from '../../modules/images/images.types.js';
 
 type ProductObject = Record<string, unknown>;
 
+/**
+ * A product's answer text per block and thumbnail size, kept beside the product's own
+ * cached JSON (products.service keeps one Buffer per product while it is fresh): an
+ * extended block of Zipf-popular products then parses and re-serialises each product once,
+ * not on every request. It goes when the product's Buffer does.
+ */
+const mapped = new WeakMap<Buffer, Map<string, string>>();
+
+/** toRecommendedProduct as JSON text, from the cache above when the same product JSON was mapped before. */
+export function recommendedProductJson(productJson: Buffer, code: string, resizeImage: number | undefined): string {
+  let byVariant = mapped.get(productJson);
+  if (byVariant === undefined) mapped.set(productJson, (byVariant = new Map<string, string>()));
+  const key = `${code}\n${resizeImage ?? ''}`;
+  let text = byVariant.get(key);
+  if (text === undefined) byVariant.set(key, (text = JSON.stringify(toRecommendedProduct(productJson, code, resizeImage))));
+  return text;
+}
+
 export function toRecommendedProduct(productJson: Buffer, code: string, resizeImage: number | undefined): ProductObject {
   const product = JSON.parse(productJson.toString('utf8')) as ProductObject;
   product.id = String(product.id);

@@ -3,8 +3,10 @@ import { authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
 import { readRecommendParams } from './recommend.params.js';
-import { toRecommendedProduct } from './recommend.mappers.js';
+import { recommendedProductJson } from './recommend.mappers.js';
 import { RECOMMEND_TAGS, RecommendParamsSchema, RecommendQuerySchema, RecommendResponses } from './recommend.schemas.js';
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /**
  * GET /recommend/{code} (contract-notes "Beyond interface.md"): a recommendation block's
@@ -31,17 +33,19 @@ export const recommendRoutes: PublicRouteModule = (scope) => {
         response: RecommendResponses,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const shop = authenticatedShop(request);
       const code = (request.params as { code?: unknown }).code;
       const params = readRecommendParams(typeof code === 'string' ? code : '', request.input);
       const found = await recommend.recommend(shop, params);
-      const recommends = params.extended
-        ? (await Promise.all(found.ids.map((id) => productOrNothing(products.productJson(shop, id))))).flatMap((json) =>
-            json === undefined ? [] : [toRecommendedProduct(json, found.block.code, params.resizeImage)],
-          )
-        : found.ids;
-      return { id: found.block.id, title: found.block.title, html: '', recommends };
+      if (!params.extended) return { id: found.block.id, title: found.block.title, html: '', recommends: found.ids };
+      // The products' JSON text is spliced in as made (recommendedProductJson), the answer's
+      // bytes those of JSON.stringify of the same object.
+      const recommends = (await Promise.all(found.ids.map((id) => productOrNothing(products.productJson(shop, id))))).flatMap((json) =>
+        json === undefined ? [] : [recommendedProductJson(json, found.block.code, params.resizeImage)],
+      );
+      const head = `{"id":${JSON.stringify(found.block.id)},"title":${JSON.stringify(found.block.title)},"html":"","recommends":[`;
+      return reply.type(JSON_UTF8).send(Buffer.from(`${head}${recommends.join(',')}]}`));
     },
   );
 };
