@@ -52,6 +52,7 @@ function toStatusBody(status: ModelsStatus): ModelsStatusBody {
     built_at: iso(status.builtAt),
     building: status.building,
     building_since: iso(status.buildingSince),
+    rows_read: status.rowsRead,
     last_error: status.lastError,
     last_error_at: iso(status.lastErrorAt),
     orders_read: status.ordersRead,

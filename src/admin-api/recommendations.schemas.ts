@@ -14,6 +14,9 @@ export const ModelsStatusSchema = Type.Object(
     built_at: NullableTime('When the stored models were built; null before the first build.'),
     building: Type.Boolean({ description: 'A build is running now.' }),
     building_since: NullableTime('When the running build started; null when none runs.'),
+    rows_read: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The running build’s progress: orders, views, carts and searches read so far; null when none runs.',
+    }),
     last_error: Type.Union([Type.String(), Type.Null()], {
       description: 'Why the last build failed, when it did; the models of the build before it still serve.',
     }),

@@ -46,6 +46,7 @@ describe.each(TEST_DIALECTS)('admin recommendation model routes on %s', (dialect
       built_at: new Date(NOW).toISOString(),
       building: false,
       building_since: null,
+      rows_read: null,
       last_error: null,
       last_error_at: null,
       orders_read: 2,

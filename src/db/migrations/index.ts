@@ -41,6 +41,7 @@ import { recommendations } from './0042-recommendations.js';
 import { recommendationModels } from './0043-recommendation-models.js';
 import { recommendationPredictor } from './0044-recommendation-predictor.js';
 import { recommendationFigures } from './0045-recommendation-figures.js';
+import { recommendationBuildProgress } from './0046-recommendation-build-progress.js';
 import { adminUsers } from './0034-admin-users.js';
 import { dashboards } from './0038-dashboards.js';
 
@@ -93,6 +94,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0043-recommendation-models', recommendationModels],
   ['0044-recommendation-predictor', recommendationPredictor],
   ['0045-recommendation-figures', recommendationFigures],
+  ['0046-recommendation-build-progress', recommendationBuildProgress],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -52,6 +52,8 @@ export interface RecommendationBuildsTable {
   sessions_read: number;
   items_with_neighbours: number;
   duration_ms: number | null;
+  /** The running build's orders, views, carts and searches read so far (0046); null before its first chunk. */
+  rows_read: number | null;
 }
 
 /** The shop's probability-to-purchase model, as the last build trained it (0044). */

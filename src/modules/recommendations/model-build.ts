@@ -44,8 +44,8 @@ export interface BuildOptions {
   readonly now: number;
   /** Rows read per statement. */
   readonly chunkRows: number;
-  /** Called after every chunk: the job renews its claim (and stops when it lost it). */
-  readonly afterChunk?: () => Promise<void>;
+  /** Called after every chunk with the rows it read: the job renews its claim (and stops when it lost it) and records its progress. */
+  readonly afterChunk?: (rowsRead: number) => Promise<void>;
 }
 
 /** Reads the orders, views and carts in keyset chunks; only the accumulators outlive a chunk. */
@@ -80,7 +80,7 @@ export async function buildModels(db: repo.Executor, shopId: string, options: Bu
       afterId = order.id;
     }
     ordersRead += orders.length;
-    await afterChunk();
+    await afterChunk(orders.length);
     if (orders.length < chunkRows) break;
   }
 
@@ -112,7 +112,7 @@ export async function buildModels(db: repo.Executor, shopId: string, options: Bu
       purchases.addActivity(view.profileId, view.time);
       after = view;
     }
-    await afterChunk();
+    await afterChunk(views.length);
     if (views.length < chunkRows) break;
   }
   endSession();
@@ -125,7 +125,7 @@ export async function buildModels(db: repo.Executor, shopId: string, options: Bu
       purchases.addActivity(cart.profileId, cart.time);
       cartAfter = cart;
     }
-    await afterChunk();
+    await afterChunk(carts.length);
     if (carts.length < chunkRows) break;
   }
 
@@ -158,7 +158,7 @@ async function readSearches(
   shopId: string,
   now: number,
   chunkRows: number,
-  afterChunk: () => Promise<void>,
+  afterChunk: (rowsRead: number) => Promise<void>,
 ): Promise<SearchPurchases> {
   const searched = new SearchPurchases({ windowMs: SEARCH_PURCHASE_WINDOW_MS });
   for (let after: repo.SearchRow | null = null; ; ) {
@@ -167,7 +167,7 @@ async function readSearches(
       searched.addSearch(search.did, search.time, search.query);
       after = search;
     }
-    await afterChunk();
+    await afterChunk(searches.length);
     if (searches.length < chunkRows) break;
   }
   return searched;

@@ -195,7 +195,7 @@ export async function ensureBuildRow(db: Executor, shopId: string): Promise<void
 export async function claimBuild(db: Executor, shopId: string, token: string, now: number, leaseUntil: number): Promise<boolean> {
   const result = await db
     .updateTable('recommendation_builds')
-    .set({ build_token: token, building_since: now, lease_until: leaseUntil })
+    .set({ build_token: token, building_since: now, lease_until: leaseUntil, rows_read: 0 })
     .where('shop_id', '=', shopId)
     .where((eb) => eb.or([eb('build_token', 'is', null), eb('lease_until', '<', now)]))
     .executeTakeFirst();
@@ -203,10 +203,10 @@ export async function claimBuild(db: Executor, shopId: string, token: string, no
 }
 
 /** Extends this build's lease; false when its claim was taken over (it counted as dead). */
-export async function renewBuild(db: Executor, shopId: string, token: string, leaseUntil: number): Promise<boolean> {
+export async function renewBuild(db: Executor, shopId: string, token: string, leaseUntil: number, rowsRead?: number): Promise<boolean> {
   const result = await db
     .updateTable('recommendation_builds')
-    .set({ lease_until: leaseUntil })
+    .set({ lease_until: leaseUntil, ...(rowsRead !== undefined && { rows_read: rowsRead }) })
     .where('shop_id', '=', shopId)
     .where('build_token', '=', token)
     .executeTakeFirst();

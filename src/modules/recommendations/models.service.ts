@@ -47,6 +47,8 @@ export interface ModelsStatus {
   readonly builtAt: number | null;
   readonly building: boolean;
   readonly buildingSince: number | null;
+  /** The running build's rows read so far (orders, views, carts, searches); null when none runs. */
+  readonly rowsRead: number | null;
   readonly lastError: string | null;
   readonly lastErrorAt: number | null;
   readonly ordersRead: number;
@@ -115,13 +117,16 @@ export class ModelsService {
     if (!(await repo.claimBuild(this.db, shopId, token, started, started + BUILD_LEASE_MS))) return { status: 'busy' };
     await this.deps.db.durable();
     try {
-      const keepClaim = async () => {
+      let rowsRead = 0;
+      const keepClaim = async (chunkRows: number) => {
+        rowsRead += chunkRows;
         // A chunk's reads are synchronous on SQLite, so its awaits never reach the event
         // loop: without this turn the job thread's lease heartbeats stop for the whole build,
         // and a build longer than the job's lease is taken for dead and run a second time.
         await new Promise<void>((resolve) => setImmediate(resolve));
         run.signal?.throwIfAborted();
-        if (!(await repo.renewBuild(this.db, shopId, token, this.deps.clock.now() + BUILD_LEASE_MS))) throw new BuildTakenOver(shopId);
+        const leaseUntil = this.deps.clock.now() + BUILD_LEASE_MS;
+        if (!(await repo.renewBuild(this.db, shopId, token, leaseUntil, rowsRead))) throw new BuildTakenOver(shopId);
       };
       const models = await buildModels(this.db, shopId, { now: started, chunkRows: this.chunkRows, afterChunk: keepClaim });
       const counts = await this.store(shopId, token, models, started);
@@ -157,6 +162,7 @@ export class ModelsService {
       builtAt: num(row?.built_at),
       building,
       buildingSince: building ? num(row?.building_since) : null,
+      rowsRead: building ? Number(row?.rows_read ?? 0) : null,
       lastError: row?.last_error ?? null,
       lastErrorAt: num(row?.last_error_at),
       ordersRead: Number(row?.orders_read ?? 0),

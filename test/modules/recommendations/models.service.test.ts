@@ -103,6 +103,27 @@ describe.each(TEST_DIALECTS)('recommendation models on %s', (dialect) => {
     expect((await models().status(bed.shopId)).sessionsRead).toBe(4);
   });
 
+  it('shows a running build’s progress: the rows read so far grow chunk by chunk, and none once it finished', async () => {
+    await seed(ORDERS, SESSIONS);
+    let done = false;
+    const build = smallChunks()
+      .rebuild(bed.shopId)
+      .finally(() => {
+        done = true;
+      });
+    const seen: number[] = [];
+    while (!done) {
+      const status = await models().status(bed.shopId);
+      if (status.building && status.rowsRead !== null) seen.push(status.rowsRead);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await build;
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(Math.max(...seen)).toBeGreaterThan(2);
+    expect((await models().status(bed.shopId)).rowsRead).toBeNull();
+  });
+
   it('replaces every list of the previous build, dropping items left without neighbours', async () => {
     await seed(ORDERS);
     await models().rebuild(bed.shopId);

@@ -24529,6 +24529,8 @@ export interface paths {
                             last_error_at: string | null;
                             /** @description Orders the last finished build read. */
                             orders_read: number;
+                            /** @description The running build’s progress: orders, views, carts and searches read so far; null when none runs. */
+                            rows_read: number | null;
                             /** @description Sessions with product views the last finished build read. */
                             sessions_read: number;
                         };

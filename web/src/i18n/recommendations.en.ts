@@ -17,6 +17,7 @@ export const recommendationsEn = {
   'recommendations.models.ready': 'Built',
   'recommendations.models.notBuilt': 'Not built yet',
   'recommendations.models.builtAt': 'Last built: {when}',
+  'recommendations.models.progress': '{rows} rows read so far',
   'recommendations.models.never': 'never',
   'recommendations.models.counts': 'What the last build read',
   'recommendations.models.orders': 'Orders read',

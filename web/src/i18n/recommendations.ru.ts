@@ -19,6 +19,7 @@ export const recommendationsRu: RecommendationsMessages = {
   'recommendations.models.ready': 'Построены',
   'recommendations.models.notBuilt': 'Ещё не построены',
   'recommendations.models.builtAt': 'Последняя сборка: {when}',
+  'recommendations.models.progress': 'Прочитано строк: {rows}',
   'recommendations.models.never': 'не было',
   'recommendations.models.counts': 'Что прочитала последняя сборка',
   'recommendations.models.orders': 'Прочитано заказов',

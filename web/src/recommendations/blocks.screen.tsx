@@ -96,6 +96,11 @@ function ModelsPanel({ shopId }: { readonly shopId: string }) {
               </Badge>
             )}
             <Text size="sm">{t('recommendations.models.builtAt', { when: when(data.built_at) })}</Text>
+            {data.building && data.rows_read !== null && (
+              <Text size="sm">
+                {t('recommendations.models.progress', { rows: new Intl.NumberFormat(language).format(data.rows_read) })}
+              </Text>
+            )}
           </Group>
           <SimpleGrid cols={{ base: 1, xs: 3 }} component="ul" p={0} m={0} aria-label={t('recommendations.models.counts')}>
             <StatCard component="li" label={t('recommendations.models.orders')} value={String(data.orders_read)} />
