@@ -60,7 +60,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
       .split('\n')
       .filter((l) => l.startsWith('  curl '))
       .map((l) => l.trim());
-    expect(curls).toHaveLength(19);
+    expect(curls).toHaveLength(20);
     expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
     const listed = (await paste(curls[1]!)) as ShopList;
     expect(listed.shops.map((s) => [s.shop_id, s.name])).toEqual([[demoShopId, 'Demo shop']]);
@@ -80,14 +80,19 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     expect(found.brands).toEqual([{ name: 'Northwind', count: 3 }]);
     const collection = (await paste(curls[9]!)) as { products: { id: string }[] };
     expect(collection.products.map((p) => p.id)).toEqual(['1003', '1101', '2001']);
-    const tree = (await paste(curls[10]!)) as { name: string; children: { name: string }[] }[];
+    // The product page's block: similar products of the T-shirt (demo.ts), never the T-shirt itself.
+    const recommended = (await paste(curls[10]!)) as { id: number; title: string; recommends: string[] };
+    expect(recommended).toMatchObject({ title: 'You may also like', html: '' });
+    expect(recommended.recommends).toHaveLength(6);
+    expect(recommended.recommends).not.toContain('1003');
+    const tree = (await paste(curls[11]!)) as { name: string; children: { name: string }[] }[];
     expect(tree.map((node) => node.name)).toEqual(['Clothing', 'Home']);
-    expect(await paste(curls[11]!)).toMatchObject({ status: 'success', payload: { properties: { code: 'main_banner' } } });
-    expect(await paste(curls[12]!)).toEqual({
+    expect(await paste(curls[12]!)).toMatchObject({ status: 'success', payload: { properties: { code: 'main_banner' } } });
+    expect(await paste(curls[13]!)).toEqual({
       status: 'success',
       payload: { member: true, level: { name: 'Silver', code: 'silver', expiration_date: null } },
     });
-    const estimate = (await paste(curls[13]!)) as { status: string; payload: Record<string, unknown> };
+    const estimate = (await paste(curls[14]!)) as { status: string; payload: Record<string, unknown> };
     // 4,780.00: 10% off the pan (329.00), WELCOME (200.00), 100 bonuses; 5% of what is paid as reward.
     expect(estimate).toMatchObject({
       status: 'success',
@@ -102,7 +107,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     });
 
     // The demo member's paid subscription: its benefits with this month's use, and the order that took one.
-    const subscriber = (await paste(curls[14]!)) as {
+    const subscriber = (await paste(curls[15]!)) as {
       success: boolean;
       payload: { member: Record<string, unknown>; benefits: { code: string; value: unknown }[] };
     };
@@ -119,7 +124,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
       usage_used: 1,
       usage_left: 2,
     });
-    expect(await paste(curls[15]!)).toMatchObject({
+    expect(await paste(curls[16]!)).toMatchObject({
       success: true,
       payload: {
         orders: [
@@ -134,14 +139,14 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
     });
 
     // The demo's transactional mailing: answered with a code; no channel is configured, so the log says why.
-    const sent = (await paste(curls[16]!)) as { success: boolean; payload: { code: string } };
+    const sent = (await paste(curls[17]!)) as { success: boolean; payload: { code: string } };
     expect(sent).toMatchObject({ success: true, payload: { code: expect.stringMatching(/\S/) } });
-    const log = JSON.stringify(await paste(curls[17]!));
+    const log = JSON.stringify(await paste(curls[18]!));
     expect(log).toContain(sent.payload.code);
     expect(log).toContain('not configured');
     // The SMTP catcher line is not pasted: it needs a catcher and PATRON_FETCH_ALLOW_PRIVATE.
-    expect(curls[18]).toContain(`-d '{"smtp_url":"smtp://127.0.0.1:1025",`);
-    expect(curls[18]).toContain(`/admin/v1/shops/${demoShopId}/channels/email`);
+    expect(curls[19]).toContain(`-d '{"smtp_url":"smtp://127.0.0.1:1025",`);
+    expect(curls[19]).toContain(`/admin/v1/shops/${demoShopId}/channels/email`);
     expect(welcome).toContain('PATRON_FETCH_ALLOW_PRIVATE=127.0.0.1');
 
     expect(welcome).toContain(`${baseUrl}/docs`);
