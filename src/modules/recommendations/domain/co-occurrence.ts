@@ -1,3 +1,5 @@
+import { PairTable } from './pair-table.js';
+
 /**
  * Item-to-item neighbours from baskets (also_bought from orders, also_viewed from the
  * products viewed in one session). The counts are kept in an accumulator so that the
@@ -39,16 +41,14 @@ export const DEFAULT_MAX_BASKET_ITEMS = 50;
 export const DEFAULT_MAX_PAIRS = 2_000_000;
 export const DEFAULT_MIN_CO_COUNT = 2;
 
-/**
- * A pair key is `low * ITEM_SLOTS + high` over interned item numbers: one number rather
- * than a string per pair, exact while below 2^52, hence at most 2^26 distinct items.
- */
-const ITEM_SLOTS = 2 ** 26;
+/** Distinct items at most (interned item numbers are stored as 32-bit integers). */
+const ITEM_SLOTS = 2 ** 30;
 /** Its square is the work of one basket, so the option is held to this. */
 export const MAX_BASKET_ITEMS = 200;
 /**
- * V8 refuses a Map past 2^24 entries. Pruning runs after a basket is counted, so the
- * ceiling leaves room for one basket's pairs (200·199/2) above maxPairs.
+ * The pair table's ceiling (pair-table.ts: 12 bytes a slot, at most half full), so that a
+ * configured budget cannot ask for gigabytes. Pruning runs after a basket is counted, so
+ * the ceiling leaves room for one basket's pairs (200·199/2) above maxPairs.
  */
 const MAX_PAIRS_CEILING = 2 ** 24 - 2 ** 15;
 /** Pruning keeps this share of maxPairs, so that it does not run again at once. */
@@ -79,7 +79,7 @@ export class CoOccurrence {
   private readonly index = new Map<string, number>();
   private readonly ids: string[] = [];
   private readonly supports: number[] = [];
-  private readonly pairs = new Map<number, number>();
+  private readonly pairs = new PairTable();
   private baskets = 0;
   private prunedPairs = 0;
 
@@ -104,10 +104,7 @@ export class CoOccurrence {
       numbers.push(number);
     }
     for (let a = 0; a < numbers.length; a++) {
-      for (let b = a + 1; b < numbers.length; b++) {
-        const key = pairKey(numbers[a] as number, numbers[b] as number);
-        this.pairs.set(key, (this.pairs.get(key) ?? 0) + 1);
-      }
+      for (let b = a + 1; b < numbers.length; b++) this.pairs.increment(numbers[a]!, numbers[b]!);
     }
     if (this.pairs.size > this.maxPairs) this.prune();
   }
@@ -123,7 +120,7 @@ export class CoOccurrence {
     const x = this.index.get(a);
     const y = this.index.get(b);
     if (x === undefined || y === undefined || x === y) return 0;
-    return this.pairs.get(pairKey(x, y)) ?? 0;
+    return this.pairs.get(x, y);
   }
 
   similarity(a: string, b: string, similarity: Similarity = 'jaccard'): number {
@@ -144,14 +141,12 @@ export class CoOccurrence {
     const limit = Math.floor(topN);
     const lists: Neighbour[][] = [];
     if (limit >= 1) {
-      for (const [key, coCount] of this.pairs) {
-        if (coCount < minCoCount) continue;
-        const low = Math.floor(key / ITEM_SLOTS);
-        const high = key - low * ITEM_SLOTS;
+      this.pairs.forEach((low, high, coCount) => {
+        if (coCount < minCoCount) return;
         const value = score(similarity, coCount, this.supports[low] ?? 0, this.supports[high] ?? 0);
         offer((lists[low] ??= []), { id: this.ids[high] as string, score: value, coCount }, limit);
         offer((lists[high] ??= []), { id: this.ids[low] as string, score: value, coCount }, limit);
-      }
+      });
     }
     const result = new Map<string, Neighbour[]>();
     const order = [...this.index.entries()].filter(([, number]) => lists[number] !== undefined);
@@ -179,27 +174,15 @@ export class CoOccurrence {
    */
   private prune(): void {
     const keep = Math.floor(this.maxPairs * PRUNE_KEEP);
-    const histogram = new Array<number>(PRUNE_HISTOGRAM + 1).fill(0);
-    for (const count of this.pairs.values()) {
-      const bucket = Math.min(count, PRUNE_HISTOGRAM);
-      histogram[bucket] = (histogram[bucket] ?? 0) + 1;
-    }
+    const histogram = this.pairs.histogram(PRUNE_HISTOGRAM);
     let threshold = 0;
     let remaining = this.pairs.size;
     while (remaining > keep && threshold < PRUNE_HISTOGRAM) {
       threshold++;
       remaining -= histogram[threshold] ?? 0;
     }
-    const before = this.pairs.size;
-    for (const [key, count] of this.pairs) {
-      if (count <= threshold) this.pairs.delete(key);
-    }
-    this.prunedPairs += before - this.pairs.size;
+    this.prunedPairs += this.pairs.dropAtMost(threshold);
   }
-}
-
-function pairKey(x: number, y: number): number {
-  return x < y ? x * ITEM_SLOTS + y : y * ITEM_SLOTS + x;
 }
 
 function score(similarity: Similarity, coCount: number, supportA: number, supportB: number): number {
