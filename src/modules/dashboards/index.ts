@@ -3,3 +3,4 @@
  * from its files (eslint.config.js, "module-boundaries").
  */
 export type { DashboardRollups, MarkedDelivery, MarkedOutcome, TrackedEventFact, TrackedOrderFact } from './rollups.js';
+export { datesBetween, epochDay } from './domain/days.js';

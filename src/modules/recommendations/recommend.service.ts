@@ -1,7 +1,14 @@
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { AppError } from '../../errors.js';
-import { brandKey, type FacetIndex, type ProductFacts as CatalogFacts, type ShopCurrency } from '../catalog/index.js';
+import {
+  brandKey,
+  compileListingFilters,
+  failedFilters,
+  type FacetIndex,
+  type ProductFacts as CatalogFacts,
+  type ShopCurrency,
+} from '../catalog/index.js';
 import type { IdentityService } from '../identity/index.js';
 import type { TrackedItem } from '../tracking/index.js';
 import { isValidBlockCode } from './domain/block.js';
@@ -279,28 +286,19 @@ export class RecommendService {
 
   /** Whether a product may be answered: the storefront shows it, and it meets the request's filters. */
   private eligibility(index: FacetIndex, query: RecommendQuery): (id: string) => boolean {
-    const brands = brandSet(index, query.brands);
+    // brands, categories and locations as listings filter them (one implementation: catalog's facet filters).
+    const filters = compileListingFilters(index, {
+      ...(query.brands && { brands: query.brands }),
+      ...(query.categories && { categories: query.categories }),
+      ...(query.locations && { locations: query.locations }),
+    });
     const excludedBrands = brandSet(index, query.excludeBrands);
-    const categories = query.categories === undefined ? undefined : new Set(knownCategories(index, query.categories));
-    const locations =
-      query.locations === undefined
-        ? undefined
-        : new Set(query.locations.map((id) => index.locationById.get(id)).filter((l): l is number => l !== undefined));
     return (id) => {
       const row = index.rowOf.get(id);
       if (row === undefined) return false;
       if (query.discount && !(index.discount[row]! > 0)) return false;
-      const brand = index.brandOf[row]!;
-      if (brands !== undefined && !brands.has(brand)) return false;
-      if (excludedBrands !== undefined && excludedBrands.has(brand)) return false;
-      if (categories !== undefined && !sliceHas(index.catList, index.catStart[row]!, index.catStart[row + 1]!, categories)) return false;
-      if (locations !== undefined) {
-        const start = index.locStart[row]!;
-        const end = index.locStart[row + 1]!;
-        // A product without locations is sold everywhere.
-        if (start !== end && !sliceHas(index.locList, start, end, locations)) return false;
-      }
-      return true;
+      if (excludedBrands !== undefined && excludedBrands.has(index.brandOf[row]!)) return false;
+      return failedFilters(index, row, filters) === 0;
     };
   }
 }
@@ -335,11 +333,6 @@ function brandSet(index: FacetIndex, names: readonly string[] | undefined): Set<
     if (brand !== undefined) found.add(brand);
   }
   return found;
-}
-
-function sliceHas(list: Int32Array, start: number, end: number, wanted: ReadonlySet<number>): boolean {
-  for (let i = start; i < end; i++) if (wanted.has(list[i]!)) return true;
-  return false;
 }
 
 export function blockNotFound(code: string): AppError {
