@@ -64,7 +64,11 @@ export function interesting(
       scores.set(neighbour, (scores.get(neighbour) ?? 0) + weight * similarity);
     }
   }
-  const ranked = [...scores].map(([id, score]) => ({ id, score })).sort(compareScored);
+  // A history decades old weighs so little that a product's score can underflow to 0: no signal.
+  const ranked = [...scores]
+    .filter(([, score]) => score > 0)
+    .map(([id, score]) => ({ id, score }))
+    .sort(compareScored);
   const minItems = options.minItems ?? options.limit;
   return { items: ranked.slice(0, Math.max(0, options.limit)), enough: ranked.length >= minItems };
 }
