@@ -33,6 +33,7 @@ import { createSearchModule, type SearchServices } from './modules/search/module
 import { createShopperViewModule, type ShopperViewServices } from './modules/shopper-view/module.js';
 import { createShopsModule, type ShopsServices } from './modules/shops/module.js';
 import { createRecommendationsModule, type RecommendationsServices } from './modules/recommendations/module.js';
+import { createPopupsModule, type PopupsServices } from './modules/popups/module.js';
 import { createSlidersModule, type SlidersServices } from './modules/sliders/module.js';
 import { createSubscriptionsModule, type SubscriptionsServices } from './modules/subscriptions/module.js';
 import type { SubscriptionOrders } from './modules/subscriptions/subscriptions.types.js';
@@ -72,7 +73,8 @@ export interface Services
     ChainsServices,
     BulkServices,
     AuditServices,
-    AdminUsersServices {
+    AdminUsersServices,
+    PopupsServices {
   /** The durable job queue: services enqueue; the process's JobRunner (if any) runs. */
   readonly jobs: JobQueue;
   /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
@@ -252,6 +254,7 @@ export function compose(deps: ServicesDeps): Composition {
   });
   const bulk = createBulkModule({ ...base, ...audience.services, ...messaging.services });
   const adminUsers = createAdminUsersModule(base);
+  const popups = createPopupsModule({ ...base, ...audience.services });
 
   // What the modules above needed of those built after them.
   late.checkoutOrders.bind(checkout.services.checkout);
@@ -300,6 +303,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...messaging.settingsListeners,
     ...chains.settingsListeners,
     ...bulk.settingsListeners,
+    ...popups.settingsListeners,
   ]);
 
   const jobHandlers: JobHandlers = {
@@ -342,6 +346,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...bulk.services,
     ...audit.services,
     ...adminUsers.services,
+    ...popups.services,
     jobs,
     clock,
     jobHandlers,

@@ -5,7 +5,8 @@ import type { SdkOutcome } from '../../modules/messaging/outcomes.service.js';
 import { authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { noSchemaValidation } from '../common/route-compilers.js';
-import { StatusOkSchema, statusResponses } from '../common/envelopes.schemas.js';
+import { statusResponses } from '../common/envelopes.schemas.js';
+import { popupField, StatusOkWithPopupSchema } from '../common/popup.js';
 import { MESSAGING_TAGS } from './messaging.schemas.js';
 
 const TrackBodySchema = Type.Object(
@@ -46,7 +47,7 @@ export const trackRoutes: PublicRouteModule = (scope) => {
           tags: MESSAGING_TAGS,
           summary: `The mobile SDK reports a push ${outcome}`,
           body: TrackBodySchema,
-          response: statusResponses(StatusOkSchema),
+          response: statusResponses(StatusOkWithPopupSchema),
         },
       },
       async (request) => {
@@ -56,7 +57,7 @@ export const trackRoutes: PublicRouteModule = (scope) => {
           throw new AppError('VALIDATION_FAILED', 'Parameter `code` must be the message code.', { field: 'code' });
         }
         await messageOutcomes.sdkReport(shop.shopId, code, outcome);
-        return statusSuccess();
+        return statusSuccess(await popupField(request));
       },
     );
   }

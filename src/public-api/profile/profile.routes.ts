@@ -4,6 +4,7 @@ import { authenticatedShop, hasShopSecret } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { readCustomer, readRequiredDid } from '../common/identity.params.js';
 import { noSchemaValidation } from '../common/route-compilers.js';
+import { popupField } from '../common/popup.js';
 import { StatusOkSchema, statusResponses } from '../common/envelopes.schemas.js';
 import { readDeviceCustomer, readProfileOwner, readPushToken, readSegmentId, readSubscriptionFlags } from './profile.params.js';
 import {
@@ -50,12 +51,13 @@ export const profileRoutes: PublicRouteModule = (scope) => {
     async (request) => {
       const shop = authenticatedShop(request);
       const { ignored } = await profiles.setProfile(shop, readProfileOwner(request.input, await hasShopSecret(request)), request.input);
-      if (ignored.length === 0) return statusSuccess();
+      const popup = await popupField(request);
+      if (ignored.length === 0) return statusSuccess(popup);
       request.log.info(
         { shop_id: shop.shopId, ignored_keys: ignored },
         'profile update ignored keys that are neither profile fields nor custom properties of the shop',
       );
-      return statusSuccess({ payload: { ignored_keys: ignored } });
+      return statusSuccess({ payload: { ignored_keys: ignored }, ...popup });
     },
   );
 

@@ -3,6 +3,7 @@ import type {} from '@fastify/swagger';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { SUBSCRIPTION_FLAGS } from '../../modules/audience/domain/record.js';
 import { ShopIdSchema } from '../common/common.schemas.js';
+import { PopupFieldSchema } from '../common/popup.js';
 
 /**
  * The OpenAPI description of the profile group. As for tracking, these schemas document
@@ -83,6 +84,7 @@ export const ProfileSetResponseSchema = Type.Object(
         }),
       }),
     ),
+    ...PopupFieldSchema,
   },
   { description: '`{"status":"success"}`; with `payload.ignored_keys` when some keys were left out (the rest is stored).' },
 );

@@ -2,6 +2,7 @@ import { AppError } from '../../errors.js';
 import { authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
+import { popupField } from '../common/popup.js';
 import { readRecommendParams } from './recommend.params.js';
 import { recommendedProductJson } from './recommend.mappers.js';
 import { RECOMMEND_TAGS, RecommendParamsSchema, RecommendQuerySchema, RecommendResponses } from './recommend.schemas.js';
@@ -38,14 +39,16 @@ export const recommendRoutes: PublicRouteModule = (scope) => {
       const code = (request.params as { code?: unknown }).code;
       const params = readRecommendParams(typeof code === 'string' ? code : '', request.input);
       const found = await recommend.recommend(shop, params);
-      if (!params.extended) return { id: found.block.id, title: found.block.title, html: '', recommends: found.ids };
+      const popup = await popupField(request);
+      if (!params.extended) return { id: found.block.id, title: found.block.title, html: '', recommends: found.ids, ...popup };
       // The products' JSON text is spliced in as made (recommendedProductJson), the answer's
       // bytes those of JSON.stringify of the same object.
       const recommends = (await Promise.all(found.ids.map((id) => productOrNothing(products.productJson(shop, id))))).flatMap((json) =>
         json === undefined ? [] : [recommendedProductJson(json, found.block.code, params.resizeImage)],
       );
       const head = `{"id":${JSON.stringify(found.block.id)},"title":${JSON.stringify(found.block.title)},"html":"","recommends":[`;
-      return reply.type(JSON_UTF8).send(Buffer.from(`${head}${recommends.join(',')}]}`));
+      const tail = popup.popup ? `,"popup":${JSON.stringify(popup.popup)}` : '';
+      return reply.type(JSON_UTF8).send(Buffer.from(`${head}${recommends.join(',')}]${tail}}`));
     },
   );
 };

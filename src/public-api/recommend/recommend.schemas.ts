@@ -6,6 +6,7 @@ import { MAX_BLOCK_LIMIT } from '../../modules/recommendations/domain/block.js';
 import { ShopIdSchema } from '../common/common.schemas.js';
 import { statusResponses } from '../common/envelopes.schemas.js';
 import { MAX_EXCLUDE_IDS, MAX_FILTER_IDS } from './recommend.params.js';
+import { PopupFieldSchema } from '../common/popup.js';
 
 /**
  * The OpenAPI description of GET /recommend/{code} (contract-notes "Beyond interface.md").
@@ -61,6 +62,7 @@ export const RecommendResponses = statusResponses(
       recommends: Type.Union([Type.Array(Type.String()), Type.Array(RecommendedProductSchema)], {
         description: 'Offer ids as strings; with `extended`, product objects.',
       }),
+      ...PopupFieldSchema,
     },
     { description: 'Bare (no envelope). An unknown block is 404 in the status envelope.' },
   ),

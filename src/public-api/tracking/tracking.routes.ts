@@ -4,7 +4,8 @@ import { currencySymbol } from '../../modules/shops/domain/currency.js';
 import { assertShopServing, authenticatedShop } from '../auth.js';
 import type { PublicRouteModule } from '../types.js';
 import { noSchemaValidation } from '../common/route-compilers.js';
-import { StatusOkSchema, statusResponses } from '../common/envelopes.schemas.js';
+import { statusResponses } from '../common/envelopes.schemas.js';
+import { popupField, StatusOkWithPopupSchema } from '../common/popup.js';
 import { DEVICE_NOT_FOUND, readRequiredDid } from '../common/identity.params.js';
 import { toInitInput } from './init.params.js';
 import { toCustomEventInput } from './push-custom.params.js';
@@ -41,7 +42,7 @@ export const trackingRoutes: PublicRouteModule = (scope) => {
       const { did, sid } = await tracking.initSession(toInitInput(request.input, shop.shopId), () =>
         scope.limits.checkDeviceCreation(request.ip),
       );
-      return { did, seance: sid, sid, currency: currencySymbol(shop.currency) };
+      return { did, seance: sid, sid, currency: currencySymbol(shop.currency), ...(await popupField(request, { did })) };
     },
   );
 
@@ -59,7 +60,7 @@ export const trackingRoutes: PublicRouteModule = (scope) => {
           'recone_click (a recommendation block shown or clicked: campaign, inventory, position). Checked in the ' +
           'order of the status table of interface.md: shop_id, did, shop state, event, items, optional fields.',
         body: PushBodySchema,
-        response: statusResponses(StatusOkSchema),
+        response: statusResponses(StatusOkWithPopupSchema),
       },
     },
     async (request) => {
@@ -68,7 +69,7 @@ export const trackingRoutes: PublicRouteModule = (scope) => {
       if (!(await tracking.deviceExists(shop.shopId, did))) throw new AppError('NOT_FOUND', DEVICE_NOT_FOUND);
       assertShopServing(request);
       await tracking.recordPush(toPushEventInput(request.input, shop.shopId, did));
-      return statusSuccess();
+      return statusSuccess(await popupField(request, { did }));
     },
   );
 
@@ -84,7 +85,7 @@ export const trackingRoutes: PublicRouteModule = (scope) => {
           'The event code must have been created for the shop in the admin API. A `did` must have been registered by ' +
           'GET /init (404 `Device not found` otherwise).',
         body: PushCustomBodySchema,
-        response: statusResponses(StatusOkSchema),
+        response: statusResponses(StatusOkWithPopupSchema),
       },
     },
     async (request) => {
@@ -93,7 +94,7 @@ export const trackingRoutes: PublicRouteModule = (scope) => {
       const result = await tracking.recordCustom(input);
       if (!result.ok && result.reason === 'unknown_device') throw new AppError('NOT_FOUND', DEVICE_NOT_FOUND);
       if (!result.ok) throw new AppError('VALIDATION_FAILED', EVENT_NOT_VALID, { field: 'event' });
-      return statusSuccess();
+      return statusSuccess(await popupField(request));
     },
   );
 };

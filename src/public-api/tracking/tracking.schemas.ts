@@ -4,6 +4,7 @@ import { Type, type TProperties } from '@sinclair/typebox';
 import { RECOMMENDED_BY_VALUES } from '../../modules/tracking/domain/source.js';
 import { PUSH_EVENTS } from '../../modules/tracking/tracking.types.js';
 import { DeviceIdSchema, SessionIdSchema, ShopIdSchema } from '../common/common.schemas.js';
+import { PopupFieldSchema } from '../common/popup.js';
 import { MAX_ITEMS_PER_EVENT, MAX_RECONE_POSITION } from './push.params.js';
 import { MAX_CLOCK_SKEW_SECONDS, MAX_VARIABLES } from './push-custom.params.js';
 
@@ -41,6 +42,7 @@ export const InitQuerySchema = ObjectWith(
     stream: Type.String({ description: 'Client platform, e.g. `web`, `ios`, `android`.' }),
     tz: Type.String({ description: 'Time zone of the client.' }),
     referrer: Type.String({ description: 'Referrer of the first page.' }),
+    target_screen: Type.String({ description: 'The app screen the popup is for (docs/popups.md); popups with screens need it.' }),
   },
   ['shop_id'],
   { additionalProperties: true },
@@ -52,6 +54,7 @@ export const InitResponseSchema = Type.Object(
     seance: Type.String({ description: 'The session id again, under its legacy name.' }),
     sid: Type.String({ description: 'Session id; a session ends after 2 hours without activity.' }),
     currency: Type.String({ description: 'Currency symbol of the shop, e.g. ₽.' }),
+    ...PopupFieldSchema,
   },
   { description: 'Issued ids (no top-level `message` key: clients read one as failure).' },
 );

@@ -20219,6 +20219,1197 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/shops/{shop_id}/popups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List popups with their figures */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first. */
+                            popups: {
+                                /** @description The popup’s buttons; the apps get them as `popup_actions` (JSON text). */
+                                actions: {
+                                    /** @description A button that closes the popup. */
+                                    close?: {
+                                        /** @description The button’s label. */
+                                        button_text?: string;
+                                    };
+                                    /** @description A button that opens a link. */
+                                    link?: {
+                                        /** @description The button’s label. */
+                                        button_text?: string;
+                                        /** @description Opened on Android: an http(s) address or an app deep link (scheme://…). */
+                                        link_android?: string;
+                                        /** @description Opened on iOS: an http(s) address or an app deep link (scheme://…). */
+                                        link_ios?: string;
+                                        /** @description Opened on the web, and where the platform’s own link is empty: an http(s) address or an app deep link (scheme://…). */
+                                        link_web?: string;
+                                    };
+                                    /** @description A button that asks for push notification permission (iOS opens the app’s settings). */
+                                    system_mobile_push_subscribe?: {
+                                        /** @description The button’s label. */
+                                        button_text?: string;
+                                    };
+                                };
+                                /** @description Subscription channels the popup collects. */
+                                channels: ("email" | "sms" | "web_push" | "mobile_push")[];
+                                /** @description Devices that reported a click (POST /popup/clicked), each once. */
+                                clicks: number;
+                                /** @description The popup drawn by the app from texts: `header`, `text`, `image` (http(s) URL), `button`, `header_enabled`, `text_enabled`, `image_enabled` ("1"/"0") …; every value a string, as the apps read them. */
+                                components: {
+                                    [key: string]: string;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description Seconds the app waits before showing it; 0 by default. */
+                                delay: number;
+                                /** @description Offered until (ISO 8601); null for none. */
+                                ends_at: string | null;
+                                /** @description Served exactly as written. No <script>, <iframe>, <object>, <form>…, no on* attributes, links http(s) or app deep links only. */
+                                html: string;
+                                /** @description The id the apps get and report in POST /popup/showed. */
+                                id: number;
+                                /** @description What the team calls it; apps never see it. */
+                                name: string;
+                                /** @description Where the app shows it. */
+                                position: "centered" | "fixed_bottom" | "top" | "slide_right" | "slide_left";
+                                /** @description Only on these screens (`target_screen` of GET /init); empty for any answer. */
+                                screens: string[];
+                                /** @description Only for customers in this segment; null for everyone. */
+                                segment_id: number | null;
+                                /** @description Devices that reported it shown (POST /popup/showed), each once. */
+                                shown: number;
+                                /** @description Offered from (ISO 8601); null for none. */
+                                starts_at: string | null;
+                                /** @description Only an active popup is offered. */
+                                status: "active" | "inactive";
+                                /** @description Only for these platforms (`stream`); empty for all. */
+                                streams: ("android" | "ios" | "web")[];
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** @description On the web, ask for push permission with the browser’s own prompt. */
+                                web_push_system: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a popup
+         * @description A field the popup cannot hold (HTML with script, a javascript: link …) is refused with 422 naming it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The popup’s buttons; the apps get them as `popup_actions` (JSON text). */
+                        actions?: {
+                            /** @description A button that closes the popup. */
+                            close?: {
+                                /** @description The button’s label. */
+                                button_text?: string;
+                            };
+                            /** @description A button that opens a link. */
+                            link?: {
+                                /** @description The button’s label. */
+                                button_text?: string;
+                                /** @description Opened on Android: an http(s) address or an app deep link (scheme://…). */
+                                link_android?: string;
+                                /** @description Opened on iOS: an http(s) address or an app deep link (scheme://…). */
+                                link_ios?: string;
+                                /** @description Opened on the web, and where the platform’s own link is empty: an http(s) address or an app deep link (scheme://…). */
+                                link_web?: string;
+                            };
+                            /** @description A button that asks for push notification permission (iOS opens the app’s settings). */
+                            system_mobile_push_subscribe?: {
+                                /** @description The button’s label. */
+                                button_text?: string;
+                            };
+                        };
+                        /** @description Subscription channels the popup collects. */
+                        channels?: ("email" | "sms" | "web_push" | "mobile_push")[];
+                        /** @description The popup drawn by the app from texts: `header`, `text`, `image` (http(s) URL), `button`, `header_enabled`, `text_enabled`, `image_enabled` ("1"/"0") …; every value a string, as the apps read them. */
+                        components?: {
+                            [key: string]: string;
+                        };
+                        /** @description Seconds the app waits before showing it; 0 by default. */
+                        delay?: number;
+                        /** @description Offered until (ISO 8601); null for none. */
+                        ends_at?: string | null;
+                        /** @description Served exactly as written. No <script>, <iframe>, <object>, <form>…, no on* attributes, links http(s) or app deep links only. */
+                        html?: string;
+                        /** @description What the team calls it; apps never see it. */
+                        name: string;
+                        /** @description Where the app shows it. */
+                        position: "centered" | "fixed_bottom" | "top" | "slide_right" | "slide_left";
+                        /** @description Only on these screens (`target_screen` of GET /init); empty for any answer. */
+                        screens?: string[];
+                        /** @description Only for customers in this segment; null for everyone. */
+                        segment_id?: number | null;
+                        /** @description Offered from (ISO 8601); null for none. */
+                        starts_at?: string | null;
+                        /** @description Only an active popup is offered. */
+                        status: "active" | "inactive";
+                        /** @description Only for these platforms (`stream`); empty for all. */
+                        streams?: ("android" | "ios" | "web")[];
+                        /** @description On the web, ask for push permission with the browser’s own prompt. */
+                        web_push_system?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The popup’s buttons; the apps get them as `popup_actions` (JSON text). */
+                            actions: {
+                                /** @description A button that closes the popup. */
+                                close?: {
+                                    /** @description The button’s label. */
+                                    button_text?: string;
+                                };
+                                /** @description A button that opens a link. */
+                                link?: {
+                                    /** @description The button’s label. */
+                                    button_text?: string;
+                                    /** @description Opened on Android: an http(s) address or an app deep link (scheme://…). */
+                                    link_android?: string;
+                                    /** @description Opened on iOS: an http(s) address or an app deep link (scheme://…). */
+                                    link_ios?: string;
+                                    /** @description Opened on the web, and where the platform’s own link is empty: an http(s) address or an app deep link (scheme://…). */
+                                    link_web?: string;
+                                };
+                                /** @description A button that asks for push notification permission (iOS opens the app’s settings). */
+                                system_mobile_push_subscribe?: {
+                                    /** @description The button’s label. */
+                                    button_text?: string;
+                                };
+                            };
+                            /** @description Subscription channels the popup collects. */
+                            channels: ("email" | "sms" | "web_push" | "mobile_push")[];
+                            /** @description Devices that reported a click (POST /popup/clicked), each once. */
+                            clicks: number;
+                            /** @description The popup drawn by the app from texts: `header`, `text`, `image` (http(s) URL), `button`, `header_enabled`, `text_enabled`, `image_enabled` ("1"/"0") …; every value a string, as the apps read them. */
+                            components: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Seconds the app waits before showing it; 0 by default. */
+                            delay: number;
+                            /** @description Offered until (ISO 8601); null for none. */
+                            ends_at: string | null;
+                            /** @description Served exactly as written. No <script>, <iframe>, <object>, <form>…, no on* attributes, links http(s) or app deep links only. */
+                            html: string;
+                            /** @description The id the apps get and report in POST /popup/showed. */
+                            id: number;
+                            /** @description What the team calls it; apps never see it. */
+                            name: string;
+                            /** @description Where the app shows it. */
+                            position: "centered" | "fixed_bottom" | "top" | "slide_right" | "slide_left";
+                            /** @description Only on these screens (`target_screen` of GET /init); empty for any answer. */
+                            screens: string[];
+                            /** @description Only for customers in this segment; null for everyone. */
+                            segment_id: number | null;
+                            /** @description Devices that reported it shown (POST /popup/showed), each once. */
+                            shown: number;
+                            /** @description Offered from (ISO 8601); null for none. */
+                            starts_at: string | null;
+                            /** @description Only an active popup is offered. */
+                            status: "active" | "inactive";
+                            /** @description Only for these platforms (`stream`); empty for all. */
+                            streams: ("android" | "ios" | "web")[];
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description On the web, ask for push permission with the browser’s own prompt. */
+                            web_push_system: boolean;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/popups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a popup with its figures */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The popup id. */
+                    id: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The popup’s buttons; the apps get them as `popup_actions` (JSON text). */
+                            actions: {
+                                /** @description A button that closes the popup. */
+                                close?: {
+                                    /** @description The button’s label. */
+                                    button_text?: string;
+                                };
+                                /** @description A button that opens a link. */
+                                link?: {
+                                    /** @description The button’s label. */
+                                    button_text?: string;
+                                    /** @description Opened on Android: an http(s) address or an app deep link (scheme://…). */
+                                    link_android?: string;
+                                    /** @description Opened on iOS: an http(s) address or an app deep link (scheme://…). */
+                                    link_ios?: string;
+                                    /** @description Opened on the web, and where the platform’s own link is empty: an http(s) address or an app deep link (scheme://…). */
+                                    link_web?: string;
+                                };
+                                /** @description A button that asks for push notification permission (iOS opens the app’s settings). */
+                                system_mobile_push_subscribe?: {
+                                    /** @description The button’s label. */
+                                    button_text?: string;
+                                };
+                            };
+                            /** @description Subscription channels the popup collects. */
+                            channels: ("email" | "sms" | "web_push" | "mobile_push")[];
+                            /** @description Devices that reported a click (POST /popup/clicked), each once. */
+                            clicks: number;
+                            /** @description The popup drawn by the app from texts: `header`, `text`, `image` (http(s) URL), `button`, `header_enabled`, `text_enabled`, `image_enabled` ("1"/"0") …; every value a string, as the apps read them. */
+                            components: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Seconds the app waits before showing it; 0 by default. */
+                            delay: number;
+                            /** @description Offered until (ISO 8601); null for none. */
+                            ends_at: string | null;
+                            /** @description Served exactly as written. No <script>, <iframe>, <object>, <form>…, no on* attributes, links http(s) or app deep links only. */
+                            html: string;
+                            /** @description The id the apps get and report in POST /popup/showed. */
+                            id: number;
+                            /** @description What the team calls it; apps never see it. */
+                            name: string;
+                            /** @description Where the app shows it. */
+                            position: "centered" | "fixed_bottom" | "top" | "slide_right" | "slide_left";
+                            /** @description Only on these screens (`target_screen` of GET /init); empty for any answer. */
+                            screens: string[];
+                            /** @description Only for customers in this segment; null for everyone. */
+                            segment_id: number | null;
+                            /** @description Devices that reported it shown (POST /popup/showed), each once. */
+                            shown: number;
+                            /** @description Offered from (ISO 8601); null for none. */
+                            starts_at: string | null;
+                            /** @description Only an active popup is offered. */
+                            status: "active" | "inactive";
+                            /** @description Only for these platforms (`stream`); empty for all. */
+                            streams: ("android" | "ios" | "web")[];
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description On the web, ask for push permission with the browser’s own prompt. */
+                            web_push_system: boolean;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a popup and its figures */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The popup id. */
+                    id: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a popup
+         * @description The fields given replace those of the popup; the popup as it becomes is checked whole.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The popup id. */
+                    id: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The popup’s buttons; the apps get them as `popup_actions` (JSON text). */
+                        actions?: {
+                            /** @description A button that closes the popup. */
+                            close?: {
+                                /** @description The button’s label. */
+                                button_text?: string;
+                            };
+                            /** @description A button that opens a link. */
+                            link?: {
+                                /** @description The button’s label. */
+                                button_text?: string;
+                                /** @description Opened on Android: an http(s) address or an app deep link (scheme://…). */
+                                link_android?: string;
+                                /** @description Opened on iOS: an http(s) address or an app deep link (scheme://…). */
+                                link_ios?: string;
+                                /** @description Opened on the web, and where the platform’s own link is empty: an http(s) address or an app deep link (scheme://…). */
+                                link_web?: string;
+                            };
+                            /** @description A button that asks for push notification permission (iOS opens the app’s settings). */
+                            system_mobile_push_subscribe?: {
+                                /** @description The button’s label. */
+                                button_text?: string;
+                            };
+                        };
+                        /** @description Subscription channels the popup collects. */
+                        channels?: ("email" | "sms" | "web_push" | "mobile_push")[];
+                        /** @description The popup drawn by the app from texts: `header`, `text`, `image` (http(s) URL), `button`, `header_enabled`, `text_enabled`, `image_enabled` ("1"/"0") …; every value a string, as the apps read them. */
+                        components?: {
+                            [key: string]: string;
+                        };
+                        /** @description Seconds the app waits before showing it; 0 by default. */
+                        delay?: number;
+                        /** @description Offered until (ISO 8601); null for none. */
+                        ends_at?: string | null;
+                        /** @description Served exactly as written. No <script>, <iframe>, <object>, <form>…, no on* attributes, links http(s) or app deep links only. */
+                        html?: string;
+                        /** @description What the team calls it; apps never see it. */
+                        name?: string;
+                        /** @description Where the app shows it. */
+                        position?: "centered" | "fixed_bottom" | "top" | "slide_right" | "slide_left";
+                        /** @description Only on these screens (`target_screen` of GET /init); empty for any answer. */
+                        screens?: string[];
+                        /** @description Only for customers in this segment; null for everyone. */
+                        segment_id?: number | null;
+                        /** @description Offered from (ISO 8601); null for none. */
+                        starts_at?: string | null;
+                        /** @description Only an active popup is offered. */
+                        status?: "active" | "inactive";
+                        /** @description Only for these platforms (`stream`); empty for all. */
+                        streams?: ("android" | "ios" | "web")[];
+                        /** @description On the web, ask for push permission with the browser’s own prompt. */
+                        web_push_system?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The popup’s buttons; the apps get them as `popup_actions` (JSON text). */
+                            actions: {
+                                /** @description A button that closes the popup. */
+                                close?: {
+                                    /** @description The button’s label. */
+                                    button_text?: string;
+                                };
+                                /** @description A button that opens a link. */
+                                link?: {
+                                    /** @description The button’s label. */
+                                    button_text?: string;
+                                    /** @description Opened on Android: an http(s) address or an app deep link (scheme://…). */
+                                    link_android?: string;
+                                    /** @description Opened on iOS: an http(s) address or an app deep link (scheme://…). */
+                                    link_ios?: string;
+                                    /** @description Opened on the web, and where the platform’s own link is empty: an http(s) address or an app deep link (scheme://…). */
+                                    link_web?: string;
+                                };
+                                /** @description A button that asks for push notification permission (iOS opens the app’s settings). */
+                                system_mobile_push_subscribe?: {
+                                    /** @description The button’s label. */
+                                    button_text?: string;
+                                };
+                            };
+                            /** @description Subscription channels the popup collects. */
+                            channels: ("email" | "sms" | "web_push" | "mobile_push")[];
+                            /** @description Devices that reported a click (POST /popup/clicked), each once. */
+                            clicks: number;
+                            /** @description The popup drawn by the app from texts: `header`, `text`, `image` (http(s) URL), `button`, `header_enabled`, `text_enabled`, `image_enabled` ("1"/"0") …; every value a string, as the apps read them. */
+                            components: {
+                                [key: string]: string;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Seconds the app waits before showing it; 0 by default. */
+                            delay: number;
+                            /** @description Offered until (ISO 8601); null for none. */
+                            ends_at: string | null;
+                            /** @description Served exactly as written. No <script>, <iframe>, <object>, <form>…, no on* attributes, links http(s) or app deep links only. */
+                            html: string;
+                            /** @description The id the apps get and report in POST /popup/showed. */
+                            id: number;
+                            /** @description What the team calls it; apps never see it. */
+                            name: string;
+                            /** @description Where the app shows it. */
+                            position: "centered" | "fixed_bottom" | "top" | "slide_right" | "slide_left";
+                            /** @description Only on these screens (`target_screen` of GET /init); empty for any answer. */
+                            screens: string[];
+                            /** @description Only for customers in this segment; null for everyone. */
+                            segment_id: number | null;
+                            /** @description Devices that reported it shown (POST /popup/showed), each once. */
+                            shown: number;
+                            /** @description Offered from (ISO 8601); null for none. */
+                            starts_at: string | null;
+                            /** @description Only an active popup is offered. */
+                            status: "active" | "inactive";
+                            /** @description Only for these platforms (`stream`); empty for all. */
+                            streams: ("android" | "ios" | "web")[];
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description On the web, ask for push permission with the browser’s own prompt. */
+                            web_push_system: boolean;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/admin/v1/shops/{shop_id}/products": {
         parameters: {
             query?: never;

@@ -1,0 +1,2 @@
+export type { PopupsServices } from './module.js';
+export type { PopupOffer } from './domain/popup.js';
