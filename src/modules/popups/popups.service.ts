@@ -130,7 +130,7 @@ export class PopupsService {
     }
     const segmentId = input.segmentId !== undefined ? input.segmentId : (current?.segmentId ?? null);
     if (input.segmentId !== undefined && segmentId !== null && !(await this.deps.segments.hasSegment(shopId, segmentId))) {
-      throw new AppError('VALIDATION_FAILED', `Segment ${segmentId} does not exist.`, { field: 'segment_id' });
+      throw new AppError('VALIDATION_FAILED', `Field \`segment_id\` names no segment of the shop (${segmentId}).`, { field: 'segment_id' });
     }
     const unique = (list: readonly string[] | undefined, fallback: readonly string[]) => JSON.stringify([...new Set(list ?? fallback)]);
     return {
