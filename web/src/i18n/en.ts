@@ -8,6 +8,7 @@ import { campaignsEn } from './campaigns.en';
 import { templatesEn } from './templates.en';
 import { messagingEn } from './messaging.en';
 import { recommendationsEn } from './recommendations.en';
+import { popupsEn } from './popups.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -128,6 +129,7 @@ export const en = {
   ...templatesEn,
   ...messagingEn,
   ...recommendationsEn,
+  ...popupsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -68,6 +68,7 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         ['transactional', t('transactional.nav')],
         ['chains', t('chains.nav.chains')],
         ['campaigns', t('campaigns.nav.campaigns')],
+        ['popups', t('popups.nav')],
         ['messages', t('messaging.nav.log')],
         ['channels', t('messaging.nav.channels')],
         ['webhooks', t('messaging.nav.webhooks')],
