@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createShopFixture } from '../helpers/factories.js';
+import { ACTIVE_POPUPS_TTL_MS } from '../../src/modules/popups/offers.service.js';
+import { insertPopup } from '../../src/modules/popups/popups.repo.js';
 import { expectAdminError } from './admin-assertions.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -112,5 +114,35 @@ describe('admin popup routes', () => {
     expect((await init()).popup?.id).toBe(id);
     expect((await inject('PATCH', `/${id}`, { status: 'inactive' })).statusCode).toBe(200);
     expect((await init()).popup).toBeUndefined();
+  });
+
+  it('keeps each shop’s active popups in memory: a row written behind the admin API’s back is offered only after 1 s', async () => {
+    const { shopId: quiet } = await createShopFixture(t.app.services);
+    const init = async () => (await t.app.inject({ method: 'GET', url: `/init?shop_id=${quiet}` })).json<{ popup?: { id: number } }>();
+    expect((await init()).popup).toBeUndefined(); // the shop's (empty) list is now cached
+    const now = t.clock.now();
+    await insertPopup(t.db.db, {
+      shop_id: quiet,
+      id: 1,
+      name: 'Direct',
+      status: 'active',
+      position: 'top',
+      delay: 0,
+      streams: '[]',
+      screens: '[]',
+      channels: '[]',
+      html: '<p>Direct</p>',
+      components: '{}',
+      actions: '{}',
+      web_push_system: 0,
+      segment_id: null,
+      starts_at: null,
+      ends_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    expect((await init()).popup).toBeUndefined();
+    t.clock.advance(ACTIVE_POPUPS_TTL_MS);
+    expect((await init()).popup?.id).toBe(1);
   });
 });
