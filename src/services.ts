@@ -33,6 +33,7 @@ import { createSearchModule, type SearchServices } from './modules/search/module
 import { createShopperViewModule, type ShopperViewServices } from './modules/shopper-view/module.js';
 import { createShopsModule, type ShopsServices } from './modules/shops/module.js';
 import { createRecommendationsModule, type RecommendationsServices } from './modules/recommendations/module.js';
+import { createNpsModule, type NpsServices } from './modules/nps/index.js';
 import { createSlidersModule, type SlidersServices } from './modules/sliders/module.js';
 import { createSubscriptionsModule, type SubscriptionsServices } from './modules/subscriptions/module.js';
 import type { SubscriptionOrders } from './modules/subscriptions/subscriptions.types.js';
@@ -72,7 +73,8 @@ export interface Services
     ChainsServices,
     BulkServices,
     AuditServices,
-    AdminUsersServices {
+    AdminUsersServices,
+    NpsServices {
   /** The durable job queue: services enqueue; the process's JobRunner (if any) runs. */
   readonly jobs: JobQueue;
   /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
@@ -194,6 +196,7 @@ export function compose(deps: ServicesDeps): Composition {
     productFacts: catalog.productFacts,
     dashboardRollups: dashboards.services.dashboardRollups,
   });
+  const nps = createNpsModule(base);
   const shopperView = createShopperViewModule({ ...base, ...tracking.services, ...catalog.services });
   const loyalty = createLoyaltyModule({ ...base, ...audience.services, ...rollups });
   const promotions = createPromotionsModule(base);
@@ -330,6 +333,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...collections.services,
     ...sliders.services,
     ...recommendations.services,
+    ...nps.services,
     ...shopperView.services,
     ...profileView.services,
     ...loyalty.services,

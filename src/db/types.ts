@@ -111,6 +111,7 @@ import type {
 } from './tables/recommendations.js';
 import type { RecommendationBlockDaysTable, RecommendationBlockTouchesTable } from './tables/recommendation-figures.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
+import type { NpsCategoriesTable, NpsChannelsTable, NpsReviewSequencesTable, NpsReviewsTable } from './tables/nps.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -135,6 +136,7 @@ export type * from './tables/audit.js';
 export type * from './tables/recommendations.js';
 export type * from './tables/recommendation-figures.js';
 export type * from './tables/admin-users.js';
+export type * from './tables/nps.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -246,4 +248,8 @@ export interface Database {
   recommendation_predictors: RecommendationPredictorsTable;
   recommendation_block_days: RecommendationBlockDaysTable;
   recommendation_block_touches: RecommendationBlockTouchesTable;
+  nps_channels: NpsChannelsTable;
+  nps_categories: NpsCategoriesTable;
+  nps_review_sequences: NpsReviewSequencesTable;
+  nps_reviews: NpsReviewsTable;
 }
