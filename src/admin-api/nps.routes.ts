@@ -235,8 +235,37 @@ export const npsRoutes: FastifyPluginCallbackTypebox = (app, _options, done) => 
     async (request) => toScoreBody(await reviews.score(request.params.shop_id, toQuery(request.query), request.query.interval ?? 'day')),
   );
 
+  app.get(
+    `${base}/score.csv`,
+    {
+      schema: {
+        tags,
+        summary: 'The NPS per day or week, as CSV',
+        description: `The score's points: \`${SCORE_COLUMNS.join(',')}\`, then a \`total\` row; \`nps\` is empty without answers.`,
+        security: ADMIN_SECURITY,
+        params: ShopIdParamsSchema,
+        querystring: ScoreQuerySchema,
+        produces: ['text/csv'],
+        response: withErrors({ 200: Type.String({ description: 'CSV with a header row (RFC 4180, CRLF).' }) }, [404]),
+      },
+    },
+    async (request, reply) => {
+      const score = await reviews.score(request.params.shop_id, toQuery(request.query), request.query.interval ?? 'day');
+      const lines = [csvLine(['date', ...SCORE_COLUMNS])];
+      for (const point of score.points) lines.push(csvLine([point.date, ...SCORE_COLUMNS.map((c) => point[c])]));
+      lines.push(csvLine(['total', ...SCORE_COLUMNS.map((c) => score.totals[c])]));
+      return reply
+        .type(CSV_CONTENT_TYPE)
+        .header('content-disposition', `attachment; filename="nps-score-${score.from}-${score.to}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(lines.join(''));
+    },
+  );
+
   done();
 };
+
+const SCORE_COLUMNS = ['answered', 'promoters', 'passives', 'detractors', 'nps'] as const;
 
 const CSV_COLUMNS = ['id', 'created_at', 'updated_at', 'channel', 'category', 'rate', 'comment', 'order_id', 'order_found', 'profile_id'];
 

@@ -179,6 +179,12 @@ describe('admin NPS routes', () => {
           { category: 'delivery', answered: 3, nps: 33 },
         ],
       });
+      const csv = await inject('GET', `/score.csv?date_from=${DAY1}&date_to=2026-12-10`);
+      expect(csv.headers['content-disposition']).toBe(`attachment; filename="nps-score-${DAY1}-2026-12-10.csv"`);
+      expect(csv.body).toBe(
+        'date,answered,promoters,passives,detractors,nps\r\n2026-12-08,4,2,1,1,25\r\n2026-12-09,2,0,0,2,-100\r\n' +
+          '2026-12-10,0,0,0,0,\r\ntotal,6,2,1,3,-17\r\n',
+      );
       const weekly = (await inject('GET', `/score?date_from=2026-12-06&date_to=${DAY2}&interval=week&category=delivery`)).json<Body>();
       // 2026-12-06 is a Sunday: its week is the first point, Monday the 7th starts the next.
       expect(weekly.points).toEqual([
