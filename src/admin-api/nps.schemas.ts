@@ -8,7 +8,7 @@ import { CursorQuerySchema, limitQuerySchema } from './paging.js';
 const Code = Type.String({
   minLength: 1,
   maxLength: 64,
-  pattern: '^[A-Za-z0-9_.-]{1,64}$',
+  // The service checks the characters, in words the form shows at its field.
   description: 'The code apps send: 1 to 64 of A-Z, a-z, 0-9, _, . and -.',
   examples: ['android_app'],
 });
