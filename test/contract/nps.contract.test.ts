@@ -97,7 +97,8 @@ describe.each(TEST_DIALECTS)('NPS calls on %s', (dialect) => {
     expect(purchase.statusCode, purchase.body).toBe(200);
     const rn = rnReview(device, { rate: 9, category: 'delivery', orderId: 'A-100', comment: 'Fast, 100% on time & tidy' });
     await expectSuccess(rn);
-    await expectSuccess(rn);
+    // axios's retry may carry an empty form body (Content-Length: 0): the same review.
+    await expectSuccess({ ...rn, payload: '' });
     const ios = iosReview(device, { rate: 7, category: 'checkout' });
     await expectSuccess(ios);
     await expectSuccess(ios);

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { statusSuccess } from '../../http/envelopes.js';
 import { CATEGORY_TEXTS } from '../../modules/nps/index.js';
 import { authenticatedShop, hasShopSecret } from '../auth.js';
@@ -31,7 +32,7 @@ export const npsRoutes: PublicRouteModule = (scope) => {
           '(created when nobody does). An unknown channel or category, or a rate outside 0–10, is 422 and stores ' +
           'nothing. One review per customer, channel, category and order (`order_id`), or per day without an order: ' +
           'a repeated request replaces the first review’s rate and comment instead of counting twice.',
-        querystring: NpsCreateSchema,
+        querystring: Type.Partial(NpsCreateSchema),
         body: NpsCreateSchema,
         response: statusResponses(StatusOkSchema),
       },
