@@ -34,6 +34,7 @@ import { createShopperViewModule, type ShopperViewServices } from './modules/sho
 import { createShopsModule, type ShopsServices } from './modules/shops/module.js';
 import { createRecommendationsModule, type RecommendationsServices } from './modules/recommendations/module.js';
 import { createPopupsModule, type PopupsServices } from './modules/popups/module.js';
+import { createNpsModule, type NpsServices } from './modules/nps/index.js';
 import { createSlidersModule, type SlidersServices } from './modules/sliders/module.js';
 import { createSubscriptionsModule, type SubscriptionsServices } from './modules/subscriptions/module.js';
 import type { SubscriptionOrders } from './modules/subscriptions/subscriptions.types.js';
@@ -74,7 +75,8 @@ export interface Services
     BulkServices,
     AuditServices,
     AdminUsersServices,
-    PopupsServices {
+    PopupsServices,
+    NpsServices {
   /** The durable job queue: services enqueue; the process's JobRunner (if any) runs. */
   readonly jobs: JobQueue;
   /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
@@ -196,6 +198,7 @@ export function compose(deps: ServicesDeps): Composition {
     productFacts: catalog.productFacts,
     dashboardRollups: dashboards.services.dashboardRollups,
   });
+  const nps = createNpsModule(base);
   const shopperView = createShopperViewModule({ ...base, ...tracking.services, ...catalog.services });
   const loyalty = createLoyaltyModule({ ...base, ...audience.services, ...rollups });
   const promotions = createPromotionsModule(base);
@@ -334,6 +337,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...collections.services,
     ...sliders.services,
     ...recommendations.services,
+    ...nps.services,
     ...shopperView.services,
     ...profileView.services,
     ...loyalty.services,

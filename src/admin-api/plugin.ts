@@ -32,6 +32,7 @@ import { recommendationBlocksRoutes } from './recommendation-blocks.routes.js';
 import { recommendationPreviewRoutes } from './recommendation-preview.routes.js';
 import { recommendationsRoutes } from './recommendations.routes.js';
 import { popupsRoutes } from './popups.routes.js';
+import { npsRoutes } from './nps.routes.js';
 import { slidersRoutes } from './sliders.routes.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { walletRoutes } from './wallet.routes.js';
@@ -111,6 +112,7 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(recommendationsRoutes);
   await app.register(recommendationPreviewRoutes);
   await app.register(popupsRoutes);
+  await app.register(npsRoutes);
   await app.register(segmentsRoutes);
   await app.register(customPropertiesRoutes);
   await app.register(importsRoutes);

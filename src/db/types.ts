@@ -112,6 +112,7 @@ import type {
 import type { RecommendationBlockDaysTable, RecommendationBlockTouchesTable } from './tables/recommendation-figures.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 import type { PopupDeviceMarksTable, PopupOffersTable, PopupSequencesTable, PopupsTable } from './tables/popups.js';
+import type { NpsCategoriesTable, NpsChannelsTable, NpsReviewSequencesTable, NpsReviewsTable } from './tables/nps.js';
 
 export type * from './tables/system.js';
 export type * from './tables/identity.js';
@@ -137,6 +138,7 @@ export type * from './tables/recommendations.js';
 export type * from './tables/recommendation-figures.js';
 export type * from './tables/admin-users.js';
 export type * from './tables/popups.js';
+export type * from './tables/nps.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -253,4 +255,8 @@ export interface Database {
   popup_shows: PopupDeviceMarksTable;
   popup_clicks: PopupDeviceMarksTable;
   popup_offers: PopupOffersTable;
+  nps_channels: NpsChannelsTable;
+  nps_categories: NpsCategoriesTable;
+  nps_review_sequences: NpsReviewSequencesTable;
+  nps_reviews: NpsReviewsTable;
 }

@@ -7,6 +7,7 @@ import { listingRoutes } from './catalog/listing.routes.js';
 import { productRoutes } from './catalog/products.routes.js';
 import { predictRoutes } from './predict/predict.routes.js';
 import { recommendRoutes } from './recommend/recommend.routes.js';
+import { npsRoutes } from './nps/nps.routes.js';
 import { profileRoutes } from './profile/profile.routes.js';
 import { subscriptionRoutes } from './catalog/subscriptions.routes.js';
 import { searchRoutes } from './search/search.routes.js';
@@ -43,4 +44,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   trackRoutes,
   recommendRoutes,
   popupRoutes,
+  npsRoutes,
 ];

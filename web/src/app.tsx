@@ -18,6 +18,7 @@ import { loyaltyRoutes } from './loyalty/routes';
 import { messagingRoutes } from './messaging/routes';
 import { recommendationRoutes } from './recommendations/routes';
 import { popupRoutes } from './popups/routes';
+import { npsRoutes } from './nps/routes';
 import { shopRoutes } from './shops/routes';
 import { templateRoutes } from './templates/routes';
 import { userRoutes } from './users/routes';
@@ -68,6 +69,7 @@ const router = createBrowserRouter(
         ...messagingRoutes,
         ...recommendationRoutes,
         ...popupRoutes,
+        ...npsRoutes,
         { path: '*', Component: NotFound },
       ],
     },

@@ -43,6 +43,7 @@ import { recommendationPredictor } from './0044-recommendation-predictor.js';
 import { recommendationFigures } from './0045-recommendation-figures.js';
 import { recommendationBuildProgress } from './0046-recommendation-build-progress.js';
 import { popups } from './0048-popups.js';
+import { nps } from './0049-nps.js';
 import { adminUsers } from './0034-admin-users.js';
 import { dashboards } from './0038-dashboards.js';
 
@@ -97,6 +98,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0045-recommendation-figures', recommendationFigures],
   ['0046-recommendation-build-progress', recommendationBuildProgress],
   ['0048-popups', popups],
+  ['0049-nps', nps],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -19800,6 +19800,2140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/shops/{shop_id}/nps/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List NPS categories */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            categories: {
+                                code: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                detractor_question: string | null;
+                                detractor_success: string | null;
+                                name: string;
+                                passive_question: string | null;
+                                passive_success: string | null;
+                                promoter_question: string | null;
+                                promoter_success: string | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/nps/categories/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace an NPS category
+         * @description What a review rates (`delivery`, `checkout`), with the question and thank-you text for each group of ratings.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The code apps send: 1 to 64 of A-Z, a-z, 0-9, _, . and -.
+                     * @example android_app
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Replaces the category whole: a text left out is none. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What the app asks after a rating of 0 to 6. */
+                        detractor_question?: string | null;
+                        /** @description The thank-you text after a rating of 0 to 6. */
+                        detractor_success?: string | null;
+                        /** @description What is rated, as the team calls it. */
+                        name: string;
+                        /** @description What the app asks after a rating of 7 or 8. */
+                        passive_question?: string | null;
+                        /** @description The thank-you text after a rating of 7 or 8. */
+                        passive_success?: string | null;
+                        /** @description What the app asks after a rating of 9 or 10. */
+                        promoter_question?: string | null;
+                        /** @description The thank-you text after a rating of 9 or 10. */
+                        promoter_success?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            detractor_question: string | null;
+                            detractor_success: string | null;
+                            name: string;
+                            passive_question: string | null;
+                            passive_success: string | null;
+                            promoter_question: string | null;
+                            promoter_success: string | null;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete an NPS category
+         * @description Apps can no longer send reviews naming it; the reviews it has keep its code and count in the score.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The code apps send: 1 to 64 of A-Z, a-z, 0-9, _, . and -.
+                     * @example android_app
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/nps/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List NPS channels */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channels: {
+                                code: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                name: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/nps/channels/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or rename an NPS channel
+         * @description A channel is where a review comes from (`android_app`, `ios_app`, `email`); apps send its code.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The code apps send: 1 to 64 of A-Z, a-z, 0-9, _, . and -.
+                     * @example android_app
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What the team calls it. */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            name: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete an NPS channel
+         * @description Apps can no longer send reviews naming it; the reviews it has keep its code and count in the score.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The code apps send: 1 to 64 of A-Z, a-z, 0-9, _, . and -.
+                     * @example android_app
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/nps/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List NPS reviews
+         * @description Reviews of the days from `date_from` to `date_to` (the shop’s time zone), filtered, paged by `next_cursor`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Only this category’s reviews. */
+                    category?: string;
+                    /** @description Only this channel’s reviews. */
+                    channel?: string;
+                    /** @description The `next_cursor` of the previous page; absent for the first. */
+                    cursor?: string;
+                    /**
+                     * @description The first day: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_from: string;
+                    /**
+                     * @description The last day; at most 365 days after `date_from`: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_to: string;
+                    /** @description Rows per page: 1 to 200, 50 by default. */
+                    limit?: number;
+                    /** @description Only ratings of at most this. */
+                    rate_max?: number;
+                    /** @description Only ratings of at least this. */
+                    rate_min?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Pass it as `cursor` for the next page; null on the last page. */
+                            next_cursor: string | null;
+                            /** @description Newest day first, newest first within a day. */
+                            reviews: {
+                                category: string;
+                                channel: string;
+                                comment: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                id: number;
+                                /** @description The shop has a tracked order of that id (now). */
+                                order_found: boolean;
+                                order_id: string | null;
+                                /** @description The customer (a merged id leads to its survivor in GET /customers/{id}). */
+                                profile_id: number;
+                                rate: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When a repeated review last replaced the rate and comment.
+                                 */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/nps/reviews.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download NPS reviews as CSV
+         * @description The reviews the list would show, every page: `id,created_at,updated_at,channel,category,rate,comment,order_id,order_found,profile_id`; times in ISO 8601 (UTC).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Only this category’s reviews. */
+                    category?: string;
+                    /** @description Only this channel’s reviews. */
+                    channel?: string;
+                    /**
+                     * @description The first day: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_from: string;
+                    /**
+                     * @description The last day; at most 365 days after `date_from`: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_to: string;
+                    /** @description Only ratings of at most this. */
+                    rate_max?: number;
+                    /** @description Only ratings of at least this. */
+                    rate_min?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV with a header row (RFC 4180, CRLF). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/nps/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an NPS review
+         * @description It no longer counts in the score.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The review id. */
+                    id: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/nps/score": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The NPS per day or week, channel and category
+         * @description NPS = % promoters (9–10) − % detractors (0–6) of the reviews answered, per day (or week) of the shop’s time zone from `date_from` to `date_to` (at most 366 days), with the counts, the period’s totals and its score per channel and per category. `channel` and `category` narrow every figure.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Only this category’s reviews. */
+                    category?: string;
+                    /** @description Only this channel’s reviews. */
+                    channel?: string;
+                    /**
+                     * @description The first day: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_from: string;
+                    /**
+                     * @description The last day; at most 365 days after `date_from`: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_to: string;
+                    /** @description One point per day, or per week (Monday to Sunday). */
+                    interval?: "day" | "week";
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The period per category, by code. */
+                            categories: {
+                                /** @description Reviews given. */
+                                answered: number;
+                                category: string;
+                                /** @description Ratings of 0 to 6. */
+                                detractors: number;
+                                /** @description % promoters − % detractors, rounded; null without answers. */
+                                nps: number | null;
+                                /** @description Ratings of 7 or 8. */
+                                passives: number;
+                                /** @description Ratings of 9 or 10. */
+                                promoters: number;
+                            }[];
+                            /** @description The period per channel, by code. */
+                            channels: {
+                                /** @description Reviews given. */
+                                answered: number;
+                                channel: string;
+                                /** @description Ratings of 0 to 6. */
+                                detractors: number;
+                                /** @description % promoters − % detractors, rounded; null without answers. */
+                                nps: number | null;
+                                /** @description Ratings of 7 or 8. */
+                                passives: number;
+                                /** @description Ratings of 9 or 10. */
+                                promoters: number;
+                            }[];
+                            date_from: string;
+                            date_to: string;
+                            interval: "day" | "week";
+                            /** @description Every day (or week) of the period in order; one with no answers has zeros and a null score. */
+                            points: {
+                                /** @description Reviews given. */
+                                answered: number;
+                                /** @description The day, or the week’s first day in the period. */
+                                date: string;
+                                /** @description Ratings of 0 to 6. */
+                                detractors: number;
+                                /** @description % promoters − % detractors, rounded; null without answers. */
+                                nps: number | null;
+                                /** @description Ratings of 7 or 8. */
+                                passives: number;
+                                /** @description Ratings of 9 or 10. */
+                                promoters: number;
+                            }[];
+                            /** @description The shop’s time zone the days are counted in. */
+                            timezone: string;
+                            totals: {
+                                /** @description Reviews given. */
+                                answered: number;
+                                /** @description Ratings of 0 to 6. */
+                                detractors: number;
+                                /** @description % promoters − % detractors, rounded; null without answers. */
+                                nps: number | null;
+                                /** @description Ratings of 7 or 8. */
+                                passives: number;
+                                /** @description Ratings of 9 or 10. */
+                                promoters: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/nps/score.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The NPS per day or week, as CSV
+         * @description The score's points: `answered,promoters,passives,detractors,nps`, then a `total` row; `nps` is empty without answers.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Only this category’s reviews. */
+                    category?: string;
+                    /** @description Only this channel’s reviews. */
+                    channel?: string;
+                    /**
+                     * @description The first day: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_from: string;
+                    /**
+                     * @description The last day; at most 365 days after `date_from`: a date as YYYY-MM-DD in the shop’s time zone (inclusive).
+                     * @example 2026-12-01
+                     */
+                    date_to: string;
+                    /** @description One point per day, or per week (Monday to Sunday). */
+                    interval?: "day" | "week";
+                };
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description CSV with a header row (RFC 4180, CRLF). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/shops/{shop_id}/orders": {
         parameters: {
             query?: never;

@@ -9,6 +9,7 @@ import { templatesEn } from './templates.en';
 import { messagingEn } from './messaging.en';
 import { recommendationsEn } from './recommendations.en';
 import { popupsEn } from './popups.en';
+import { npsEn } from './nps.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -130,6 +131,7 @@ export const en = {
   ...messagingEn,
   ...recommendationsEn,
   ...popupsEn,
+  ...npsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

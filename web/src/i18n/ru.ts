@@ -10,6 +10,7 @@ import { templatesRu } from './templates.ru';
 import { messagingRu } from './messaging.ru';
 import { recommendationsRu } from './recommendations.ru';
 import { popupsRu } from './popups.ru';
+import { npsRu } from './nps.ru';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -128,4 +129,5 @@ export const ru: Messages = {
   ...messagingRu,
   ...recommendationsRu,
   ...popupsRu,
+  ...npsRu,
 };

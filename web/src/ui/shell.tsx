@@ -52,6 +52,13 @@ export function Shell({ user }: { readonly user: SessionUser }) {
     },
     { title: t('recommendations.nav.group'), links: [['recommendations', t('recommendations.nav.blocks')]] },
     {
+      title: t('nps.nav.group'),
+      links: [
+        ['nps', t('nps.nav.reviews')],
+        ['nps/settings', t('nps.nav.settings')],
+      ],
+    },
+    {
       title: t('nav.group.loyalty'),
       links: [
         ['loyalty', t('loyalty.nav.programme')],
