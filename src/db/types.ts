@@ -110,6 +110,14 @@ import type {
   RecommendationSequencesTable,
 } from './tables/recommendations.js';
 import type { RecommendationBlockDaysTable, RecommendationBlockTouchesTable } from './tables/recommendation-figures.js';
+import type {
+  StoriesTable,
+  StoryPendingClicksTable,
+  StorySequencesTable,
+  StorySetsTable,
+  StorySlidesTable,
+  StoryTouchesTable,
+} from './tables/stories.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 
 export type * from './tables/system.js';
@@ -135,6 +143,7 @@ export type * from './tables/audit.js';
 export type * from './tables/recommendations.js';
 export type * from './tables/recommendation-figures.js';
 export type * from './tables/admin-users.js';
+export type * from './tables/stories.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -246,4 +255,11 @@ export interface Database {
   recommendation_predictors: RecommendationPredictorsTable;
   recommendation_block_days: RecommendationBlockDaysTable;
   recommendation_block_touches: RecommendationBlockTouchesTable;
+  story_sequences: StorySequencesTable;
+  story_sets: StorySetsTable;
+  stories: StoriesTable;
+  story_slides: StorySlidesTable;
+  story_views: StoryTouchesTable;
+  story_clicks: StoryTouchesTable;
+  story_pending_clicks: StoryPendingClicksTable;
 }

@@ -16,6 +16,7 @@ import { paidSubscriptionRoutes } from './loyalty/subscriptions.routes.js';
 import { trackingRoutes } from './tracking/tracking.routes.js';
 import { webPushRoutes } from './messaging/web-push.routes.js';
 import { trackRoutes } from './messaging/track.routes.js';
+import { storiesRoutes } from './stories/stories.routes.js';
 import type { PublicRouteModule } from './types.js';
 
 /**
@@ -41,4 +42,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   webPushRoutes,
   trackRoutes,
   recommendRoutes,
+  storiesRoutes,
 ];

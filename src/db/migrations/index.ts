@@ -42,6 +42,7 @@ import { recommendationModels } from './0043-recommendation-models.js';
 import { recommendationPredictor } from './0044-recommendation-predictor.js';
 import { recommendationFigures } from './0045-recommendation-figures.js';
 import { recommendationBuildProgress } from './0046-recommendation-build-progress.js';
+import { stories } from './0047-stories.js';
 import { adminUsers } from './0034-admin-users.js';
 import { dashboards } from './0038-dashboards.js';
 
@@ -95,6 +96,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0044-recommendation-predictor', recommendationPredictor],
   ['0045-recommendation-figures', recommendationFigures],
   ['0046-recommendation-build-progress', recommendationBuildProgress],
+  ['0047-stories', stories],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

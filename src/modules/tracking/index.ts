@@ -15,4 +15,5 @@ export type {
   TrackedBatchListener,
   TrackedOrder,
   TrackingSubscriber,
+  ViewAttributionSource,
 } from './tracking.types.js';

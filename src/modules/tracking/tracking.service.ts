@@ -33,6 +33,7 @@ import type {
   TrackedBatchListener,
   TrackedOrder,
   TrackingSubscriber,
+  ViewAttributionSource,
 } from './tracking.types.js';
 
 export interface TrackingDeps {
@@ -56,6 +57,8 @@ export interface TrackingDeps {
   readonly rollups?: Pick<DashboardRollups, 'trackedBatch'>;
   /** The modules that keep figures of each batch in its transaction (the recommendation blocks'), bound late. */
   readonly batchListeners?: Late<readonly TrackedBatchListener[]>;
+  /** Asked of a product view that names no recommended_by (the stories' last click), bound late; none when absent. */
+  readonly viewAttributions?: Late<readonly ViewAttributionSource[]>;
 }
 
 export const MAX_EVENTS_LIMIT = 1000;
@@ -127,13 +130,27 @@ export class TrackingService {
   async recordPush(input: PushEventInput): Promise<StoredEvent> {
     if (!isValidDeviceId(input.did)) throw invalidDeviceId();
     checkIdentifiers(input.identifiers);
-    const drafted = draftPushEvent(input, this.deps.clock.now());
+    const drafted = draftPushEvent(await this.attributed(input), this.deps.clock.now());
     if (!drafted.ok) {
       const message =
         drafted.field === 'price' ? 'Parameter `items` holds a price too large to count.' : `Parameter \`${drafted.field}\` is too large.`;
       throw new AppError('VALIDATION_FAILED', message, { field: drafted.field === 'price' ? 'items' : drafted.field });
     }
     return this.committer.submit(drafted.draft);
+  }
+
+  /**
+   * A product view is the next view after what a source remembers (a story click), so it
+   * takes that; it applies it when the view names no recommended_by (and no ignored source).
+   */
+  private async attributed(input: PushEventInput): Promise<PushEventInput> {
+    if (input.event !== 'view') return input;
+    for (const source of this.deps.viewAttributions?.get() ?? []) {
+      const found = await source.takeFor(input.shopId, input.did);
+      if (!found) continue;
+      return input.attribution.recommendedBy === undefined ? { ...input, attribution: { ...input.attribution, ...found } } : input;
+    }
+    return input;
   }
 
   /**

@@ -184,6 +184,16 @@ export interface TrackedBatchListener {
   storedBatch(trx: Transaction<Database>, events: readonly StoredEvent[], newOrders: ReadonlySet<StoredEvent>): Promise<void>;
 }
 
+/**
+ * A module that may attribute a product view that names no recommended_by (the stories'
+ * last click, docs/stories.md "Clicks"): asked once per such view, in the composition
+ * root's order; the first answer is the view's. What it answers it gives once.
+ */
+export interface ViewAttributionSource {
+  readonly name: string;
+  takeFor(shopId: string, did: string): Promise<{ readonly recommendedBy: RecommendedBy; readonly recommendedCode: string } | undefined>;
+}
+
 export interface ProductCounterWindow {
   readonly view: number;
   readonly cart: number;
