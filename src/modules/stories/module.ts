@@ -22,6 +22,9 @@ export function createStoriesModule(deps: StoriesModuleDeps): StoriesModule {
   const stories = new StoriesService({ ...deps, storySets });
   return {
     services: { storySets, stories },
-    viewAttribution: { name: 'stories', takeFor: (shopId, did) => stories.takeClickAttribution(shopId, did) },
+    viewAttribution: {
+      name: 'stories',
+      takeForViews: (trx, shopId, dids, now) => stories.takeClickAttributions(trx, shopId, dids, now),
+    },
   };
 }

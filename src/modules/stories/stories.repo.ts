@@ -175,24 +175,35 @@ export async function rememberClick(db: Executor, shopId: string, did: string, c
     .execute();
 }
 
-/** Deletes the device's remembered click and answers its code when it was made since `since`: once only. */
-export async function takeClick(db: Executor, shopId: string, did: string, since: number): Promise<string | undefined> {
-  // Most views follow no click: a read finds that without taking the write lock; the
-  // DELETE … RETURNING is what makes the take once-only.
-  const waiting = await db
-    .selectFrom('story_pending_clicks')
-    .select('did')
-    .where('shop_id', '=', shopId)
-    .where('did', '=', did)
-    .executeTakeFirst();
-  if (!waiting) return undefined;
-  const row = await db
-    .deleteFrom('story_pending_clicks')
-    .where('shop_id', '=', shopId)
-    .where('did', '=', did)
-    .returning(['code', 'clicked_at'])
-    .executeTakeFirst();
-  return row && Number(row.clicked_at) >= since ? row.code : undefined;
+/**
+ * Deletes these devices' remembered clicks and answers the set code of each made since
+ * `since`, by did: the DELETE … RETURNING is what makes the take once-only. Most views
+ * follow no click, so a read finds none first and writes nothing.
+ */
+export async function takeClicks(db: Executor, shopId: string, dids: readonly string[], since: number): Promise<Map<string, string>> {
+  const taken = new Map<string, string>();
+  for (let i = 0; i < dids.length; i += 500) {
+    const slice = dids.slice(i, i + 500);
+    const waiting = await db
+      .selectFrom('story_pending_clicks')
+      .select('did')
+      .where('shop_id', '=', shopId)
+      .where('did', 'in', slice)
+      .execute();
+    if (waiting.length === 0) continue;
+    const rows = await db
+      .deleteFrom('story_pending_clicks')
+      .where('shop_id', '=', shopId)
+      .where(
+        'did',
+        'in',
+        waiting.map((row) => row.did),
+      )
+      .returning(['did', 'code', 'clicked_at'])
+      .execute();
+    for (const row of rows) if (Number(row.clicked_at) >= since) taken.set(row.did, row.code);
+  }
+  return taken;
 }
 
 /** Per slide: rows (devices) in views and clicks. */

@@ -1,7 +1,10 @@
+import type { Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
+import type { Database } from '../../db/types.js';
 import { AppError } from '../../errors.js';
 import type { Product, ShopCurrency } from '../catalog/index.js';
+import type { ViewAttribution } from '../tracking/index.js';
 import { storiesAnswer, type StoriesAnswer } from './domain/answer.js';
 import { itemIdsOf } from './domain/elements.js';
 import { isValidSetCode } from './domain/story-set.js';
@@ -76,12 +79,17 @@ export class StoriesService {
   }
 
   /**
-   * Tracking asks this of a product view that names no recommended_by: the set code of the
-   * device's last story click, once (the click's row is deleted as it is read), when it
-   * was made within CLICK_ATTRIBUTION_MS.
+   * Tracking asks this in each batch's transaction for the devices of its product views:
+   * the set code of each device's last story click made within CLICK_ATTRIBUTION_MS,
+   * given up once (the click's row is deleted as it is read).
    */
-  async takeClickAttribution(shopId: string, did: string): Promise<{ recommendedBy: 'stories'; recommendedCode: string } | undefined> {
-    const code = await repo.takeClick(this.db, shopId, did, this.deps.clock.now() - CLICK_ATTRIBUTION_MS);
-    return code === undefined ? undefined : { recommendedBy: 'stories', recommendedCode: code };
+  async takeClickAttributions(
+    trx: Transaction<Database>,
+    shopId: string,
+    dids: readonly string[],
+    now: number,
+  ): Promise<Map<string, ViewAttribution>> {
+    const codes = await repo.takeClicks(trx, shopId, dids, now - CLICK_ATTRIBUTION_MS);
+    return new Map([...codes].map(([did, code]) => [did, { recommendedBy: 'stories', recommendedCode: code }]));
   }
 }

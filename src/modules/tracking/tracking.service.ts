@@ -17,6 +17,7 @@ import { draftCustomEvent, draftPushEvent, type EventDraft } from './domain/even
 import type { TrackedItem } from './domain/items.js';
 import { isWellFormedSessionId } from './domain/session.js';
 import { storeEventBatch } from './tracking.batch.js';
+import { attributeViews } from './view-attribution.js';
 import { mergeTrackingData } from './tracking.merge.js';
 import * as counters from './product-counters.repo.js';
 import * as repo from './tracking.repo.js';
@@ -130,27 +131,13 @@ export class TrackingService {
   async recordPush(input: PushEventInput): Promise<StoredEvent> {
     if (!isValidDeviceId(input.did)) throw invalidDeviceId();
     checkIdentifiers(input.identifiers);
-    const drafted = draftPushEvent(await this.attributed(input), this.deps.clock.now());
+    const drafted = draftPushEvent(input, this.deps.clock.now());
     if (!drafted.ok) {
       const message =
         drafted.field === 'price' ? 'Parameter `items` holds a price too large to count.' : `Parameter \`${drafted.field}\` is too large.`;
       throw new AppError('VALIDATION_FAILED', message, { field: drafted.field === 'price' ? 'items' : drafted.field });
     }
     return this.committer.submit(drafted.draft);
-  }
-
-  /**
-   * A product view is the next view after what a source remembers (a story click), so it
-   * takes that; it applies it when the view names no recommended_by (and no ignored source).
-   */
-  private async attributed(input: PushEventInput): Promise<PushEventInput> {
-    if (input.event !== 'view') return input;
-    for (const source of this.deps.viewAttributions?.get() ?? []) {
-      const found = await source.takeFor(input.shopId, input.did);
-      if (!found) continue;
-      return input.attribution.recommendedBy === undefined ? { ...input, attribution: { ...input.attribution, ...found } } : input;
-    }
-    return input;
   }
 
   /**
@@ -286,7 +273,11 @@ export class TrackingService {
       ...(this.deps.rollups && { rollups: this.deps.rollups }),
       listeners: this.deps.batchListeners?.get() ?? [],
     };
-    return this.db.transaction().execute((trx) => storeEventBatch(trx, drafts, context));
+    return this.db
+      .transaction()
+      .execute(async (trx) =>
+        storeEventBatch(trx, await attributeViews(trx, drafts, this.deps.viewAttributions?.get() ?? [], now), context),
+      );
   }
 
   private async openSession(shopId: string, did: string, sid: string | undefined): Promise<string> {
