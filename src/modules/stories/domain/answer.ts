@@ -96,7 +96,8 @@ const links = (element: StoredElement, keys: readonly string[]): JsonObject =>
 
 /** undefined: the element is left out (its products are not available). */
 function elementAnswer(element: StoredElement, products: ReadonlyMap<string, Product>): JsonObject | undefined {
-  const yOffset = numberText(element.y_offset, '0');
+  // A button, header or product without a y_offset is placed by the app (absent, not 0).
+  const yOffset: JsonObject = typeof element.y_offset === 'number' ? { y_offset: String(element.y_offset) } : {};
   switch (element.type) {
     case 'button':
       return {
@@ -107,7 +108,7 @@ function elementAnswer(element: StoredElement, products: ReadonlyMap<string, Pro
         color: text(element.color, '#000000'),
         text_bold: element.text_bold === true,
         corner_radius: typeof element.corner_radius === 'number' ? element.corner_radius : 12,
-        y_offset: yOffset,
+        ...yOffset,
       };
     case 'header':
       return {
@@ -116,7 +117,7 @@ function elementAnswer(element: StoredElement, products: ReadonlyMap<string, Pro
         subtitle: text(element.subtitle),
         icon: text(element.icon),
         ...links(element, ['link', 'link_ios', 'link_android']),
-        y_offset: yOffset,
+        ...yOffset,
       };
     case 'text_block': {
       const bold = element.bold === true;
@@ -130,7 +131,7 @@ function elementAnswer(element: StoredElement, products: ReadonlyMap<string, Pro
         text_background_color: text(element.text_background_color, '#000000'),
         text_background_color_opacity: `${typeof element.text_background_color_opacity === 'number' ? element.text_background_color_opacity : 0}%`,
         text_line_spacing: numberText(element.text_line_spacing, '1.5'),
-        y_offset: yOffset,
+        y_offset: numberText(element.y_offset, '0'),
         bold,
         text_bold: bold,
         italic: element.italic === true,
@@ -143,12 +144,12 @@ function elementAnswer(element: StoredElement, products: ReadonlyMap<string, Pro
       });
       if (shown.length === 0) return undefined;
       const labels = { hide_carousel: text(element.hide_carousel, HIDE_LABEL), show_carousel: text(element.show_carousel, SHOW_LABEL) };
-      return { type: 'products', labels, ...labels, products: shown, y_offset: yOffset };
+      return { type: 'products', labels, ...labels, products: shown, ...yOffset };
     }
     case 'product': {
       const product = products.get(element.item_id as string);
       if (!product?.is_available) return undefined;
-      return { type: 'product', title: text(element.title), item: promoProduct(product, element), y_offset: yOffset };
+      return { type: 'product', title: text(element.title), item: promoProduct(product, element), ...yOffset };
     }
   }
 }
