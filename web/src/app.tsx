@@ -17,6 +17,7 @@ import { I18nProvider, useI18n } from './i18n/i18n';
 import { loyaltyRoutes } from './loyalty/routes';
 import { messagingRoutes } from './messaging/routes';
 import { recommendationRoutes } from './recommendations/routes';
+import { storyRoutes } from './stories/routes';
 import { shopRoutes } from './shops/routes';
 import { templateRoutes } from './templates/routes';
 import { userRoutes } from './users/routes';
@@ -66,6 +67,7 @@ const router = createBrowserRouter(
         ...chainRoutes,
         ...messagingRoutes,
         ...recommendationRoutes,
+        ...storyRoutes,
         { path: '*', Component: NotFound },
       ],
     },

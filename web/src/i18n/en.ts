@@ -8,6 +8,7 @@ import { campaignsEn } from './campaigns.en';
 import { templatesEn } from './templates.en';
 import { messagingEn } from './messaging.en';
 import { recommendationsEn } from './recommendations.en';
+import { storiesEn } from './stories.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -128,6 +129,7 @@ export const en = {
   ...templatesEn,
   ...messagingEn,
   ...recommendationsEn,
+  ...storiesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

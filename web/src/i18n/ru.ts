@@ -9,6 +9,7 @@ import { campaignsRu } from './campaigns.ru';
 import { templatesRu } from './templates.ru';
 import { messagingRu } from './messaging.ru';
 import { recommendationsRu } from './recommendations.ru';
+import { storiesRu } from './stories.ru';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -126,4 +127,5 @@ export const ru: Messages = {
   ...templatesRu,
   ...messagingRu,
   ...recommendationsRu,
+  ...storiesRu,
 };

@@ -64,7 +64,15 @@ const FIELDS: Record<ElementType, Record<string, FieldRule>> = {
     bold: FLAG,
     italic: FLAG,
   },
-  header: { title: TEXT(100), subtitle: TEXT(200), icon: { kind: 'media' }, link: LINK, link_ios: LINK, link_android: LINK },
+  header: {
+    title: TEXT(100),
+    subtitle: TEXT(200),
+    icon: { kind: 'media' },
+    link: LINK,
+    link_ios: LINK,
+    link_android: LINK,
+    y_offset: Y_OFFSET,
+  },
 };
 
 const REQUIRED: Record<ElementType, string> = {
