@@ -271,6 +271,30 @@ describe.each(TEST_DIALECTS)('stories as the SDKs call them on %s', (dialect) =>
     expect((await figures()).stories[1]).toMatchObject({ clicks: 1, slides: [{ id: ids.slides[1]![0], views: 0, clicks: 1 }] });
   });
 
+  it('React Native and iOS: trackStoryClick in their forms counts a device’s click once, however often it taps', async () => {
+    const [storyId] = ids.stories;
+    const slideId = ids.slides[0]![0]!;
+    const other = await initDevice(t, shopId);
+    expect(await ok(rnTrack('click', storyId, slideId))).toEqual({ status: 'success' });
+    const ios = {
+      shop_id: shopId,
+      did: other.did,
+      seance: other.sid,
+      sid: other.sid,
+      segment: 'B',
+      story_id: String(storyId),
+      slide_id: String(slideId),
+      code: 'home',
+      event: 'click',
+    };
+    for (let i = 0; i < 2; i++) {
+      expect(await ok({ method: 'POST', url: '/track/stories', headers: JSON_HEADERS, payload: JSON.stringify(ios) })).toEqual({
+        status: 'success',
+      });
+    }
+    expect((await figures()).stories[0]!.slides[0]).toMatchObject({ id: slideId, clicks: 2 });
+  });
+
   it('every SDK: a story or slide not in the set is 422 in the status envelope and counts nothing', async () => {
     const before = await figures();
     for (const [storyId, slideId] of [

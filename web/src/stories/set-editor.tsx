@@ -324,7 +324,9 @@ export function StorySetEditor({
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 4 }}>
-            <PhonePreview stories={stories} story={story} slide={slide} />
+            <div style={{ position: 'sticky', top: 16 }}>
+              <PhonePreview stories={stories} story={story} slide={slide} />
+            </div>
           </Grid.Col>
         </Grid>
         {!readOnly && (
