@@ -4,6 +4,7 @@ import { expect, expectAccessible, test } from './fixtures.js';
 import { StoriesPage } from './pages/stories.page.js';
 
 interface StoriesAnswer {
+  readonly settings: Readonly<Record<string, unknown>>;
   readonly stories: readonly {
     readonly id: number;
     readonly slides: readonly {
@@ -37,6 +38,7 @@ test('a story set made in the UI refuses a javascript: link at its field, then G
   await page.getByRole('link', { name: 'New story set' }).click();
   await page.getByLabel('Code').fill('home');
   await page.getByLabel('Name', { exact: true }).fill('Home');
+  await page.getByLabel('Close button').fill('#ff0000');
   await page.getByLabel('Story name').fill('Sale');
   await page.getByLabel('Avatar picture link').fill(`${BASE_URL}/img/avatar.jpg`);
   await page.getByRole('textbox', { name: 'Picture link', exact: true }).fill(`${BASE_URL}/img/slide.jpg`);
@@ -58,6 +60,7 @@ test('a story set made in the UI refuses a javascript: link at its field, then G
   // The app asks for the set: the story as made, the unavailable product left out.
   const device = await call<{ did: string; sid: string }>('GET', `/init?shop_id=${shop.shop_id}`);
   const answer = (await (await fetch(`${BASE_URL}/stories/home?shop_id=${shop.shop_id}&did=${device.did}`)).json()) as StoriesAnswer;
+  expect(answer.settings).toMatchObject({ close_color: '#ff0000', border_viewed: '#fdc2a1' });
   expect(answer.stories).toHaveLength(1);
   const story = answer.stories[0]!;
   expect(story).toMatchObject({ name: 'Sale', viewed: false, start_position: 0, pinned: false });

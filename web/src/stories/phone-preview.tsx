@@ -1,6 +1,7 @@
 import { Box, Text } from '@mantine/core';
 import type { CSSProperties } from 'react';
 import { useI18n } from '../i18n/i18n';
+import { DEFAULT_COLOURS, type StorySettings } from './settings-fields';
 import type { StoryElement } from './stories.queries';
 import type { SlideDraft, StoryDraft } from './story-draft';
 
@@ -24,12 +25,19 @@ export function PhonePreview({
   stories,
   story,
   slide,
+  settings,
 }: {
   readonly stories: readonly StoryDraft[];
   readonly story?: StoryDraft;
   readonly slide?: SlideDraft;
+  readonly settings: StorySettings;
 }) {
   const { t } = useI18n();
+  const colour = (key: keyof typeof DEFAULT_COLOURS) => {
+    const given = settings[key];
+    return given !== undefined && /^#[0-9a-f]{3,8}$/i.test(given) ? given : DEFAULT_COLOURS[key];
+  };
+  const slides = story?.slides ?? [];
   const picture = slide ? (slide.type === 'video' ? slide.preview : slide.background) : '';
   return (
     <Box component="figure" m={0} aria-label={t('stories.preview.label')}>
@@ -37,7 +45,15 @@ export function PhonePreview({
         {picture !== '' && (
           <img src={picture} alt="" style={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' }} />
         )}
-        <div style={{ position: 'absolute', top: 8, left: 8, right: 8, display: 'flex', gap: 6, overflow: 'hidden' }}>
+        <div style={{ position: 'absolute', top: 4, left: 8, right: 8, display: 'flex', gap: 3 }}>
+          {slides.map((s) => (
+            <div key={s.key} style={{ flex: 1, height: 2, background: colour('background_progress'), opacity: s === slide ? 1 : 0.5 }} />
+          ))}
+        </div>
+        <span aria-hidden style={{ position: 'absolute', top: 10, right: 10, color: colour('close_color'), fontSize: 16, lineHeight: 1 }}>
+          ×
+        </span>
+        <div style={{ position: 'absolute', top: 14, left: 8, right: 28, display: 'flex', gap: 6, overflow: 'hidden' }}>
           {stories.map((s) => (
             <div key={s.key} style={{ textAlign: 'center', width: 44, flex: 'none' }}>
               <div
@@ -46,7 +62,7 @@ export function PhonePreview({
                   height: 36,
                   margin: '0 auto',
                   borderRadius: '50%',
-                  border: `2px solid ${s === story ? '#fd7c50' : '#fdc2a1'}`,
+                  border: `2px solid ${s === story ? colour('border_not_viewed') : colour('border_viewed')}`,
                   background: s.avatar ? `center / cover url("${encodeURI(s.avatar)}")` : '#495057',
                 }}
               />

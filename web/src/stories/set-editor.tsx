@@ -19,6 +19,7 @@ import { useI18n } from '../i18n/i18n';
 import { describeFailure } from '../ui/states';
 import { ElementFields } from './element-fields';
 import { PhonePreview } from './phone-preview';
+import { SettingsFields, type StorySettings } from './settings-fields';
 import { useSaveStorySet, type StoryFigures, type StorySet } from './stories.queries';
 import {
   ELEMENT_TYPES,
@@ -57,6 +58,7 @@ export function StorySetEditor({
   const [code, setCode] = useState('');
   const [name, setName] = useState(set?.name ?? '');
   const [stories, setStories] = useState<StoryDraft[]>(() => (set ? draftOf(set) : [newStory()]));
+  const [settings, setSettings] = useState<StorySettings>(set?.settings ?? {});
   const [storyAt, setStoryAt] = useState(0);
   const [slideAt, setSlideAt] = useState(0);
   const [saved, setSaved] = useState(false);
@@ -82,7 +84,7 @@ export function StorySetEditor({
     setSaved(false);
     const target = set?.code ?? code.trim();
     save.mutate(
-      { code: target, body: bodyOf(name, set?.settings, stories) },
+      { code: target, body: bodyOf(name, settings, stories) },
       {
         onSuccess: (result) => {
           setStories(draftOf(result));
@@ -91,7 +93,7 @@ export function StorySetEditor({
         },
         onError: (error) => {
           const at = error instanceof ApiError ? placeOf(error.field) : undefined;
-          if (at?.story !== undefined) {
+          if (at?.story !== undefined && at.story < stories.length) {
             setStoryAt(at.story);
             setSlideAt(at.slide ?? 0);
           }
@@ -134,6 +136,12 @@ export function StorySetEditor({
             onChange={(e) => setName(e.currentTarget.value)}
           />
         </Group>
+        <SettingsFields
+          settings={settings}
+          readOnly={readOnly}
+          problem={refused?.field?.startsWith('settings.') ? { field: refused.field, message: refused.message } : undefined}
+          onChange={setSettings}
+        />
         <Grid>
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack gap="md">
@@ -325,7 +333,7 @@ export function StorySetEditor({
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 4 }}>
             <div style={{ position: 'sticky', top: 16 }}>
-              <PhonePreview stories={stories} story={story} slide={slide} />
+              <PhonePreview stories={stories} story={story} slide={slide} settings={settings} />
             </div>
           </Grid.Col>
         </Grid>

@@ -79,10 +79,15 @@ function elementBody(element: StoryElement): StoryElement {
   return Object.fromEntries(kept) as StoryElement;
 }
 
+/** The settings as sent: one left empty is left out (the answer gives its default). */
+function settingsBody(settings: StorySet['settings']): StorySet['settings'] {
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== '' && value !== undefined && value !== null));
+}
+
 export function bodyOf(name: string, settings: StorySet['settings'] | undefined, stories: readonly StoryDraft[]): StorySetBody {
   return {
     name: name.trim() === '' ? null : name.trim(),
-    ...(settings && { settings }),
+    ...(settings && { settings: settingsBody(settings) }),
     stories: stories.map((story) => ({
       ...(story.id !== undefined && { id: story.id }),
       name: story.name,
