@@ -36,12 +36,13 @@ import { createRecommendationsModule, type RecommendationsServices } from './mod
 import { createPopupsModule, type PopupsServices } from './modules/popups/module.js';
 import { createNpsModule, type NpsServices } from './modules/nps/index.js';
 import { createSlidersModule, type SlidersServices } from './modules/sliders/module.js';
+import { createStoriesModule, type StoriesServices } from './modules/stories/module.js';
 import { createSubscriptionsModule, type SubscriptionsServices } from './modules/subscriptions/module.js';
 import type { SubscriptionOrders } from './modules/subscriptions/subscriptions.types.js';
 import { createSystemModule, type SystemServices } from './modules/system/module.js';
 import type { SettingsListener } from './modules/system/settings-version.js';
 import { createTrackingModule, type TrackingServices } from './modules/tracking/module.js';
-import type { TrackedBatchListener, TrackingSubscriber } from './modules/tracking/tracking.types.js';
+import type { TrackedBatchListener, TrackingSubscriber, ViewAttributionSource } from './modules/tracking/tracking.types.js';
 import { createWebhooksModule, type WebhooksServices } from './modules/webhooks/module.js';
 
 /**
@@ -76,7 +77,8 @@ export interface Services
     AuditServices,
     AdminUsersServices,
     PopupsServices,
-    NpsServices {
+    NpsServices,
+    StoriesServices {
   /** The durable job queue: services enqueue; the process's JobRunner (if any) runs. */
   readonly jobs: JobQueue;
   /** The clock every service was built with (the demo's dates: process/demo-subscription.ts). */
@@ -138,6 +140,7 @@ export function compose(deps: ServicesDeps): Composition {
     mergeParticipants: Late.namedList<MergeParticipant>('merge participant'),
     trackingSubscribers: Late.namedList<TrackingSubscriber>('tracking subscriber'),
     trackedBatchListeners: Late.namedList<TrackedBatchListener>('tracked batch listener'),
+    viewAttributions: Late.namedList<ViewAttributionSource>('view attribution source'),
     segmentEntryListeners: new Late<readonly SegmentEntryListener[]>('the segment entry listeners'),
     checkoutOrders: new Late<CheckoutOrders>('the checkout orders'),
     catalogListeners: Late.namedList<CatalogLandedListener>('catalog landed listener'),
@@ -168,6 +171,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...rollups,
     trackingSubscribers: late.trackingSubscribers,
     batchListeners: late.trackedBatchListeners,
+    viewAttributions: late.viewAttributions,
   });
   const audience = createAudienceModule({
     ...base,
@@ -258,6 +262,7 @@ export function compose(deps: ServicesDeps): Composition {
   const bulk = createBulkModule({ ...base, ...audience.services, ...messaging.services });
   const adminUsers = createAdminUsersModule(base);
   const popups = createPopupsModule({ ...base, ...audience.services });
+  const stories = createStoriesModule({ ...base, ...catalog.services });
 
   // What the modules above needed of those built after them.
   late.checkoutOrders.bind(checkout.services.checkout);
@@ -270,6 +275,8 @@ export function compose(deps: ServicesDeps): Composition {
   late.liabilities.bind((shopId) => loyalty.services.loyaltyReports.liabilities(shopId));
   // What each tracking batch also counts in its transaction: the recommendation blocks' figures.
   late.trackedBatchListeners.bind([recommendations.batchListener]);
+  // Who may attribute a product view that names no recommended_by: the stories' last click.
+  late.viewAttributions.bind([stories.viewAttribution]);
   // What follows a catalog landing, in its transaction: the pictures' download, the alerts it fires.
   const catalogListeners = [images.catalogListener, productSubscriptions.catalogListener, ...(probes.catalogListeners ?? [])];
   late.catalogListeners.bind(catalogListeners);
@@ -351,6 +358,7 @@ export function compose(deps: ServicesDeps): Composition {
     ...audit.services,
     ...adminUsers.services,
     ...popups.services,
+    ...stories.services,
     jobs,
     clock,
     jobHandlers,

@@ -29,6 +29,7 @@ import { promotionsRoutes } from './promotions.routes.js';
 import { segmentsRoutes } from './segments.routes.js';
 import { shopsRoutes } from './shops.routes.js';
 import { recommendationBlocksRoutes } from './recommendation-blocks.routes.js';
+import { storiesRoutes } from './stories.routes.js';
 import { recommendationPreviewRoutes } from './recommendation-preview.routes.js';
 import { recommendationsRoutes } from './recommendations.routes.js';
 import { popupsRoutes } from './popups.routes.js';
@@ -142,4 +143,5 @@ export const adminApiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(sessionRoutes);
   await app.register(invitationsRoutes);
   await app.register(usersRoutes);
+  await app.register(storiesRoutes);
 };

@@ -110,6 +110,14 @@ import type {
   RecommendationSequencesTable,
 } from './tables/recommendations.js';
 import type { RecommendationBlockDaysTable, RecommendationBlockTouchesTable } from './tables/recommendation-figures.js';
+import type {
+  StoriesTable,
+  StoryPendingClicksTable,
+  StorySequencesTable,
+  StorySetsTable,
+  StorySlidesTable,
+  StoryTouchesTable,
+} from './tables/stories.js';
 import type { AdminUsersTable, AdminSessionsTable, AdminInvitationsTable, AdminApiTokensTable } from './tables/admin-users.js';
 import type { PopupDeviceMarksTable, PopupOffersTable, PopupSequencesTable, PopupsTable } from './tables/popups.js';
 import type { NpsCategoriesTable, NpsChannelsTable, NpsReviewSequencesTable, NpsReviewsTable } from './tables/nps.js';
@@ -139,6 +147,7 @@ export type * from './tables/recommendation-figures.js';
 export type * from './tables/admin-users.js';
 export type * from './tables/popups.js';
 export type * from './tables/nps.js';
+export type * from './tables/stories.js';
 
 export interface Database {
   settings: SettingsTable;
@@ -259,4 +268,11 @@ export interface Database {
   nps_categories: NpsCategoriesTable;
   nps_review_sequences: NpsReviewSequencesTable;
   nps_reviews: NpsReviewsTable;
+  story_sequences: StorySequencesTable;
+  story_sets: StorySetsTable;
+  stories: StoriesTable;
+  story_slides: StorySlidesTable;
+  story_views: StoryTouchesTable;
+  story_clicks: StoryTouchesTable;
+  story_pending_clicks: StoryPendingClicksTable;
 }

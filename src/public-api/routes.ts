@@ -18,6 +18,7 @@ import { trackingRoutes } from './tracking/tracking.routes.js';
 import { webPushRoutes } from './messaging/web-push.routes.js';
 import { trackRoutes } from './messaging/track.routes.js';
 import { popupRoutes } from './popup/popup.routes.js';
+import { storiesRoutes } from './stories/stories.routes.js';
 import type { PublicRouteModule } from './types.js';
 
 /**
@@ -45,4 +46,5 @@ export const PUBLIC_ROUTES: readonly PublicRouteModule[] = [
   recommendRoutes,
   popupRoutes,
   npsRoutes,
+  storiesRoutes,
 ];

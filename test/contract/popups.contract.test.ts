@@ -39,6 +39,7 @@ describe.each(TEST_DIALECTS)('popups as the SDKs see them on %s', (dialect) => {
   let t: TestApp;
   let shopId: string;
   let welcome: number;
+  let storyView: { story_id: number; slide_id: number };
 
   const admin = async (method: 'POST' | 'PATCH', path: string, body: object) => {
     const response = await t.app.inject({ method, url: `/admin/v1/shops/${shopId}/popups${path}`, headers: t.adminHeaders, payload: body });
@@ -76,6 +77,19 @@ describe.each(TEST_DIALECTS)('popups as the SDKs see them on %s', (dialect) => {
     ({ shopId } = await createShopFixture(t.app.services));
     await t.app.services.shops.createCustomEvent(shopId, { code: 'app_opened' });
     await t.app.services.recommendationBlocks.putBlock(shopId, 'home', { title: 'For you', rules: [{ recommender: 'popular' }] });
+    const stories = await t.app.inject({
+      method: 'PUT',
+      url: `/admin/v1/shops/${shopId}/stories/home`,
+      headers: t.adminHeaders,
+      payload: {
+        stories: [
+          { name: 'Sale', avatar: 'https://cdn.example/a.png', slides: [{ type: 'image', background: 'https://cdn.example/s.png' }] },
+        ],
+      },
+    });
+    expect(stories.statusCode, stories.body).toBe(200);
+    const story = stories.json<{ stories: { id: number; slides: { id: number }[] }[] }>().stories[0]!;
+    storyView = { story_id: story.id, slide_id: story.slides[0]!.id };
     ({ id: welcome } = await admin('POST', '', {
       name: 'Welcome',
       status: 'active',
@@ -128,6 +142,20 @@ describe.each(TEST_DIALECTS)('popups as the SDKs see them on %s', (dialect) => {
       trackPushRequest(state, 'clicked', { code: 'nothing', type: 'bulk' }),
       recommendRequest(state, 'home', {}),
       recommendRequest(state, 'home', { extended: true }),
+      {
+        method: 'POST',
+        url: '/track/stories',
+        headers: JSON_HEADERS,
+        payload: JSON.stringify({
+          shop_id: shopId,
+          did: state.did,
+          seance: state.sid,
+          sid: state.sid,
+          code: 'home',
+          event: 'view',
+          ...storyView,
+        }),
+      } satisfies InjectOptions,
     ];
     for (const request of answers) {
       t.clock.advance(MINUTE);

@@ -19,6 +19,7 @@ import { messagingRoutes } from './messaging/routes';
 import { recommendationRoutes } from './recommendations/routes';
 import { popupRoutes } from './popups/routes';
 import { npsRoutes } from './nps/routes';
+import { storyRoutes } from './stories/routes';
 import { shopRoutes } from './shops/routes';
 import { templateRoutes } from './templates/routes';
 import { userRoutes } from './users/routes';
@@ -70,6 +71,7 @@ const router = createBrowserRouter(
         ...recommendationRoutes,
         ...popupRoutes,
         ...npsRoutes,
+        ...storyRoutes,
         { path: '*', Component: NotFound },
       ],
     },

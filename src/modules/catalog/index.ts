@@ -15,3 +15,4 @@ export { PromiseCache } from './promise-cache.js';
 export type { FacetIndex } from './domain/facet-index.js';
 export { compile as compileListingFilters, failedFilters, type CompiledFilters } from './domain/facet-filters.js';
 export { brandKey } from './domain/facet-index.js';
+export { priceFields } from './domain/price.js';

@@ -15,4 +15,6 @@ export type {
   TrackedBatchListener,
   TrackedOrder,
   TrackingSubscriber,
+  ViewAttribution,
+  ViewAttributionSource,
 } from './tracking.types.js';

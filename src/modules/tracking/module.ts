@@ -8,7 +8,7 @@ import type { IdentityService, MergeParticipant } from '../identity/index.js';
 import type { ShopsService } from '../shops/index.js';
 import { CustomerHistoryService } from './customer-history.service.js';
 import { TrackingService } from './tracking.service.js';
-import type { TrackedBatchListener, TrackingSubscriber } from './tracking.types.js';
+import type { TrackedBatchListener, TrackingSubscriber, ViewAttributionSource } from './tracking.types.js';
 
 /** `tracking.deliver` jobs one worker process runs at once, beside the shared slots. */
 export const TRACKING_DELIVER_CONCURRENCY = 32;
@@ -39,6 +39,8 @@ export function createTrackingModule(deps: {
   readonly rollups?: DashboardRollups;
   /** The modules that keep figures of each batch in its transaction, built after it. */
   readonly batchListeners?: Late<readonly TrackedBatchListener[]>;
+  /** The modules that may attribute a product view naming no recommended_by, built after it. */
+  readonly viewAttributions?: Late<readonly ViewAttributionSource[]>;
 }): TrackingModule {
   const tracking = new TrackingService({ ...deps, subscribers: deps.trackingSubscribers });
   return {

@@ -17,6 +17,7 @@ import { draftCustomEvent, draftPushEvent, type EventDraft } from './domain/even
 import type { TrackedItem } from './domain/items.js';
 import { isWellFormedSessionId } from './domain/session.js';
 import { storeEventBatch } from './tracking.batch.js';
+import { attributeViews } from './view-attribution.js';
 import { mergeTrackingData } from './tracking.merge.js';
 import * as counters from './product-counters.repo.js';
 import * as repo from './tracking.repo.js';
@@ -33,6 +34,7 @@ import type {
   TrackedBatchListener,
   TrackedOrder,
   TrackingSubscriber,
+  ViewAttributionSource,
 } from './tracking.types.js';
 
 export interface TrackingDeps {
@@ -56,6 +58,8 @@ export interface TrackingDeps {
   readonly rollups?: Pick<DashboardRollups, 'trackedBatch'>;
   /** The modules that keep figures of each batch in its transaction (the recommendation blocks'), bound late. */
   readonly batchListeners?: Late<readonly TrackedBatchListener[]>;
+  /** Asked of a product view that names no recommended_by (the stories' last click), bound late; none when absent. */
+  readonly viewAttributions?: Late<readonly ViewAttributionSource[]>;
 }
 
 export const MAX_EVENTS_LIMIT = 1000;
@@ -269,7 +273,11 @@ export class TrackingService {
       ...(this.deps.rollups && { rollups: this.deps.rollups }),
       listeners: this.deps.batchListeners?.get() ?? [],
     };
-    return this.db.transaction().execute((trx) => storeEventBatch(trx, drafts, context));
+    return this.db
+      .transaction()
+      .execute(async (trx) =>
+        storeEventBatch(trx, await attributeViews(trx, drafts, this.deps.viewAttributions?.get() ?? [], now), context),
+      );
   }
 
   private async openSession(shopId: string, did: string, sid: string | undefined): Promise<string> {

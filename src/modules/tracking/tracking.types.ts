@@ -184,6 +184,27 @@ export interface TrackedBatchListener {
   storedBatch(trx: Transaction<Database>, events: readonly StoredEvent[], newOrders: ReadonlySet<StoredEvent>): Promise<void>;
 }
 
+export interface ViewAttribution {
+  readonly recommendedBy: RecommendedBy;
+  readonly recommendedCode: string;
+}
+
+/**
+ * A module that may attribute a device's next product view (the stories' last click,
+ * docs/stories.md "Clicks"): in a batch's transaction it gives up, once, what it holds for
+ * these devices of the shop, by did. The device's first view of the batch takes it and
+ * applies it when it names no recommended_by.
+ */
+export interface ViewAttributionSource {
+  readonly name: string;
+  takeForViews(
+    trx: Transaction<Database>,
+    shopId: string,
+    dids: readonly string[],
+    now: number,
+  ): Promise<ReadonlyMap<string, ViewAttribution>>;
+}
+
 export interface ProductCounterWindow {
   readonly view: number;
   readonly cart: number;

@@ -29900,6 +29900,1214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/shops/{shop_id}/stories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List story sets */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            story_sets: {
+                                code: string;
+                                id: number;
+                                name: string | null;
+                                /** @description How many stories it holds. */
+                                stories: number;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/stories/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a story set */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The code apps send to GET /stories/{code}: 1 to 64 of a-z, 0-9, _ and -.
+                     * @example home
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description What GET /stories/{code} answers as `id`. */
+                            id: number;
+                            name: string | null;
+                            /** @description Display settings; what is not given is answered with its default (docs/stories.md "Settings"). */
+                            settings: {
+                                avatar_size?: number;
+                                /** @description Behind the list. `#rgb` or `#rrggbb`. */
+                                background?: string;
+                                background_opacity?: number;
+                                /** @description The pin of a pinned story. `#rgb` or `#rrggbb`. */
+                                background_pin?: string;
+                                /** @description The progress bars. `#rgb` or `#rrggbb`. */
+                                background_progress?: string;
+                                /** @description The ring of a story not viewed. `#rgb` or `#rrggbb`. */
+                                border_not_viewed?: string;
+                                /** @description The ring of a viewed story. `#rgb` or `#rrggbb`. */
+                                border_viewed?: string;
+                                /** @description The close button. `#rgb` or `#rrggbb`. */
+                                close_color?: string;
+                                /** @description The stories’ names. `#rgb` or `#rrggbb`. */
+                                color?: string;
+                                font_size?: number;
+                                pin_symbol?: string;
+                            };
+                            stories: {
+                                avatar: string;
+                                id: number;
+                                name: string;
+                                pinned: boolean;
+                                slides: {
+                                    background: string;
+                                    background_color: string | null;
+                                    duration: number;
+                                    elements: {
+                                        /** @description button. `#rgb` or `#rrggbb`. */
+                                        background?: string;
+                                        /** @description text_block. */
+                                        bold?: boolean;
+                                        /** @description button: its text. `#rgb` or `#rrggbb`. */
+                                        color?: string;
+                                        /** @description button. */
+                                        corner_radius?: number;
+                                        /** @description button. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        deeplink_android?: string;
+                                        /** @description button. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        deeplink_ios?: string;
+                                        /** @description text_block: 6 to 96. */
+                                        font_size?: number;
+                                        /** @description text_block: monospaced, serif or sans-serif. */
+                                        font_type?: string;
+                                        /** @description products: the label that closes it. */
+                                        hide_carousel?: string;
+                                        /** @description header: an http(s) picture. */
+                                        icon?: string;
+                                        /** @description text_block. */
+                                        italic?: boolean;
+                                        /** @description product (required): an offer id. */
+                                        item_id?: string;
+                                        /** @description products (required): offer ids. */
+                                        item_ids?: string[];
+                                        /** @description button, header. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        link?: string;
+                                        /** @description button, header: for Android. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        link_android?: string;
+                                        /** @description button, header: for iOS. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        link_ios?: string;
+                                        /** @description product: the promo code shown with it. */
+                                        promocode?: string;
+                                        /** @description product: the code’s discount, for the price shown with it. */
+                                        promocode_discount_percent?: number;
+                                        /** @description products: the label that opens the carousel. */
+                                        show_carousel?: string;
+                                        /** @description header. */
+                                        subtitle?: string;
+                                        /** @description text_block: left, right or center. */
+                                        text_align?: string;
+                                        /** @description text_block. `#rgb` or `#rrggbb`. */
+                                        text_background_color?: string;
+                                        /** @description text_block: percent. */
+                                        text_background_color_opacity?: number;
+                                        /** @description button. */
+                                        text_bold?: boolean;
+                                        /** @description text_block. `#rgb` or `#rrggbb`. */
+                                        text_color?: string;
+                                        /** @description text_block (required). */
+                                        text_input?: string;
+                                        /** @description text_block: 0.5 to 5. */
+                                        text_line_spacing?: number;
+                                        /** @description button, header (required), product. */
+                                        title?: string;
+                                        /** @description button, products (a carousel), product (one product with a promo code), text_block, header. */
+                                        type: "button" | "products" | "product" | "text_block" | "header";
+                                        /** @description Where it stands, in percent of the slide’s height from the top (0 to 100). */
+                                        y_offset?: number;
+                                    }[];
+                                    id: number;
+                                    preview: string | null;
+                                    type: "image" | "video";
+                                }[];
+                            }[];
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Create or replace a story set
+         * @description Every story and slide is answered with its integer id. A story or slide that passes the id GET answered keeps it (and its views and clicks); one without an id keeps the id at its place; the rest get new ids. A problem is a 422 naming its path (`stories[0].slides[1].elements[0].link`).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The code apps send to GET /stories/{code}: 1 to 64 of a-z, 0-9, _ and -.
+                     * @example home
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description What the team calls it. */
+                        name?: string | null;
+                        /** @description Display settings; what is not given is answered with its default (docs/stories.md "Settings"). */
+                        settings?: {
+                            avatar_size?: number;
+                            /** @description Behind the list. `#rgb` or `#rrggbb`. */
+                            background?: string;
+                            background_opacity?: number;
+                            /** @description The pin of a pinned story. `#rgb` or `#rrggbb`. */
+                            background_pin?: string;
+                            /** @description The progress bars. `#rgb` or `#rrggbb`. */
+                            background_progress?: string;
+                            /** @description The ring of a story not viewed. `#rgb` or `#rrggbb`. */
+                            border_not_viewed?: string;
+                            /** @description The ring of a viewed story. `#rgb` or `#rrggbb`. */
+                            border_viewed?: string;
+                            /** @description The close button. `#rgb` or `#rrggbb`. */
+                            close_color?: string;
+                            /** @description The stories’ names. `#rgb` or `#rrggbb`. */
+                            color?: string;
+                            font_size?: number;
+                            pin_symbol?: string;
+                        };
+                        /** @description In the order apps show them. */
+                        stories: {
+                            /** @description The round picture in the list: http(s). */
+                            avatar: string;
+                            /** @description The id GET answered: passing it keeps the id (and its views) wherever it now stands. */
+                            id?: number;
+                            name: string;
+                            /** @default false */
+                            pinned?: boolean;
+                            slides: {
+                                /** @description The picture or video: http(s). */
+                                background: string;
+                                background_color?: string | null;
+                                /**
+                                 * @description Seconds.
+                                 * @default 10
+                                 */
+                                duration?: number;
+                                elements?: {
+                                    /** @description button. `#rgb` or `#rrggbb`. */
+                                    background?: string;
+                                    /** @description text_block. */
+                                    bold?: boolean;
+                                    /** @description button: its text. `#rgb` or `#rrggbb`. */
+                                    color?: string;
+                                    /** @description button. */
+                                    corner_radius?: number;
+                                    /** @description button. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                    deeplink_android?: string;
+                                    /** @description button. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                    deeplink_ios?: string;
+                                    /** @description text_block: 6 to 96. */
+                                    font_size?: number;
+                                    /** @description text_block: monospaced, serif or sans-serif. */
+                                    font_type?: string;
+                                    /** @description products: the label that closes it. */
+                                    hide_carousel?: string;
+                                    /** @description header: an http(s) picture. */
+                                    icon?: string;
+                                    /** @description text_block. */
+                                    italic?: boolean;
+                                    /** @description product (required): an offer id. */
+                                    item_id?: string;
+                                    /** @description products (required): offer ids. */
+                                    item_ids?: string[];
+                                    /** @description button, header. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                    link?: string;
+                                    /** @description button, header: for Android. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                    link_android?: string;
+                                    /** @description button, header: for iOS. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                    link_ios?: string;
+                                    /** @description product: the promo code shown with it. */
+                                    promocode?: string;
+                                    /** @description product: the code’s discount, for the price shown with it. */
+                                    promocode_discount_percent?: number;
+                                    /** @description products: the label that opens the carousel. */
+                                    show_carousel?: string;
+                                    /** @description header. */
+                                    subtitle?: string;
+                                    /** @description text_block: left, right or center. */
+                                    text_align?: string;
+                                    /** @description text_block. `#rgb` or `#rrggbb`. */
+                                    text_background_color?: string;
+                                    /** @description text_block: percent. */
+                                    text_background_color_opacity?: number;
+                                    /** @description button. */
+                                    text_bold?: boolean;
+                                    /** @description text_block. `#rgb` or `#rrggbb`. */
+                                    text_color?: string;
+                                    /** @description text_block (required). */
+                                    text_input?: string;
+                                    /** @description text_block: 0.5 to 5. */
+                                    text_line_spacing?: number;
+                                    /** @description button, header (required), product. */
+                                    title?: string;
+                                    /** @description button, products (a carousel), product (one product with a promo code), text_block, header. */
+                                    type: "button" | "products" | "product" | "text_block" | "header";
+                                    /** @description Where it stands, in percent of the slide’s height from the top (0 to 100). */
+                                    y_offset?: number;
+                                }[];
+                                /** @description The id GET answered: passing it keeps the id (and its views) wherever it now stands. */
+                                id?: number;
+                                preview?: string | null;
+                                /** @default image */
+                                type?: "image" | "video";
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description What GET /stories/{code} answers as `id`. */
+                            id: number;
+                            name: string | null;
+                            /** @description Display settings; what is not given is answered with its default (docs/stories.md "Settings"). */
+                            settings: {
+                                avatar_size?: number;
+                                /** @description Behind the list. `#rgb` or `#rrggbb`. */
+                                background?: string;
+                                background_opacity?: number;
+                                /** @description The pin of a pinned story. `#rgb` or `#rrggbb`. */
+                                background_pin?: string;
+                                /** @description The progress bars. `#rgb` or `#rrggbb`. */
+                                background_progress?: string;
+                                /** @description The ring of a story not viewed. `#rgb` or `#rrggbb`. */
+                                border_not_viewed?: string;
+                                /** @description The ring of a viewed story. `#rgb` or `#rrggbb`. */
+                                border_viewed?: string;
+                                /** @description The close button. `#rgb` or `#rrggbb`. */
+                                close_color?: string;
+                                /** @description The stories’ names. `#rgb` or `#rrggbb`. */
+                                color?: string;
+                                font_size?: number;
+                                pin_symbol?: string;
+                            };
+                            stories: {
+                                avatar: string;
+                                id: number;
+                                name: string;
+                                pinned: boolean;
+                                slides: {
+                                    background: string;
+                                    background_color: string | null;
+                                    duration: number;
+                                    elements: {
+                                        /** @description button. `#rgb` or `#rrggbb`. */
+                                        background?: string;
+                                        /** @description text_block. */
+                                        bold?: boolean;
+                                        /** @description button: its text. `#rgb` or `#rrggbb`. */
+                                        color?: string;
+                                        /** @description button. */
+                                        corner_radius?: number;
+                                        /** @description button. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        deeplink_android?: string;
+                                        /** @description button. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        deeplink_ios?: string;
+                                        /** @description text_block: 6 to 96. */
+                                        font_size?: number;
+                                        /** @description text_block: monospaced, serif or sans-serif. */
+                                        font_type?: string;
+                                        /** @description products: the label that closes it. */
+                                        hide_carousel?: string;
+                                        /** @description header: an http(s) picture. */
+                                        icon?: string;
+                                        /** @description text_block. */
+                                        italic?: boolean;
+                                        /** @description product (required): an offer id. */
+                                        item_id?: string;
+                                        /** @description products (required): offer ids. */
+                                        item_ids?: string[];
+                                        /** @description button, header. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        link?: string;
+                                        /** @description button, header: for Android. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        link_android?: string;
+                                        /** @description button, header: for iOS. http(s) or an app deep link (`myapp://…`); never `javascript:` or `data:`. */
+                                        link_ios?: string;
+                                        /** @description product: the promo code shown with it. */
+                                        promocode?: string;
+                                        /** @description product: the code’s discount, for the price shown with it. */
+                                        promocode_discount_percent?: number;
+                                        /** @description products: the label that opens the carousel. */
+                                        show_carousel?: string;
+                                        /** @description header. */
+                                        subtitle?: string;
+                                        /** @description text_block: left, right or center. */
+                                        text_align?: string;
+                                        /** @description text_block. `#rgb` or `#rrggbb`. */
+                                        text_background_color?: string;
+                                        /** @description text_block: percent. */
+                                        text_background_color_opacity?: number;
+                                        /** @description button. */
+                                        text_bold?: boolean;
+                                        /** @description text_block. `#rgb` or `#rrggbb`. */
+                                        text_color?: string;
+                                        /** @description text_block (required). */
+                                        text_input?: string;
+                                        /** @description text_block: 0.5 to 5. */
+                                        text_line_spacing?: number;
+                                        /** @description button, header (required), product. */
+                                        title?: string;
+                                        /** @description button, products (a carousel), product (one product with a promo code), text_block, header. */
+                                        type: "button" | "products" | "product" | "text_block" | "header";
+                                        /** @description Where it stands, in percent of the slide’s height from the top (0 to 100). */
+                                        y_offset?: number;
+                                    }[];
+                                    id: number;
+                                    preview: string | null;
+                                    type: "image" | "video";
+                                }[];
+                            }[];
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a story set
+         * @description Its views and clicks go with it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The code apps send to GET /stories/{code}: 1 to 64 of a-z, 0-9, _ and -.
+                     * @example home
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shops/{shop_id}/stories/{code}/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A story set’s views and clicks
+         * @description Per slide, the devices that viewed it and that clicked in it; per story, the devices that viewed (clicked) any of its slides. A device’s repeat is not counted again (docs/stories.md "Figures").
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /**
+                     * @description The code apps send to GET /stories/{code}: 1 to 64 of a-z, 0-9, _ and -.
+                     * @example home
+                     */
+                    code: string;
+                    /** @description The shop id: 30 hexadecimal characters. */
+                    shop_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string;
+                            stories: {
+                                /** @description Devices that clicked in it. */
+                                clicks: number;
+                                id: number;
+                                slides: {
+                                    /** @description Devices that clicked in it. */
+                                    clicks: number;
+                                    id: number;
+                                    /** @description Devices that viewed it (a device’s repeat is not counted again). */
+                                    views: number;
+                                }[];
+                                /** @description Devices that viewed it (a device’s repeat is not counted again). */
+                                views: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /**
+                                 * @description Stable machine-readable code.
+                                 * @example NOT_FOUND
+                                 */
+                                code: string;
+                                /** @description One human-readable sentence. */
+                                message: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/shops/{shop_id}/subscriptions": {
         parameters: {
             query?: never;

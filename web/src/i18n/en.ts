@@ -10,6 +10,7 @@ import { messagingEn } from './messaging.en';
 import { recommendationsEn } from './recommendations.en';
 import { popupsEn } from './popups.en';
 import { npsEn } from './nps.en';
+import { storiesEn } from './stories.en';
 
 /**
  * The English table: the source of every key. ru.ts is typed as `Messages`, so a key
@@ -132,6 +133,7 @@ export const en = {
   ...recommendationsEn,
   ...popupsEn,
   ...npsEn,
+  ...storiesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

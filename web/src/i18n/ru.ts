@@ -11,6 +11,7 @@ import { messagingRu } from './messaging.ru';
 import { recommendationsRu } from './recommendations.ru';
 import { popupsRu } from './popups.ru';
 import { npsRu } from './nps.ru';
+import { storiesRu } from './stories.ru';
 
 /** The Russian table: typed as Messages, so every key of en.ts must be here. */
 export const ru: Messages = {
@@ -130,4 +131,5 @@ export const ru: Messages = {
   ...recommendationsRu,
   ...popupsRu,
   ...npsRu,
+  ...storiesRu,
 };

@@ -50,7 +50,13 @@ export function Shell({ user }: { readonly user: SessionUser }) {
         ['sliders', t('nav.catalog.sliders')],
       ],
     },
-    { title: t('recommendations.nav.group'), links: [['recommendations', t('recommendations.nav.blocks')]] },
+    {
+      title: t('recommendations.nav.group'),
+      links: [
+        ['recommendations', t('recommendations.nav.blocks')],
+        ['stories', t('stories.nav')],
+      ],
+    },
     {
       title: t('nps.nav.group'),
       links: [
