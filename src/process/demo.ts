@@ -143,6 +143,54 @@ export const DEMO_STEPS: readonly DemoStep[] = [
     },
   },
   {
+    name: 'a story set and NPS questions',
+    async run({ services, shop }) {
+      // The home screen's stories (GET /stories/home): a sale with a carousel and a product
+      // with the promo code above. Pictures are placeholders on a domain that never answers.
+      await services.storySets.putSet(shop.shopId, DEMO_STORY_SET, {
+        name: 'Home screen',
+        stories: [
+          {
+            name: 'Kitchen week',
+            avatar: 'https://demo.patron.invalid/stories/kitchen.jpg',
+            pinned: true,
+            slides: [
+              {
+                type: 'image',
+                background: 'https://demo.patron.invalid/stories/kitchen-1.jpg',
+                duration: 7,
+                elements: [
+                  { type: 'header', title: 'Kitchen week' },
+                  { type: 'products', item_ids: ['2001', '2002'] },
+                ],
+              },
+              {
+                type: 'image',
+                background: 'https://demo.patron.invalid/stories/kitchen-2.jpg',
+                elements: [{ type: 'product', item_id: '1003', promocode: DEMO_PROMO_CODE }],
+              },
+            ],
+          },
+        ],
+      });
+      // The channels the SDKs name by default (the app's platform) and one question.
+      for (const [code, name] of [
+        ['ios_app', 'iOS app'],
+        ['android_app', 'Android app'],
+        ['web', 'Website'],
+      ] as const) {
+        await services.npsSettings.putChannel(shop.shopId, code, { name });
+      }
+      await services.npsSettings.putCategory(shop.shopId, DEMO_NPS_CATEGORY, {
+        name: 'Delivery',
+        detractor_question: 'What went wrong with your delivery?',
+        passive_question: 'What would make delivery better?',
+        promoter_question: 'What did you like about delivery?',
+        promoter_success: 'Thank you!',
+      });
+    },
+  },
+  {
     name: 'a transactional mailing',
     async run({ services, shop }) {
       // No channel is configured: where mail goes is the operator's choice (the welcome
@@ -174,6 +222,9 @@ export const DEMO_SLIDER_CODE = 'main_banner';
 /** The demo programme's member (normalised phone), with 500.00 bonuses. */
 export const DEMO_MEMBER_PHONE = '79001234567';
 export const DEMO_COLLECTION_ID = 'new_in';
+/** The demo's story set and NPS category, asked for by the welcome block's /stories and /nps/create lines. */
+export const DEMO_STORY_SET = 'home';
+export const DEMO_NPS_CATEGORY = 'delivery';
 /** The demo's product-page recommendation block, asked for by the welcome block's /recommend line. */
 export const DEMO_PRODUCT_BLOCK = 'product_page';
 

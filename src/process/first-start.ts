@@ -8,8 +8,10 @@ import {
   DEMO_PRODUCT_BLOCK,
   DEMO_MAILING_CODE,
   DEMO_MEMBER_PHONE,
+  DEMO_NPS_CATEGORY,
   DEMO_PROMO_CODE,
   DEMO_SLIDER_CODE,
+  DEMO_STORY_SET,
   seedDemo,
   type DemoOutcome,
 } from './demo.js';
@@ -165,5 +167,7 @@ function demoCurls(demo: Extract<DemoOutcome, { kind: 'created' }>, baseUrl: str
     `  curl -X POST ${baseUrl}/loyalty/checkout/estimate ${json} -d '${estimate}'`,
     `  curl "${baseUrl}/loyalty/subscriptions/members/status?${subscriber}"`,
     `  curl "${baseUrl}/loyalty/subscriptions/orders?${subscriber}"`,
+    `  curl "${baseUrl}/stories/${DEMO_STORY_SET}?shop_id=${shop}&did=${DEMO_DID}"`,
+    `  curl -X POST "${baseUrl}/nps/create?shop_id=${shop}&did=${DEMO_DID}&channel=web&category=${DEMO_NPS_CATEGORY}&rate=9"`,
   ];
 }

@@ -63,7 +63,7 @@ describe.each(TEST_DIALECTS)('patron commands on %s', (dialect) => {
     const first = await runCli(['demo'], env);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /^Created the demo shop "Demo shop" with sample data: custom event codes, a product catalog, a slider, a product collection, a loyalty programme, promotions and a promo code, a paid subscription, recommendation blocks, a transactional mailing\./,
+      /^Created the demo shop "Demo shop" with sample data: custom event codes, a product catalog, a slider, a product collection, a loyalty programme, promotions and a promo code, a paid subscription, recommendation blocks, a story set and NPS questions, a transactional mailing\./,
     );
     const shopId = /^shop_id {6}([0-9a-f]{30})$/m.exec(first.stdout)?.[1];
     const second = await runCli(['demo'], env);

@@ -60,7 +60,7 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
       .split('\n')
       .filter((l) => l.startsWith('  curl '))
       .map((l) => l.trim());
-    expect(curls).toHaveLength(20);
+    expect(curls).toHaveLength(22);
     expect(await paste(curls[0]!)).toEqual({ status: 'ok' });
     const listed = (await paste(curls[1]!)) as ShopList;
     expect(listed.shops.map((s) => [s.shop_id, s.name])).toEqual([[demoShopId, 'Demo shop']]);
@@ -138,15 +138,26 @@ describe.each(TEST_DIALECTS)('patron serve on %s', (dialect) => {
       },
     });
 
+    // The home screen's story set: the carousel's two kitchen products, filled from the feed.
+    const stories = (await paste(curls[17]!)) as {
+      stories: { name: string; viewed: boolean; slides: { elements: { type: string }[] }[] }[];
+    };
+    expect(stories.stories).toMatchObject([{ name: 'Kitchen week', viewed: false }]);
+    expect(stories.stories[0]!.slides.map((slide) => slide.elements.map((element) => element.type))).toEqual([
+      ['header', 'products'],
+      ['product'],
+    ]);
+    expect(await paste(curls[18]!)).toEqual({ status: 'success' });
+
     // The demo's transactional mailing: answered with a code; no channel is configured, so the log says why.
-    const sent = (await paste(curls[17]!)) as { success: boolean; payload: { code: string } };
+    const sent = (await paste(curls[19]!)) as { success: boolean; payload: { code: string } };
     expect(sent).toMatchObject({ success: true, payload: { code: expect.stringMatching(/\S/) } });
-    const log = JSON.stringify(await paste(curls[18]!));
+    const log = JSON.stringify(await paste(curls[20]!));
     expect(log).toContain(sent.payload.code);
     expect(log).toContain('not configured');
     // The SMTP catcher line is not pasted: it needs a catcher and PATRON_FETCH_ALLOW_PRIVATE.
-    expect(curls[19]).toContain(`-d '{"smtp_url":"smtp://127.0.0.1:1025",`);
-    expect(curls[19]).toContain(`/admin/v1/shops/${demoShopId}/channels/email`);
+    expect(curls[21]).toContain(`-d '{"smtp_url":"smtp://127.0.0.1:1025",`);
+    expect(curls[21]).toContain(`/admin/v1/shops/${demoShopId}/channels/email`);
     expect(welcome).toContain('PATRON_FETCH_ALLOW_PRIVATE=127.0.0.1');
 
     expect(welcome).toContain(`${baseUrl}/docs`);
