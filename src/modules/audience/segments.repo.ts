@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, SegmentMembersTable, SegmentsTable } from '../../db/types.js';
 import { BulkStatement, inListSlices, statementSlices } from '../../db/statement-slices.js';
+import { takeShopSequence } from '../../db/sequences.js';
 
 /** Kysely only: segments and their members. Every statement is scoped by shop_id. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -12,13 +13,7 @@ export type MemberRow = Selectable<SegmentMembersTable>;
  * row until the transaction ends, so two creators never get the same id.
  */
 export async function allocateId(db: Executor, shopId: string, name: 'segments' | 'imports'): Promise<number> {
-  const row = await db
-    .insertInto('audience_sequences')
-    .values({ shop_id: shopId, name, last_id: 1 })
-    .onConflict((oc) => oc.columns(['shop_id', 'name']).doUpdateSet((eb) => ({ last_id: eb('audience_sequences.last_id', '+', 1) })))
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
-  return row.last_id;
+  return takeShopSequence(db, 'audience_sequences', shopId, { column: 'name', value: name });
 }
 
 export async function insertSegment(db: Executor, row: SegmentRow): Promise<void> {

@@ -7,6 +7,7 @@ import type {
   MessagingMessagesTable,
 } from '../../db/types.js';
 import { PreparedQuery, PreparedQueryFamily, PreparedRowQuery } from '../../db/prepared-query.js';
+import { takeShopSequence } from '../../db/sequences.js';
 
 /** Kysely only: rows of the messaging tables in and out. Every query filters by shop_id. */
 
@@ -40,13 +41,7 @@ export async function listChannels(db: Executor, shopId: string): Promise<Channe
 
 /** The next per-shop id of `kind`, in one upsert (no read-then-write); with `count`, the last of `count` ids reserved at once. */
 export async function nextId(db: Executor, shopId: string, kind: string, count = 1): Promise<number> {
-  const row = await db
-    .insertInto('messaging_sequences')
-    .values({ shop_id: shopId, kind, last_id: count })
-    .onConflict((oc) => oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('messaging_sequences.last_id', '+', count) })))
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_id);
+  return takeShopSequence(db, 'messaging_sequences', shopId, { column: 'kind', value: kind }, count);
 }
 
 export async function findMailing(db: Executor, shopId: string, code: string): Promise<MailingRow | undefined> {

@@ -2,18 +2,13 @@ import type { Insertable, Selectable } from 'kysely';
 import type { NpsReviewsTable } from '../../db/types.js';
 import type { RateCount } from './domain/nps.js';
 import type { Executor } from './settings.repo.js';
+import { takeShopSequence } from '../../db/sequences.js';
 
 /** Kysely only: NPS reviews, every statement scoped by shop_id. */
 export type ReviewRow = Selectable<NpsReviewsTable> & { order_found: number | boolean };
 
 export async function nextReviewId(db: Executor, shopId: string): Promise<number> {
-  const row = await db
-    .insertInto('nps_review_sequences')
-    .values({ shop_id: shopId, last_id: 1 })
-    .onConflict((oc) => oc.column('shop_id').doUpdateSet((eb) => ({ last_id: eb('nps_review_sequences.last_id', '+', 1) })))
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_id);
+  return takeShopSequence(db, 'nps_review_sequences', shopId, null);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database, PopupsTable } from '../../db/types.js';
+import { takeShopSequence } from '../../db/sequences.js';
 
 /** Kysely only: rows in, rows out. Every statement is scoped by shop_id. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -8,13 +9,7 @@ export type PopupValues = Omit<Insertable<PopupsTable>, 'shop_id' | 'id' | 'crea
 
 /** The next per-shop popup id, in one upsert (no read before the write). */
 export async function nextId(db: Executor, shopId: string): Promise<number> {
-  const row = await db
-    .insertInto('popup_sequences')
-    .values({ shop_id: shopId, last_id: 1 })
-    .onConflict((oc) => oc.column('shop_id').doUpdateSet((eb) => ({ last_id: eb('popup_sequences.last_id', '+', 1) })))
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_id);
+  return takeShopSequence(db, 'popup_sequences', shopId, null);
 }
 
 export async function insertPopup(db: Executor, row: Insertable<PopupsTable>): Promise<PopupRow> {

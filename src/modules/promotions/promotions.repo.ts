@@ -2,19 +2,14 @@ import { expressionBuilder, sql, type Kysely, type Selectable, type Transaction 
 import { PreparedQuery } from '../../db/prepared-query.js';
 import type { Database, PromotionsTable } from '../../db/types.js';
 import type { Promotion, PromotionInput, PromotionStatus } from './domain/promotion.js';
+import { takeShopSequence } from '../../db/sequences.js';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 type PromotionRow = Selectable<PromotionsTable>;
 
 /** The next number of a kind (promotion, certificate, pool ids; the revision) in the shop: one upsert, no read. */
 export async function nextId(db: Executor, shopId: string, kind: 'promotion' | 'certificate' | 'pool' | 'revision'): Promise<number> {
-  const row = await db
-    .insertInto('promotion_sequences')
-    .values({ shop_id: shopId, kind, last_id: 1 })
-    .onConflict((oc) => oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('promotion_sequences.last_id', '+', 1) })))
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_id);
+  return takeShopSequence(db, 'promotion_sequences', shopId, { column: 'kind', value: kind });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database, RecommendationBlocksTable } from '../../db/types.js';
+import { takeShopSequence } from '../../db/sequences.js';
 
 /** Kysely only: rows in, rows out. Every statement is scoped by shop_id. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -7,13 +8,7 @@ export type BlockRow = Selectable<RecommendationBlocksTable>;
 
 /** The next per-shop id of `kind`, in one upsert (no read before the write). */
 export async function nextId(db: Executor, shopId: string, kind: 'blocks'): Promise<number> {
-  const row = await db
-    .insertInto('recommendation_sequences')
-    .values({ shop_id: shopId, kind, last_id: 1 })
-    .onConflict((oc) => oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('recommendation_sequences.last_id', '+', 1) })))
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
-  return Number(row.last_id);
+  return takeShopSequence(db, 'recommendation_sequences', shopId, { column: 'kind', value: kind });
 }
 
 /** Inserts a block; false when its code is the shop's already (a concurrent PUT made it). */

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, StoriesTable, StorySetsTable, StorySlidesTable, StoryTouchesTable } from '../../db/types.js';
+import { takeShopSequence } from '../../db/sequences.js';
 
 /** Kysely only: rows in, rows out. Every statement is scoped by shop_id. */
 export type Executor = Kysely<Database> | Transaction<Database>;
@@ -11,13 +12,7 @@ type TouchTable = 'story_views' | 'story_clicks';
 /** `count` fresh per-shop ids of `kind` in one upsert (no read before the write): the last is answered. */
 export async function takeIds(db: Executor, shopId: string, kind: 'sets' | 'stories' | 'slides', count: number): Promise<number[]> {
   if (count === 0) return [];
-  const row = await db
-    .insertInto('story_sequences')
-    .values({ shop_id: shopId, kind, last_id: count })
-    .onConflict((oc) => oc.columns(['shop_id', 'kind']).doUpdateSet((eb) => ({ last_id: eb('story_sequences.last_id', '+', count) })))
-    .returning('last_id')
-    .executeTakeFirstOrThrow();
-  const last = Number(row.last_id);
+  const last = await takeShopSequence(db, 'story_sequences', shopId, { column: 'kind', value: kind }, count);
   return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }
 
