@@ -42,6 +42,13 @@ export interface Config {
    * clock runs ahead of the system's (clock.ts, OffsetFileClock). undefined: the system clock.
    */
   readonly testClockFile: string | undefined;
+  /**
+   * PATRON_INSECURE_TEST_PASSWORD_HASHING=on: for test runs only, admin users' passwords are
+   * hashed at a cost some 32 times lower (modules/admin-users/passwords.ts), cheap to guess
+   * from a stolen hash. Off by default; a hash made so is made again at full cost when its
+   * user signs in to a server without it.
+   */
+  readonly insecureTestPasswordHashing: boolean;
   /** How long a job's claim lasts without a heartbeat, in ms: a killed worker's job is taken over after it. */
   readonly jobLeaseMs: number;
   /**
@@ -259,6 +266,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const jobLeaseSeconds = readInt(env, 'PATRON_JOB_LEASE_SECONDS', 10, 2, 3600, problems);
   const feedMaxBytes = readInt(env, 'PATRON_FEED_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, problems);
   const fetchAllowPrivate = readAllowPrivate(env, problems);
+  const insecureTestPasswordHashing = readSwitch(env, 'PATRON_INSECURE_TEST_PASSWORD_HASHING', false, problems);
   const testClockFile = env.PATRON_TEST_CLOCK_FILE?.trim() ? path.resolve(cwd, env.PATRON_TEST_CLOCK_FILE.trim()) : undefined;
   const publicUrl = readPublicUrl(env, port, problems);
   const productCacheMb = readInt(env, 'PATRON_PRODUCT_CACHE_MB', 64, 0, 64 * 1024, problems);
@@ -297,6 +305,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     deliveryConcurrency,
     jobThreadNice,
     testClockFile,
+    insecureTestPasswordHashing,
     jobLeaseMs: jobLeaseSeconds * 1000,
     importLeaseMs: jobLeaseSeconds * 1000,
     feedMaxBytes,

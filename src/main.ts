@@ -26,6 +26,8 @@ export async function runServer(config: Config, options: { worker: boolean }): P
     const clock = processClock(config.testClockFile);
     if (config.testClockFile !== undefined)
       log.warn({ file: config.testClockFile }, 'The clock runs ahead by the offset in PATRON_TEST_CLOCK_FILE: for tests only');
+    if (config.insecureTestPasswordHashing)
+      log.warn('Passwords are hashed at a test cost (PATRON_INSECURE_TEST_PASSWORD_HASHING): for tests only, never for real users');
     const { db, applied } = await openMigratedDatabase(config);
     resources.db = db;
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');

@@ -55,6 +55,8 @@ async function prepareTemplates(teardown: (() => Promise<void>)[]): Promise<void
     const name = `patron_template_${crypto.randomBytes(6).toString('hex')}`;
     await adminQuery(url, `create database "${name}"`);
     teardown.push(() => adminQuery(url, `drop database if exists "${name}" with (force)`));
+    // Its migrations commit without waiting for the disk, as the copies do (test/helpers/db.ts).
+    await adminQuery(url, `alter database "${name}" set synchronous_commit = off`);
     const target = new URL(url);
     target.pathname = `/${name}`;
     const postgres = createDb({ kind: 'postgres', url: target.toString(), poolSize: 1 });

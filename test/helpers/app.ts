@@ -28,6 +28,9 @@ export async function createTestApp(
     PATRON_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     LOG_LEVEL: 'silent',
     PATRON_RATE_LIMIT: 'off',
+    // Admin users' passwords at a test cost (modules/admin-users/passwords.ts): the route tests
+    // make and sign in hundreds of users, at a tenth of a second of CPU each at the real cost.
+    PATRON_INSECURE_TEST_PASSWORD_HASHING: 'on',
     ...options.env,
   });
   const app = await buildApp({

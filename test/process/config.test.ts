@@ -26,6 +26,7 @@ describe('configuration', () => {
       deliveryConcurrency: 32,
       jobThreadNice: 0,
       testClockFile: undefined,
+      insecureTestPasswordHashing: false,
       jobLeaseMs: 10_000,
       importLeaseMs: 10_000,
       feedMaxBytes: 1024 * 1024 * 1024,

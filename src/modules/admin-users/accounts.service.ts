@@ -6,7 +6,7 @@ import type { ShopsService } from '../shops/index.js';
 import * as sessionsRepo from './admin-sessions.repo.js';
 import * as repo from './admin-users.repo.js';
 import { emailKey, normalizeShops, type AdminRole, type AdminUser } from './domain/user.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword, type ScryptParameters } from './passwords.js';
 import { newApiToken, randomToken, tokenHash } from './secrets.js';
 import { shopsColumn, toAdminUser } from './user-rows.js';
 
@@ -43,7 +43,15 @@ const LAST_OWNER = 'The last owner cannot be demoted, disabled or removed; make 
  * emails, at least one enabled owner, a disabled or removed user's sessions and tokens gone.
  */
 export class AccountsService {
-  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock; readonly shops: ShopsService }) {}
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      readonly shops: ShopsService;
+      /** What new hashes are made with (passwords.ts): PASSWORD_PARAMETERS but in tests. */
+      readonly passwords: ScryptParameters;
+    },
+  ) {}
 
   async listUsers(): Promise<AdminUser[]> {
     return (await repo.listUserRows(this.deps.db.db)).map(toAdminUser);
@@ -75,7 +83,7 @@ export class AccountsService {
     await this.checkShops(shops);
     const now = this.deps.clock.now();
     const email = input.email.trim();
-    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password, this.deps.passwords);
     try {
       return await this.deps.db.db.transaction().execute(async (trx) => {
         const id = await repo.insertUser(trx, {

@@ -25,6 +25,14 @@ export interface ScryptParameters {
 
 export const PASSWORD_PARAMETERS: ScryptParameters = Object.freeze({ N: 2 ** 15, r: 8, p: 1 });
 
+/**
+ * For test runs alone (PATRON_INSECURE_TEST_PASSWORD_HASHING=on, config.ts): N = 2^10, a
+ * millisecond or two a hash, so that the tests' hundreds of users and sign-ins do not spend
+ * a tenth of a second of CPU each. Never for a real server: a stolen hash of it is cheap
+ * to guess against.
+ */
+export const INSECURE_TEST_PASSWORD_PARAMETERS: ScryptParameters = Object.freeze({ N: 2 ** 10, r: 8, p: 1 });
+
 const KEY_LENGTH = 32;
 /** Bounds on stored parameters, so that a tampered hash cannot make one verification take minutes or all memory. */
 const MAX_N = 2 ** 20;
@@ -44,20 +52,25 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return constantTimeEqual(actual, parsed.hash);
 }
 
-/** True when the hash was made with weaker parameters than today's. */
-export function needsRehash(stored: string): boolean {
+/** True when the hash was made with weaker parameters than today's (`parameters`). */
+export function needsRehash(stored: string, parameters: ScryptParameters = PASSWORD_PARAMETERS): boolean {
   const parsed = parseHash(stored);
-  return parsed === undefined || parsed.parameters.N < PASSWORD_PARAMETERS.N || parsed.parameters.r < PASSWORD_PARAMETERS.r;
+  return parsed === undefined || parsed.parameters.N < parameters.N || parsed.parameters.r < parameters.r;
 }
 
-let dummy: Promise<string> | undefined;
+const dummies = new Map<string, Promise<string>>();
 
 /**
- * A hash of no one's password, made once per process on first need: an unknown email is
- * verified against it, so that it takes as long as a wrong password of a known one.
+ * A hash of no one's password, made once per process (and parameters) on first need: an
+ * unknown email is verified against it, so that it takes as long as a wrong password of a known one.
  */
-export function dummyPasswordHash(): Promise<string> {
-  dummy ??= hashPassword(crypto.randomBytes(16).toString('base64url'));
+export function dummyPasswordHash(parameters: ScryptParameters = PASSWORD_PARAMETERS): Promise<string> {
+  const key = `${parameters.N}$${parameters.r}$${parameters.p}`;
+  let dummy = dummies.get(key);
+  if (dummy === undefined) {
+    dummy = hashPassword(crypto.randomBytes(16).toString('base64url'), parameters);
+    dummies.set(key, dummy);
+  }
   return dummy;
 }
 

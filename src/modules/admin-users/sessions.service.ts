@@ -6,7 +6,7 @@ import * as sessionsRepo from './admin-sessions.repo.js';
 import * as repo from './admin-users.repo.js';
 import { isSessionLive, LAST_SEEN_RESOLUTION_MS, startSession, touchSession, type SessionLifetimes } from './domain/session-times.js';
 import { emailKey, type AdminRole, type AdminUser } from './domain/user.js';
-import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword, type ScryptParameters } from './passwords.js';
 import { API_TOKEN_PREFIX, randomPublicId, randomToken, tokenHash } from './secrets.js';
 import { toAdminUser } from './user-rows.js';
 
@@ -48,7 +48,15 @@ const USER_AGENT_MAX = 300;
  * tokens. Rate limits are the HTTP scope's (docs/limits.md); this answers facts.
  */
 export class SessionsService {
-  constructor(private readonly deps: { readonly db: DbHandle; readonly clock: Clock; readonly lifetimes: SessionLifetimes }) {}
+  constructor(
+    private readonly deps: {
+      readonly db: DbHandle;
+      readonly clock: Clock;
+      readonly lifetimes: SessionLifetimes;
+      /** What new hashes are made with (passwords.ts): PASSWORD_PARAMETERS but in tests. */
+      readonly passwords: ScryptParameters;
+    },
+  ) {}
 
   /**
    * The enabled user whose password this is, or undefined. An unknown email, a disabled
@@ -58,10 +66,10 @@ export class SessionsService {
   async checkPassword(email: string, password: string): Promise<AdminUser | undefined> {
     const row = await repo.findUserByEmailKey(this.deps.db.db, emailKey(email));
     const usable = row !== undefined && row.disabled === 0 && row.password_hash !== null;
-    const matches = await verifyPassword(password, usable ? row.password_hash! : await dummyPasswordHash());
+    const matches = await verifyPassword(password, usable ? row.password_hash! : await dummyPasswordHash(this.deps.passwords));
     if (!usable || !matches) return undefined;
-    if (needsRehash(row.password_hash!)) {
-      await repo.updateUserRow(this.deps.db.db, row.id, { password_hash: await hashPassword(password) });
+    if (needsRehash(row.password_hash!, this.deps.passwords)) {
+      await repo.updateUserRow(this.deps.db.db, row.id, { password_hash: await hashPassword(password, this.deps.passwords) });
     }
     return toAdminUser(row);
   }
@@ -151,7 +159,7 @@ export class SessionsService {
   async changePassword(user: AdminUser, keepIdHash: string | undefined, current: string, next: string): Promise<boolean> {
     const row = await repo.findUserById(this.deps.db.db, user.id);
     if (row === undefined || row.password_hash === null || !(await verifyPassword(current, row.password_hash))) return false;
-    const hash = await hashPassword(next);
+    const hash = await hashPassword(next, this.deps.passwords);
     const now = this.deps.clock.now();
     await this.deps.db.db.transaction().execute(async (trx) => {
       await repo.updateUserRow(trx, user.id, { password_hash: hash, updated_at: now });
@@ -211,7 +219,7 @@ export class SessionsService {
     }
     if (userId === undefined) return undefined;
     // Hashed after the claim, so that the losers of a race cost no scrypt.
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.deps.passwords);
     await this.deps.db.db.transaction().execute(async (trx) => {
       await repo.updateUserRow(trx, userId, { password_hash: passwordHash, updated_at: now });
       await sessionsRepo.revokeUserSessions(trx, userId, now);

@@ -39,7 +39,8 @@ describe.each(TEST_DIALECTS)('catalog import on %s', (dialect) => {
   let shopId: string;
 
   beforeAll(async () => {
-    db = await createTestDb(dialect);
+    // Durable commits: a test below reads that a relaxed commit leaves the connection's setting as it was.
+    db = await createTestDb(dialect, { durableCommits: true });
   });
   afterAll(async () => {
     await db.cleanup();

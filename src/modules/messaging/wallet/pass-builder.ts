@@ -1,4 +1,6 @@
-import { PKPass } from 'passkit-generator';
+import { createRequire } from 'node:module';
+import type * as Passkit from 'passkit-generator';
+import type { PKPass } from 'passkit-generator';
 import type { AppleWalletSettings } from '../providers/apple-wallet.settings.js';
 import { buildPassJson, type PassContentInput } from './domain/pass-content.js';
 import { rgbOf, squarePng } from './domain/square-png.js';
@@ -8,6 +10,17 @@ import { rgbOf, squarePng } from './domain/square-png.js';
  * file's SHA-1, and `signature`, a detached PKCS #7 signature of the manifest by the pass
  * type certificate with Apple's WWDR certificate in the chain), with passkit-generator.
  */
+
+let loaded: typeof Passkit | undefined;
+/**
+ * passkit-generator, loaded at the first pass built: with joi and node-forge it cost some
+ * 70 ms of CPU in every start of a process and of its job thread, which most servers (no
+ * wallet channel) never use. Its CommonJS build, as `require` gives it.
+ */
+function passkit(): typeof Passkit {
+  loaded ??= createRequire(import.meta.url)('passkit-generator') as typeof Passkit;
+  return loaded;
+}
 
 export class PassBuildError extends Error {
   override readonly name = 'PassBuildError';
@@ -19,7 +32,7 @@ export function buildPkpass(input: PassContentInput): Buffer {
   let pass: PKPass;
   let files: Readonly<Record<string, Buffer>>;
   try {
-    pass = new PKPass(images(settings), {
+    pass = new (passkit().PKPass)(images(settings), {
       wwdr: settings.wwdr_certificate,
       signerCert: settings.signer_certificate,
       signerKey: settings.signer_key,
