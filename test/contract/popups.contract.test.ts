@@ -5,6 +5,7 @@ import { TEST_DIALECTS } from '../helpers/db.js';
 import { createShopFixture } from '../helpers/factories.js';
 import {
   recommendRequest,
+  searchRequest,
   segmentsRequest,
   setProfileRequest,
   trackEventRequest,
@@ -142,6 +143,7 @@ describe.each(TEST_DIALECTS)('popups as the SDKs see them on %s', (dialect) => {
       trackPushRequest(state, 'clicked', { code: 'nothing', type: 'bulk' }),
       recommendRequest(state, 'home', {}),
       recommendRequest(state, 'home', { extended: true }),
+      searchRequest(state, { type: 'full_search', search_query: 'shirt' }),
       {
         method: 'POST',
         url: '/track/stories',

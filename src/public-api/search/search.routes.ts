@@ -5,6 +5,7 @@ import { toListingBody } from '../common/listing.schemas.js';
 import { wantsEnvelope } from '../common/common.params.js';
 import { readOptionalId } from '../common/identity.params.js';
 import { noSchemaValidation, plainJson } from '../common/route-compilers.js';
+import { popupField } from '../common/popup.js';
 import { toSearchInput } from './search.params.js';
 import {
   BlankSearchQuerySchema,
@@ -15,7 +16,6 @@ import {
   SEARCH_TAGS,
   SearchQuerySchema,
   SearchResponses,
-  type SearchResultBody,
 } from './search.schemas.js';
 
 /**
@@ -45,10 +45,10 @@ export const searchRoutes: PublicRouteModule = (scope) => {
         response: SearchResponses,
       },
     },
-    async (request): Promise<SearchResultBody> => {
+    async (request) => {
       const shop = authenticatedShop(request);
       const result = await search.search(toSearchInput(request.input, shop));
-      return { search_query: result.query, ...toListingBody(result) };
+      return { search_query: result.query, ...toListingBody(result), ...(await popupField(request)) };
     },
   );
 

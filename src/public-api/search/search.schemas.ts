@@ -9,6 +9,7 @@ import { BLANK_PRODUCTS, BLANK_QUERIES, MAX_SEARCH_LIMIT } from '../../modules/s
 import { ListingFacetProperties, ListingQueryProperties } from '../common/listing.schemas.js';
 import { versionedResponses } from '../common/envelopes.schemas.js';
 import { DeviceIdSchema, SessionIdSchema, ShopIdSchema } from '../common/common.schemas.js';
+import { PopupFieldSchema } from '../common/popup.js';
 
 /**
  * The OpenAPI description of GET /search and GET /search/no_result_queries. Parameters
@@ -42,6 +43,8 @@ export const SearchResultSchema = Type.Object(
     search_query: Type.String({ description: 'The query as given.' }),
     ...ListingFacetProperties,
     products: Type.Array(ProductSchema, { description: 'The page of the matches that meet the filters, best first.' }),
+    // The React Native SDK shows a popup found in a search answer too (docs/popups.md).
+    ...PopupFieldSchema,
   },
   { description: 'Search results (no envelope).' },
 );

@@ -186,7 +186,8 @@ export function mayBeOffered(popup: Popup, now: number): boolean {
  */
 export interface PopupOffer {
   readonly id: number;
-  readonly channels: readonly string[];
+  // A copy of its own (toOffer), so that an answer's schema can type it as a plain array.
+  readonly channels: string[];
   readonly position: string;
   readonly delay: number;
   readonly html: string;
@@ -198,7 +199,7 @@ export interface PopupOffer {
 export function toOffer(popup: Popup): PopupOffer {
   return {
     id: popup.id,
-    channels: popup.channels,
+    channels: [...popup.channels],
     position: popup.position,
     delay: popup.delay,
     html: popup.html,
