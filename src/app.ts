@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import type { DbHandle } from './db/create-db.js';
 import { openapiPlugin } from './docs/openapi.plugin.js';
 import { applyConnectionLimits, connectionServerOptions } from './http/connection-limits.js';
+import { closeConnectionsWhileDraining, DrainState } from './http/draining.js';
 import { RateLimiter } from './http/limits/rate-limiter.js';
 import { observabilityPlugin } from './observability/observability.plugin.js';
 import { answerFrameworkError, collectRouteEnvelopes, notFoundPlugin } from './http/not-found.plugin.js';
@@ -37,6 +38,8 @@ declare module 'fastify' {
     readonly clock: Clock;
     /** Per-address, per-shop and failed-credential limits of this process (docs/limits.md). */
     readonly limits: RateLimiter;
+    /** The drain before a shutdown (http/draining.ts): begun by the process on SIGTERM/SIGINT. */
+    readonly drain: DrainState;
   }
 }
 
@@ -72,6 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
   const limits = new RateLimiter(deps.config.rateLimit, deps.clock);
   app.decorate('limits', limits);
   const connections = applyConnectionLimits(app, deps.config.connections);
+  const drain = new DrainState();
+  app.decorate('drain', drain);
+  closeConnectionsWhileDraining(app, drain);
   // Messaging vendors hold pooled connections (SMTP pools, HTTP/2 sessions): closed with the app.
   app.addHook('onClose', () => services.messagingProviders.close());
   // The template renderer's render thread (modules/messaging/render-pool.ts).
@@ -90,6 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
     events: services.tracking,
     limits: { rateLimits: limits, connections },
     metricsToken: deps.config.metricsToken,
+    drain,
   });
   // 3. admin scope under /admin/v1
   await app.register(adminApiPlugin, { prefix: '/admin/v1' });

@@ -49,6 +49,8 @@ export interface Config {
    * user signs in to a server without it.
    */
   readonly insecureTestPasswordHashing: boolean;
+  /** PATRON_SHUTDOWN_DRAIN_SECONDS in ms: serving on after SIGTERM with /ready at 503 (docs/shutdown.md). */
+  readonly shutdownDrainMs: number;
   /** How long a job's claim lasts without a heartbeat, in ms: a killed worker's job is taken over after it. */
   readonly jobLeaseMs: number;
   /**
@@ -264,6 +266,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const deliveryConcurrency = readInt(env, 'PATRON_DELIVERY_CONCURRENCY', 32, 1, 256, problems);
   const jobThreadNice = readInt(env, 'PATRON_JOB_THREAD_NICE', 0, 0, 19, problems);
   const jobLeaseSeconds = readInt(env, 'PATRON_JOB_LEASE_SECONDS', 10, 2, 3600, problems);
+  const shutdownDrainSeconds = readInt(env, 'PATRON_SHUTDOWN_DRAIN_SECONDS', 5, 0, 600, problems);
   const feedMaxBytes = readInt(env, 'PATRON_FEED_MAX_BYTES', 1024 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, problems);
   const fetchAllowPrivate = readAllowPrivate(env, problems);
   const insecureTestPasswordHashing = readSwitch(env, 'PATRON_INSECURE_TEST_PASSWORD_HASHING', false, problems);
@@ -306,6 +309,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     jobThreadNice,
     testClockFile,
     insecureTestPasswordHashing,
+    shutdownDrainMs: shutdownDrainSeconds * 1000,
     jobLeaseMs: jobLeaseSeconds * 1000,
     importLeaseMs: jobLeaseSeconds * 1000,
     feedMaxBytes,

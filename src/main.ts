@@ -21,7 +21,8 @@ import { PATRON_VERSION } from './version.js';
 
 export async function runServer(config: Config, options: { worker: boolean }): Promise<void> {
   const log = createLogger(config.logLevel);
-  await runProcess(log, async (resources, shutdown) => {
+  // Only the HTTP server drains: a balancer has to see its /ready fail before it stops accepting.
+  await runProcess(log, { drainMs: config.shutdownDrainMs }, async (resources, shutdown) => {
     log.info({ version: PATRON_VERSION, database: describeDatabase(config) }, 'Starting Patron');
     const clock = processClock(config.testClockFile);
     if (config.testClockFile !== undefined)
@@ -35,6 +36,7 @@ export async function runServer(config: Config, options: { worker: boolean }): P
 
     const app = await buildApp({ config, db, clock, logger: loggerOptions(config.logLevel) });
     resources.app = app;
+    resources.drain = app.drain;
     resources.tracking = app.services.tracking;
     const facts = await prepareStartup(app.services, new InstallationService({ db, clock }));
 
@@ -60,7 +62,7 @@ export async function runServer(config: Config, options: { worker: boolean }): P
 
 export async function runWorker(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
-  await runProcess(log, async (resources) => {
+  await runProcess(log, {}, async (resources) => {
     log.info({ version: PATRON_VERSION, database: describeDatabase(config) }, 'Starting Patron job worker');
     const { db, applied } = await openMigratedDatabase(config);
     resources.db = db;
@@ -93,9 +95,13 @@ async function joinFetchRule(config: Config, db: DbHandle): Promise<FetchRuleAgr
 }
 
 /** Installs the signal handlers, then starts; a failed start closes what it opened and exits 1. */
-async function runProcess(log: Logger, start: (resources: ProcessResources, shutdown: GracefulShutdown) => Promise<void>): Promise<void> {
+async function runProcess(
+  log: Logger,
+  options: { drainMs?: number },
+  start: (resources: ProcessResources, shutdown: GracefulShutdown) => Promise<void>,
+): Promise<void> {
   const resources: ProcessResources = {};
-  const shutdown = installGracefulShutdown(resources, { log });
+  const shutdown = installGracefulShutdown(resources, { log, ...options });
   try {
     await start(resources, shutdown);
   } catch (error) {

@@ -16,6 +16,8 @@ export interface ObservabilityOptions {
   readonly limits?: LimitStatsSource;
   /** PATRON_METRICS_TOKEN: who may read /metrics (metrics-access.ts). */
   readonly metricsToken?: string | undefined;
+  /** Once the drain before a shutdown has begun, /ready answers 503 without asking the database. */
+  readonly drain?: { readonly draining: boolean };
 }
 
 const TAGS = ['system'];
@@ -26,8 +28,8 @@ const UnavailableSchema = Type.Object({ status: Type.Literal('unavailable') });
 
 /**
  * Request metrics for every route, and the three routes an orchestrator probes:
- * /health (the process is alive; touches nothing), /ready (the database answers, so
- * traffic may be sent) and /metrics (Prometheus text format; loopback clients only, or
+ * /health (the process is alive; touches nothing), /ready (the database answers and the
+ * process is not draining before a shutdown, so traffic may be sent) and /metrics (Prometheus text format; loopback clients only, or
  * the holders of PATRON_METRICS_TOKEN).
  */
 const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options, done) => {
@@ -62,12 +64,12 @@ const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options
     {
       schema: {
         tags: TAGS,
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: the database answers and the process is not shutting down',
         response: { 200: ReadySchema, 503: UnavailableSchema },
       },
     },
     async (_request, reply) => {
-      if (await options.db.ping()) return { status: 'ready' as const };
+      if (options.drain?.draining !== true && (await options.db.ping())) return { status: 'ready' as const };
       return reply.code(503).send({ status: 'unavailable' as const });
     },
   );

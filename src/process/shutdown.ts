@@ -2,6 +2,8 @@ import type { Logger } from './logger.js';
 
 /** What a running process holds open; filled in as start-up gets that far. */
 export interface ProcessResources {
+  /** The drain before the close (http/draining.ts): /ready answers 503 from the signal on. */
+  drain?: { begin(): void };
   app?: { close(): Promise<unknown> };
   /** Tracking's group commit: events that wait for their batch are committed before the database closes. */
   tracking?: { drain(): Promise<void> };
@@ -13,6 +15,11 @@ export interface ProcessResources {
 
 export interface ShutdownOptions {
   readonly log: Logger;
+  /**
+   * PATRON_SHUTDOWN_DRAIN_SECONDS in ms: how long requests are still served, with /ready
+   * answering 503, before the server stops accepting. Only when there is a drain to begin.
+   */
+  readonly drainMs?: number;
   /** Past this, the process exits with 1 whatever is still open. */
   readonly totalTimeoutMs?: number;
   /** How long running jobs may take to finish before their handlers are aborted. */
@@ -66,8 +73,10 @@ export interface GracefulShutdown {
 }
 
 /**
- * SIGTERM or SIGINT closes the resources and exits 0; a second signal exits at once with
- * 1 (an operator pressing Ctrl-C twice means it), and so does the total timeout.
+ * SIGTERM or SIGINT begins the drain (docs/shutdown.md: /ready answers 503 while every
+ * other request is still served, for drainMs), then closes the resources and exits 0; a
+ * second signal exits at once with 1 (an operator pressing Ctrl-C twice means it), and so
+ * does the total timeout, counted from the end of the drain.
  */
 export function installGracefulShutdown(resources: ProcessResources, options: ShutdownOptions): GracefulShutdown {
   const exit = options.exit ?? ((code: number) => process.exit(code));
@@ -81,17 +90,27 @@ export function installGracefulShutdown(resources: ProcessResources, options: Sh
       return;
     }
     started = true;
-    options.log.info({ reason }, 'Shutting down');
-    const timer = setTimeout(() => {
-      options.log.error({ timeoutMs: totalTimeoutMs }, 'Shutdown took too long: exiting');
-      exit(1);
-    }, totalTimeoutMs);
-    timer.unref();
-    void closeResources(resources, options.log, options.jobWaitMs).then((ok) => {
-      clearTimeout(timer);
-      options.log.info('Stopped');
-      exit(ok ? exitCode : 1);
-    });
+    const drainMs = resources.drain === undefined ? 0 : (options.drainMs ?? 0);
+    resources.drain?.begin();
+    options.log.info({ reason, drainMs }, 'Shutting down');
+    const close = (): void => {
+      const timer = setTimeout(() => {
+        options.log.error({ timeoutMs: totalTimeoutMs }, 'Shutdown took too long: exiting');
+        exit(1);
+      }, totalTimeoutMs);
+      timer.unref();
+      void closeResources(resources, options.log, options.jobWaitMs).then((ok) => {
+        clearTimeout(timer);
+        options.log.info('Stopped');
+        exit(ok ? exitCode : 1);
+      });
+    };
+    if (drainMs === 0) return close();
+    options.log.info({ drainMs }, 'Draining: /ready answers 503, requests are still served');
+    setTimeout(() => {
+      options.log.info('Drained: no longer accepting connections');
+      close();
+    }, drainMs);
   };
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => begin(signal));

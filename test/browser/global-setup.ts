@@ -47,6 +47,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // Every test makes a user and signs in: at a test cost, not a tenth of a second of CPU each.
       PATRON_INSECURE_TEST_PASSWORD_HASHING: 'on',
       LOG_LEVEL: 'warn',
+      // No balancer watches it: the teardown's SIGTERM stops it without a drain (docs/shutdown.md).
+      PATRON_SHUTDOWN_DRAIN_SECONDS: '0',
       // Small enough that the catalog spec's "too large" feed is quick to make and send.
       PATRON_FEED_MAX_BYTES: String(FEED_MAX_BYTES),
       // The dashboards spec's SMTP catcher listens there; 127.0.0.1 stays refused (the catalog spec's broken picture).

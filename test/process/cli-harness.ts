@@ -21,7 +21,8 @@ export function databaseEnv(options: DbOptions): Env {
 }
 
 function childEnv(env: Env): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env };
+  // No drain before a shutdown (docs/shutdown.md) unless a test asks for one: no balancer watches these.
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', PATRON_SHUTDOWN_DRAIN_SECONDS: '0', ...env };
 }
 
 function spawnCli(args: readonly string[], env: Env): ChildProcess {

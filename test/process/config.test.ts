@@ -27,6 +27,7 @@ describe('configuration', () => {
       jobThreadNice: 0,
       testClockFile: undefined,
       insecureTestPasswordHashing: false,
+      shutdownDrainMs: 5_000,
       jobLeaseMs: 10_000,
       importLeaseMs: 10_000,
       feedMaxBytes: 1024 * 1024 * 1024,
@@ -132,6 +133,13 @@ describe('configuration', () => {
     expect(loadConfig({ PATRON_JOB_LEASE_SECONDS: '30' }).importLeaseMs).toBe(30_000);
     expect(problemsOf({ PATRON_JOB_LEASE_SECONDS: '1' })).toEqual([expect.stringMatching(/^PATRON_JOB_LEASE_SECONDS /)]);
     expect(problemsOf({ PATRON_JOB_LEASE_SECONDS: '3601' })).toEqual([expect.stringMatching(/^PATRON_JOB_LEASE_SECONDS /)]);
+  });
+
+  it('takes the shutdown drain in seconds, 5 by default, from 0 to 600', () => {
+    expect(loadConfig({}).shutdownDrainMs).toBe(5_000);
+    expect(loadConfig({ PATRON_SHUTDOWN_DRAIN_SECONDS: '0' }).shutdownDrainMs).toBe(0);
+    for (const bad of ['-1', '601', '1.5'])
+      expect(problemsOf({ PATRON_SHUTDOWN_DRAIN_SECONDS: bad })).toEqual([expect.stringMatching(/^PATRON_SHUTDOWN_DRAIN_SECONDS /)]);
   });
 
   it('names every bad variable in one error rather than stopping at the first', () => {
