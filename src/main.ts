@@ -7,7 +7,7 @@ import { FetchRuleAgreement, FetchRuleConflict } from './modules/system/fetch-ru
 import { SecretKeyCheck, SecretKeyMismatch } from './modules/system/secret-key-check.js';
 import { DatabaseNewerThanCodeError } from './db/migrate.js';
 import { InstallationService } from './modules/system/installation.service.js';
-import { describeDatabase, openMigratedDatabase } from './process/database.js';
+import { describeDatabase, openMigratedDatabase, TransactionsDoNotHoldError } from './process/database.js';
 import { formatWelcome, localBaseUrl, prepareStartup } from './process/first-start.js';
 import { startJobRunner } from './process/job-runner.js';
 import { JobThread } from './process/job-thread.js';
@@ -111,7 +111,12 @@ async function checkSecretKey(config: Config, db: DbHandle): Promise<void> {
 
 /** A refusal to start whose message says what to do: logged as the message itself. */
 function isStartRefusal(error: unknown): error is Error {
-  return error instanceof DatabaseNewerThanCodeError || error instanceof SecretKeyMismatch || error instanceof FetchRuleConflict;
+  return (
+    error instanceof DatabaseNewerThanCodeError ||
+    error instanceof TransactionsDoNotHoldError ||
+    error instanceof SecretKeyMismatch ||
+    error instanceof FetchRuleConflict
+  );
 }
 
 /** Installs the signal handlers, then starts; a failed start closes what it opened and exits 1. */
