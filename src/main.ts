@@ -2,12 +2,11 @@ import { buildApp } from './app.js';
 import { processClock } from './clock.js';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/create-db.js';
-import { SecretBox } from './modules/messaging/secret-box.js';
 import { FetchRuleAgreement, FetchRuleConflict } from './modules/system/fetch-rule.js';
-import { SecretKeyCheck, SecretKeyMismatch } from './modules/system/secret-key-check.js';
+import { SecretKeyMismatch } from './modules/system/secret-key-check.js';
 import { DatabaseNewerThanCodeError } from './db/migrate.js';
 import { InstallationService } from './modules/system/installation.service.js';
-import { describeDatabase, openMigratedDatabase, TransactionsDoNotHoldError } from './process/database.js';
+import { describeDatabase, openMigratedDatabase, secretKeyCheck, TransactionsDoNotHoldError } from './process/database.js';
 import { formatWelcome, localBaseUrl, prepareStartup } from './process/first-start.js';
 import { startJobRunner } from './process/job-runner.js';
 import { JobThread } from './process/job-thread.js';
@@ -99,14 +98,7 @@ async function joinFetchRule(config: Config, db: DbHandle): Promise<FetchRuleAgr
 
 /** Every process on one database must hold the same secret key, or it does not start (modules/system/secret-key-check.ts). */
 async function checkSecretKey(config: Config, db: DbHandle): Promise<void> {
-  const box = new SecretBox({ secretKey: config.secretKey, dataDir: config.dataDir });
-  await new SecretKeyCheck({
-    db,
-    clock: processClock(config.testClockFile),
-    keyCheck: () => box.keyCheck(),
-    fromEnvironment: config.secretKey !== undefined,
-    keyFile: SecretBox.keyFile(config.dataDir),
-  }).verify();
+  await secretKeyCheck(config, db, processClock(config.testClockFile)).verify();
 }
 
 /** A refusal to start whose message says what to do: logged as the message itself. */

@@ -2,6 +2,21 @@ import type { Config } from '../config.js';
 import { createDb, dbOptionsFromConfig, type DbHandle } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { sql } from 'kysely';
+import type { Clock } from '../clock.js';
+import { SecretBox } from '../modules/messaging/secret-box.js';
+import { SecretKeyCheck } from '../modules/system/secret-key-check.js';
+
+/** The check of this process's secret key against the database's (modules/system/secret-key-check.ts). */
+export function secretKeyCheck(config: Config, db: DbHandle, clock: Clock): SecretKeyCheck {
+  const box = new SecretBox({ secretKey: config.secretKey, dataDir: config.dataDir });
+  return new SecretKeyCheck({
+    db,
+    clock,
+    keyCheck: () => box.keyCheck(),
+    fromEnvironment: config.secretKey !== undefined,
+    keyFile: SecretBox.keyFile(config.dataDir),
+  });
+}
 
 /**
  * Patron's transactions must run on one server connection from begin to commit; a pooler

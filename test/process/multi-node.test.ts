@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle, type DbOptions } from '../../src/db/create-db.js';
@@ -55,6 +56,15 @@ describe.each(TEST_DIALECTS)('several Patron processes on one %s database', (dia
     expect(result.stdout).toContain('The secret key of this process (PATRON_SECRET_KEY here) is not the one the other processes');
     expect(result.stdout).not.toContain('Job worker started');
     expect(result.stdout + result.stderr).not.toMatch(/aaaaaaaa|bbbbbbbb/);
+
+    // A deliberate change of the key: `patron secret-key adopt` records the new one.
+    const check = async () =>
+      (await db.db.selectFrom('settings').select('value').where('key', '=', 'secret_key_check').executeTakeFirstOrThrow()).value;
+    const hmac = (key: string) => crypto.createHmac('sha256', Buffer.from(key, 'hex')).update('patron:secret-key-check:v1').digest('hex');
+    expect(await check()).toBe(hmac(KEY_A));
+    const adopt = await runCli(['secret-key', 'adopt'], { ...env, PATRON_SECRET_KEY: KEY_B });
+    expect(adopt.code).toBe(0);
+    expect(await check()).toBe(hmac(KEY_B));
   }, 60_000);
 
   it('refuses to migrate or run on a database a newer Patron has migrated, naming both migrations', async () => {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { constantTimeEqual } from '../../constant-time.js';
 import type { DbHandle } from '../../db/create-db.js';
-import { insertSettingIfAbsent, readSetting } from './settings.repo.js';
+import { insertSettingIfAbsent, readSetting, writeSetting } from './settings.repo.js';
 
 const CHECK_KEY = 'secret_key_check';
 
@@ -44,7 +44,17 @@ export class SecretKeyCheck {
     throw new SecretKeyMismatch(
       `The secret key of this process (${source}) is not the one the other processes on this database use: ` +
         'secrets it stored could not be read by them, nor theirs by it. Set PATRON_SECRET_KEY to the same value on every ' +
-        'process (serve and worker) that uses this database.',
+        'process (serve and worker) that uses this database. To change the key on purpose, stop every process, ' +
+        'set the new key everywhere, run `patron secret-key adopt` once, then start them.',
     );
+  }
+
+  /**
+   * Records this process's key as the one to hold (`patron secret-key adopt`), after a
+   * deliberate change of the key. The secrets sealed under the old key stay unreadable
+   * and must be entered again (docs/messaging.md, "Secrets and the secret key").
+   */
+  async adopt(): Promise<void> {
+    await writeSetting(this.deps.db.db, CHECK_KEY, await this.deps.keyCheck(), this.deps.clock.now());
   }
 }
