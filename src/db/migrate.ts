@@ -2,6 +2,13 @@ import { Migrator, sql, type MigrationResultSet } from 'kysely';
 import type { DbHandle } from './create-db.js';
 import { currentSchema } from './dialect.js';
 import { listMigrations } from './migrations/index.js';
+import { isBusy } from './sqlite/write-lock.js';
+
+/**
+ * SQLite: how long a start waits in all for another process's migrations (each try waits
+ * up to SQLITE_LOCK_TIMEOUT_MS for the write lock). PostgreSQL's migration lock waits an hour.
+ */
+const SQLITE_MIGRATION_WAIT_MS = 60_000;
 
 export interface MigrateOutcome {
   applied: string[];
@@ -32,7 +39,8 @@ export class DatabaseNewerThanCodeError extends Error {
 /**
  * Applies every pending migration; throws with the failing migration's name on error.
  * Several processes may call it at once on one database: Kysely's migrator takes a lock
- * (a row lock in PostgreSQL, the write lock in SQLite) so that each migration runs once.
+ * (an advisory lock in PostgreSQL; in SQLite the write lock, the migrations running in one
+ * IMMEDIATE transaction: sqlite/write-lock.ts) so that each migration runs once.
  */
 export async function migrateToLatest(handle: DbHandle): Promise<MigrateOutcome> {
   const migrations = listMigrations(handle.dialect);
@@ -45,7 +53,11 @@ export async function migrateToLatest(handle: DbHandle): Promise<MigrateOutcome>
     // holding several schemas (tests, a shared server) would otherwise skip creating them.
     migrationTableSchema: schema,
   });
-  const result: MigrationResultSet = await migrator.migrateToLatest();
+  const deadline = Date.now() + SQLITE_MIGRATION_WAIT_MS;
+  let result: MigrationResultSet = await migrator.migrateToLatest();
+  // Another process holds SQLite's write lock through its migrations: try again (each try
+  // has waited its lock timeout already).
+  while (handle.dialect === 'sqlite' && isBusy(result.error) && Date.now() < deadline) result = await migrator.migrateToLatest();
   const failed = result.results?.find((r) => r.status === 'Error');
   if (result.error !== undefined || failed) {
     // A newer Patron may have migrated the database while this one waited for the lock.
