@@ -31,6 +31,8 @@ async function dispatch(command: Command, config: Config): Promise<string | unde
       return (await import('./process/commands.js')).demoCommand(config);
     case 'admin-token-rotate':
       return (await import('./process/commands.js')).adminTokenRotateCommand(config);
+    case 'secret-key-adopt':
+      return (await import('./process/commands.js')).secretKeyAdoptCommand(config);
     case 'user-create':
       return (await import('./process/commands.js')).userCreateCommand(config, command);
     case 'user-reset-password':

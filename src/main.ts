@@ -2,9 +2,11 @@ import { buildApp } from './app.js';
 import { processClock } from './clock.js';
 import type { Config } from './config.js';
 import type { DbHandle } from './db/create-db.js';
-import { FetchRuleAgreement } from './modules/system/fetch-rule.js';
+import { FetchRuleAgreement, FetchRuleConflict } from './modules/system/fetch-rule.js';
+import { SecretKeyMismatch } from './modules/system/secret-key-check.js';
+import { DatabaseNewerThanCodeError } from './db/migrate.js';
 import { InstallationService } from './modules/system/installation.service.js';
-import { describeDatabase, openMigratedDatabase } from './process/database.js';
+import { describeDatabase, openMigratedDatabase, secretKeyCheck, TransactionsDoNotHoldError } from './process/database.js';
 import { formatWelcome, localBaseUrl, prepareStartup } from './process/first-start.js';
 import { startJobRunner } from './process/job-runner.js';
 import { JobThread } from './process/job-thread.js';
@@ -32,6 +34,7 @@ export async function runServer(config: Config, options: { worker: boolean }): P
     const { db, applied } = await openMigratedDatabase(config);
     resources.db = db;
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
+    await checkSecretKey(config, db);
     resources.fetchRule = await joinFetchRule(config, db);
 
     const app = await buildApp({ config, db, clock, logger: loggerOptions(config.logLevel) });
@@ -67,6 +70,7 @@ export async function runWorker(config: Config): Promise<void> {
     const { db, applied } = await openMigratedDatabase(config);
     resources.db = db;
     if (applied.length > 0) log.info({ applied }, 'Applied database migrations');
+    await checkSecretKey(config, db);
     resources.fetchRule = await joinFetchRule(config, db);
 
     const { services, runner } = await startJobRunner({ config, db, clock: processClock(config.testClockFile), log });
@@ -94,6 +98,21 @@ async function joinFetchRule(config: Config, db: DbHandle): Promise<FetchRuleAgr
   return agreement;
 }
 
+/** Every process on one database must hold the same secret key, or it does not start (modules/system/secret-key-check.ts). */
+async function checkSecretKey(config: Config, db: DbHandle): Promise<void> {
+  await secretKeyCheck(config, db, processClock(config.testClockFile)).verify();
+}
+
+/** A refusal to start whose message says what to do: logged as the message itself. */
+function isStartRefusal(error: unknown): error is Error {
+  return (
+    error instanceof DatabaseNewerThanCodeError ||
+    error instanceof TransactionsDoNotHoldError ||
+    error instanceof SecretKeyMismatch ||
+    error instanceof FetchRuleConflict
+  );
+}
+
 /** Installs the signal handlers, then starts; a failed start closes what it opened and exits 1. */
 async function runProcess(
   log: Logger,
@@ -108,7 +127,8 @@ async function runProcess(
     // A signal during start-up closes the database under the start sequence; that
     // failure is the shutdown's, which exits on its own.
     if (shutdown.started) return;
-    log.fatal({ err: error }, 'Patron could not start');
+    if (isStartRefusal(error)) log.fatal(`Patron could not start: ${error.message}`);
+    else log.fatal({ err: error }, 'Patron could not start');
     await closeResources(resources, log);
     process.exit(1);
   }

@@ -9,6 +9,7 @@ export type Command =
   | { readonly kind: 'shop-create'; readonly name: string; readonly currency?: string; readonly timezone?: string }
   | { readonly kind: 'demo' }
   | { readonly kind: 'admin-token-rotate' }
+  | { readonly kind: 'secret-key-adopt' }
   | { readonly kind: 'user-create'; readonly email: string; readonly role: AdminRole; readonly shops: readonly string[] | null }
   | { readonly kind: 'user-reset-password'; readonly email: string }
   | { readonly kind: 'import-feed'; readonly source: string; readonly shopId: string; readonly format?: 'yml' | 'json' }
@@ -65,6 +66,7 @@ const COMMANDS: readonly CommandSpec[] = [
   },
   { words: ['demo'], options: {}, build: () => ({ kind: 'demo' }) },
   { words: ['admin-token', 'rotate'], options: {}, build: () => ({ kind: 'admin-token-rotate' }) },
+  { words: ['secret-key', 'adopt'], options: {}, build: () => ({ kind: 'secret-key-adopt' }) },
   {
     words: ['user', 'create'],
     options: { email: { type: 'string' }, role: { type: 'string' }, shops: { type: 'string' } },
@@ -155,6 +157,8 @@ Commands:
                         Create a shop and print its shop_id and shop_secret
   demo                  Create the demo shop ("Demo shop") with sample data, once
   admin-token rotate    Replace the admin token and print the new one, once
+  secret-key adopt      Record this PATRON_SECRET_KEY as the one every process on the
+                        database must hold (after changing the key on every process)
   user create --email <email> --role owner|admin|marketer|analyst [--shops <id>,<id>]
                         Invite a user of the admin UI: prints a one-time link
   user reset-password --email <email>

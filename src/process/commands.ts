@@ -1,7 +1,7 @@
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { createServices, type Services } from '../services.js';
-import { describeDatabase, openMigratedDatabase } from './database.js';
+import { describeDatabase, openMigratedDatabase, secretKeyCheck } from './database.js';
 import { seedDemo } from './demo.js';
 import { AdminTokenFromEnvironmentError } from './errors.js';
 import { inviteLink } from './first-start.js';
@@ -100,4 +100,16 @@ export async function userResetPasswordCommand(config: Config, input: { email: s
       '',
     ].join('\n');
   });
+}
+
+/** `patron secret-key adopt`: this process's key becomes the one every process must hold (docs/scaling.md). */
+export async function secretKeyAdoptCommand(config: Config): Promise<string> {
+  const { db } = await openMigratedDatabase(config);
+  try {
+    await secretKeyCheck(config, db, systemClock).adopt();
+  } finally {
+    await db.destroy();
+  }
+  const source = config.secretKey !== undefined ? 'PATRON_SECRET_KEY' : 'the key file in PATRON_DATA_DIR';
+  return `Recorded the key of ${source} as the secret key of ${describeDatabase(config)}: processes with another key will not start.\nSecrets stored under a previous key cannot be read: enter them again.\n`;
 }

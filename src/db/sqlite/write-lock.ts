@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
+  SqliteAdapter,
   SqliteDialect,
   type DialectAdapter,
   SqliteDriver,
@@ -149,10 +150,22 @@ export class LockAwareSqliteDialect extends SqliteDialect {
   }
 
   override createAdapter(): DialectAdapter {
-    const adapter = super.createAdapter();
+    const adapter = new TransactionalDdlSqliteAdapter();
     const direct: SqliteDirect = { run: (sql, parameters, ownTransaction) => this.driver?.runDirect(sql, parameters, ownTransaction) };
     directs.set(adapter, direct);
     return adapter;
+  }
+}
+
+/**
+ * SQLite's DDL is transactional; Kysely's adapter says otherwise, so its migrator would run
+ * without a transaction and without a lock (its SQLite lock is a no-op, one connection being
+ * assumed). Saying so makes the migrator run in one transaction, which begins IMMEDIATE:
+ * two processes starting at once on one file migrate it once (db/migrate.ts).
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 

@@ -20,6 +20,11 @@ export class SecretBox {
 
   constructor(private readonly source: { readonly secretKey: string | undefined; readonly dataDir: string }) {}
 
+  /** Where the key is kept without PATRON_SECRET_KEY. */
+  static keyFile(dataDir: string): string {
+    return path.join(dataDir, KEY_FILE);
+  }
+
   static isSealed(value: unknown): value is string {
     return typeof value === 'string' && value.startsWith(PREFIX);
   }
@@ -58,6 +63,16 @@ export class SecretBox {
     return Buffer.from(crypto.hkdfSync('sha256', key, Buffer.alloc(0), `patron:${label}`, 32));
   }
 
+  /**
+   * A check of the key that says nothing about it: HMAC-SHA256 of a fixed label under the
+   * key (hex). Equal keys give equal checks; processes on one database compare theirs at
+   * start (modules/system/secret-key-check.ts).
+   */
+  async keyCheck(): Promise<string> {
+    const key = await this.loadKey();
+    return crypto.createHmac('sha256', key).update('patron:secret-key-check:v1').digest('hex');
+  }
+
   private loadKey(): Promise<Buffer> {
     this.key ??= this.readOrCreateKey().catch((error: unknown) => {
       this.key = undefined;
@@ -68,7 +83,7 @@ export class SecretBox {
 
   private async readOrCreateKey(): Promise<Buffer> {
     if (this.source.secretKey !== undefined) return Buffer.from(this.source.secretKey, 'hex');
-    const file = path.join(this.source.dataDir, KEY_FILE);
+    const file = SecretBox.keyFile(this.source.dataDir);
     await fs.mkdir(this.source.dataDir, { recursive: true });
     // Written whole to a temporary file, then linked into place: link() refuses an
     // existing name atomically, so two processes starting at once keep one key and
