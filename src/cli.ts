@@ -43,6 +43,8 @@ async function dispatch(command: Command, config: Config): Promise<string | unde
       return (await import('./process/import-audience.js')).importAudienceCommand(config, command);
     case 'recommendations-evaluate':
       return (await import('./process/recommendations-evaluate.js')).recommendationsEvaluateCommand(config, command);
+    case 'backup':
+      return (await import('./process/backup.js')).backupCommand(config, command);
     case 'help':
     case 'version':
       return undefined;

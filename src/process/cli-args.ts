@@ -21,6 +21,7 @@ export type Command =
       readonly format?: 'csv' | 'jsonl';
     }
   | { readonly kind: 'recommendations-evaluate'; readonly shopId: string; readonly testDays: number }
+  | { readonly kind: 'backup'; readonly destination: string; readonly force: boolean }
   | { readonly kind: 'help' }
   | { readonly kind: 'version' };
 
@@ -144,6 +145,16 @@ const COMMANDS: readonly CommandSpec[] = [
       return { kind: 'recommendations-evaluate', shopId: shopId.trim(), testDays: Number(days) };
     },
   },
+  {
+    words: ['backup'],
+    options: { force: { type: 'boolean' } },
+    positionals: 1,
+    build: (v, positionals) => {
+      const destination = positionals[0];
+      if (destination === undefined || destination.trim() === '') throw new UsageError('patron backup needs a destination FILE.');
+      return { kind: 'backup', destination, force: v.force === true };
+    },
+  },
 ];
 
 export const USAGE = `Usage: patron <command> [options]
@@ -173,6 +184,8 @@ Commands:
   recommendations evaluate --shop <shop_id> [--test-days 14]
                         Build the recommenders on the shop's events before the last
                         N days and print how well each predicts those days
+  backup FILE [--force] Copy the SQLite database to FILE while servers run (online,
+                        consistent); PostgreSQL: use pg_dump (docs/deploy.md)
 
 Options:
   -h, --help            Show this help
