@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { createDb, type DbHandle } from '../../src/db/create-db.js';
+import { createDb } from '../../src/db/create-db.js';
 import { ShopsService } from '../../src/modules/shops/shops.service.js';
 import { TEST_DIALECTS } from '../helpers/db.js';
 import { keyTableCounts, shopNames } from './backup-compare.js';
