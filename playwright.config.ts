@@ -34,6 +34,6 @@ export default defineConfig({
     // The theme honours the system's reduced-motion wish: no slide or fade to wait out.
     reducedMotion: 'reduce',
     trace: 'off',
-    screenshot: 'only-on-failure',
+    screenshot: process.env.PATRON_BROWSER_SCREENSHOTS === 'on' ? 'on' : 'only-on-failure',
   },
 });

@@ -93,10 +93,16 @@ export function dayChartOption(chart: DayChart, f: Formats): ChartOption {
         data: [...s.values],
         yAxisIndex: twoAxes ? (s.axis ?? 0) : 0,
         tooltip: { valueFormatter: (v: unknown) => valueOf(f, s.kind)(Number(v)) },
+        ...(s.color !== undefined && { itemStyle: { color: s.color } }),
       };
       return s.type === 'bar'
         ? ({ ...common, type: 'bar', ...(s.stacked && { stack: 'total' }), barMaxWidth: 32 } satisfies BarSeriesOption)
-        : ({ ...common, type: 'line', showSymbol: chart.days.length <= 14 } satisfies LineSeriesOption);
+        : ({
+            ...common,
+            type: 'line',
+            showSymbol: chart.days.length <= 14,
+            ...(s.color !== undefined && { lineStyle: { color: s.color } }),
+          } satisfies LineSeriesOption);
     }),
   };
 }

@@ -31,6 +31,8 @@ export interface Series {
   readonly axis?: 0 | 1;
   /** Its sum means something (orders); active customers per day do not add up to customers. */
   readonly additive: boolean;
+  /** A colour of its own where the meaning calls for one (detractors red); else the palette's next. */
+  readonly color?: string;
 }
 
 export interface DayChart {

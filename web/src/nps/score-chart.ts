@@ -1,4 +1,5 @@
 import type { Translate } from '../i18n/i18n';
+import { PALETTE } from '../dashboards/options';
 import type { DayChart } from '../dashboards/series';
 import type { Score } from './nps.queries';
 
@@ -6,6 +7,7 @@ import type { Score } from './nps.queries';
  * The score's chart (pure): the answers of each day or week as stacked bars (promoters,
  * passives, detractors) and the score as a line on its own axis. A point without answers
  * has no score: `gaps` marks it, so that the line is broken there instead of drawn at 0.
+ * Promoters are green, passives grey and detractors red, whatever order a legend puts them in.
  */
 export function scoreChart(score: Score, t: Translate): DayChart & { readonly gaps: readonly boolean[] } {
   const points = score.points;
@@ -15,6 +17,7 @@ export function scoreChart(score: Score, t: Translate): DayChart & { readonly ga
     series: [
       {
         key: 'promoters',
+        color: PALETTE[2],
         label: t('nps.score.promoters'),
         kind: 'count',
         values: points.map((p) => p.promoters),
@@ -24,6 +27,7 @@ export function scoreChart(score: Score, t: Translate): DayChart & { readonly ga
       },
       {
         key: 'passives',
+        color: PALETTE[8],
         label: t('nps.score.passives'),
         kind: 'count',
         values: points.map((p) => p.passives),
@@ -33,6 +37,7 @@ export function scoreChart(score: Score, t: Translate): DayChart & { readonly ga
       },
       {
         key: 'detractors',
+        color: PALETTE[4],
         label: t('nps.score.detractors'),
         kind: 'count',
         values: points.map((p) => p.detractors),
@@ -42,6 +47,7 @@ export function scoreChart(score: Score, t: Translate): DayChart & { readonly ga
       },
       {
         key: 'nps',
+        color: PALETTE[3],
         label: t('nps.score.nps'),
         kind: 'count',
         values: points.map((p) => p.nps ?? 0),
