@@ -30,4 +30,14 @@ describe.each(TEST_DIALECTS)('health and readiness probes on %s', (dialect) => {
     expect(ready.json()).toEqual({ status: 'unavailable' });
     expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   });
+
+  it('answers /ready?scope=node with 200 without the database, the check a balancer of several nodes makes', async () => {
+    t = await createTestApp({ dialect });
+    await t.db.destroy();
+    const node = await t.app.inject({ method: 'GET', url: '/ready?scope=node' });
+    expect(node.statusCode).toBe(200);
+    expect(node.json()).toEqual({ status: 'ready' });
+    expect((await t.app.inject({ method: 'GET', url: '/ready?scope=all' })).statusCode).toBe(503);
+    expect((await t.app.inject({ method: 'GET', url: '/ready?scope=nodes' })).statusCode).toBe(400);
+  });
 });
