@@ -11,6 +11,8 @@ const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'
 export default defineConfig({
   test: {
     include: process.env.TEST_DIALECT === 'postgres' ? databaseTestFiles() : INCLUDE,
+    // The cluster test runs on its own (npm run test:cluster, vitest.cluster.config.ts).
+    exclude: ['**/node_modules/**', 'test/cluster/**'],
     environment: 'node',
     // Once per run: the migrated template databases that each createTestDb copies, and the
     // compiled tree that the tests' child processes run (test/global-setup.ts).
@@ -78,8 +80,9 @@ function databaseTestFiles(): string[] {
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.test.ts') && reachesPostgres(full)) files.push(path.relative(process.cwd(), full));
+      if (entry.isDirectory()) {
+        if (full !== path.join(root, 'cluster')) walk(full);
+      } else if (entry.name.endsWith('.test.ts') && reachesPostgres(full)) files.push(path.relative(process.cwd(), full));
     }
   };
   walk(root);
