@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOGUE, isAppError, type ErrorCode } from '../errors.js';
+import { DATABASE_UNAVAILABLE_MESSAGE, isUnavailableError } from '../http/http-errors.js';
 import type { ErrorResponse } from './common.schemas.js';
 import { describeValidationError } from './validation-message.js';
 
@@ -13,7 +14,7 @@ export function adminErrorHandler(error: unknown, request: FastifyRequest, reply
   const { status, body } = toAdminError(error, request);
   if (status >= 500) request.log.error({ err: error }, 'admin request failed');
   if (status === 401) reply.header('www-authenticate', 'Bearer realm="patron-admin"');
-  const retryAfter = isAppError(error) ? error.details?.retryAfterSeconds : undefined;
+  const retryAfter = isAppError(error) ? error.details?.retryAfterSeconds : isUnavailableError(error) ? 1 : undefined;
   if (typeof retryAfter === 'number') reply.header('retry-after', String(Math.ceil(retryAfter)));
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
@@ -36,6 +37,7 @@ function toAdminError(error: unknown, request: FastifyRequest): { status: number
       return { status, body: { error: { code, message: GENERIC_MESSAGES[code] ?? 'The request cannot be served.' } } };
     }
   }
+  if (isUnavailableError(error)) return envelope('UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
   return envelope('INTERNAL', INTERNAL_MESSAGE);
 }
 

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError, ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 
 /**
@@ -14,7 +15,15 @@ export interface HttpErrorView {
   readonly message: string;
   /** A real fault: log it with the error. */
   readonly internal: boolean;
+  /** Seconds after which a retry may succeed (a Retry-After header), when known. */
+  readonly retryAfterSeconds?: number;
 }
+
+/** Whether the error means the database cannot be reached right now (db/unavailable.ts), for each scope's handler. */
+export const isUnavailableError = isDatabaseUnavailable;
+
+/** The answer while the database cannot be reached (db/unavailable.ts): the client may try again. */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The service is unavailable for a moment: try again shortly.';
 
 /** Sentences for Fastify/plugin errors, by status; their own texts name internals. */
 const GENERIC_MESSAGES: Readonly<Record<number, string>> = {
@@ -67,6 +76,9 @@ export function describeError(error: unknown): HttpErrorView {
       message: GENERIC_MESSAGES[effective] ?? GENERIC_MESSAGES[400]!,
       internal: false,
     };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, code: 'UNAVAILABLE', message: DATABASE_UNAVAILABLE_MESSAGE, internal: true, retryAfterSeconds: 1 };
   }
   return { status: 500, code: 'INTERNAL', message: INTERNAL_ERROR_MESSAGE, internal: true };
 }

@@ -106,7 +106,7 @@ async function readInput(request: FastifyRequest, limits: ParamLimits): Promise<
 function handlePublicError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const view = describeError(error);
   if (view.internal) request.log.error({ err: error }, 'public request failed');
-  const retryAfter = error instanceof AppError ? error.details?.retryAfterSeconds : undefined;
+  const retryAfter = error instanceof AppError ? error.details?.retryAfterSeconds : view.retryAfterSeconds;
   if (typeof retryAfter === 'number') reply.header('retry-after', String(Math.ceil(retryAfter)));
   void reply
     .code(view.status)

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -20,8 +20,17 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const CLI = path.join(ROOT, 'dist/cli.js');
 export const HAPROXY = '/usr/sbin/haproxy';
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
-const SERVER_URL = process.env.CLUSTER_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const CLUSTER_DB_NAME = /^patron_cluster_[0-9a-f]{12}$/;
+
+/** Debian's PostgreSQL binaries (initdb, pg_ctl): the newest installed version. */
+function postgresBin(): string | undefined {
+  const base = '/usr/lib/postgresql';
+  if (!fs.existsSync(base)) return undefined;
+  const versions = fs
+    .readdirSync(base)
+    .filter((v) => fs.existsSync(path.join(base, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : path.join(base, versions[0], 'bin');
+}
 
 /** A port that was free a moment ago, on the loopback interface. */
 export async function freePort(): Promise<number> {
@@ -36,8 +45,8 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 5000 });
+async function adminQuery(serverUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
     await client.query(text);
@@ -52,6 +61,7 @@ export function missingParts(options: { pgbouncer: boolean }): string[] {
   if (!fs.existsSync(HAPROXY)) missing.push(`${HAPROXY} (apt-get install haproxy)`);
   if (options.pgbouncer && !fs.existsSync(PGBOUNCER)) missing.push(`${PGBOUNCER} (apt-get install pgbouncer)`);
   if (!fs.existsSync(CLI)) missing.push(`${CLI} (npm run build)`);
+  if (postgresBin() === undefined) missing.push('/usr/lib/postgresql/<version>/bin/initdb (apt-get install postgresql)');
   return missing;
 }
 
@@ -149,7 +159,7 @@ export class PatronNode {
   }
 
   /** Starts the process and waits until it serves (API: /ready answers 200; worker: it says it runs). */
-  async start(timeoutMs = 60_000): Promise<void> {
+  async start(timeoutMs = 120_000): Promise<void> {
     if (this.process?.running) throw new Error(`${this.name} is running`);
     const args = this.kind === 'api' ? ['serve', '--no-worker'] : ['worker'];
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -190,8 +200,93 @@ export class PatronNode {
 }
 
 /**
- * The cluster: a fresh database, optionally pgbouncer, the nodes and HAProxy in front of
- * the API nodes. `url` is HAProxy's address, where clients send their requests.
+ * A PostgreSQL server of the cluster's own (initdb into a temp folder, on a free port),
+ * so that the test may stop and restart it under load without touching the machine's
+ * server or anyone else's databases on it. It runs as the `postgres` user when started
+ * as root (PostgreSQL refuses root).
+ */
+export class PostgresServer {
+  readonly port: number;
+  private constructor(
+    private readonly bin: string,
+    private readonly dataDir: string,
+    port: number,
+  ) {
+    this.port = port;
+  }
+
+  get url(): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
+  }
+
+  /** Runs a PostgreSQL program (asynchronously: the test's clients go on sending meanwhile). */
+  private static async run(bin: string, args: readonly string[]): Promise<void> {
+    const asRoot = process.getuid?.() === 0;
+    const command = asRoot ? 'runuser' : bin;
+    const rest = asRoot ? ['-u', 'postgres', '--', bin, ...args] : [...args];
+    const child = spawn(command, rest, { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    if (code !== 0) throw new Error(`${[command, ...rest].join(' ')} exited ${code}:\n${out}`);
+  }
+
+  static async start(dir: string): Promise<PostgresServer> {
+    const bin = postgresBin();
+    if (!bin) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql');
+    const dataDir = path.join(dir, 'postgres');
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dir, 0o755);
+    if (process.getuid?.() === 0) execFileSync('chown', ['-R', 'postgres:postgres', dataDir]);
+    await PostgresServer.run(path.join(bin, 'initdb'), [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
+    const server = new PostgresServer(bin, dataDir, await freePort());
+    await server.startServer();
+    return server;
+  }
+
+  private async startServer(): Promise<void> {
+    const options = `-p ${this.port} -k ${this.dataDir} -c listen_addresses=127.0.0.1 -c max_connections=300`;
+    await PostgresServer.run(path.join(this.bin, 'pg_ctl'), [
+      '-D',
+      this.dataDir,
+      '-o',
+      options,
+      '-l',
+      path.join(this.dataDir, 'log'),
+      '-w',
+      'start',
+    ]);
+  }
+
+  /** A fast restart (the connected sessions are cut), as an operator's restart or a failover would. */
+  async restart(): Promise<void> {
+    await PostgresServer.run(path.join(this.bin, 'pg_ctl'), ['-D', this.dataDir, '-m', 'fast', '-w', 'stop']);
+    await this.startServer();
+  }
+
+  async stop(): Promise<void> {
+    await PostgresServer.run(path.join(this.bin, 'pg_ctl'), ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop']);
+  }
+}
+
+/**
+ * The cluster: a PostgreSQL server of its own with one database, optionally pgbouncer,
+ * the nodes and HAProxy in front of the API nodes. `url` is HAProxy's address, where
+ * clients send their requests.
  */
 export class Cluster {
   readonly api: PatronNode[] = [];
@@ -202,14 +297,19 @@ export class Cluster {
   private pgbouncer: Child | undefined;
   private haproxyPort = 0;
   private pgbouncerPort = 0;
-  /** The database's own URL (direct to PostgreSQL), for the test's checks. */
-  readonly databaseUrl: string;
+  private postgresServer: PostgresServer | undefined;
   readonly databaseName = `patron_cluster_${crypto.randomBytes(6).toString('hex')}`;
 
-  private constructor(readonly options: ClusterOptions) {
-    const url = new URL(SERVER_URL);
-    url.pathname = `/${this.databaseName}`;
-    this.databaseUrl = url.toString();
+  private constructor(readonly options: ClusterOptions) {}
+
+  get postgres(): PostgresServer {
+    if (!this.postgresServer) throw new Error('the cluster has no PostgreSQL server');
+    return this.postgresServer;
+  }
+
+  /** The database's own URL (direct to PostgreSQL), for the test's checks. */
+  get databaseUrl(): string {
+    return `postgres://postgres@127.0.0.1:${this.postgres.port}/${this.databaseName}`;
   }
 
   get url(): string {
@@ -227,7 +327,8 @@ export class Cluster {
     if (missing.length > 0) throw new Error(`The cluster needs: ${missing.join(', ')}`);
     const cluster = new Cluster(options);
     try {
-      await adminQuery(`create database "${cluster.databaseName}"`);
+      cluster.postgresServer = await PostgresServer.start(cluster.dir);
+      await adminQuery(cluster.postgres.url, `create database "${cluster.databaseName}"`);
       if (options.pgbouncer) await cluster.startPgbouncer();
       for (let i = 0; i < options.apiNodes; i += 1) cluster.api.push(new PatronNode(cluster, 'api', i, await freePort()));
       for (let i = 0; i < options.workers; i += 1) cluster.workers.push(new PatronNode(cluster, 'worker', i, 0));
@@ -267,7 +368,7 @@ export class Cluster {
     this.pgbouncerPort = await freePort();
     const dir = path.join(this.dir, 'pgbouncer');
     fs.mkdirSync(dir, { recursive: true });
-    const server = new URL(SERVER_URL);
+    const server = new URL(this.postgres.url);
     fs.writeFileSync(path.join(dir, 'userlist.txt'), '"postgres" ""\n');
     fs.writeFileSync(
       path.join(dir, 'pgbouncer.ini'),
@@ -365,6 +466,8 @@ export class Cluster {
   /** A direct client of the cluster's database, for the test's checks (the caller ends it). */
   async client(): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: this.databaseUrl });
+    // A restart of the server cuts it: the test makes a new one afterwards.
+    client.on('error', () => undefined);
     await client.connect();
     return client;
   }
@@ -383,9 +486,7 @@ export class Cluster {
       child?.signal('SIGKILL');
       await child?.exit().catch(() => undefined);
     }
-    if (CLUSTER_DB_NAME.test(this.databaseName)) {
-      await adminQuery(`drop database if exists "${this.databaseName}" with (force)`).catch(() => undefined);
-    }
+    await this.postgresServer?.stop().catch(() => undefined);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
