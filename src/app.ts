@@ -95,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
     jobs: services.jobs,
     events: services.tracking,
     limits: { rateLimits: limits, connections },
+    settings: services.settingsNotifications,
     metricsToken: deps.config.metricsToken,
     drain,
   });
