@@ -16,7 +16,7 @@ export interface EventCommitSource {
   commitStats(): GroupCommitStats;
 }
 
-/** The connection that hears admin changes (modules/system/settings-notifications.ts); undefined stats: none runs. */
+/** The connection that hears admin changes (modules/system/settings-notifications.ts); undefined stats: not started yet. */
 export interface SettingsListenerSource {
   stats(): { readonly connected: boolean; readonly connections: number; readonly notifications: number } | undefined;
 }
@@ -227,7 +227,7 @@ function registerLimitMetrics(registry: Registry, source: LimitStatsSource): voi
 }
 
 /**
- * The settings listener of this process (PostgreSQL; no samples where none runs):
+ * The settings listener of this process (PostgreSQL only; 0 until it starts):
  * `patron_settings_listener_connected` at 0 means the caches of admin settings fall back
  * on their expiry (docs/settings-caches.md); each connection counted dropped them all.
  */

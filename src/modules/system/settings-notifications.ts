@@ -35,6 +35,11 @@ export class SettingsNotifications {
     },
   ) {}
 
+  /** True on PostgreSQL, where start() listens; SQLite has nothing to listen to. */
+  get listens(): boolean {
+    return this.deps.url !== undefined;
+  }
+
   /** Starts listening (PostgreSQL); resolves after the first attempt, connected or not, which is then retried. */
   async start(log: ListenerLog): Promise<void> {
     if (this.deps.url === undefined || this.listener) return;
