@@ -95,6 +95,8 @@ export async function buildApp(deps: AppDeps): Promise<PatronApp> {
     jobs: services.jobs,
     events: services.tracking,
     limits: { rateLimits: limits, connections },
+    // PostgreSQL: whether this process hears the admin changes of the others (SQLite has no such series).
+    ...(services.settingsNotifications.listens && { settings: services.settingsNotifications }),
     metricsToken: deps.config.metricsToken,
     drain,
   });

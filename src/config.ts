@@ -15,6 +15,8 @@ export interface Config {
   readonly dataDir: string;
   /** undefined: embedded SQLite file in dataDir; otherwise a postgres:// URL. */
   readonly databaseUrl: string | undefined;
+  /** Where admin changes are heard (modules/system/settings-notifications.ts): PATRON_DATABASE_LISTEN_URL, else DATABASE_URL. */
+  readonly databaseListenUrl: string | undefined;
   /** undefined: generated on first start and stored hashed. */
   readonly adminToken: string | undefined;
   /**
@@ -226,20 +228,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const dataDirRaw = env.PATRON_DATA_DIR?.trim() || './data';
   const dataDir = path.resolve(cwd, dataDirRaw);
 
-  let databaseUrl: string | undefined;
-  const dbRaw = env.DATABASE_URL?.trim();
-  if (dbRaw) {
-    if (!/^postgres(ql)?:\/\//.test(dbRaw)) {
-      problems.push('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for SQLite)');
-    } else {
-      try {
-        new URL(dbRaw);
-        databaseUrl = dbRaw;
-      } catch {
-        problems.push('DATABASE_URL is not a valid URL');
-      }
-    }
-  }
+  const databaseUrl = readPostgresUrl(env, 'DATABASE_URL', ' (leave it unset for SQLite)', problems);
+  const listenUrl = readPostgresUrl(env, 'PATRON_DATABASE_LISTEN_URL', '', problems);
+  if (listenUrl && !env.DATABASE_URL?.trim()) problems.push('PATRON_DATABASE_LISTEN_URL is for PostgreSQL: set DATABASE_URL too');
 
   let adminToken: string | undefined;
   const tokenRaw = env.PATRON_ADMIN_TOKEN;
@@ -299,6 +290,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     host,
     dataDir,
     databaseUrl,
+    databaseListenUrl: databaseUrl === undefined ? undefined : (listenUrl ?? databaseUrl),
     adminToken,
     metricsToken,
     secretKey,
@@ -325,6 +317,16 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     adminSessions,
     dashboardRollups: readSwitch(env, 'PATRON_DASHBOARD_ROLLUPS', true, problems),
   });
+}
+
+/** A postgres:// URL, or undefined when unset; `hint` ends the message of one that is not. */
+function readPostgresUrl(env: Env, name: string, hint: string, problems: string[]): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) problems.push(`${name} must start with postgres:// or postgresql://${hint}`);
+  else if (URL.canParse(raw)) return raw;
+  else problems.push(`${name} is not a valid URL`);
+  return undefined;
 }
 
 /** on/off (true/false, 1/0, yes/no); `fallback` when unset. */

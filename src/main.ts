@@ -42,6 +42,10 @@ export async function runServer(config: Config, options: { worker: boolean }): P
     resources.drain = app.drain;
     resources.tracking = app.services.tracking;
     const facts = await prepareStartup(app.services, new InstallationService({ db, clock }));
+    // PostgreSQL: the admin changes made through the other processes reach this thread's caches as they
+    // commit (docs/settings-caches.md). The job thread needs no listener: it reads the settings version per claim.
+    resources.settingsNotifications = app.services.settingsNotifications;
+    await app.services.settingsNotifications.start(log);
 
     if (options.worker) {
       // The jobs run in a thread of their own, off the requests' event loop (process/job-thread.ts).

@@ -1,4 +1,12 @@
-import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import {
+  sql,
+  type ColumnDefinitionBuilder,
+  type CreateTableBuilder,
+  type Kysely,
+  type QueryExecutorProvider,
+  type SelectQueryBuilder,
+  type Transaction,
+} from 'kysely';
 
 /**
  * The few places where SQLite and PostgreSQL differ live here and nowhere else; the one
@@ -138,6 +146,16 @@ export async function currentSchema<DB>(db: Kysely<DB>, dialect: Dialect): Promi
   // current_schema() is null when no schema on the search_path exists.
   const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema ?? undefined;
+}
+
+/**
+ * Tells the processes that LISTEN on `channel` (db/postgres/channel-listener.ts) when the
+ * transaction `db` runs in commits, or at once outside one: PostgreSQL's NOTIFY. SQLite
+ * has no such thing, and needs none: one process serves it (docs/scaling.md).
+ */
+export async function notifyListeners(db: QueryExecutorProvider, dialect: Dialect, channel: string, payload: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }
 
 export function toFlag(value: boolean): 0 | 1 {

@@ -16,6 +16,11 @@ export interface EventCommitSource {
   commitStats(): GroupCommitStats;
 }
 
+/** The connection that hears admin changes (modules/system/settings-notifications.ts); undefined stats: not started yet. */
+export interface SettingsListenerSource {
+  stats(): { readonly connected: boolean; readonly connections: number; readonly notifications: number } | undefined;
+}
+
 /** What the abuse limits and the connection bounds of this process refused (docs/limits.md). */
 export interface LimitStatsSource {
   readonly rateLimits: { stats(): RateLimitStats };
@@ -38,7 +43,13 @@ export interface HttpMetrics {
  * live in one process (tests build one per file) without "already registered" errors.
  */
 export function createMetrics(
-  options: { jobs?: JobDepthSource; events?: EventCommitSource; limits?: LimitStatsSource; storage?: SqliteStorage | undefined } = {},
+  options: {
+    jobs?: JobDepthSource;
+    events?: EventCommitSource;
+    limits?: LimitStatsSource;
+    settings?: SettingsListenerSource;
+    storage?: SqliteStorage | undefined;
+  } = {},
 ): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -78,6 +89,7 @@ export function createMetrics(
 
   if (options.events) registerEventCommitMetrics(registry, options.events);
   if (options.limits) registerLimitMetrics(registry, options.limits);
+  if (options.settings) registerSettingsListenerMetrics(registry, options.settings);
   const stopStorage = options.storage ? registerStorageMetrics(registry, options.storage) : () => undefined;
 
   return {
@@ -212,6 +224,44 @@ function registerLimitMetrics(registry: Registry, source: LimitStatsSource): voi
     ],
   ] as const;
   registerScrapedTotals(registry, totals, () => source.connections);
+}
+
+/**
+ * The settings listener of this process (PostgreSQL only; 0 until it starts):
+ * `patron_settings_listener_connected` at 0 means the caches of admin settings fall back
+ * on their expiry (docs/settings-caches.md); each connection counted dropped them all.
+ */
+function registerSettingsListenerMetrics(registry: Registry, source: SettingsListenerSource): void {
+  new Gauge({
+    name: 'patron_settings_listener_connected',
+    help: 'Whether this process hears the admin changes of the others as they commit (1) or not now (0).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      const stats = source.stats();
+      if (stats) this.set(stats.connected ? 1 : 0);
+    },
+  });
+  const totals = [
+    [
+      'patron_settings_listener_connections_total',
+      'Connections the settings listener made (each dropped every cache of admin settings).',
+      'connections',
+    ],
+    ['patron_settings_changes_heard_total', "Admin changes heard as notifications (this process's own included).", 'notifications'],
+  ] as const;
+  for (const [name, help, field] of totals) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        const stats = source.stats();
+        if (stats) this.inc(stats[field]);
+      },
+    });
+  }
 }
 
 /**

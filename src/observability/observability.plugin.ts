@@ -3,7 +3,14 @@ import type { FastifyPluginCallback } from 'fastify';
 import fp from 'fastify-plugin';
 import type { DbHandle } from '../db/create-db.js';
 import { metricsAccessHook } from './metrics-access.js';
-import { createMetrics, UNMATCHED_ROUTE, type EventCommitSource, type JobDepthSource, type LimitStatsSource } from './metrics.js';
+import {
+  createMetrics,
+  UNMATCHED_ROUTE,
+  type EventCommitSource,
+  type JobDepthSource,
+  type LimitStatsSource,
+  type SettingsListenerSource,
+} from './metrics.js';
 
 export interface ObservabilityOptions {
   /** /ready asks this handle whether the database answers; on SQLite its storage timings feed /metrics. */
@@ -14,6 +21,8 @@ export interface ObservabilityOptions {
   readonly events?: EventCommitSource;
   /** Source of the rate-limit and connection-bound series; left out when absent. */
   readonly limits?: LimitStatsSource;
+  /** Source of the settings listener series; left out when absent. */
+  readonly settings?: SettingsListenerSource;
   /** PATRON_METRICS_TOKEN: who may read /metrics (metrics-access.ts). */
   readonly metricsToken?: string | undefined;
   /** Once the drain before a shutdown has begun, /ready answers 503 without asking the database. */
@@ -38,7 +47,13 @@ const ReadyQuerySchema = Type.Object({
  * the holders of PATRON_METRICS_TOKEN).
  */
 const observability: FastifyPluginCallback<ObservabilityOptions> = (app, options, done) => {
-  const metrics = createMetrics({ jobs: options.jobs, events: options.events, limits: options.limits, storage: options.db.storage });
+  const metrics = createMetrics({
+    jobs: options.jobs,
+    events: options.events,
+    limits: options.limits,
+    settings: options.settings,
+    storage: options.db.storage,
+  });
   // The database outlives the app in tests (and may in an embedding): stop listening to it.
   app.addHook('onClose', (_instance, hookDone) => {
     metrics.close();

@@ -10,6 +10,8 @@ export interface ProcessResources {
   runner?: { stop(options?: { timeoutMs?: number }): Promise<{ unfinished: number }> };
   /** The process's entry of PATRON_FETCH_ALLOW_PRIVATE (modules/system/fetch-rule.ts), removed before the database closes. */
   fetchRule?: { leave(): Promise<void> };
+  /** The connection that hears admin changes (modules/system/settings-notifications.ts): kept while requests are served. */
+  settingsNotifications?: { close(): Promise<void> };
   db?: { destroy(): Promise<void> };
 }
 
@@ -34,8 +36,9 @@ export const JOB_WAIT_MS = 20_000;
 /**
  * Closes what the process holds, in dependency order: stop accepting requests (Fastify
  * then finishes the requests in flight) while the job runner stops claiming and waits
- * for running jobs; then close the database both of them use. Returns false when a step
- * failed (each failure is logged and the next step still runs).
+ * for running jobs; then the connection that hears admin changes, and the database both
+ * of them use. Returns false when a step failed (each failure is logged and the next
+ * step still runs).
  */
 export async function closeResources(resources: ProcessResources, log: Logger, jobWaitMs: number = JOB_WAIT_MS): Promise<boolean> {
   const results = await Promise.allSettled([
@@ -53,7 +56,7 @@ export async function closeResources(resources: ProcessResources, log: Logger, j
       }
     }),
   ]);
-  const ruleResult = await Promise.allSettled([resources.fetchRule?.leave()]);
+  const ruleResult = await Promise.allSettled([resources.fetchRule?.leave(), resources.settingsNotifications?.close()]);
   const dbResult = await Promise.allSettled([resources.db?.destroy()]);
   let ok = true;
   for (const result of [...results, ...ruleResult, ...dbResult]) {

@@ -79,6 +79,11 @@ export class CliProcess {
     return this.out;
   }
 
+  /** The process id: `patron serve` names its settings listener's connection after it. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get stderr(): string {
     return this.err;
   }

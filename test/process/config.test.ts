@@ -19,6 +19,7 @@ describe('configuration', () => {
       dashboardRollups: true,
       dataDir: '/srv/patron/data',
       databaseUrl: undefined,
+      databaseListenUrl: undefined,
       adminToken: undefined,
       logLevel: 'info',
       bodyLimit: 10 * 1024 * 1024,
@@ -178,6 +179,19 @@ describe('configuration', () => {
     expect(config.dataDir).toBe('/srv/var/patron');
     expect(config.databaseUrl).toBe('postgresql://u:p@db:5432/patron');
     expect(config.port).toBe(0);
+  });
+
+  it('listens for admin changes on DATABASE_URL unless PATRON_DATABASE_LISTEN_URL names another connection', () => {
+    const url = 'postgres://u:p@pgbouncer:6432/patron';
+    expect(loadConfig({ DATABASE_URL: url }).databaseListenUrl).toBe(url);
+    const direct = 'postgres://u:p@db:5432/patron';
+    expect(loadConfig({ DATABASE_URL: url, PATRON_DATABASE_LISTEN_URL: direct }).databaseListenUrl).toBe(direct);
+    expect(problemsOf({ DATABASE_URL: url, PATRON_DATABASE_LISTEN_URL: 'db:5432' })).toEqual([
+      'PATRON_DATABASE_LISTEN_URL must start with postgres:// or postgresql://',
+    ]);
+    expect(problemsOf({ PATRON_DATABASE_LISTEN_URL: direct })).toEqual([
+      'PATRON_DATABASE_LISTEN_URL is for PostgreSQL: set DATABASE_URL too',
+    ]);
   });
 
   it('returns a frozen object', () => {

@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { DbHandle } from '../../db/create-db.js';
+import { notifyListeners } from '../../db/dialect.js';
 import type { Late } from '../../late.js';
 import { readSetting, writeSetting } from './settings.repo.js';
 
 const VERSION_KEY = 'settings_version';
+/** The PostgreSQL channel each change is announced on, its new token as the payload (settings-notifications.ts). */
+export const SETTINGS_CHANNEL = 'patron_settings';
 
 /** What a cache of admin settings is told: drop what you hold (a reload may be awaited). */
 export type SettingsListener = () => void | Promise<void>;
@@ -15,7 +18,9 @@ export type SettingsListener = () => void | Promise<void>;
  * random token that each change replaces; a cache holder reads it at the points where a
  * change must be seen at once (a claimed batch of jobs, a batch of tracking events, a
  * message outcome) and, when it differs from the token it last saw, drops its caches
- * before going on. A change made in this thread drops them at once, without a read.
+ * before going on. A change made in this thread drops them at once, without a read. On
+ * PostgreSQL the change is also notified as it commits, and the HTTP thread of every
+ * `patron serve` drops its caches when it hears it (settings-notifications.ts).
  *
  * Reads are shared: a caller waits for a read that began after it asked, never for one
  * already under way (which may have begun before the change it must see), so however
@@ -23,6 +28,8 @@ export type SettingsListener = () => void | Promise<void>;
  */
 export class SettingsVersion {
   private seen: string | undefined;
+  /** The token of this holder's last bump: hearing it announced again tells nothing new. */
+  private written: string | undefined;
   private running: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
 
@@ -37,9 +44,34 @@ export class SettingsVersion {
 
   /** After an admin change is committed: every holder drops its caches, this thread's now. */
   async bump(): Promise<void> {
-    await writeSetting(this.deps.db.db, VERSION_KEY, crypto.randomBytes(12).toString('base64url'), this.deps.clock.now());
+    const token = crypto.randomBytes(12).toString('base64url');
+    const { db, dialect } = this.deps.db;
+    this.written = token;
+    // The notification leaves with the commit: a listener that hears it reads the change.
+    await db.transaction().execute(async (trx) => {
+      await writeSetting(trx, VERSION_KEY, token, this.deps.clock.now());
+      await notifyListeners(trx, dialect, SETTINGS_CHANNEL, token);
+    });
     // `seen` stays: a change of another process overwritten by this token must still be noticed.
     await this.notify();
+  }
+
+  /**
+   * A change announced by another process (its new token): the caches are dropped at once,
+   * and a later read of that same token does not drop them again.
+   */
+  async heard(token: string): Promise<void> {
+    if (token === this.seen || token === this.written) return;
+    this.seen = token;
+    if (!(await this.notify())) this.seen = undefined;
+  }
+
+  /**
+   * Changes may have been made unheard (the listener was away): drop every cache. The
+   * token last seen stays, so that a read finds nothing new unless it is.
+   */
+  async forgetAll(): Promise<void> {
+    if (!(await this.notify())) this.seen = undefined;
   }
 
   /**

@@ -114,4 +114,36 @@ describe.each(TEST_DIALECTS)('SettingsVersion on %s', (dialect) => {
     await flaky.refresh();
     expect(calls).toBe(2);
   });
+
+  it('drops the caches at once for a token heard from another process, not again when a read finds that token, nor for its own', async () => {
+    const here = holder(db);
+    const there = holder(otherDb);
+    await there.version.refresh();
+    await here.version.bump();
+    const token = await readToken();
+    const before = there.seen.changes;
+    await there.version.heard(token);
+    expect(there.seen.changes).toBe(before + 1);
+    await there.version.heard(token);
+    await nextTurn();
+    await there.version.refresh();
+    expect(there.seen.changes).toBe(before + 1);
+
+    const own = here.seen.changes;
+    await here.version.heard(token);
+    expect(here.seen.changes).toBe(own);
+  });
+
+  it('drops every cache when told that changes may have gone unheard', async () => {
+    const there = holder(otherDb);
+    await there.version.refresh();
+    const before = there.seen.changes;
+    await there.version.forgetAll();
+    expect(there.seen.changes).toBe(before + 1);
+  });
+
+  async function readToken(): Promise<string> {
+    const row = await db.db.selectFrom('settings').select('value').where('key', '=', 'settings_version').executeTakeFirstOrThrow();
+    return row.value;
+  }
 });
