@@ -3,7 +3,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { describeError } from '../../src/http/http-errors.js';
-import { TEST_DIALECTS } from '../helpers/db.js';
+import { sql } from 'kysely';
+import { createTestDb, TEST_DIALECTS } from '../helpers/db.js';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -67,4 +68,30 @@ describe('telling an unreachable database from a failed statement', () => {
     expect((error as { code?: string }).code).toBe('57P01');
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
+
+  it.skipIf(!url || !TEST_DIALECTS.includes('postgres'))(
+    'survives the connection of a transaction cut between its statements (the process would end on an unheard error)',
+    async () => {
+      const db = await createTestDb('postgres');
+      const killer = new pg.Client({ connectionString: url });
+      await killer.connect();
+      try {
+        const error = await errorOf(() =>
+          db.db.transaction().execute(async (trx) => {
+            const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+            await killer.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+            // The connection is idle in the transaction when the server cuts it.
+            await new Promise((r) => setTimeout(r, 300));
+            await sql`select 1`.execute(trx);
+          }),
+        );
+        expect(isDatabaseUnavailable(error)).toBe(true);
+        // The pool dropped the broken connection: the next query gets a new one.
+        expect((await sql<{ one: number }>`select 1 as one`.execute(db.db)).rows[0]?.one).toBe(1);
+      } finally {
+        await killer.end();
+        await db.destroy();
+      }
+    },
+  );
 });

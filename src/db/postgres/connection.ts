@@ -72,6 +72,12 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
       const client = await pool.connect();
       let wrapper = wrappers.get(client);
       if (!wrapper) {
+        // While a client is checked out the pool takes its own error listener off, and a
+        // connection cut then (PostgreSQL restarting under a transaction, a failover)
+        // would emit an 'error' nobody hears, which ends the process. The query in flight
+        // is rejected with the error anyway (a 503: db/unavailable.ts), and the pool drops
+        // the broken client when it is released.
+        client.on('error', ignoreClientError);
         wrapper = wrap(client);
         wrappers.set(client, wrapper);
       }
@@ -79,6 +85,10 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
     },
     end: () => pool.end(),
   };
+}
+
+function ignoreClientError(): void {
+  // Reported through the rejected query (above).
 }
 
 /** PostgreSQL's answer to a prepared statement whose result columns changed (SQLSTATE 0A000). */
