@@ -264,11 +264,11 @@ describe('deploy/haproxy.cfg', () => {
   const cfg = read('deploy/haproxy.cfg');
   const haproxy = findExecutable('haproxy');
 
-  it('balances over the API replicas on their port, checking /ready', () => {
+  it('balances over the API replicas on their port, checking /ready?scope=node', () => {
     const port = read('Dockerfile').match(/\bPORT=(\d+)/)?.[1];
     expect(cfg).toMatch(new RegExp(`^\\s*server-template api \\d+ api:${port}$`, 'm'));
     expect(cfg).toMatch(/^\s*balance roundrobin$/m);
-    expect(cfg).toMatch(/^\s*option httpchk GET \/ready$/m);
+    expect(cfg).toMatch(/^\s*option httpchk GET \/ready\?scope=node$/m);
     expect(cfg).toMatch(/^\s*http-check expect status 200$/m);
     expect(cfg).toMatch(/^\s*option forwardfor$/m);
   });
