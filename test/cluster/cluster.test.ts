@@ -121,17 +121,20 @@ describe.skipIf(missing.length > 0)(
 
       // 2. A rolling restart of every node under load: not one request may fail.
       const rollingTally = newTally();
+      const restarts: string[] = [];
       const rolling = startStreams(cluster.url, shop, devices, records, rollingTally, 'r');
       for (const node of [...cluster.api, ...cluster.workers]) {
-        fs.writeSync(1, `${new Date().toISOString()} restarting ${node.name}\n`);
+        const stopping = Date.now();
         expect(await node.stop(), `${node.name} exits 0 after its drain`).toBe(0);
+        const starting = Date.now();
         await node.start();
+        restarts.push(`${node.name} ${((starting - stopping) / 1000).toFixed(1)} s + ${((Date.now() - starting) / 1000).toFixed(1)} s`);
         // HAProxy puts a node back after two good checks (500 ms apart).
         if (node.kind === 'api') await sleep(1500);
       }
       await sleep(500);
       await rolling.stop();
-      mark(`rolling restart: ${summary(rollingTally)}`);
+      mark(`rolling restart (stopped + started: ${restarts.join(', ')}): ${summary(rollingTally)}`);
       expect(rollingTally.refused + rollingTally.unknown, `failed requests in a rolling restart: ${rollingTally.examples.join('\n')}`).toBe(
         0,
       );
