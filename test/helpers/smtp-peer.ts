@@ -24,6 +24,12 @@ export interface SmtpPeerOptions {
   readonly dataReply?: string;
   /** Never answers the end of DATA. */
   readonly hangAfterData?: boolean;
+  /**
+   * Takes the message at the end of DATA (it is in `received` at once) and answers 250 only
+   * this many ms later: a slow server, whose client may give up, or lose its job's lease,
+   * after the message was accepted.
+   */
+  readonly acceptDelayMs?: number;
   /** A key and certificate (PEM): STARTTLS is offered, or TLS from the start with `implicitTls`. */
   readonly tls?: { readonly key: string; readonly cert: string; readonly implicitTls?: boolean };
   /** The loopback address to listen on; 127.0.0.1 by default. */
@@ -97,7 +103,9 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
           user: typeof session.user === 'string' ? session.user : undefined,
           secure: session.secure,
         });
-        callback(options.dataReply === undefined ? null : replyError(options.dataReply));
+        const answer = () => callback(options.dataReply === undefined ? null : replyError(options.dataReply));
+        if (options.acceptDelayMs === undefined) answer();
+        else setTimeout(answer, options.acceptDelayMs);
       });
     },
   };
