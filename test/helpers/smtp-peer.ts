@@ -45,6 +45,8 @@ export interface SmtpPeer {
   closedConnections: number;
   /** AUTH attempts so far, accepted or not. */
   authAttempts: number;
+  /** The 250 to the end of DATA comes this many ms after the message was taken (options.acceptDelayMs); a test may change it. */
+  acceptDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -59,7 +61,15 @@ function replyError(reply: string): Error {
 /** A real SMTP server on 127.0.0.1 (or `host`; smtp-server), as the outside peer of email tests. */
 export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
-  const peer: SmtpPeer = { port: 0, received, connections: 0, closedConnections: 0, authAttempts: 0, close: () => Promise.resolve() };
+  const peer: SmtpPeer = {
+    port: 0,
+    received,
+    connections: 0,
+    closedConnections: 0,
+    authAttempts: 0,
+    acceptDelayMs: options.acceptDelayMs ?? 0,
+    close: () => Promise.resolve(),
+  };
   const serverOptions: SMTPServerOptions = {
     disabledCommands: [...(options.tls ? [] : ['STARTTLS']), ...(options.auth ? [] : ['AUTH'])],
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert, secure: options.tls.implicitTls === true } : {}),
@@ -104,8 +114,8 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
           secure: session.secure,
         });
         const answer = () => callback(options.dataReply === undefined ? null : replyError(options.dataReply));
-        if (options.acceptDelayMs === undefined) answer();
-        else setTimeout(answer, options.acceptDelayMs);
+        if (peer.acceptDelayMs === 0) answer();
+        else setTimeout(answer, peer.acceptDelayMs);
       });
     },
   };

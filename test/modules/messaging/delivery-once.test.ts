@@ -3,6 +3,7 @@ import { createDb, type DbHandle } from '../../../src/db/create-db.js';
 import type { JobRegistration } from '../../../src/jobs/job-handlers.js';
 import type { JobMap } from '../../../src/jobs/job-map.js';
 import { JobRunner, type RunnerLogger } from '../../../src/jobs/runner.js';
+import { SendMarks } from '../../../src/modules/messaging/send-marks.js';
 import { createServices, type Services } from '../../../src/services.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { TEST_DIALECTS } from '../../helpers/db.js';
@@ -57,8 +58,11 @@ describe.each(TEST_DIALECTS)('sending a delivery once on %s', (dialect) => {
     await smtp.close();
   });
 
-  beforeEach(() => {
+  // Each test starts with no job of another left over.
+  beforeEach(async () => {
+    await t.db.db.deleteFrom('jobs').execute();
     smtp.received.length = 0;
+    smtp.acceptDelayMs = ACCEPT_DELAY_MS;
   });
 
   const runners: JobRunner[] = [];
@@ -140,7 +144,7 @@ describe.each(TEST_DIALECTS)('sending a delivery once on %s', (dialect) => {
     t.clock.advance(LEASE_MS + 1);
     await b.runDue();
     await first;
-    // Whatever B left for later (a look once the send's mark expires) finds the delivery sent.
+    // B waited for A's outcome rather than sending; nothing is left that sends it later.
     t.clock.advance(3_600_000);
     await b.runDue();
     await a.runDue();
@@ -148,6 +152,75 @@ describe.each(TEST_DIALECTS)('sending a delivery once on %s', (dialect) => {
     expect(messageIds()).toEqual([`<${code}.0@example.org>`]);
     expect(await deliveryOf(code)).toEqual({ status: 'sent', attempts: 1, error: null });
     expect(await unfinishedJobs()).toBe(0);
+  });
+
+  it('is not taken over while its sender keeps beating, however long the server takes to answer', async () => {
+    const code = await transact('slow-but-alive');
+    // The 250 comes after two leases: A's job is taken over, but its send mark beats on.
+    smtp.acceptDelayMs = 2 * LEASE_MS + 500;
+    const a = runnerOf(t.app.services, 'a');
+    const b = runnerOf(other.services, 'b');
+    const first = a.runDue();
+    await waitFor(() => smtp.received.length === 1, { what: 'the first send' });
+    t.clock.advance(LEASE_MS + 1);
+    await b.runDue();
+    await first;
+
+    expect(messageIds()).toEqual([`<${code}.0@example.org>`]);
+    expect(await deliveryOf(code)).toEqual({ status: 'sent', attempts: 1, error: null });
+    expect(await unfinishedJobs()).toBe(0);
+  });
+
+  it('is sent again, once, after its sender died between the send and its record (the crash window), with the same Message-ID', async () => {
+    const code = await transact('sender-killed');
+    // A "process" of its own, killed (its connection gone) while the server has the message but has not answered.
+    const db = createDb(t.db.options);
+    const doomed = createServices({ config: t.config, db, clock: t.clock });
+    const first = runnerOf(doomed, 'doomed').runDue();
+    await waitFor(() => smtp.received.length === 1, { what: 'the first send' });
+    await db.destroy();
+    // Its runner then fails to record anything, and to claim more.
+    await first.catch(() => undefined);
+    t.clock.advance(LEASE_MS + 1);
+    const b = runnerOf(other.services, 'b');
+    const startedAt = performance.now();
+    await b.runDue();
+
+    // B waited for a whole lease of silence before it took the dead sender's mark over.
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(LEASE_MS);
+    expect(messageIds()).toEqual([`<${code}.0@example.org>`, `<${code}.0@example.org>`]);
+    expect(await deliveryOf(code)).toEqual({ status: 'sent', attempts: 1, error: null });
+    expect(await unfinishedJobs()).toBe(0);
+  });
+
+  it('is not marked for sending by a run whose job another claim took over, and is marked once', async () => {
+    const code = await transact('fenced');
+    const jobs = t.app.services.jobs;
+    const [stale] = await jobs.claim({ workerId: 'slow', names: ['messaging.deliver'], limit: 1, leaseMs: LEASE_MS });
+    t.clock.advance(LEASE_MS + 1);
+    const [fresh] = await jobs.claim({ workerId: 'fresh', names: ['messaging.deliver'], limit: 1, leaseMs: LEASE_MS });
+    expect(fresh).toMatchObject({ id: stale!.id, attempts: 2 });
+    const claimOf = (job: typeof stale) => ({ id: job!.id, attempts: job!.attempts, workerId: job!.lockedBy! });
+    const marks = new SendMarks({ db: t.db, jobs, leaseMs: LEASE_MS });
+    const key = { shopId, code, seq: 0, attempts: 0 };
+    const mark = () =>
+      t.db.db
+        .selectFrom('messaging_deliveries')
+        .select(['send_token'])
+        .where('shop_id', '=', shopId)
+        .where('code', '=', code)
+        .executeTakeFirstOrThrow();
+
+    expect(await marks.take(key, null, claimOf(stale))).toBeUndefined();
+    expect(await mark()).toEqual({ send_token: null });
+    const token = await marks.take(key, null, claimOf(fresh));
+    expect(token).toBe(`fresh#${fresh!.id}.2`);
+    expect(await mark()).toEqual({ send_token: token });
+    // Marked already: a second run of the same claim (or any other) does not mark it again.
+    expect(await marks.take(key, null, claimOf(fresh))).toBeUndefined();
+    // Taking the mark renewed the job's lease.
+    t.clock.advance(LEASE_MS - 1);
+    expect(await jobs.claim({ workerId: 'third', names: ['messaging.deliver'], limit: 1, leaseMs: LEASE_MS })).toEqual([]);
   });
 
   it('reaches each member of a campaign once when two workers send it and the clock jumps ahead mid-send', async () => {
