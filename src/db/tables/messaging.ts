@@ -155,7 +155,7 @@ export interface MessagingDeliveryAttemptsTable {
   attempt: number;
   at: number;
   vendor: string | null;
-  outcome: 'sent' | 'temporary' | 'permanent' | 'dead_address';
+  outcome: 'sent' | 'temporary' | 'permanent' | 'dead_address' | 'unknown';
   /** The vendor's message id of a send, or its error (credentials redacted). */
   answer: string | null;
   duration_ms: number;

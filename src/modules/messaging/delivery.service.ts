@@ -372,7 +372,7 @@ function ownTemplateSet(
   return { set: templatesFor(templates, localeOf(profileScope)), profileScope };
 }
 
-type AttemptOutcome = 'sent' | 'temporary' | 'permanent' | 'dead_address';
+type AttemptOutcome = 'sent' | 'temporary' | 'permanent' | 'dead_address' | 'unknown';
 
 /** What finish records beside the outcome: the content sent, the email's HTML, and the vendor tried. */
 interface FinishRecord {

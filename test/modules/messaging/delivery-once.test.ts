@@ -223,6 +223,36 @@ describe.each(TEST_DIALECTS)('sending a delivery once on %s', (dialect) => {
     expect(await jobs.claim({ workerId: 'third', names: ['messaging.deliver'], limit: 1, leaseMs: LEASE_MS })).toEqual([]);
   });
 
+  it('is not sent again when the server took it but its answer did not come in time: failed, its outcome unknown', async () => {
+    const channel = { smtp_url: `smtp://127.0.0.1:${smtp.port}`, from: 'Shop <shop@example.org>' };
+    await expectOk(admin('PUT', '/channels/email', { ...channel, timeout_ms: 500 }));
+    try {
+      const code = await transact('answer-lost');
+      smtp.acceptDelayMs = 1_500;
+      await runnerOf(t.app.services, 'a').runDue();
+      t.clock.advance(3_600_000);
+      await runnerOf(t.app.services, 'a2').runDue();
+
+      expect(messageIds()).toEqual([`<${code}.0@example.org>`]);
+      expect(await deliveryOf(code)).toEqual({
+        status: 'failed',
+        attempts: 1,
+        error:
+          'The SMTP server did not answer in time after it was sent the whole message: it may have taken it. Not sent again, so that it is not sent twice.',
+      });
+      const tries = await t.db.db
+        .selectFrom('messaging_delivery_attempts')
+        .select(['attempt', 'outcome'])
+        .where('shop_id', '=', shopId)
+        .where('code', '=', code)
+        .execute();
+      expect(tries).toEqual([{ attempt: 1, outcome: 'unknown' }]);
+      expect(await unfinishedJobs()).toBe(0);
+    } finally {
+      await expectOk(admin('PUT', '/channels/email', channel));
+    }
+  });
+
   it('reaches each member of a campaign once when two workers send it and the clock jumps ahead mid-send', async () => {
     const members = 80;
     const { id: segment } = await expectOk(admin('POST', '/segments', { name: 'Jumpers' }), 201);
