@@ -18,8 +18,11 @@ import {
  * The durable job queue: jobs live in the `jobs` table, so they survive restarts and
  * are shared by every worker process on the database. Delivery is at least once: a job
  * whose worker dies is claimed again once its lease expires, so handlers must be
- * idempotent. The claim/finish statements below are used by JobRunner; services only
- * enqueue and read.
+ * idempotent. A lease also runs out under a worker that is only slow (starved, or its
+ * clock behind), which may still be running the job when another claim takes it over: a
+ * handler whose outside effect must not happen twice fences it (a delivery's send mark,
+ * modules/messaging/send-marks.ts). The claim/finish methods are used by JobRunner
+ * (their statements: queue-statements.ts); services only enqueue and read.
  */
 
 export type JobStatus = JobsTable['status'];
