@@ -102,7 +102,7 @@ export const deliveryLogRoutes: FastifyPluginCallbackTypebox = (app, _options, d
             attempt: t.attempt,
             at: iso(t.at),
             vendor: t.vendor,
-            outcome: t.outcome as 'sent' | 'temporary' | 'permanent' | 'dead_address',
+            outcome: t.outcome as 'sent' | 'temporary' | 'permanent' | 'dead_address' | 'unknown',
             answer: t.answer,
             duration_ms: t.durationMs,
           })),

@@ -112,7 +112,10 @@ export const MessageDetailSchema = Type.Object({
           attempt: Type.Integer({ description: '1 for the first.' }),
           at: Time,
           vendor: Type.Union([Type.String(), Type.Null()]),
-          outcome: literals(['sent', 'temporary', 'permanent', 'dead_address'], 'sent, or the failure kind (temporary ones are retried).'),
+          outcome: literals(
+            ['sent', 'temporary', 'permanent', 'dead_address', 'unknown'],
+            'sent, or the failure kind (temporary ones are retried; unknown: the vendor may have taken it, not sent again).',
+          ),
           answer: Type.Union([Type.String(), Type.Null()], { description: "The vendor's message id of a send, or its error." }),
           duration_ms: Type.Integer(),
         }),

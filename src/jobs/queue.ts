@@ -1,18 +1,28 @@
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { DbHandle } from '../db/create-db.js';
 import { groupWriteOf } from '../db/group-write.js';
-import { lockSkippingLocked, type Dialect } from '../db/dialect.js';
-import { PreparedQuery, PreparedQueryFamily, PreparedRowQuery } from '../db/prepared-query.js';
 import type { Database, JobsTable } from '../db/types.js';
 import type { JobMap, JobName } from './job-map.js';
+import {
+  claimQueries,
+  insertJob,
+  renewClaimedJob,
+  updateClaimedJob,
+  type ClaimedValues,
+  type ClaimKind,
+  type JobRow,
+} from './queue-statements.js';
 
 /**
  * The durable job queue: jobs live in the `jobs` table, so they survive restarts and
  * are shared by every worker process on the database. Delivery is at least once: a job
  * whose worker dies is claimed again once its lease expires, so handlers must be
- * idempotent. The claim/finish statements below are used by JobRunner; services only
- * enqueue and read.
+ * idempotent. A lease also runs out under a worker that is only slow (starved, or its
+ * clock behind), which may still be running the job when another claim takes it over: a
+ * handler whose outside effect must not happen twice fences it (a delivery's send mark,
+ * modules/messaging/send-marks.ts). The claim/finish methods are used by JobRunner
+ * (their statements: queue-statements.ts); services only enqueue and read.
  */
 
 export type JobStatus = JobsTable['status'];
@@ -87,86 +97,6 @@ type EnqueueListener = (name: string, runAt: number) => void;
 
 /** Rows per insert of enqueueMany: 12 parameters each, well inside SQLite's and PostgreSQL's limits. */
 const ENQUEUE_MANY_CHUNK = 1_000;
-type JobRow = Selectable<JobsTable>;
-type ClaimedValues = Partial<Omit<JobRow, 'id' | 'name' | 'payload' | 'created_at'>>;
-
-// Compiled once per shape (db/prepared-query.ts): a job is enqueued and its outcome recorded once per message sent.
-const insertJob = new PreparedRowQuery(0, (db, row: Insertable<JobsTable>) =>
-  db
-    .insertInto('jobs')
-    .values(row)
-    // Dedup by the unique index, never check-then-write: concurrent enqueues with one
-    // key insert one row.
-    .onConflict((oc) => oc.columns(['name', 'idempotency_key']).doNothing())
-    .returningAll(),
-);
-const updateClaimedJob = new PreparedRowQuery(
-  4,
-  (db, values: ClaimedValues, id: number, status: string, attempts: number, workerId: string) =>
-    db
-      .updateTable('jobs')
-      .set(values)
-      .where('id', '=', id)
-      .where('status', '=', status as JobStatus)
-      .where('attempts', '=', attempts)
-      .where('locked_by', '=', workerId),
-);
-
-type ClaimKind = 'expired' | 'due';
-
-/**
- * The claim statements, compiled once per (kind, limit, number of names, dialect): a busy
- * runner claims several times a second, and building the statement with Kysely each time
- * cost more JavaScript than running it. Arguments: worker id, lease end, now, the names.
- */
-const claimQueries = new PreparedQueryFamily((shape: string) => {
-  const [kind, limitText, namesText, dialect] = shape.split(':') as [ClaimKind, string, string, Dialect];
-  const limit = Number(limitText);
-  return new PreparedQuery(3 + Number(namesText), (db, workerId: unknown, lockedUntil: unknown, now: unknown, ...names: unknown[]) =>
-    db
-      .updateTable('jobs')
-      .set((eb) => ({
-        status: sql.lit('running'),
-        attempts: eb('attempts', '+', sql.lit(1)),
-        locked_by: workerId as string,
-        locked_until: lockedUntil as number,
-        updated_at: now as number,
-        // The right-hand side sees the row before this update: status and locked_by
-        // are those of the worker that lost the job.
-        last_error: eb
-          .case()
-          .when('status', '=', sql.lit('running'))
-          .then(
-            sql<string>`'Lease expired: worker ' || coalesce(locked_by, '?')
-              || ' stopped during attempt ' || cast(attempts as text)`,
-          )
-          .else(eb.ref('last_error'))
-          .end(),
-      }))
-      .where('id', 'in', (eb) => {
-        const candidates = eb
-          .selectFrom('jobs')
-          .select('id')
-          .where('name', 'in', names as string[]);
-        // The status and the limit are written into the SQL, not bound: bound, SQLite's
-        // plan walks every queued job of the index before taking the first, so that a
-        // claim costs more the longer the backlog is.
-        const ordered =
-          kind === 'due'
-            ? candidates
-                .where('status', '=', sql.lit('queued'))
-                .where('run_at', '<=', now as number)
-                .orderBy('run_at')
-                .orderBy('id')
-            : candidates
-                .where('status', '=', sql.lit('running'))
-                .where('locked_until', '<=', now as number)
-                .orderBy('id');
-        return lockSkippingLocked(ordered.limit(sql.lit(limit)), dialect);
-      })
-      .returningAll(),
-  );
-});
 
 export class JobQueue<M extends object = JobMap> {
   private readonly handle: DbHandle;
@@ -289,10 +219,22 @@ export class JobQueue<M extends object = JobMap> {
     return query.execute(this.handle.db, request.workerId, now + request.leaseMs, now, ...request.names);
   }
 
-  /** Extends the lease of a running job; false when the claim is no longer this worker's. */
-  async renewLease(claim: JobClaim, leaseMs: number): Promise<boolean> {
+  /**
+   * Extends the lease of a running job to at least `leaseMs` from now; false when the claim
+   * is no longer this worker's (another claim took the job over, or it finished), and then
+   * nothing changes. With `executor`, in the caller's transaction: a handler proves that it
+   * still holds its job in the same commit as the step that must not run without it
+   * (a delivery's send mark, modules/messaging/send-marks.ts).
+   */
+  async renewLease(claim: JobClaim, leaseMs: number, options: { readonly executor?: Kysely<Database> } = {}): Promise<boolean> {
     const now = this.clock.now();
-    return this.updateClaimed(claim, { locked_until: now + leaseMs, updated_at: now });
+    const renew = async (db: Kysely<Database>) => {
+      const result = await renewClaimedJob.run(db, now + leaseMs, now, claim.id, claim.attempts, claim.workerId);
+      return (result.numAffectedRows ?? 0n) > 0n;
+    };
+    if (options.executor) return renew(options.executor);
+    // Shared with the other writes of the moment, not awaited to disk, as updateClaimed says.
+    return groupWriteOf(this.handle).run(renew, { durable: false });
   }
 
   async complete(claim: JobClaim): Promise<boolean> {

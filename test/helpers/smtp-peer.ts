@@ -24,6 +24,12 @@ export interface SmtpPeerOptions {
   readonly dataReply?: string;
   /** Never answers the end of DATA. */
   readonly hangAfterData?: boolean;
+  /**
+   * Takes the message at the end of DATA (it is in `received` at once) and answers 250 only
+   * this many ms later: a slow server, whose client may give up, or lose its job's lease,
+   * after the message was accepted.
+   */
+  readonly acceptDelayMs?: number;
   /** A key and certificate (PEM): STARTTLS is offered, or TLS from the start with `implicitTls`. */
   readonly tls?: { readonly key: string; readonly cert: string; readonly implicitTls?: boolean };
   /** The loopback address to listen on; 127.0.0.1 by default. */
@@ -39,6 +45,8 @@ export interface SmtpPeer {
   closedConnections: number;
   /** AUTH attempts so far, accepted or not. */
   authAttempts: number;
+  /** The 250 to the end of DATA comes this many ms after the message was taken (options.acceptDelayMs); a test may change it. */
+  acceptDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -53,7 +61,15 @@ function replyError(reply: string): Error {
 /** A real SMTP server on 127.0.0.1 (or `host`; smtp-server), as the outside peer of email tests. */
 export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
-  const peer: SmtpPeer = { port: 0, received, connections: 0, closedConnections: 0, authAttempts: 0, close: () => Promise.resolve() };
+  const peer: SmtpPeer = {
+    port: 0,
+    received,
+    connections: 0,
+    closedConnections: 0,
+    authAttempts: 0,
+    acceptDelayMs: options.acceptDelayMs ?? 0,
+    close: () => Promise.resolve(),
+  };
   const serverOptions: SMTPServerOptions = {
     disabledCommands: [...(options.tls ? [] : ['STARTTLS']), ...(options.auth ? [] : ['AUTH'])],
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert, secure: options.tls.implicitTls === true } : {}),
@@ -97,7 +113,9 @@ export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<Smtp
           user: typeof session.user === 'string' ? session.user : undefined,
           secure: session.secure,
         });
-        callback(options.dataReply === undefined ? null : replyError(options.dataReply));
+        const answer = () => callback(options.dataReply === undefined ? null : replyError(options.dataReply));
+        if (peer.acceptDelayMs === 0) answer();
+        else setTimeout(answer, peer.acceptDelayMs);
       });
     },
   };

@@ -129,4 +129,40 @@ describe.each(TEST_DIALECTS)('job queue on %s', (dialect) => {
     expect(await queue.fail(stale, 'late')).toBe(false);
     expect(await queue.get(job.id)).toMatchObject({ status: 'running', lockedBy: 'fresh', attempts: 2 });
   });
+
+  it('renews a lease only forward: a shorter renewal, or one computed on a clock behind, keeps the later end', async () => {
+    const { job } = await queue.enqueue('audience.import', { importId: 1 });
+    const [claimed] = await queue.claim({ workerId: 'w1', names: ['audience.import'], limit: 1, leaseMs: 30_000 });
+    const claim = { id: job.id, attempts: claimed!.attempts, workerId: 'w1' };
+    const end = clock.now() + 30_000;
+
+    expect(await queue.renewLease(claim, 1_000)).toBe(true);
+    expect((await queue.get(job.id))?.lockedUntil).toBe(end);
+    // A renewal that was computed before a later one landed: the later end stays.
+    clock.advance(20_000);
+    expect(await queue.renewLease(claim, 30_000)).toBe(true);
+    const later = clock.now() + 30_000;
+    clock.advance(-10_000);
+    expect(await queue.renewLease(claim, 30_000)).toBe(true);
+    expect((await queue.get(job.id))?.lockedUntil).toBe(later);
+    clock.advance(15_000);
+    expect(await queue.renewLease(claim, 30_000)).toBe(true);
+    expect((await queue.get(job.id))?.lockedUntil).toBe(clock.now() + 30_000);
+  });
+
+  it('never renews a lease another claim holds, in a transaction of the caller too', async () => {
+    const { job } = await queue.enqueue('audience.import', { importId: 1 });
+    await queue.claim({ workerId: 'slow', names: ['audience.import'], limit: 1, leaseMs: 1000 });
+    clock.advance(1000);
+    await queue.claim({ workerId: 'fresh', names: ['audience.import'], limit: 1, leaseMs: 1000 });
+    const held = await queue.get(job.id);
+    const stale = { id: job.id, attempts: 1, workerId: 'slow' };
+
+    clock.advance(500);
+    expect(await testDb.db.transaction().execute((trx) => queue.renewLease(stale, 60_000, { executor: trx }))).toBe(false);
+    expect(await queue.get(job.id)).toMatchObject({ lockedBy: 'fresh', attempts: 2, lockedUntil: held!.lockedUntil });
+    const current = { id: job.id, attempts: 2, workerId: 'fresh' };
+    expect(await testDb.db.transaction().execute((trx) => queue.renewLease(current, 60_000, { executor: trx }))).toBe(true);
+    expect((await queue.get(job.id))?.lockedUntil).toBe(clock.now() + 60_000);
+  });
 });

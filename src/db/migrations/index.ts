@@ -44,6 +44,7 @@ import { recommendationFigures } from './0045-recommendation-figures.js';
 import { recommendationBuildProgress } from './0046-recommendation-build-progress.js';
 import { popups } from './0048-popups.js';
 import { nps } from './0049-nps.js';
+import { sendMarks } from './0050-send-marks.js';
 import { stories } from './0047-stories.js';
 import { adminUsers } from './0034-admin-users.js';
 import { dashboards } from './0038-dashboards.js';
@@ -101,6 +102,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, (dialect: Dialect) => Migratio
   ['0047-stories', stories],
   ['0048-popups', popups],
   ['0049-nps', nps],
+  ['0050-send-marks', sendMarks],
 ];
 
 export function listMigrations(dialect: Dialect): Record<string, Migration> {

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Kysely table types: the messaging engine (src/modules/messaging). Column conventions: db/dialect.ts. */
 
 export interface MessagingSequencesTable {
@@ -84,6 +86,10 @@ export interface MessagingDeliveriesTable {
   delivered_at: number | null;
   /** Migration 0039: the revenue (minor units) of the purchase attributed with `purchased_at`. */
   purchase_value: number | null;
+  /** Migration 0050: the job claim sending this delivery now (modules/messaging/send-marks.ts); null when none is. */
+  send_token: string | null;
+  /** Migration 0050: the sender's beats while it awaits the vendor's answer. */
+  send_beat: Generated<number>;
 }
 
 export interface MessagingDeadAddressesTable {
@@ -149,7 +155,7 @@ export interface MessagingDeliveryAttemptsTable {
   attempt: number;
   at: number;
   vendor: string | null;
-  outcome: 'sent' | 'temporary' | 'permanent' | 'dead_address';
+  outcome: 'sent' | 'temporary' | 'permanent' | 'dead_address' | 'unknown';
   /** The vendor's message id of a send, or its error (credentials redacted). */
   answer: string | null;
   duration_ms: number;

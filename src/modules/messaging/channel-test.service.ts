@@ -104,6 +104,8 @@ export class ChannelTestService {
       signal: AbortSignal.timeout(TEST_SEND_TIMEOUT_MS),
     });
     await this.deps.db.durable();
+    // Its delivery is this call's alone, so its send mark is always taken.
+    if (!result) throw new AppError('INTERNAL', 'The test message could not be sent.');
     if (result.ok) return { code, status: 'sent', error: null };
     const stored = await repo.findDelivery(this.deps.db.db, shopId, code, 0);
     return { code, status: 'failed', error: stored?.error ?? result.message };

@@ -1,14 +1,13 @@
 import type { DashboardRollups } from '../dashboards/index.js';
 import { redactCredentials } from '../../observability/redact-credentials.js';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { groupWriteOf } from '../../db/group-write.js';
 import { retryDelayMs, type BackoffPolicy } from '../../jobs/backoff.js';
 import type { JobMap } from '../../jobs/job-map.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import type { JobClaim, JobQueue } from '../../jobs/queue.js';
 import type { Late } from '../../late.js';
 import type { AudienceService } from '../audience/index.js';
 import type { IdentityService } from '../identity/index.js';
@@ -22,48 +21,26 @@ import { buildOutgoing, type Outgoing, type SentContent } from './domain/outgoin
 import { secretValuesOf } from './domain/channel-settings.js';
 import * as health from './channel-health.repo.js';
 import * as log from './delivery-log.repo.js';
-import { TokenBucket } from './domain/token-bucket.js';
+import { SendRates } from './send-rate.js';
+import type { BeforeSendHook, DeadAddressHook, SendGate, TemplateSource } from './delivery-hooks.js';
 import { findMailingForSend } from './mailings.service.js';
 import { localeOf, readProfileScope } from './profile-scope.js';
 import * as templatesRepo from './templates.repo.js';
 import * as repo from './messaging.repo.js';
-import type { Channel, MessageByChannel, SendResult } from './providers/provider.js';
+import type { Channel, SendResult } from './providers/provider.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { RenderBudgetSpent, templateScope, type TemplateRenderer } from './render.js';
+import { SendMarks, type SeenMark } from './send-marks.js';
+
+export type { BeforeSendHook, DeadAddressHook, SendGate, TemplateSource };
 
 /** Sends of one delivery in all, the first included, before a temporary failure becomes final. */
 export const MAX_SEND_ATTEMPTS = 8;
 /** Retry timing of temporary failures: 10 s, doubling, at most an hour (retryAfterMs may ask for more). */
 export const SEND_BACKOFF: BackoffPolicy = { baseMs: 10_000, maxMs: 60 * 60 * 1000 };
-/** Sends per second per process for a shop's channel vendor, unless its settings say `rate_per_second`. */
-export const DEFAULT_RATE_PER_SECOND = 200;
 const ERROR_LIMIT = 1000;
 
 type Payload = JobMap['messaging.deliver'];
-
-/**
- * Runs before a channel's message is handed to its vendor; a throw is a temporary failure
- * (the send is retried). The wallet's hook stores the pass text the update push makes the
- * device fetch.
- */
-export type BeforeSendHook<C extends Channel = Channel> = (
-  shopId: string,
-  profileId: number,
-  message: MessageByChannel[C],
-) => Promise<void>;
-/**
- * The templates of a message that is not a transactional mailing's: a chain step's or a
- * bulk mailing's, found by the message's `templateRef` (MessageWriter); undefined when
- * they are gone (the delivery fails permanently, saying so).
- */
-export type TemplateSource = (shopId: string, templateRef: string) => Promise<MailingTemplates | undefined>;
-/**
- * When a message of a type other than transactional may go on a channel: `now`, or a
- * later instant (quiet hours, docs/bulk.md), at which the delivery is tried again.
- */
-export type SendGate = (shopId: string, channel: Channel, type: Exclude<MessageType, 'transactional'>, now: number) => Promise<number>;
-/** Runs after a delivery's address was recorded dead: the channel's own store drops it (a web push subscription, a wallet registration). */
-export type DeadAddressHook = (shopId: string, address: string) => Promise<void>;
 
 /**
  * The `messaging.deliver` job (docs/messaging.md, "Delivery"): renders one delivery's
@@ -71,18 +48,20 @@ export type DeadAddressHook = (shopId: string, address: string) => Promise<void>
  * records the outcome. Retries of temporary failures are this service's own (a new job
  * at the backoff or the vendor's retryAfterMs, whichever is later), so that the wait a
  * vendor asks for is kept; a permanent failure is recorded with the vendor's words; a
- * dead address also goes on the shop's dead list and is not tried again. Delivery is at
- * least once: a worker killed between the vendor's acceptance and the commit of `sent`
- * sends again when its lease expires.
+ * dead address also goes on the shop's dead list and is not tried again. A delivery is
+ * sent by one run at a time, whatever becomes of job leases (send-marks.ts); only a worker
+ * killed between the vendor's acceptance and the commit of its outcome leaves a message
+ * that is sent again, once a lease has passed (docs/messaging.md, "Sending once").
  */
 export class DeliveryService {
-  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly rates = new SendRates();
+  private readonly marks: SendMarks;
 
   constructor(
     private readonly deps: {
       readonly db: DbHandle;
       readonly clock: Clock;
-      readonly config: Pick<Config, 'fetchAllowPrivate'>;
+      readonly config: Pick<Config, 'fetchAllowPrivate' | 'jobLeaseMs'>;
       readonly identity: Pick<IdentityService, 'getProfileOnly'>;
       readonly audience: Pick<AudienceService, 'getLiveCustomerAttributes'>;
       readonly channels: Pick<ChannelsService, 'settingsFor'>;
@@ -107,16 +86,28 @@ export class DeliveryService {
       /** The gate that may postpone bulk and chain deliveries (quiet hours: bulk's limits, built after the engine); transactional ones never pass it. */
       readonly sendGate?: Late<SendGate>;
     },
-  ) {}
+  ) {
+    this.marks = new SendMarks({ db: deps.db, jobs: deps.jobs, leaseMs: deps.config.jobLeaseMs });
+  }
 
-  async deliver(payload: Payload, options: { signal?: AbortSignal } = {}): Promise<void> {
+  /** `claim`: the job run's, which must still hold its job when the vendor is called. */
+  async deliver(payload: Payload, options: { signal?: AbortSignal; claim?: JobClaim } = {}): Promise<void> {
     const delivery = await repo.findDeliveryToSend(this.deps.db.db, payload.shopId, payload.code, payload.seq);
     if (!delivery || delivery.status !== 'queued') return;
+    // Another run is sending it (its lease ran out under it, or it died): never a second send while it may be alive.
+    let seen: SeenMark | null = null;
+    if (delivery.send_token !== null) {
+      const mark = { token: delivery.send_token, beat: Number(delivery.send_beat) };
+      const waited = await this.marks.awaitSender(queuedKey(delivery), mark, options.signal);
+      if (waited.settled) return;
+      seen = waited.seen;
+    }
+    const unsent = { token: seen?.token ?? null };
     // A test of a template saved nowhere carries its templates and the profile they render with (templates.service.ts).
     const own =
       delivery.message_test === 1 ? await templatesRepo.findMessageTemplates(this.deps.db.db, payload.shopId, delivery.code) : undefined;
     const templates = own ? (JSON.parse(own.templates) as MailingTemplates) : await this.templatesOf(payload.shopId, delivery);
-    if (!templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' });
+    if (!templates) return this.finish(delivery, { ok: false, kind: 'permanent', message: 'The mailing no longer exists.' }, unsent);
     const channel = delivery.channel as Channel;
     const sendGate = this.deps.sendGate?.get();
     if (sendGate && delivery.message_type !== 'transactional') {
@@ -149,9 +140,10 @@ export class DeliveryService {
     } catch (error) {
       // The shop's render time is spent for now (render.ts): the delivery waits its turn, not counted as an attempt.
       if (error instanceof RenderBudgetSpent) return this.postpone(payload, delivery.attempts, this.deps.clock.now() + error.waitMs);
-      return this.finish(delivery, { ok: false, kind: 'permanent', message: `The template does not render: ${errorText(error)}` });
+      return this.finish(delivery, { ok: false, kind: 'permanent', message: `The template does not render: ${errorText(error)}` }, unsent);
     }
-    if (!outgoing) return this.finish(delivery, { ok: false, kind: 'permanent', message: `The mailing has no ${channel} template.` });
+    if (!outgoing)
+      return this.finish(delivery, { ok: false, kind: 'permanent', message: `The mailing has no ${channel} template.` }, unsent);
     // The delivery log shows the HTML as rendered: its links are the shop's own, not tracking links an admin's look would click.
     const html = outgoing.channel === 'email' ? outgoing.message.html : undefined;
     // A test send keeps no statistics, so its email carries no tracking links.
@@ -168,22 +160,30 @@ export class DeliveryService {
       };
     }
 
-    await this.sendAndRecord(delivery, outgoing, { html, ...(options.signal && { signal: options.signal }) });
+    await this.sendAndRecord(delivery, outgoing, {
+      html,
+      seen,
+      ...(options.signal && { signal: options.signal }),
+      ...(options.claim && { claim: options.claim }),
+    });
   }
 
   /**
    * Sends a rendered delivery through the channel's configured vendor and records the
-   * attempt. `test` (a channel's test send): no pre-send hook, and a temporary failure is
-   * final, since the admin reads the answer at once.
+   * attempt; undefined when this run may not send it (send-marks.ts: its job or the
+   * delivery went to another run). `test` (a channel's test send): no pre-send hook, the
+   * vendor is given `signal`, and a temporary failure is final, since the admin reads the
+   * answer at once. `seen`: the mark of a sender taken for dead, to take over.
    */
   async sendAndRecord(
     delivery: repo.DeliveryRow,
     outgoing: Outgoing,
-    options: { html?: string | undefined; signal?: AbortSignal; test?: boolean } = {},
-  ): Promise<SendResult> {
+    options: { html?: string | undefined; signal?: AbortSignal; test?: boolean; claim?: JobClaim; seen?: SeenMark | null } = {},
+  ): Promise<SendResult | undefined> {
     const channel = outgoing.channel;
     const settings = await this.deps.channels.settingsFor(delivery.shop_id, channel);
-    const record = { content: outgoing.content, html: options.html, final: options.test ?? false };
+    const seen = options.seen ?? null;
+    const record = { content: outgoing.content, html: options.html, final: options.test ?? false, token: seen?.token ?? null };
     if (!settings) {
       const result: SendResult = { ok: false, kind: 'permanent', message: `Channel ${channel} is not configured for the shop.` };
       await this.finish(delivery, result, record);
@@ -196,27 +196,41 @@ export class DeliveryService {
       return result;
     }
     const vendorSettings = settings.vendors[provider.vendor] ?? {};
-    await this.waitForRate(`${delivery.shop_id}:${channel}:${provider.vendor}`, settings.ratePerSecond, options.signal);
+    await this.rates.wait(`${delivery.shop_id}:${channel}:${provider.vendor}`, settings.ratePerSecond, options.signal);
     const startedAt = performance.now();
-    let result: SendResult;
+    let result: SendResult | undefined;
     try {
       if (!options.test) {
         await (this.deps.beforeSend?.[channel] as BeforeSendHook | undefined)?.(delivery.shop_id, delivery.profile_id, outgoing.message);
       }
-      result = await provider.send(vendorSettings, outgoing.message, {
-        allowPrivate: this.deps.config.fetchAllowPrivate,
-        ...(options.signal && { signal: options.signal }),
-      });
     } catch (error) {
-      // A vendor class should answer a SendResult; one that throws is treated as a temporary fault.
       result = { ok: false, kind: 'temporary', message: errorText(error) };
+    }
+    let token = record.token;
+    if (!result) {
+      // A throw here (the database) fails the job: its rerun finds this mark, waits a lease and takes it over.
+      const mine = await this.marks.take(queuedKey(delivery), seen, options.claim);
+      if (mine === undefined) return undefined;
+      token = mine;
+      // A job's signal is not passed on: cut off mid-request, a send's outcome would be unknown.
+      // The vendor's own timeouts bound it; a test send is given the admin's deadline.
+      const context = {
+        allowPrivate: this.deps.config.fetchAllowPrivate,
+        ...(options.test && options.signal && { signal: options.signal }),
+      };
+      result = await this.marks.beating(queuedKey(delivery), mine, () =>
+        provider.send(vendorSettings, outgoing.message, context).catch(
+          // A vendor class should answer a SendResult; one that throws is treated as a temporary fault.
+          (error: unknown): SendResult => ({ ok: false, kind: 'temporary', message: errorText(error) }),
+        ),
+      );
     }
     const tried = {
       vendor: provider.vendor,
       durationMs: Math.round(performance.now() - startedAt),
       secrets: secretValuesOf(vendorSettings, provider.secretFields),
     };
-    await this.finish(delivery, result, { ...record, tried });
+    await this.finish(delivery, result, { ...record, token, tried });
     return result;
   }
 
@@ -265,10 +279,10 @@ export class DeliveryService {
    * and last vendor error, channel-health.repo.ts); a temporary failure with attempts left
    * schedules the next try in the same commit.
    */
-  private async finish(delivery: repo.DeliveryRow, result: SendResult, record: FinishRecord = {}): Promise<void> {
+  private async finish(delivery: repo.DeliveryRow, result: SendResult, record: FinishRecord): Promise<void> {
     const now = this.deps.clock.now();
     const attempts = delivery.attempts + 1;
-    const key = { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq, attempts: delivery.attempts };
+    const key = { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq, attempts: delivery.attempts, token: record.token };
     const vendor = record.tried?.vendor;
     const common = { attempts, updated_at: now, ...(record.content ?? {}), ...(vendor !== undefined && { vendor }) };
     // Vendors quote what they were sent; whatever the provider let through stops here, its own secrets first.
@@ -348,18 +362,6 @@ export class DeliveryService {
     // After the commit: the dead list already keeps the address out, the channel's store is tidied on top.
     if (dead) await this.deps.deadAddress?.[delivery.channel as Channel]?.(delivery.shop_id, delivery.address);
   }
-
-  private async waitForRate(key: string, ratePerSecond: number | null, signal: AbortSignal | undefined): Promise<void> {
-    const rate = ratePerSecond ?? DEFAULT_RATE_PER_SECOND;
-    let bucket = this.buckets.get(key);
-    if (!bucket) {
-      bucket = new TokenBucket(rate, rate, performance.now());
-      this.buckets.set(key, bucket);
-    }
-    bucket.setRate(rate);
-    const wait = bucket.take(performance.now());
-    if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
-  }
 }
 
 /** The templates for the locale of the profile a test carries, and that profile. */
@@ -370,15 +372,21 @@ function ownTemplateSet(
   return { set: templatesFor(templates, localeOf(profileScope)), profileScope };
 }
 
-type AttemptOutcome = 'sent' | 'temporary' | 'permanent' | 'dead_address';
+type AttemptOutcome = 'sent' | 'temporary' | 'permanent' | 'dead_address' | 'unknown';
 
 /** What finish records beside the outcome: the content sent, the email's HTML, and the vendor tried. */
 interface FinishRecord {
+  /** The send mark the outcome is conditional on (and clears): this run's, one it took over, or null for none. */
+  readonly token: string | null;
   readonly content?: SentContent;
   readonly html?: string | undefined;
   /** A temporary failure is final: no retry is scheduled (a test send). */
   readonly final?: boolean;
   readonly tried?: { readonly vendor: string; readonly durationMs: number; readonly secrets: readonly string[] };
+}
+
+function queuedKey(delivery: repo.DeliveryRow): repo.QueuedDeliveryKey {
+  return { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq, attempts: delivery.attempts };
 }
 
 function errorText(error: unknown): string {

@@ -100,17 +100,58 @@ const insertDeliveryRow = new PreparedRowQuery(0, (db, row: Insertable<Messaging
   db.insertInto('messaging_deliveries').values(row),
 );
 type QueuedKey = readonly [shopId: string, code: string, seq: number, status: 'queued', attempts: number];
-const updateQueued = new PreparedRowQuery(
-  5,
-  (db, values: Updateable<MessagingDeliveriesTable>, ...[shopId, code, seq, status, attempts]: QueuedKey) =>
-    db
-      .updateTable('messaging_deliveries')
+type MarkedKey = readonly [...QueuedKey, token: string];
+const queuedWhere = (db: Kysely<Database>, ...[shopId, code, seq, status, attempts]: QueuedKey) =>
+  db
+    .updateTable('messaging_deliveries')
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where('seq', '=', seq)
+    .where('status', '=', status)
+    .where('attempts', '=', attempts);
+/** An outcome of a delivery that nobody marked (not sent: no template, no vendor), or … */
+const updateUnmarked = new PreparedRowQuery(5, (db, values: Updateable<MessagingDeliveriesTable>, ...key: QueuedKey) =>
+  queuedWhere(db, ...key)
+    .set(values)
+    .where('send_token', 'is', null),
+);
+/** … of the send of the claim that holds its mark (or of a mark that claim took over). */
+const updateMarked = new PreparedRowQuery(
+  6,
+  (db, values: Updateable<MessagingDeliveriesTable>, ...[token, ...key]: [string, ...QueuedKey]) =>
+    queuedWhere(db, ...key)
       .set(values)
-      .where('shop_id', '=', shopId)
-      .where('code', '=', code)
-      .where('seq', '=', seq)
-      .where('status', '=', status)
-      .where('attempts', '=', attempts),
+      .where('send_token', '=', token),
+);
+const markFree = new PreparedQuery(6, (db, token: string, ...key: QueuedKey) =>
+  queuedWhere(db, ...key)
+    .set({ send_token: token, send_beat: sql.lit(0) })
+    .where('send_token', 'is', null),
+);
+const markTakenOver = new PreparedQuery(
+  8,
+  (db, token: string, seenBeat: number, ...[shopId, code, seq, status, attempts, seenToken]: MarkedKey) =>
+    queuedWhere(db, shopId, code, seq, status, attempts)
+      .set({ send_token: token, send_beat: sql.lit(0) })
+      .where('send_token', '=', seenToken)
+      .where('send_beat', '=', seenBeat),
+);
+const beat = new PreparedQuery(4, (db, shopId: string, code: string, seq: number, token: string) =>
+  db
+    .updateTable('messaging_deliveries')
+    .set((eb) => ({ send_beat: eb('send_beat', '+', sql.lit(1)) }))
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where('seq', '=', seq)
+    .where('send_token', '=', token),
+);
+const sendMark = new PreparedQuery(3, (db, shopId: string, code: string, seq: number) =>
+  db
+    .selectFrom('messaging_deliveries')
+    .select(['status', 'attempts', 'send_token', 'send_beat'])
+    .where('shop_id', '=', shopId)
+    .where('code', '=', code)
+    .where('seq', '=', seq),
 );
 
 export async function insertMessage(db: Executor, row: Insertable<MessagingMessagesTable>): Promise<boolean> {
@@ -203,16 +244,63 @@ export async function listDeliveriesOf(db: Executor, shopId: string, code: strin
   return db.selectFrom('messaging_deliveries').selectAll().where('shop_id', '=', shopId).where('code', '=', code).orderBy('seq').execute();
 }
 
+/** A queued delivery at one attempt count. */
+export interface QueuedDeliveryKey {
+  readonly shopId: string;
+  readonly code: string;
+  readonly seq: number;
+  readonly attempts: number;
+}
+
 /**
- * Moves a queued delivery on; conditional on its status and attempt count, so that two
+ * Moves a queued delivery on and clears its send mark; conditional on its status, attempt
+ * count and mark (`token`: the one the caller holds or saw, null for none), so that two
  * runs of one job (a redelivered lease) cannot both record an outcome.
  */
 export async function updateQueuedDelivery(
   db: Executor,
-  key: { shopId: string; code: string; seq: number; attempts: number },
+  key: QueuedDeliveryKey & { readonly token: string | null },
   values: Updateable<MessagingDeliveriesTable>,
 ): Promise<boolean> {
-  const result = await updateQueued.run(db, values, key.shopId, key.code, key.seq, 'queued', key.attempts);
+  const queued = [key.shopId, key.code, key.seq, 'queued', key.attempts] as const;
+  const row = { ...values, send_token: null };
+  const result = key.token === null ? await updateUnmarked.run(db, row, ...queued) : await updateMarked.run(db, row, key.token, ...queued);
+  return (result.numAffectedRows ?? 0n) > 0n;
+}
+
+/** A delivery's send mark as another worker sees it (send-marks.ts). */
+export interface SendMarkRow {
+  readonly status: DeliveryRow['status'];
+  readonly attempts: number;
+  readonly send_token: string | null;
+  readonly send_beat: number;
+}
+
+export async function findSendMark(db: Executor, shopId: string, code: string, seq: number): Promise<SendMarkRow | undefined> {
+  const [row] = await sendMark.execute(db, shopId, code, seq);
+  return row && { ...row, send_beat: Number(row.send_beat) };
+}
+
+/**
+ * Marks a queued delivery as being sent under `token`: one conditional update, so that of
+ * two runs only one marks it. `seen`: the mark of a sender taken for dead, which this one
+ * replaces only if it has not moved since (it beat, or finished, meanwhile); null: the
+ * delivery must have no mark.
+ */
+export async function markSending(
+  db: Executor,
+  key: QueuedDeliveryKey,
+  token: string,
+  seen: { readonly token: string; readonly beat: number } | null,
+): Promise<boolean> {
+  const queued = [key.shopId, key.code, key.seq, 'queued', key.attempts] as const;
+  const result = seen ? await markTakenOver.run(db, token, seen.beat, ...queued, seen.token) : await markFree.run(db, token, ...queued);
+  return (result.numAffectedRows ?? 0n) > 0n;
+}
+
+/** One beat of the sender holding `token`; false when its mark is gone (taken over, or its outcome recorded). */
+export async function beatSending(db: Executor, key: Omit<QueuedDeliveryKey, 'attempts'>, token: string): Promise<boolean> {
+  const result = await beat.run(db, key.shopId, key.code, key.seq, token);
   return (result.numAffectedRows ?? 0n) > 0n;
 }
 

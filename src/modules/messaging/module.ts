@@ -186,10 +186,13 @@ export function createMessagingModule(deps: {
     },
     jobs: {
       // One delivery of a message: its own retries are new jobs (delivery.service.ts); a throw
-      // (a database fault) is retried by the runner, and the delivery's status makes a rerun harmless.
+      // (a database fault) is retried by the runner, and the delivery's status and send mark
+      // make a rerun harmless (send-marks.ts). The claim fences the send: a run whose job went
+      // to another claim does not call the vendor.
       // Slots of their own (PATRON_DELIVERY_CONCURRENCY): a send mostly waits on the vendor's round trip.
       'messaging.deliver': {
-        handler: (payload, ctx) => delivery.deliver(payload, { signal: ctx.signal }),
+        handler: (payload, ctx) =>
+          delivery.deliver(payload, { signal: ctx.signal, claim: { id: ctx.jobId, attempts: ctx.attempt, workerId: ctx.workerId } }),
         options: { concurrency: config.deliveryConcurrency },
       },
     },

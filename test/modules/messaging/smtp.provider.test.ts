@@ -290,12 +290,41 @@ describe('SmtpProvider', () => {
     expect(elapsed).toBeLessThan(3000);
   });
 
-  it('gives up on a server that never answers the end of DATA, as temporary', async () => {
+  it('gives up on a server that never answers the end of DATA, as an unknown outcome (it may have taken the message), signed or not', async () => {
     const smtp = await peer({ hangAfterData: true });
-    const started = performance.now();
-    const result = await provider().send(settings(smtp.port, { timeout_ms: 700 }), message, LOOPBACK);
+    const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const dkim = {
+      domain: 'example.org',
+      selector: 's1',
+      private_key: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    };
+    for (const extra of [{}, { dkim }]) {
+      const started = performance.now();
+      const result = await provider().send(settings(smtp.port, { timeout_ms: 700, ...extra }), message, LOOPBACK);
+      expect(result).toEqual({
+        ok: false,
+        kind: 'unknown',
+        message:
+          'The SMTP server did not answer in time after it was sent the whole message: it may have taken it. Not sent again, so that it is not sent twice.',
+      });
+      expect(performance.now() - started).toBeLessThan(3000);
+    }
+  });
+
+  it('reports a server that stops answering before the message was sent as temporary, not unknown', async () => {
+    // Greets, then never answers EHLO: nothing of the message left.
+    const sockets: net.Socket[] = [];
+    const greetsOnly = net.createServer((socket) => {
+      sockets.push(socket);
+      socket.write('220 greets only\r\n');
+    });
+    await new Promise<void>((resolve) => greetsOnly.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => greetsOnly.close(() => resolve()));
+    });
+    const result = await provider().send(settings((greetsOnly.address() as AddressInfo).port, { timeout_ms: 700 }), message, LOOPBACK);
     expect(result).toEqual({ ok: false, kind: 'temporary', message: 'The SMTP server did not answer in time.' });
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it('reports a refused connection as temporary without the address', async () => {

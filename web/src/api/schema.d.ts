@@ -18605,8 +18605,8 @@ export interface paths {
                                     /** @description 1 for the first. */
                                     attempt: number;
                                     duration_ms: number;
-                                    /** @description sent, or the failure kind (temporary ones are retried). */
-                                    outcome: "sent" | "temporary" | "permanent" | "dead_address";
+                                    /** @description sent, or the failure kind (temporary ones are retried; unknown: the vendor may have taken it, not sent again). */
+                                    outcome: "sent" | "temporary" | "permanent" | "dead_address" | "unknown";
                                     vendor: string | null;
                                 }[];
                                 type: string;

@@ -33,6 +33,7 @@ export const messagingEn = {
   'messaging.try.temporary': 'Temporary failure',
   'messaging.try.permanent': 'Failed',
   'messaging.try.dead_address': 'Address does not exist',
+  'messaging.try.unknown': 'Outcome unknown (not sent again)',
 
   'messaging.channels.title': 'Channels',
   'messaging.channels.hint': 'How the shop sends messages: each channel’s provider, and how its sending went in the last 24 hours.',

@@ -35,6 +35,7 @@ export const messagingRu: MessagingMessages = {
   'messaging.try.temporary': 'Временная ошибка',
   'messaging.try.permanent': 'Ошибка',
   'messaging.try.dead_address': 'Адрес не существует',
+  'messaging.try.unknown': 'Исход неизвестен (не отправлено повторно)',
 
   'messaging.channels.title': 'Каналы',
   'messaging.channels.hint': 'Как магазин отправляет сообщения: провайдер каждого канала и как шла отправка за последние 24 часа.',

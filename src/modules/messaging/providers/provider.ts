@@ -108,7 +108,13 @@ export type SendResult =
   | { readonly ok: true; readonly providerMessageId?: string }
   | {
       readonly ok: false;
-      readonly kind: 'temporary' | 'permanent' | 'dead_address';
+      /**
+       * `temporary` is retried, so it is only for a send the vendor cannot have taken (no
+       * connection, a refusal). `unknown`: the whole message went out and the answer never
+       * came (a timeout, a connection broken after it): the vendor may have taken it, and
+       * it is not sent again (docs/messaging.md, "Sending once").
+       */
+      readonly kind: 'temporary' | 'permanent' | 'dead_address' | 'unknown';
       /** One sentence for an admin; the vendor's own words where it gave some. Never a secret. */
       readonly message: string;
       readonly retryAfterMs?: number;

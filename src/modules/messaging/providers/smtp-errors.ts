@@ -48,10 +48,26 @@ export function classifyRecipientReply(reply: string, secrets: readonly string[]
   return { ok: false, kind: dead ? 'dead_address' : 'permanent', message };
 }
 
-/** Any error of sendMail as a SendResult failure. `secrets` are scrubbed from the quoted reply. */
-export function classifySmtpError(error: unknown, secrets: readonly string[]): SmtpFailure {
+/** Codes of a connection that failed or fell silent, rather than of a server's answer. */
+const CONNECTION_LOST = new Set(['ETIMEDOUT', 'ECONNECTION', 'ESOCKET']);
+
+/**
+ * Any error of sendMail as a SendResult failure. `secrets` are scrubbed from the quoted
+ * reply. `handedOver`: the whole message had been written to the connection, so a
+ * connection that then failed or fell silent leaves the outcome unknown (the server may
+ * have taken it before its answer was lost), never a temporary failure to retry.
+ */
+export function classifySmtpError(error: unknown, secrets: readonly string[], handedOver = false): SmtpFailure {
   const e = (typeof error === 'object' && error !== null ? error : {}) as NodemailerError;
   const code = typeof e.code === 'string' ? e.code : '';
+  if (handedOver && CONNECTION_LOST.has(code)) {
+    const what = code === 'ETIMEDOUT' ? 'did not answer in time' : 'broke off the connection';
+    return {
+      ok: false,
+      kind: 'unknown',
+      message: `The SMTP server ${what} after it was sent the whole message: it may have taken it. Not sent again, so that it is not sent twice.`,
+    };
+  }
   const reply = typeof e.response === 'string' ? e.response : undefined;
   const command = typeof e.command === 'string' ? e.command : '';
   const responseCode = typeof e.responseCode === 'number' ? e.responseCode : undefined;

@@ -136,7 +136,7 @@ export class SmtpProvider implements Provider<'email', SmtpSettings> {
       }
       return { ok: true, providerMessageId: messageId };
     } catch (error) {
-      return classifySmtpError(error, secrets);
+      return classifySmtpError(error, secrets, error instanceof Error && HANDED_OVER in error);
     }
   }
 
@@ -299,7 +299,38 @@ async function openPool(settings: SmtpSettings, endpoint: SmtpEndpoint, context:
         }
       : {}),
   });
+  markHandover(transport);
   return { transport, address: guarded.address };
+}
+
+/** Set on the error of a send whose whole message had been read into its connection. */
+const HANDED_OVER = Symbol('smtp message handed over');
+
+type PoolSend = (mail: MailMessage, callback: (error: Error | null, info: unknown) => void) => void;
+
+/**
+ * Wraps the pool's send, through which both ways of sending pass (sendPrepared, and
+ * sendMail's signed stream): the message stream read to its end means the server has
+ * been, or is being, sent the whole message and its final dot. An error after that (a
+ * timeout, a broken connection) is marked HANDED_OVER, so that it is reported as an
+ * unknown outcome (smtp-errors.ts) rather than retried as a send that never happened.
+ */
+function markHandover(transport: Mail): void {
+  const transporter = transport.transporter as unknown as { send: PoolSend };
+  const send = transporter.send.bind(transporter);
+  transporter.send = (mail, callback) => {
+    let handedOver = false;
+    const message = mail.message as unknown as { createReadStream(): Readable };
+    const createReadStream = message.createReadStream.bind(message);
+    message.createReadStream = () =>
+      createReadStream().once('end', () => {
+        handedOver = true;
+      });
+    send(mail, (error, info) => {
+      if (error && handedOver) Object.defineProperty(error, HANDED_OVER, { value: true });
+      callback(error, info);
+    });
+  };
 }
 
 /** Checks the settings beyond their schema; the reasons go to an admin. */
