@@ -1,3 +1,6 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * Whether an error means the database cannot be reached right now (rather than that a
  * statement was wrong): PostgreSQL restarting, failing over or refusing connections, a
@@ -29,6 +32,24 @@ const DRIVER_MESSAGES = [
   'Client has encountered a connection error and is not queryable',
   'Client was closed and is not queryable',
 ];
+
+/**
+ * Runs `work`, and again after each failure that says the database cannot be reached
+ * (100 ms, doubling up to 2 s between tries), for up to `maxMs`; any other failure, or
+ * the last, is thrown. For a write that must not be given up on: the outcome of
+ * something already done outside (a message a vendor accepted).
+ */
+export async function whileDatabaseUnavailable<T>(work: () => Promise<T>, maxMs: number): Promise<T> {
+  const deadline = performance.now() + maxMs;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || performance.now() + wait > deadline) throw error;
+      await sleep(wait);
+    }
+  }
+}
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth += 1) {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
+import { isDatabaseUnavailable, whileDatabaseUnavailable } from '../../src/db/unavailable.js';
 import { describeError } from '../../src/http/http-errors.js';
 import { sql } from 'kysely';
 import { createTestDb, TEST_DIALECTS } from '../helpers/db.js';
@@ -94,4 +94,35 @@ describe('telling an unreachable database from a failed statement', () => {
       }
     },
   );
+
+  it('writes again through an outage, and gives up on another failure or after its time', async () => {
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    let tries = 0;
+    const written = await whileDatabaseUnavailable(() => {
+      tries += 1;
+      if (tries < 3) return Promise.reject(refused());
+      return Promise.resolve('written');
+    }, 10_000);
+    expect([written, tries]).toEqual(['written', 3]);
+
+    let other = 0;
+    const constraint = Object.assign(new Error('duplicate key value'), { code: '23505' });
+    await expect(
+      whileDatabaseUnavailable(() => {
+        other += 1;
+        return Promise.reject(constraint);
+      }, 10_000),
+    ).rejects.toBe(constraint);
+    expect(other).toBe(1);
+
+    let outage = 0;
+    await expect(
+      whileDatabaseUnavailable(() => {
+        outage += 1;
+        return Promise.reject(refused());
+      }, 250),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(outage).toBeGreaterThanOrEqual(2);
+    expect(outage).toBeLessThanOrEqual(3);
+  });
 });

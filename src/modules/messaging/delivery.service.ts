@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { DbHandle } from '../../db/create-db.js';
 import { groupWriteOf } from '../../db/group-write.js';
+import { whileDatabaseUnavailable } from '../../db/unavailable.js';
 import { retryDelayMs, type BackoffPolicy } from '../../jobs/backoff.js';
 import type { JobMap } from '../../jobs/job-map.js';
 import type { JobClaim, JobQueue } from '../../jobs/queue.js';
@@ -39,6 +40,8 @@ export const MAX_SEND_ATTEMPTS = 8;
 /** Retry timing of temporary failures: 10 s, doubling, at most an hour (retryAfterMs may ask for more). */
 export const SEND_BACKOFF: BackoffPolicy = { baseMs: 10_000, maxMs: 60 * 60 * 1000 };
 const ERROR_LIMIT = 1000;
+/** How long an accepted send's outcome is written again through a database outage before the job fails. */
+const OUTCOME_RETRY_MS = 5 * 60 * 1000;
 
 type Payload = JobMap['messaging.deliver'];
 
@@ -98,7 +101,7 @@ export class DeliveryService {
     let seen: SeenMark | null = null;
     if (delivery.send_token !== null) {
       const mark = { token: delivery.send_token, beat: Number(delivery.send_beat) };
-      const waited = await this.marks.awaitSender(queuedKey(delivery), mark, options.signal);
+      const waited = await this.marks.awaitSender(repo.queuedKeyOf(delivery), mark, options.signal);
       if (waited.settled) return;
       seen = waited.seen;
     }
@@ -209,7 +212,7 @@ export class DeliveryService {
     let token = record.token;
     if (!result) {
       // A throw here (the database) fails the job: its rerun finds this mark, waits a lease and takes it over.
-      const mine = await this.marks.take(queuedKey(delivery), seen, options.claim);
+      const mine = await this.marks.take(repo.queuedKeyOf(delivery), seen, options.claim);
       if (mine === undefined) return undefined;
       token = mine;
       // A job's signal is not passed on: cut off mid-request, a send's outcome would be unknown.
@@ -218,7 +221,7 @@ export class DeliveryService {
         allowPrivate: this.deps.config.fetchAllowPrivate,
         ...(options.test && options.signal && { signal: options.signal }),
       };
-      result = await this.marks.beating(queuedKey(delivery), mine, () =>
+      result = await this.marks.beating(repo.queuedKeyOf(delivery), mine, () =>
         provider.send(vendorSettings, outgoing.message, context).catch(
           // A vendor class should answer a SendResult; one that throws is treated as a temporary fault.
           (error: unknown): SendResult => ({ ok: false, kind: 'temporary', message: errorText(error) }),
@@ -230,7 +233,14 @@ export class DeliveryService {
       durationMs: Math.round(performance.now() - startedAt),
       secrets: secretValuesOf(vendorSettings, provider.secretFields),
     };
-    await this.finish(delivery, result, { ...record, token, tried });
+    const outcome = result;
+    const finish = () => this.finish(delivery, outcome, { ...record, token, tried });
+    // The vendor was called: its outcome is recorded through a database outage (PostgreSQL
+    // restarting), beating on the mark meanwhile; a run that gave up would leave the mark
+    // to be taken over and the message sent again.
+    if (typeof token === 'string' && token !== record.token)
+      await this.marks.beating(repo.queuedKeyOf(delivery), token, () => whileDatabaseUnavailable(finish, OUTCOME_RETRY_MS));
+    else await finish();
     return result;
   }
 
@@ -383,10 +393,6 @@ interface FinishRecord {
   /** A temporary failure is final: no retry is scheduled (a test send). */
   readonly final?: boolean;
   readonly tried?: { readonly vendor: string; readonly durationMs: number; readonly secrets: readonly string[] };
-}
-
-function queuedKey(delivery: repo.DeliveryRow): repo.QueuedDeliveryKey {
-  return { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq, attempts: delivery.attempts };
 }
 
 function errorText(error: unknown): string {

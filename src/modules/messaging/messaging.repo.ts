@@ -341,3 +341,8 @@ export async function deadAmong(db: Executor, shopId: string, addresses: readonl
           .execute();
   return new Set(rows.map((r) => `${r.channel}:${r.address}`));
 }
+
+/** The key of a delivery's queued state: the conditions of the updates above. */
+export function queuedKeyOf(delivery: DeliveryRow): QueuedDeliveryKey {
+  return { shopId: delivery.shop_id, code: delivery.code, seq: delivery.seq, attempts: delivery.attempts };
+}
