@@ -44,6 +44,10 @@ interface Row {
   readonly apiCpuUs: number;
   /** CPU seconds of the whole machine per request, in µs. */
   readonly machineCpuUs: number;
+  /** PostgreSQL transactions committed per request (pg_stat_database): how well the group commits batch. */
+  readonly commitsPerRequest: number;
+  /** Transactions rolled back in the run (a retried conflict or deadlock shows here). */
+  readonly rollbacks: number;
 }
 
 /** Busy CPU seconds of the whole machine so far (/proc/stat: every state but idle and iowait). */
@@ -51,6 +55,20 @@ function machineCpuSeconds(): number {
   const fields = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
   const busy = fields.reduce((sum, v, i) => (i === 3 || i === 4 ? sum : sum + v), 0);
   return busy / 100;
+}
+
+/** Transactions committed in the cluster's database so far (the statistics lag by up to a second: read after a pause). */
+async function commits(cluster: Cluster): Promise<{ committed: number; rolledBack: number }> {
+  await new Promise((r) => setTimeout(r, 1000));
+  const client = await cluster.client();
+  try {
+    const { rows } = await client.query<{ c: string; r: string }>(
+      'select xact_commit as c, xact_rollback as r from pg_stat_database where datname = current_database()',
+    );
+    return { committed: Number(rows[0]?.c ?? 0), rolledBack: Number(rows[0]?.r ?? 0) };
+  } finally {
+    await client.end();
+  }
 }
 
 async function measure(apiNodes: number, pgbouncer: boolean): Promise<Row> {
@@ -74,6 +92,7 @@ async function measure(apiNodes: number, pgbouncer: boolean): Promise<Row> {
     const pids = cluster.api.map((node) => node.process?.pid ?? -1);
     const apiBefore = pids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
     const machineBefore = machineCpuSeconds();
+    const commitsBefore = await commits(cluster);
     const load = await runHttpLoad({
       url: cluster.url,
       method: 'POST',
@@ -86,7 +105,15 @@ async function measure(apiNodes: number, pgbouncer: boolean): Promise<Row> {
     const apiCpu = pids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0) - apiBefore;
     const machineCpu = machineCpuSeconds() - machineBefore;
     const requests = Math.max(1, load.ok);
-    return { label, load, apiCpuUs: (apiCpu * 1e6) / requests, machineCpuUs: (machineCpu * 1e6) / requests };
+    const commitsAfter = await commits(cluster);
+    return {
+      label,
+      load,
+      apiCpuUs: (apiCpu * 1e6) / requests,
+      machineCpuUs: (machineCpu * 1e6) / requests,
+      commitsPerRequest: (commitsAfter.committed - commitsBefore.committed) / requests,
+      rollbacks: commitsAfter.rolledBack - commitsBefore.rolledBack,
+    };
   } finally {
     await cluster.close();
   }
@@ -107,11 +134,13 @@ async function main(): Promise<void> {
   for (const n of [1, 2, 3]) rows.push(await measure(n, false));
   if (pgbouncer) rows.push(await measure(3, true));
   const base = rows[0]!;
-  console.log('| Processes | Requests/s | ratio | API CPU per request | ratio | machine CPU per request | bad answers | p99 |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    '| Processes | Requests/s | ratio | API CPU per request | ratio | machine CPU per request | commits per request | rollbacks | bad answers | p99 |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) {
     console.log(
-      `| ${row.label} | ${row.load.perSec.toFixed(0)} | ${(row.load.perSec / base.load.perSec).toFixed(2)} | ${row.apiCpuUs.toFixed(0)} µs | ${(row.apiCpuUs / base.apiCpuUs).toFixed(2)} | ${row.machineCpuUs.toFixed(0)} µs | ${row.load.bad} | ${row.load.p99Ms} ms |`,
+      `| ${row.label} | ${row.load.perSec.toFixed(0)} | ${(row.load.perSec / base.load.perSec).toFixed(2)} | ${row.apiCpuUs.toFixed(0)} µs | ${(row.apiCpuUs / base.apiCpuUs).toFixed(2)} | ${row.machineCpuUs.toFixed(0)} µs | ${row.commitsPerRequest.toFixed(2)} | ${row.rollbacks} | ${row.load.bad} | ${row.load.p99Ms} ms |`,
     );
   }
   if (rows.some((row) => row.load.bad > 0)) {

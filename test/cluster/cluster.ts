@@ -361,6 +361,8 @@ export class Cluster {
       PATRON_SHUTDOWN_DRAIN_SECONDS: '3',
       PATRON_DATA_DIR: path.join(this.dir, node.name),
       ...this.options.env,
+      // A worker is known to run by its "Job worker started" line (start() waits for it).
+      ...(node.kind === 'worker' && { LOG_LEVEL: 'info' }),
     };
   }
 
